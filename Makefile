@@ -1,0 +1,52 @@
+# Two commands for a fresh Debian 12 / Raspberry Pi OS Bookworm machine:
+#   make run   - install what is missing, then start the kiosk
+#   make test  - install what is missing, then run the whole test suite
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+ARTIFACTS := artifacts
+
+# Runtime libraries (Kivy's GL/SDL stack, zbar for QR, fonts) and what the tests use
+# (a virtual X screen, pdftoppm, shellcheck, systemd-analyze).
+DEBS_RUN := python3-venv libzbar0 libgl1 libgl1-mesa-dri libegl1 libmtdev1 fonts-dejavu-core
+DEBS_TEST := $(DEBS_RUN) xvfb xauth poppler-utils shellcheck systemd
+
+.PHONY: run test bench setup setup-test clean
+.DEFAULT_GOAL := run
+
+setup:
+	@bash deploy/ensure-debs.sh $(DEBS_RUN)
+	@$(MAKE) --no-print-directory $(STAMP)
+
+setup-test:
+	@bash deploy/ensure-debs.sh $(DEBS_TEST)
+	@$(MAKE) --no-print-directory $(STAMP)
+
+# The venv sees the system's site packages only where Picamera2 comes from Debian (a Pi).
+$(STAMP): pyproject.toml
+	@if [ ! -x $(PY) ]; then \
+	  if $(PYTHON) -c 'import picamera2' 2>/dev/null; then \
+	    $(PYTHON) -m venv --system-site-packages $(VENV); \
+	  else \
+	    $(PYTHON) -m venv $(VENV); \
+	  fi; \
+	fi
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e '.[test,bench]'
+	@touch $(STAMP)
+
+run: setup
+	$(VENV)/bin/botifarra-kiosk run
+
+test: setup-test
+	@mkdir -p $(ARTIFACTS)
+	xvfb-run -a -s "-screen 0 1920x1080x24" $(PY) -m pytest -q -p no:cacheprovider
+
+bench: setup-test
+	@mkdir -p $(ARTIFACTS)
+	xvfb-run -a -s "-screen 0 1920x1080x24" $(PY) -m tests.bench
+
+clean:
+	rm -rf $(VENV) $(ARTIFACTS) .pytest_cache

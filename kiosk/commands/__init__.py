@@ -1,0 +1,1 @@
+"""One module per ``botifarra-kiosk`` subcommand (see kiosk.cli)."""

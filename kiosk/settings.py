@@ -1,0 +1,152 @@
+"""One declarative table of the kiosk's settings, with defaults and help text.
+
+Stored as INI (``settings.ini`` in the config dir). Reading never fails: a missing file
+gives the defaults; a bad value falls back to its default and is reported in
+``Settings.problems`` so the kiosk can show a clear message.
+"""
+
+from __future__ import annotations
+
+import configparser
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from kiosk import paths
+
+
+@dataclass(frozen=True)
+class Setting:
+    section: str
+    key: str
+    default: Any
+    kind: type
+    help: str
+    choices: tuple | None = None
+
+    @property
+    def name(self) -> str:
+        return f"{self.section}.{self.key}"
+
+
+def _s(section, key, default, help, choices=None, kind=None):
+    return Setting(section, key, default, kind or type(default), help, choices)
+
+
+SETTINGS: tuple[Setting, ...] = (
+    # match defaults
+    _s("match", "preset", "reglament", "Rules preset for new matches",
+       ("reglament", "butinet", "girona", "torrefarrera", "regional_234")),
+    _s("match", "target", 101, "Points to win (101 by default; 51, 73, 100, 151, 200, 201)"),
+    _s("match", "team_a", "Nosaltres", "Default name of the first pair"),
+    _s("match", "team_b", "Vosaltres", "Default name of the second pair"),
+    _s("match", "both_confirm", False, "Both pairs must confirm a hand's score"),
+    # interface
+    _s("ui", "language", "ca", "Interface language", ("ca", "es", "en")),
+    _s("ui", "fullscreen", True, "Full screen (kiosk mode: no cursor, Escape does not quit)"),
+    _s("ui", "size", "auto", "Window size when not full screen, e.g. 800x480"),
+    _s("ui", "pin", "1234", "PIN that opens the settings"),
+    # camera
+    _s("camera", "source", "auto",
+       "auto (Pi camera, then USB, then demo), demo, picamera2, v4l2:/dev/video0, or file:PATH"),
+    _s("camera", "width", 1920, "Capture width in pixels"),
+    _s("camera", "height", 1080, "Capture height in pixels"),
+    _s("camera", "exposure", 0, "Manual exposure (0 = automatic)"),
+    _s("camera", "marks", "aruco", "Card marks the reader looks for", ("aruco", "qr")),
+    # hardware (BCM pin numbers; empty = not fitted)
+    _s("gpio", "enabled", False, "Use GPIO buttons, light, LED and buzzer"),
+    _s("gpio", "pin_factory", "auto", "gpiozero pin factory: auto, lgpio, rpigpio, mock"),
+    _s("gpio", "scan_pin", 17, "SCAN button (BCM), to ground"),
+    _s("gpio", "confirm_pin", 27, "CONFIRM button (BCM), to ground"),
+    _s("gpio", "undo_pin", 22, "UNDO button (BCM), to ground; hold for settings"),
+    _s("gpio", "hold_seconds", 3.0, "Hold time of UNDO that opens the settings"),
+    _s("gpio", "bounce_ms", 30, "Button debounce time in milliseconds"),
+    _s("gpio", "light_pin", 18, "Camera light MOSFET gate (PWM)"),
+    _s("gpio", "light_brightness", 0.8, "Camera light brightness while reading (0-1)"),
+    _s("gpio", "led_red_pin", 5, "Status LED red leg"),
+    _s("gpio", "led_green_pin", 6, "Status LED green leg"),
+    _s("gpio", "led_blue_pin", 13, "Status LED blue leg"),
+    _s("gpio", "buzzer_pin", 12, "Buzzer (PWM tone)"),
+)
+
+BY_NAME: dict[str, Setting] = {s.name: s for s in SETTINGS}
+
+
+def _convert(setting: Setting, raw: str) -> Any:
+    if setting.kind is bool:
+        low = raw.strip().lower()
+        if low in ("1", "true", "yes", "on", "si", "sí"):
+            return True
+        if low in ("0", "false", "no", "off"):
+            return False
+        raise ValueError(f"{raw!r} is not yes/no")
+    value = setting.kind(raw.strip())
+    if setting.choices and value not in setting.choices:
+        raise ValueError(f"{raw!r} is not one of {', '.join(map(str, setting.choices))}")
+    return value
+
+
+@dataclass
+class Settings:
+    values: dict[str, Any] = field(default_factory=lambda: {s.name: s.default for s in SETTINGS})
+    problems: list[str] = field(default_factory=list)
+    path: Path | None = None
+
+    def __getitem__(self, name: str) -> Any:
+        return self.values[name]
+
+    def get(self, name: str, default: Any = None) -> Any:
+        return self.values.get(name, default)
+
+    def set(self, name: str, value: Any) -> None:
+        setting = BY_NAME[name]
+        self.values[name] = _convert(setting, str(value)) if not isinstance(value, setting.kind) else value
+
+    def section(self, section: str) -> dict[str, Any]:
+        return {s.key: self.values[s.name] for s in SETTINGS if s.section == section}
+
+    @classmethod
+    def load(cls, path: Path | None = None) -> "Settings":
+        path = Path(path) if path else paths.config_dir() / "settings.ini"
+        settings = cls(path=path)
+        if not path.exists():
+            return settings
+        parser = configparser.ConfigParser(interpolation=None)
+        try:
+            parser.read(path, encoding="utf-8")
+        except (configparser.Error, UnicodeDecodeError, OSError) as exc:
+            settings.problems.append(f"{path}: cannot be read ({exc.__class__.__name__}); using the defaults")
+            return settings
+        for section in parser.sections():
+            for key, raw in parser.items(section):
+                setting = BY_NAME.get(f"{section}.{key}")
+                if setting is None:
+                    settings.problems.append(f"{path}: unknown setting [{section}] {key}; ignored")
+                    continue
+                try:
+                    settings.values[setting.name] = _convert(setting, raw)
+                except (TypeError, ValueError) as exc:
+                    settings.problems.append(
+                        f"{path}: [{section}] {key} = {raw!r} is not valid ({exc}); using {setting.default!r}")
+        return settings
+
+    def save(self, path: Path | None = None) -> Path:
+        """Write atomically (temp file, fsync, rename) so a power cut never leaves half a file."""
+        path = Path(path or self.path or paths.config_dir() / "settings.ini")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        parser = configparser.ConfigParser(interpolation=None)
+        for s in SETTINGS:
+            if not parser.has_section(s.section):
+                parser.add_section(s.section)
+            v = self.values[s.name]
+            parser.set(s.section, s.key, ("yes" if v else "no") if s.kind is bool else str(v))
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".settings-")
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            parser.write(fh)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+        self.path = path
+        return path
