@@ -104,8 +104,6 @@ def connect(path: Path) -> sqlite3.Connection:
     ``isolation_level=None``: we issue BEGIN/COMMIT ourselves. ``check_same_thread=False``:
     the Journal serialises access with its own lock.
     """
-    if path.is_dir():  # SQLite's own message for this is a vague "unable to open"
-        raise IsADirectoryError(f"{path} is a directory")
     conn = sqlite3.connect(
         str(path), timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False)
     try:
@@ -121,6 +119,34 @@ def connect(path: Path) -> sqlite3.Connection:
         conn.close()
         raise
     return conn
+
+
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def probe(path: Path) -> None:
+    """Check an existing file WITHOUT writing to it; raise if it is damaged or not ours.
+
+    Why a separate read-only look first: a read-write connection that finds a damaged
+    database still checkpoints its WAL into it and deletes the WAL when it closes,
+    destroying the very evidence we want to keep. A read-only connection does neither.
+    """
+    if not (path.exists() or path.is_symlink()):
+        return
+    if path.is_dir():  # SQLite's own message for this is a vague "unable to open"
+        raise IsADirectoryError(f"{path} is a directory")
+    with open(path, "rb") as f:
+        head = f.read(len(SQLITE_HEADER))
+    if head and head != SQLITE_HEADER:
+        raise sqlite3.DatabaseError(f"not an SQLite database (it starts with {head[:8]!r})")
+    if not head:
+        return  # an empty file is a new database
+    conn = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True,
+                           timeout=BUSY_TIMEOUT_S, isolation_level=None)
+    try:
+        check(conn, path)
+    finally:
+        conn.close()
 
 
 def check(conn: sqlite3.Connection, path: Path) -> None:

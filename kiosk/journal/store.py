@@ -120,9 +120,9 @@ class Journal:
             raise schema.translate(exc, self.path) from exc
 
     def _open_checked(self) -> sqlite3.Connection:
+        schema.probe(self.path)
         conn = schema.connect(self.path)
         try:
-            schema.check(conn, self.path)
             self.migrated_from = schema.migrate(conn)
             # Reading once creates the -wal/-shm files; make their directory entries (and
             # a new database's) durable, or a power cut could lose a fsynced WAL's name.
