@@ -330,6 +330,14 @@ class Journal:
 
     # -- maintenance -----------------------------------------------------------------
 
+    def storage_settings(self) -> dict:
+        """What the durability rests on, for diagnostics: journal mode, synchronous level
+        (2 = FULL), schema version, SQLite version."""
+        with self._lock:
+            q = lambda pragma: self._conn.execute(f"PRAGMA {pragma}").fetchone()[0]  # noqa: E731
+            return {"journal_mode": q("journal_mode"), "synchronous": q("synchronous"),
+                    "schema_version": q("user_version"), "sqlite_version": sqlite3.sqlite_version}
+
     def integrity_check(self) -> list[str]:
         """SQLite's full check: ``["ok"]`` for a sound file."""
         with self._lock:
