@@ -166,12 +166,14 @@ class Journal:
 
     def create_match(self, event: dict) -> int:
         """Start a match from its ``match_created`` event; returns the new match id."""
-        data, canon = _encode(event)
+        _, canon = _encode(event)
         if canon["type"] != "match_created":
             raise InvalidEvent(f"a match starts with a match_created event, not {canon['type']!r}")
         match = _match_type().from_events([canon])
+        # Stored as the core normalised it (the full rules, not just a preset name), so the
+        # match keeps its rules even if a later kiosk changes a preset's defaults.
         with self._lock:
-            return self._insert_match([(data, canon)], match)
+            return self._insert_match([_encode(match.events[0])], match)
 
     def append(self, match_id: int, event: dict):
         """Validate ``event`` against the match, save it durably, return the new Match."""

@@ -97,7 +97,9 @@ def test_version_1_data_survives_with_its_dates_and_resumes(db):
         assert unfinished.totals == {"A": 0, "B": 6} and not unfinished.is_over
         current = j.current_match()
         assert current.match_id == 2
-        assert current.match.events == UNFINISHED  # mid-bidding, exactly as left
+        assert j.events(2) == UNFINISHED  # stored exactly as the version-1 kiosk wrote them
+        assert current.match.events[1:] == UNFINISHED[1:]  # mid-bidding, exactly as left
+        assert current.match.phase == "doubling" and current.match.contract.trump.value == "botifarra"
         assert j.events(1)[3]["evidence"] == "/var/lib/botifarra-kiosk/evidence/h1.jpg"
         # and it goes on
         state = j.append(2, {"type": "play"})
