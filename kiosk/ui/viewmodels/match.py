@@ -102,7 +102,11 @@ class MatchViewModel:
         return bool(draft and self.match is not None and draft.get("match_id") == str(self.match_id)
                     and draft.get("events") == len(self.match.events))
 
+    def _draft_data(self) -> dict:
+        return {k: v for k, v in (self.draft or {}).items() if k not in ("match_id", "events", "step")}
+
     def _set_draft(self, step: str | None, **data: Any) -> None:
+        data = {k: v for k, v in data.items() if k not in ("match_id", "events", "step")}
         if step is None:
             self.draft = None
         else:
@@ -248,8 +252,9 @@ class MatchViewModel:
     # ------------------------------------------------------------------ new match
     def draw_first_dealer(self) -> tuple[Suit, int]:
         """The on-screen suit draw: seat n holds DRAW_SUITS[n]; a card is turned; that seat deals."""
+        from kiosk.game import first_dealer_by_draw
         suit = self.rng.choice(DRAW_SUITS)
-        return suit, DRAW_SUITS.index(suit)
+        return suit, first_dealer_by_draw(suit, assignment={s: i for i, s in enumerate(DRAW_SUITS)})
 
     def new_match(self, *, team_names: dict[str, str] | None = None, players: list | None = None,
                   preset: str = "reglament", target: int | None = None, first_dealer: int = 0) -> None:
@@ -310,7 +315,7 @@ class MatchViewModel:
     def update_draft(self, **data: Any) -> None:
         """Keep what has been entered so far (tapped cards, typed digits)."""
         if self.draft:
-            self._set_draft(self.draft["step"], **{**self.draft, **data})
+            self._set_draft(self.draft["step"], **{**self._draft_data(), **data})
 
     def propose(self, event: dict) -> None:
         """A hand result, penalty or misdeal to confirm: checked by the core now, saved on confirm."""
@@ -367,7 +372,7 @@ class MatchViewModel:
         if self.needs_both:
             confirmed = set(self.confirmed_by) | ({team} if team else set())
             if confirmed != {"A", "B"}:
-                self._set_draft(self.draft["step"], **{**self.draft, "confirmed": sorted(confirmed)})
+                self._set_draft(self.draft["step"], **{**self._draft_data(), "confirmed": sorted(confirmed)})
                 return False
         self._append(self.pending)
         return True
