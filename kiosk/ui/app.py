@@ -91,7 +91,8 @@ class KioskApp(App):
                     on_request_close=self._on_request_close)
         ExceptionManager.add_handler(self._handler)
         if self.watchdog is not None:
-            Clock.schedule_interval(lambda dt: self.watchdog.pet(), 1.0)
+            every = getattr(self.watchdog, "interval", lambda: None)() or 1.0
+            Clock.schedule_interval(lambda dt: self.watchdog.pet(), every)
         if self.controls is not None:
             self._wire_controls(self.controls)
         self.go(self.vm.screen)
@@ -102,7 +103,10 @@ class KioskApp(App):
             self.watchdog.ready()
 
     def on_stop(self):
-        ExceptionManager.remove_handler(self._handler) if self._handler in ExceptionManager.handlers else None
+        if self._handler in ExceptionManager.handlers:
+            ExceptionManager.remove_handler(self._handler)
+        Window.unbind(on_resize=self._rescale, on_key_down=self._on_key_down,
+                      on_request_close=self._on_request_close)
         camera = self.sm.get_screen("score_camera") if self.sm else None
         if camera is not None:
             camera.stop_camera()

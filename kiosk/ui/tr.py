@@ -32,8 +32,12 @@ class Translator(Observable):
 
     def switch(self, language: str) -> None:
         i18n.set_language(language)
-        for func, largs, _kwargs in list(self._observers):
-            func(largs, None, None)
+        for entry in list(self._observers):
+            func, largs, _kwargs = entry
+            try:
+                func(largs, None, None)
+            except ReferenceError:  # the widget of that kv rule is gone
+                self._observers.remove(entry)
 
 
 tr = Translator()

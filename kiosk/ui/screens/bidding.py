@@ -21,6 +21,15 @@ class BiddingScreen(KioskScreen):
     multiplier = NumericProperty(1)
     choosing = StringProperty("yes")
 
+    def on_kv_post(self, base_widget):
+        self._choices, self._doubling = self.ids.choices.__self__, self.ids.doubling.__self__
+
+    def _show(self, part) -> None:
+        body = self.ids.body
+        if part.parent is not body:
+            body.clear_widgets()
+            body.add_widget(part)
+
     def refresh(self) -> None:
         vm = self.vm
         if not vm.has_match:
@@ -35,6 +44,7 @@ class BiddingScreen(KioskScreen):
         dealer = roles.get("dealer", 0)
         if vm.phase in ("choose_trump", "delegated"):
             self.choosing = "yes"
+            self._show(self._choices)
             chooser = (dealer + 2) % 4 if vm.phase == "delegated" else dealer
             self.title = (_("{name} chooses trump (delegated)") if vm.phase == "delegated"
                           else _("{name} chooses trump")).format(name=vm.player_name(chooser))
@@ -49,6 +59,7 @@ class BiddingScreen(KioskScreen):
                 choices.add_widget(b)
         else:
             self.choosing = ""
+            self._show(self._doubling)
             self.title = _("Doubling: only what is allowed now")
             self.trump_text = trump_name(c["trump"]) + ("  " + level_name(c["doubling"]) if level_name(c["doubling"]) else "")
             for level in vm.legal_levels:
