@@ -21,6 +21,10 @@ FAMILY = "DICT_6X6_250"
 # chosen by choose_ids(FAMILY, 48) (tests/vision/test_marks.py checks it).
 CARD_IDS: tuple[int, ...] = tuple(range(48))
 MIN_DISTANCE = 13
+# Capture mat corner markers (top-left, top-right, bottom-right, bottom-left), same family,
+# at distance >= 13 from every card code and from each other.
+MAT_IDS: dict[str, tuple[int, int, int, int]] = {"A3": (48, 49, 50, 51), "A4": (52, 53, 54, 55)}
+ALL_IDS: tuple[int, ...] = CARD_IDS + MAT_IDS["A3"] + MAT_IDS["A4"]
 
 
 def rotation_bits(family: str) -> np.ndarray:
@@ -82,8 +86,9 @@ def choose_ids(family: str, n: int = 48, *, tries: int = 400, seed: int = 1) -> 
 
 @lru_cache(maxsize=None)
 def card_dictionary(family: str = FAMILY, ids: tuple[int, ...] | None = None) -> "cv2.aruco.Dictionary":
-    """A dictionary holding only the deck's 48 markers, index = position in DECK."""
-    ids = CARD_IDS if ids is None else ids
+    """A dictionary holding only our markers: index i < 48 is ``DECK[i]``, then the mat's
+    corner markers (see MAT_IDS / ALL_IDS)."""
+    ids = ALL_IDS if ids is None else ids
     base = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, family))
     correction = max(0, (min_distance(family, ids) - 1) // 2)
     return cv2.aruco.Dictionary(base.bytesList[list(ids)], base.markerSize, correction)
