@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 
 from kiosk.game import DECK, Card, Suit
-from vision.kit import MAT_SIZES_MM, STICKER_MM, mat_image, sticker_image
+from vision.kit import MAT_SIZES_MM, STICKER_MM, code_side_mm, mat_image, sticker_image
 
 CARD_W_MM, CARD_H_MM = 61.0, 95.0  # Spanish deck (naipe español)
 STICKER_INSET_MM = 2.0
@@ -37,7 +37,7 @@ SUIT_BGR = {Suit.OROS: (40, 170, 220), Suit.COPES: (40, 40, 200), Suit.ESPASES: 
 @dataclass
 class Scene:
     image: np.ndarray  # BGR, 1920x1080, after JPEG
-    cards: list[Card]  # face-up cards in the photo (every one has a visible sticker)
+    cards: list[Card]  # face-up cards whose top-left sticker is inside the photo (all visible)
     face_down: int
     px_per_mm: float
     params: dict = field(default_factory=dict)
@@ -152,7 +152,7 @@ def make_scene(seed: int = 0, *, cards: list[Card] | int | None = None, face_dow
     """A seeded table photo. ``cards`` = the face-up cards, or how many to draw at random
     (default: 0-24 at random). Every other parameter left at None is drawn from ``seed``
     inside the issue's ranges: px_per_mm 2.1-3.0, rotation (degrees) any, perspective
-    0-0.10, blur sigma 0.3-1.0 px, motion 0-2 px, glare 0-1, noise sigma 2-5, JPEG 75-92."""
+    0-0.10, blur sigma 0.3-1.0 px, motion 0-1.2 px, glare 0-1, noise sigma 2-5, JPEG 75-92."""
     rng = np.random.default_rng(seed)
     if cards is None:
         cards = int(rng.integers(0, 25))
@@ -163,7 +163,7 @@ def make_scene(seed: int = 0, *, cards: list[Card] | int | None = None, face_dow
     rotation = rotation if rotation is not None else float(rng.uniform(0, 360))
     perspective = perspective if perspective is not None else float(rng.uniform(0, 0.10))
     blur = blur if blur is not None else float(rng.uniform(0.3, 1.0))
-    motion = motion if motion is not None else float(rng.uniform(0, 2.0))
+    motion = motion if motion is not None else float(rng.uniform(0, 1.2))
     glare = glare if glare is not None else float(rng.uniform(0, 1.0))
     noise = noise if noise is not None else float(rng.uniform(2, 5))
     jpeg_quality = jpeg_quality if jpeg_quality is not None else int(rng.integers(75, 93))
@@ -199,6 +199,12 @@ def make_scene(seed: int = 0, *, cards: list[Card] | int | None = None, face_dow
     block_h = (len(rows) - 1) * ROW_STEP_MM + CARD_H_MM if rows else 0
     block = _rot(float(rng.uniform(-8, 8)) + (180 if rng.random() < 0.5 else 0))
     mask = _card_mask()
+    in_view: list[Card] = []
+    quiet = code_side_mm(sticker_mm)  # the code with its quiet zone, on the sticker
+    code = quiet * (0.8 if marks == "aruco" else 21 / 25)  # the code alone
+    cx0 = STICKER_INSET_MM + (sticker_mm - code) / 2
+    cy0 = STICKER_INSET_MM + (quiet - code) / 2
+    sticker_mm_quad = np.float32([[[cx0, cy0], [cx0 + code, cy0], [cx0 + code, cy0 + code], [cx0, cy0 + code]]])
     for r, row in enumerate(rows):
         for c, (card, up) in enumerate(row):
             x = -block_w / 2 + c * FAN_STEP_MM + rng.uniform(-1.5, 1.5)
@@ -209,6 +215,15 @@ def make_scene(seed: int = 0, *, cards: list[Card] | int | None = None, face_dow
             # soft shadow then the card
             _paste(img, np.zeros_like(tex), (mask * 0.35).astype(np.uint8), cam @ _move(1.2, 1.5) @ place, TEX_PX_PER_MM)
             _paste(img, tex, mask, cam @ place, TEX_PX_PER_MM)
+            if up:  # the top-left sticker, and the bottom-right one of a row's top card
+                quads = [sticker_mm_quad]
+                if c == len(row) - 1:
+                    quads.append(np.float32([[CARD_W_MM, CARD_H_MM]]) - sticker_mm_quad)
+                for qmm in quads:
+                    quad = cv2.perspectiveTransform(qmm, cam @ place)[0]
+                    if quad.min() >= 0 and quad[:, 0].max() < w and quad[:, 1].max() < h:
+                        in_view.append(card)
+                        break
 
     # light: a gradient across the frame and a glare spot
     f = img.astype(np.float32)
@@ -242,5 +257,5 @@ def make_scene(seed: int = 0, *, cards: list[Card] | int | None = None, face_dow
     jpeg = enc.tobytes()
     params = dict(seed=seed, px_per_mm=ppm, rotation=rotation, perspective=perspective, blur=blur,
                   motion=motion, glare=glare, noise=noise, jpeg_quality=jpeg_quality, marks=marks,
-                  sticker_mm=sticker_mm, mat=mat)
-    return Scene(cv2.imdecode(enc, cv2.IMREAD_COLOR), cards, face_down, ppm, params, jpeg)
+                  sticker_mm=sticker_mm, mat=mat, out_of_view=[c.code for c in cards if c not in in_view])
+    return Scene(cv2.imdecode(enc, cv2.IMREAD_COLOR), in_view, face_down, ppm, params, jpeg)
