@@ -15,3 +15,19 @@ class ImageError(VisionError, ValueError):
 
 class KitError(VisionError, ValueError):
     """Kit options that cannot be printed (sticker too big for the page, unknown marks)."""
+
+
+class NoCameraError(CameraError):
+    """No camera at the configured place (nothing plugged in, wrong device)."""
+
+
+class CameraLostError(CameraError):
+    """The camera stopped giving frames (unplugged, driver error)."""
+
+
+class BadFrameError(CameraError):
+    """A frame (or image file) that cannot be read."""
+
+
+class SourceSpecError(VisionError, ValueError):
+    """A camera source setting that does not make sense (``open_source`` spec)."""
