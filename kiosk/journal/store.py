@@ -39,6 +39,7 @@ class MatchInfo:
     is_over: bool
     hands: int               # hands recorded (played, penalties, misdeals)
     phase: str | None        # where the match stands ("choose_trump", ..., "over")
+    end_reason: str | None = None  # once over: "target", "hands", "time", "abandoned"
     error: str | None = None # set when the match's events no longer fold
 
     def to_dict(self) -> dict:
@@ -196,30 +197,37 @@ class Journal:
             return new
 
     def import_matches(self, matches: list) -> list[int]:
-        """Add matches given as match JSON (``Match.from_json``), all in ONE transaction:
-        either every match is added or none. Returns their new ids."""
+        """Add whole matches (``Match`` objects, or match JSON dicts) in ONE transaction:
+        either every match is added or none. Returns their new ids in order.
+
+        Raises the core's ``BotifarraError`` for a match that does not validate (nothing
+        is written); see :func:`kiosk.journal.exchange.parse_matches`.
+        """
+        from kiosk.journal.exchange import parse_matches
         Match = _match_type()
+        if not all(isinstance(m, Match) for m in matches):
+            matches = parse_matches(list(matches))
         prepared = []
-        for i, data in enumerate(matches):
-            if not isinstance(data, dict):
-                raise InvalidEvent(f"match {i + 1}: a match is a JSON object")
-            match = Match.from_json(data)
+        for match in matches:
             events = [_encode(e) for e in match.events]
-            if not events or events[0][1]["type"] != "match_created":
-                raise InvalidEvent(f"match {i + 1}: the core gave no match_created event")
+            # The stored events must fold back to the very same match.
+            if Match.from_events([canon for _, canon in events]) != match:
+                raise JournalError("internal: an imported match does not fold back to itself")
             prepared.append((events, match))
         with self._lock:
             self._begin()
             try:
-                ids = [self._insert_match(events, match, transaction=False)
+                ids = [self._insert_match(events, match, transaction=False, imported=True)
                        for events, match in prepared]
                 self._commit()
             except BaseException:
                 self._rollback()
+                self._cache.clear()  # ids handed out in the rolled-back transaction
                 raise
             return ids
 
-    def _insert_match(self, events: list, match, *, transaction: bool = True) -> int:
+    def _insert_match(self, events: list, match, *, transaction: bool = True,
+                      imported: bool = False) -> int:
         now = schema.utc_iso(self._clock())
         if transaction:
             self._begin()
@@ -232,6 +240,8 @@ class Journal:
                 [(match_id, seq, canon["type"], data, now)
                  for seq, (data, canon) in enumerate(events, start=1)])
             self._write_summary(match_id, _summary(match), now)
+            if imported:  # never outranks a match played here as the one to resume
+                self._conn.execute("UPDATE matches SET last_write = 0 WHERE id = ?", (match_id,))
             if transaction:
                 self._commit()
         except BaseException:
@@ -402,6 +412,7 @@ def _summary(match) -> dict:
         "is_over": bool(match.is_over),
         "hands": len(match.hands),
         "phase": getattr(match, "phase", None),
+        "end_reason": getattr(match, "end_reason", None),
     }
 
 
@@ -412,4 +423,4 @@ def _info(match_id: int, created_at: str, updated_at: str | None, summary: str |
         team_names=s.get("team_names"), players=s.get("players"),
         totals=s.get("totals") or {"A": 0, "B": 0}, winner=s.get("winner"),
         is_over=bool(s.get("is_over")), hands=int(s.get("hands") or 0),
-        phase=s.get("phase"), error=s.get("error"))
+        phase=s.get("phase"), end_reason=s.get("end_reason"), error=s.get("error"))
