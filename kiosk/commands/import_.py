@@ -35,7 +35,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         matches = read_matches(text)
     except (BotifarraError, InvalidEvent) as exc:
-        return fail(f"{args.file}: {exc}", 2)
+        return fail(f"{'standard input' if args.file == '-' else args.file}: {exc}", 2)
     if not matches:
         return fail(f"{args.file}: no matches in the file", 2)
     path = db_path(args)

@@ -7,6 +7,7 @@ import os
 import sqlite3
 import threading
 import time
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Callable, NamedTuple
@@ -173,13 +174,13 @@ class Journal:
         match = _match_type().from_events([canon])
         # Stored as the core normalised it (the full rules, not just a preset name), so the
         # match keeps its rules even if a later kiosk changes a preset's defaults.
-        with self._lock:
+        with self._guard(writing=True):
             return self._insert_match([_encode(match.events[0])], match)
 
     def append(self, match_id: int, event: dict):
         """Validate ``event`` against the match, save it durably, return the new Match."""
         data, canon = _encode(event)
-        with self._lock:
+        with self._guard(writing=True):
             self._begin()
             try:
                 last = self._last_seq(match_id)
@@ -214,7 +215,7 @@ class Journal:
             if Match.from_events([canon for _, canon in events]) != match:
                 raise JournalError("internal: an imported match does not fold back to itself")
             prepared.append((events, match))
-        with self._lock:
+        with self._guard(writing=True):
             self._begin()
             try:
                 ids = [self._insert_match(events, match, transaction=False, imported=True)
@@ -268,26 +269,44 @@ class Journal:
             raise schema.translate(exc, self.path) from exc
 
     def _commit(self) -> None:
-        try:
-            self._conn.execute("COMMIT")
-        except sqlite3.Error as exc:
-            raise SaveFailed(f"not saved: the journal {self.path} could not be written: "
-                             f"{exc}") from exc
+        self._conn.execute("COMMIT")  # fsyncs the WAL (synchronous=FULL); errors: _guard
 
     def _rollback(self) -> None:
-        if self._conn.in_transaction:
-            self._conn.execute("ROLLBACK")
+        try:
+            if self._conn.in_transaction:
+                self._conn.execute("ROLLBACK")
+        except sqlite3.Error:
+            pass  # the original error is the one to report
+
+    @contextmanager
+    def _guard(self, *, writing: bool):
+        """SQLite errors met while the journal is in use, as JournalErrors the kiosk can
+        show: CorruptJournal if the file went bad under us (reopen the Journal to set it
+        aside), else SaveFailed (writing) or JournalError (reading)."""
+        with self._lock:
+            try:
+                yield
+            except sqlite3.Error as exc:
+                if isinstance(exc, sqlite3.DatabaseError) and schema.is_damage(exc, self.path):
+                    raise CorruptJournal(
+                        f"the journal {self.path} is damaged ({exc}); "
+                        + ("this change is NOT saved" if writing else "it cannot be read"),
+                        path=self.path, reason=str(exc)) from exc
+                if writing:
+                    raise SaveFailed(f"not saved: the journal {self.path} could not be "
+                                     f"written: {exc}") from exc
+                raise JournalError(f"the journal {self.path} could not be read: {exc}") from exc
 
     # -- reading ---------------------------------------------------------------------
 
     def events(self, match_id: int) -> list[dict]:
         """The match's events, oldest first."""
-        with self._lock:
+        with self._guard(writing=False):
             return self._events(match_id)
 
     def load(self, match_id: int):
         """The match's current state (the fold of its events)."""
-        with self._lock:
+        with self._guard(writing=False):
             return self._state(match_id, self._last_seq(match_id))
 
     def export_match(self, match_id: int) -> dict:
@@ -296,14 +315,14 @@ class Journal:
 
     def matches(self) -> list[MatchInfo]:
         """Every match, oldest first."""
-        with self._lock:
+        with self._guard(writing=False):
             rows = self._conn.execute(
                 "SELECT id, created_at, updated_at, summary FROM matches ORDER BY id").fetchall()
         return [_info(*row) for row in rows]
 
     def current_match(self) -> CurrentMatch | None:
         """The latest unfinished match (the one the table was playing), or None."""
-        with self._lock:
+        with self._guard(writing=False):
             row = self._conn.execute(
                 "SELECT id FROM matches WHERE over = 0 AND summary NOT LIKE '{\"error\"%' "
                 "ORDER BY last_write DESC, id DESC LIMIT 1").fetchone()
