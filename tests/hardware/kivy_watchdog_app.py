@@ -1,9 +1,10 @@
 """A real Kivy app that pets the systemd watchdog from its Clock, the way the kiosk does.
 
 Run by test_watchdog_kivy.py in a subprocess under xvfb-run, with NOTIFY_SOCKET pointing at
-the test's datagram socket. Timeline (seconds after on_start): pets every interval();
-at 1.0 a Clock callback blocks the loop for 2 s; at 3.6 a mock SCAN press is made on a
-gpiozero thread and handed to the UI with hardware.bridge.call_on; at 4.2 the app stops.
+the test's datagram socket. Pets every interval() from the Clock; the timeline counts
+pets (the first frames can take a while): after 8 pets a Clock callback blocks the loop
+for 2 s; after 14 a mock SCAN press is made on another thread and handed to the UI with
+hardware.bridge.call_on; after 20 the app stops.
 """
 
 import os
@@ -23,7 +24,7 @@ from hardware import watchdog  # noqa: E402
 from hardware.bridge import call_on  # noqa: E402
 from hardware.controls import TableControls  # noqa: E402
 
-BLOCK_AT, BLOCK_FOR, PRESS_AT, STOP_AT = 1.0, 2.0, 3.6, 4.2
+BLOCK_AFTER, BLOCK_FOR, PRESS_AFTER, STOP_AFTER = 8, 2.0, 14, 20
 
 
 class WatchdogApp(App):
@@ -34,14 +35,22 @@ class WatchdogApp(App):
         every = watchdog.interval()
         if every:
             Clock.schedule_interval(lambda dt: watchdog.pet(), every)
+            Clock.schedule_interval(self.timeline, every)
+        self.pets = 0
         self.factory = MockFactory(pin_class=MockPWMPin)
         self.controls = TableControls(pin_factory=self.factory, bounce_ms=10)
         to_ui = call_on(lambda f: Clock.schedule_once(lambda dt: f()))
         self.controls.when_scan = to_ui(self.scanned)
-        Clock.schedule_once(self.block, BLOCK_AT)
-        Clock.schedule_once(lambda dt: threading.Thread(target=self.press).start(), PRESS_AT)
-        Clock.schedule_once(lambda dt: self.stop(), STOP_AT)
         watchdog.ready("ui up")
+
+    def timeline(self, dt):
+        self.pets += 1
+        if self.pets == BLOCK_AFTER:
+            Clock.schedule_once(self.block)
+        elif self.pets == PRESS_AFTER:
+            threading.Thread(target=self.press).start()
+        elif self.pets == STOP_AFTER:
+            self.stop()
 
     def block(self, dt):
         watchdog.status("blocking")
