@@ -414,8 +414,10 @@ class Match:
         if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < n:
             if n == 0:
                 raise MatchStateError("edit: no hand has been scored yet")
-            raise MatchStateError(f"edit: there is no hand {index!r} to edit "
-                                  f"(hands are numbered 0 to {n - 1})")
+            if isinstance(index, int) and not isinstance(index, bool):
+                raise MatchStateError(f"edit: there is no hand {index + 1} to change "
+                                      f"(hands 1 to {n} are finished; 'hand' counts from 0)")
+            raise MatchStateError(f"edit: 'hand' must be the index of a finished hand (0 to {n - 1})")
         number = index + 1
         data = ev.get("data")
         dealer = (self.first_dealer + index) % 4

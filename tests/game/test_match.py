@@ -139,7 +139,7 @@ def test_edit_a_past_hand_recomputes_totals():
     assert [h.totals for h in e.hands] == [{"A": 9, "B": 0}, {"A": 9, "B": 20}, {"A": 13, "B": 20}]
     assert e.hands[1].dealer == 1 and e.hands[1].trump.value == "botifarra"
     assert e.apply({"type": "undo"}) == m
-    with pytest.raises(MatchStateError, match="no hand 3"):
+    with pytest.raises(MatchStateError, match="no hand 4 to change"):
         m.apply({"type": "edit", "hand": 3, "data": {"misdeal": True}})
     with pytest.raises(IllegalBidError, match="^hand 2: Sant Vicenç"):
         m.apply({"type": "edit", "hand": 1, "data": {"trump": "botifarra", "doubling": "sant_vicenc",
@@ -228,3 +228,34 @@ def test_from_events_replays_the_journal():
 def test_from_events_errors(events, words):
     with pytest.raises(BotifarraError, match=words):
         Match.from_events(events)
+
+
+def test_edit_can_reopen_a_finished_match():
+    m = Match.create(Rules.from_dict({"target": 20}))
+    m = hand(hand(m, 45), 50)  # 9 + 14 = 23: over
+    assert m.is_over
+    e = m.apply({"type": "edit", "hand": 1, "data": {"trump": "oros", "points": {"A": 40}}})
+    assert not e.is_over and e.phase == "choose_trump" and e.totals == {"A": 13, "B": 0}
+    assert e.hands[1].source == "points"
+    assert e.dealer == 2 and e.legal_bids()[0] == {"type": "trump", "seat": 2, "trump": "oros"}
+
+
+def test_edit_that_would_end_the_match_during_a_hand_in_progress_is_refused():
+    m = Match.create(Rules.from_dict({"target": 20}))
+    m = hand(m, 45).apply({"type": "trump", "seat": 1, "trump": "oros"})
+    with pytest.raises(MatchStateError, match="hand 2 has already begun"):
+        m.apply({"type": "edit", "hand": 0, "data": {"trump": "oros", "points": {"A": 60}}})
+    with pytest.raises(MatchStateError, match="'hand' must be the index"):
+        m.apply({"type": "edit", "hand": "first", "data": {}})
+
+
+def test_state_and_records_as_plain_data():
+    import json
+    m = hand(Match.create(), 45, "botifarra", ("contro",))
+    m = m.apply({"type": "trump", "seat": 1, "trump": "copes"})
+    st = m.state()
+    assert st["phase"] == "doubling" and st["hand"] == 2 and st["contract"]["trump_team"] == "B"
+    rec = m.hands[0].to_dict()
+    assert rec["scored"] == {"A": 36, "B": 0} and rec["doubling"] == "contro" and rec["multiplier"] == 4
+    json.dumps(st), json.dumps(rec)
+    assert m.hands[0].winner == "A"
