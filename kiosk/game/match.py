@@ -307,6 +307,25 @@ class Match:
             return []
         return self._fold.contract.legal_bids(self.rules)  # type: ignore[union-attr]
 
+    def available_events(self) -> list[str]:
+        """The event types that make sense now (to enable buttons); bids: see ``legal_bids``."""
+        out: list[str] = []
+        if not self.is_over:
+            c = self._fold.contract
+            if c is not None and c.trump is not None:
+                out += ["hand_scored", "penalty"]
+            out += ["misdeal"]
+            if not self.time_up:
+                out.append("time_up")
+            out.append("match_ended")
+        if self._fold.entries:
+            out.append("edit")
+        if self.can_undo:
+            out.append("undo")
+        if self.can_redo:
+            out.append("redo")
+        return out
+
     @property
     def can_undo(self) -> bool:
         return bool(self._done)

@@ -259,3 +259,13 @@ def test_state_and_records_as_plain_data():
     assert rec["scored"] == {"A": 36, "B": 0} and rec["doubling"] == "contro" and rec["multiplier"] == 4
     json.dumps(st), json.dumps(rec)
     assert m.hands[0].winner == "A"
+
+
+def test_available_events_follow_the_phase():
+    m = Match.create()
+    assert m.available_events() == ["misdeal", "time_up", "match_ended"]
+    m = m.apply({"type": "trump", "seat": 0, "trump": "oros"})
+    assert m.available_events()[:2] == ["hand_scored", "penalty"] and "undo" in m.available_events()
+    m = Match.create(Rules.from_dict({"target": 5})).apply({"type": "trump", "seat": 0, "trump": "oros"})
+    m = m.apply({"type": "hand_scored", "points": {"A": 50}})
+    assert m.is_over and m.available_events() == ["edit", "undo"]
