@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 
 from kiosk.game.bidding import BID_TYPES, Contract
 from kiosk.game.errors import (
-    BotifarraError, IllegalBidError, InvalidPileError, InvalidScoreError, MatchStateError,
+    BotifarraError, IllegalBidError, InvalidScoreError, MatchStateError,
     RulesError,
 )
 from kiosk.game.rules import Doubling, Rules, Trump
