@@ -408,7 +408,7 @@ class Match:
         contract = fold.contract
         assert contract is not None
         if kind in BID_TYPES:
-            return replace(fold, contract=contract.bid(ev, self.rules))
+            return replace(fold, contract=contract.bid(ev, self.rules, players=self.players))
         if kind == "time_up":
             if fold.stop_after is not None:
                 raise MatchStateError("time is already up")
