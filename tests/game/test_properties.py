@@ -100,3 +100,23 @@ def test_json_round_trip_scores_identically(data):
     if not (m.contract and m.contract.started):  # bids of a hand in progress are not exported
         assert (again.is_over, again.end_reason, again.phase) == (m.is_over, m.end_reason, m.phase)
     assert score_match_json(again.to_json()) == score_match_json(doc)
+
+
+@FAST
+@given(st.data())
+def test_legal_bids_are_exactly_the_bids_that_apply(data):
+    from tests.game.test_bidding import ACTIONS
+    m = play(data, data.draw(st.sampled_from(sorted(PRESETS))), data.draw(st.integers(0, 25)))
+    legal = m.legal_bids()
+    for a in ACTIONS:
+        if a in legal:
+            assert m.apply(a).events[-1] == a
+        else:
+            try:
+                m.apply(a)
+            except ValueError as e:  # every BotifarraError about input is also a ValueError
+                assert str(e).startswith(f"hand {m.hand_number}: "), str(e)
+            except RuntimeError as e:  # MatchStateError: the match is over
+                assert m.is_over and "over" in str(e)
+            else:
+                raise AssertionError(f"{a} applied but is not in legal_bids()")
