@@ -13,7 +13,7 @@ from kiosk.game.errors import (
 )
 from kiosk.game.match import EVENT_TYPES, Match
 from kiosk.game.matchjson import score_match_json
-from kiosk.game.rules import PRESETS, Doubling, Rules, Trump
+from kiosk.game.rules import PLAY_RULES, PRESETS, TARGETS, Doubling, Rules, Trump
 from kiosk.game.scoring import (
     HandPoints, HandRecord, pile_points, points_from_piles, points_from_total, score_penalty,
     score_points, validate_pile,
@@ -31,7 +31,7 @@ __all__ = [
     "parse_cards",
     "BotifarraError", "IllegalBidError", "IllegalPlayError", "InvalidCardError",
     "InvalidPileError", "InvalidScoreError", "MatchStateError", "RulesError",
-    "Trump", "Doubling", "Rules", "PRESETS",
+    "Trump", "Doubling", "Rules", "PRESETS", "TARGETS", "PLAY_RULES",
     "Team", "team_of", "other", "partner", "Roles", "roles_for", "first_dealer_by_draw",
     "holder_of",
     "Contract", "bid_events",
