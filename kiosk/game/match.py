@@ -236,7 +236,7 @@ class Match:
         if not isinstance(first, dict) or first.get("type") != "match_created":
             raise MatchStateError("the first event must be match_created")
         m = cls._created(first)
-        for n, ev in enumerate(events[1:], start=2):
+        for ev in events[1:]:
             m = m.apply(ev)
         return m
 
