@@ -8,7 +8,7 @@ import threading
 import pytest
 
 from kiosk.game import BotifarraError
-from kiosk.journal import InvalidEvent, Journal, JournalError, UnknownMatch
+from kiosk.journal import InvalidEvent, Journal, JournalError, UnknownMatch, UnreadableMatch
 from tests.journal.helpers import created, play_hand
 
 
@@ -181,3 +181,29 @@ def test_backup_is_a_consistent_single_file_copy(db, tmp_path):
     with Journal(dest) as copy:
         assert copy.load(mid).totals == {"A": 14, "B": 0}
     assert not [p for p in (tmp_path / "backups").iterdir() if ".tmp" in p.name]
+
+
+def test_a_match_whose_events_no_longer_fold_is_reported_not_resumed(db):
+    with Journal(db) as j:
+        good = j.create_match(created())
+        bad = j.create_match(created())
+        j.append(bad, {"type": "trump", "seat": 0, "trump": "oros"})
+    conn = sqlite3.connect(db)  # hand-edited behind the kiosk's back (triggers dropped first)
+    conn.execute("DROP TRIGGER events_no_update")
+    conn.execute("UPDATE events SET data = ? WHERE match_id = ? AND seq = 2",
+                 (json.dumps({"type": "trump", "seat": 0, "trump": "hearts"}), bad))
+    conn.execute("UPDATE matches SET summary = NULL WHERE id = ?", (bad,))
+    conn.commit()
+    conn.close()
+    with Journal(db) as j:
+        with pytest.raises(UnreadableMatch, match=f"match {bad} cannot be resumed"):
+            j.load(bad)
+        listed = {m.id: m for m in j.matches()}
+        assert listed[bad].error and listed[good].error is None
+        assert j.current_match().match_id == good
+
+
+def test_a_journal_whose_directory_cannot_be_made(tmp_path):
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(JournalError, match="directory"):
+        Journal(tmp_path / "file" / "journal.sqlite")
