@@ -400,6 +400,8 @@ class Match:
         number = index + 1
         data = ev.get("data")
         dealer = (self.first_dealer + index) % 4
+        if isinstance(data, dict) and "source" not in data:  # a correction typed at the kiosk
+            data = {**data, "source": "points" if "points" in data else "cards"}
         try:
             entry = entry_from_hand_json(data, dealer, self.rules)
         except BotifarraError as e:

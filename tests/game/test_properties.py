@@ -35,6 +35,10 @@ def random_step(data, m):
         options.append({"type": "penalty", "offender": data.draw(st.sampled_from("AB"))})
     if m.phase != "over":
         options.append({"type": "misdeal"})
+    if m.phase != "over" and not m.time_up and data.draw(st.integers(0, 9)) == 0:
+        options.append({"type": "time_up"})
+    if m.phase != "over" and data.draw(st.integers(0, 19)) == 0:
+        options.append({"type": "match_ended", "reason": "abandoned"})
     if m.can_undo:
         options.append({"type": "undo"})
     if m.can_redo:
@@ -93,4 +97,6 @@ def test_json_round_trip_scores_identically(data):
     doc = m.to_json()
     again = Match.from_json(doc)
     assert again.hands == m.hands and again.totals == m.totals and again.winner == m.winner
+    if not (m.contract and m.contract.started):  # bids of a hand in progress are not exported
+        assert (again.is_over, again.end_reason, again.phase) == (m.is_over, m.end_reason, m.phase)
     assert score_match_json(again.to_json()) == score_match_json(doc)
