@@ -207,3 +207,31 @@ def test_a_journal_whose_directory_cannot_be_made(tmp_path):
     (tmp_path / "file").write_text("x")
     with pytest.raises(JournalError, match="directory"):
         Journal(tmp_path / "file" / "journal.sqlite")
+
+
+def test_every_kind_of_event_resumes_to_the_same_match(db):
+    """Undo, redo, edit, penalty, misdeal, doubling, delegation, time_up: stored as JSON and
+    folded again after a restart, the match is equal to the one the kiosk held."""
+    with Journal(db) as j:
+        mid = j.create_match(created(preset="butinet"))
+        play_hand(j, mid, 50)
+        seat = j.load(mid).dealer
+        for event in ({"type": "delegate", "seat": seat},
+                      {"type": "trump", "seat": (seat + 2) % 4, "trump": "espases"},
+                      {"type": "double", "seat": (seat + 1) % 4, "level": "contro"},
+                      {"type": "undo"}, {"type": "redo"},
+                      {"type": "play"},
+                      {"type": "penalty", "offender": "B", "source": "cards", "evidence": None}):
+            j.append(mid, event)
+        j.append(mid, {"type": "misdeal"})
+        j.append(mid, {"type": "edit", "hand": 0, "data": {"trump": "copes", "points": {"A": 60}}})
+        j.append(mid, {"type": "trump", "seat": j.load(mid).dealer, "trump": "botifarra"})
+        j.append(mid, {"type": "time_up"})  # the match ends after this hand
+        held = j.load(mid)
+    with Journal(db) as j:
+        resumed = j.load(mid)
+    assert resumed == held
+    assert resumed.totals == held.totals and resumed.phase == held.phase == "doubling"
+    assert [h.kind for h in resumed.hands] == ["played", "penalty", "misdeal"]
+    assert resumed.hands[0].points == {"A": 60, "B": 12}
+    assert resumed.can_undo and resumed.time_up
