@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 from kiosk.commands._journal import add_db_argument, db_path, fail, open_existing
+from kiosk.journal.schema import fsync_dir
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -66,6 +67,7 @@ def _write(text: str, output: Path | None) -> int:
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, output)
+        fsync_dir(output.parent)
     except OSError as exc:
         tmp.unlink(missing_ok=True)
         return fail("export", f"cannot write {output}: {exc.strerror or exc}", 1)
