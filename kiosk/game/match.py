@@ -201,6 +201,12 @@ class Match:
                              "first_dealer": first_dealer, "players": players,
                              "team_names": team_names})
 
+    def rematch(self) -> "Match":
+        """A new match for the same table: same rules, players and team names; the player
+        on the right of the last dealer deals first (Reglament, 15)."""
+        return Match.create(self.rules, first_dealer=self.dealer, players=list(self.players),
+                            team_names=dict(self.team_names))
+
     @classmethod
     def _created(cls, event: dict) -> "Match":
         rules = Rules.from_dict(event.get("rules"))

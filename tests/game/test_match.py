@@ -269,3 +269,20 @@ def test_available_events_follow_the_phase():
     m = Match.create(Rules.from_dict({"target": 5})).apply({"type": "trump", "seat": 0, "trump": "oros"})
     m = m.apply({"type": "hand_scored", "points": {"A": 50}})
     assert m.is_over and m.available_events() == ["edit", "undo"]
+
+
+def test_rematch_continues_the_dealing():
+    m = Match.create(Rules.from_dict({"target": 5}), first_dealer=2, players=["a", "b", "c", "d"],
+                     team_names={"A": "Els de casa", "B": "Visitants"})
+    m = hand(m, 50)
+    r = m.rematch()
+    assert r.first_dealer == 3 and r.players == m.players and r.team_names == m.team_names
+    assert r.rules == m.rules and r.hands == [] and r.phase == "choose_trump"
+
+
+def test_preview_before_confirming_changes_nothing():
+    m = bids(Match.create(), "botifarra", ("contro",))
+    preview = m.apply({"type": "hand_scored", "piles": {"A": [c.code for c in __import__("kiosk.game").game.DECK[:12]]}})
+    h = preview.hands[-1]
+    assert (h.card_points["A"], h.tricks["A"], h.points["A"], h.scored["A"]) == (15, 3, 18, 0)
+    assert h.scored["B"] == (54 - 36) * 4 and m.hands == []
