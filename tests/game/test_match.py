@@ -3,7 +3,7 @@
 import pytest
 
 from kiosk.game import (
-    BotifarraError, IllegalBidError, InvalidPileError, Match, MatchStateError, Rules,
+    DECK, BotifarraError, IllegalBidError, InvalidPileError, Match, MatchStateError, Rules,
 )
 
 
@@ -282,7 +282,7 @@ def test_rematch_continues_the_dealing():
 
 def test_preview_before_confirming_changes_nothing():
     m = bids(Match.create(), "botifarra", ("contro",))
-    preview = m.apply({"type": "hand_scored", "piles": {"A": [c.code for c in __import__("kiosk.game").game.DECK[:12]]}})
+    preview = m.apply({"type": "hand_scored", "piles": {"A": [c.code for c in DECK[:12]]}})
     h = preview.hands[-1]
     assert (h.card_points["A"], h.tricks["A"], h.points["A"], h.scored["A"]) == (15, 3, 18, 0)
     assert h.scored["B"] == (54 - 36) * 4 and m.hands == []
