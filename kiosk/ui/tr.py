@@ -24,20 +24,21 @@ class Translator(Observable):
 
     def funbind(self, name, func, args, **kwargs):
         if name == "_":
-            key = (func, args, kwargs)
-            if key in self._observers:
-                self._observers.remove(key)
+            self._observers = [e for e in self._observers if not (e[0] is func and e[1] is args)]
             return None
         return super().funbind(name, func, *args, **kwargs)
 
     def switch(self, language: str) -> None:
         i18n.set_language(language)
-        for entry in list(self._observers):
+        alive = []
+        for entry in self._observers:
             func, largs, _kwargs = entry
             try:
                 func(largs, None, None)
-            except ReferenceError:  # the widget of that kv rule is gone
-                self._observers.remove(entry)
+            except ReferenceError:  # the widget of that kv rule is gone: forget it
+                continue
+            alive.append(entry)
+        self._observers = alive
 
 
 tr = Translator()

@@ -79,9 +79,11 @@ class SeatDiagram(Widget):
             dealer = self.roles.get("dealer")
             if dealer is not None:
                 x, y = self.seat_center(dealer)
+                w, h = self.width * 0.30, self.height * 0.28
+                Color(1.0, 0.85, 0.25, 0.22)
+                RoundedRectangle(pos=(x - w / 2, y - h / 2), size=(w, h), radius=[6 * self.u])
                 Color(*theme.SELECTED)
-                r = min(self.width * 0.16, self.height * 0.16)
-                Line(ellipse=(x - r * 1.3, y - r * 0.8, r * 2.6, r * 1.6), width=2 * self.u)
+                Line(rounded_rectangle=(x - w / 2, y - h / 2, w, h, 6 * self.u), width=1.5 * self.u)
         fs = max(12, min(self.height * 0.1, self.width * 0.065))
         for seat, lab in enumerate(self._labels):
             team = "A" if seat % 2 == 0 else "B"

@@ -41,6 +41,7 @@ class Kiosk:
         self.driver = Driver(app, self.request.node.name)
         self.drivers.append(self.driver)
         self.driver.resize(DRIVE_SIZE)
+        self.driver.pump(1, draw=True)
         self.driver.pump(3)
         return self.driver
 
@@ -59,8 +60,11 @@ def kiosk(request, tmp_path):
     k = Kiosk(request, tmp_path)
     yield k
     drivers = k.drivers
+    if k.app is not None and k.driver is not None:
+        k.driver.shot(force=True)  # the screen the test ends on, as it ends
     k.stop()
     for d in drivers:
+        d.finish()
         assert not d.small_targets, f"touch targets under 9 mm: {d.small_targets}"
         if not request.node.get_closest_marker("expect_errors"):
             assert not d.errors, f"unexpected errors in the event loop: {d.errors!r}"

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import os
 import re
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "artifacts" / "screenshots"
 SIZES = ((800, 480), (1280, 720), (1920, 1080), (720, 1280))
 DRIVE_SIZE = SIZES[0]  # the Pi 7" screen
+_SAVER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="screenshots")
 
 
 def configure_kivy() -> None:
@@ -42,16 +44,27 @@ class Driver:
         self.shot_screens: set[str] = set()
         self.written: list[Path] = []
         self.errors: list[BaseException] = []
+        self.saving: list = []
         self.small_targets: list[str] = []
 
     # -------------------------------------------------------------- loop
-    def pump(self, frames: int = 2) -> None:
-        """Run frames of the event loop, handling errors as Kivy's main loop does
-        (``ExceptionManager``); the errors handed to it are kept in ``self.errors``."""
+    def pump(self, frames: int = 3, *, draw: bool = False) -> None:
+        """Run iterations of the event loop, handling errors as Kivy's main loop does
+        (``ExceptionManager``); the errors handed to it are kept in ``self.errors``.
+
+        Without ``draw`` an iteration is the loop's work minus painting: the Clock (layout,
+        scheduled callbacks) and the input queue (the touches). Painting a frame in software
+        GL costs tens of milliseconds and is only needed for a screenshot."""
         from kivy.base import ExceptionManager
+        from kivy.clock import Clock
         for _ in range(frames):
             try:
-                self.loop.idle()
+                if draw:
+                    self.loop.idle()
+                else:
+                    Clock.tick()
+                    self.loop.dispatch_input()
+                    Clock.tick_draw()
             except Exception as exc:
                 self.errors.append(exc)
                 if ExceptionManager.handle_exception(exc) == ExceptionManager.RAISE:
@@ -89,7 +102,7 @@ class Driver:
         touch.touch_down()
         self.pump(1)
         touch.touch_up()
-        self.pump(2)
+        self.pump(3)
 
     def tap(self, action: str, *, shot: bool = True) -> None:
         """Touch the centre of the button named ``action`` through the event loop."""
@@ -106,13 +119,14 @@ class Driver:
     def key(self, keycode: int) -> None:
         self.window.dispatch("on_key_down", keycode, 0, "", [])
         self.window.dispatch("on_key_up", keycode, 0)
-        self.pump(2)
+        self.pump(3)
 
     # -------------------------------------------------------------- screenshots
     def resize(self, size) -> None:
         if tuple(self.window.size) != tuple(size):
             self.window.size = size
-            self.pump(3)
+            self.pump(1, draw=True)  # the window's events (on_resize)
+            self.pump(2)              # layouts settle
 
     def grab(self, path: Path) -> None:
         from kivy.graphics.opengl import GL_RGBA, GL_UNSIGNED_BYTE, glReadPixels
@@ -121,8 +135,18 @@ class Driver:
         w, h = self.window.size
         data = glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE)
         path.parent.mkdir(parents=True, exist_ok=True)
-        Image.frombytes("RGBA", (w, h), data).transpose(Image.FLIP_TOP_BOTTOM).convert("RGB").save(path, compress_level=1)
+
+        def save():  # PNG encoding off the test's thread (zlib releases the GIL)
+            Image.frombytes("RGBA", (w, h), data).transpose(Image.FLIP_TOP_BOTTOM).convert("RGB").save(
+                path, compress_level=1)
+        self.saving.append(_SAVER.submit(save))
         self.written.append(path)
+
+    def finish(self) -> None:
+        """Wait for the screenshots being written (raises if one failed)."""
+        for future in self.saving:
+            future.result()
+        self.saving.clear()
 
     def shot(self, *, force: bool = False) -> None:
         """The current screen at every supported size (once per screen per test)."""
