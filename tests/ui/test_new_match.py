@@ -42,3 +42,20 @@ def test_first_dealer_by_the_suit_draw(kiosk):
     d.shot(force=True)
     d.tap("start")
     assert d.app.vm.roles["dealer"] == seat
+
+
+def test_presets_cycle_and_a_fixed_hands_preset_has_no_target(kiosk):
+    d = kiosk.start()
+    d.tap("new_match")
+    screen = d.current
+    seen = []
+    for _ in range(5):
+        seen.append((screen.preset, screen.target))
+        d.tap("preset")
+    assert [p for p, _ in seen] == ["reglament", "butinet", "girona", "torrefarrera", "regional_234"]
+    while screen.preset != "girona":
+        d.tap("preset")
+    assert screen.target == 0 and "8" in screen.target_text
+    d.tap("start")
+    vm = d.app.vm
+    assert vm.match.rules.max_hands == 8 and vm.target is None

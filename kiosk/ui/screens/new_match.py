@@ -20,14 +20,16 @@ class NewMatchScreen(KioskScreen):
     preset = StringProperty("reglament")
     preset_text = StringProperty("")
     target = NumericProperty(101)
+    target_text = StringProperty("")
     first_dealer = NumericProperty(0)
     drawn_suit = StringProperty("")
     draw_text = StringProperty("")
 
     def refresh(self) -> None:
         s = self.vm.settings
+        from kiosk.game import PRESETS as RULES
         self.preset = s["match.preset"]
-        self.target = int(s["match.target"])
+        self.target = int(s["match.target"]) if RULES[self.preset].target else 0
         self.ids.team_a.text = self.ids.team_a.text or ""
         self.ids.team_a.hint_text = s["match.team_a"]
         self.ids.team_b.hint_text = s["match.team_b"]
@@ -38,14 +40,23 @@ class NewMatchScreen(KioskScreen):
         self._texts()
 
     def _texts(self) -> None:
+        from kiosk.game import PRESETS as RULES
         self.preset_text = _(PRESET_NAMES[self.preset])
+        hands = RULES[self.preset].max_hands
+        self.target_text = (_("To {n}").format(n=self.target) if self.target
+                            else _("{n} hands").format(n=hands))
 
     def next_preset(self) -> None:
+        from kiosk.game import PRESETS as RULES
         self.preset = PRESETS[(PRESETS.index(self.preset) + 1) % len(PRESETS)]
+        self.target = RULES[self.preset].target or 0  # 0: the preset ends after its hands
         self._texts()
 
     def next_target(self) -> None:
+        if not self.target:
+            return  # a fixed number of hands (Girona): no target to choose
         self.target = TARGETS[(TARGETS.index(self.target) + 1) % len(TARGETS)] if self.target in TARGETS else 101
+        self._texts()
 
     def choose_dealer(self, seat: int) -> None:
         self.first_dealer = seat
@@ -64,7 +75,7 @@ class NewMatchScreen(KioskScreen):
         players = [ids[f"player_{i}"].text.strip() or None for i in range(4)]
         self.nav.act(self.vm.new_match,
                      team_names={"A": ids.team_a.text.strip(), "B": ids.team_b.text.strip()},
-                     players=players, preset=self.preset, target=self.target,
+                     players=players, preset=self.preset, target=self.target or None,
                      first_dealer=self.first_dealer)
         for w in [ids.team_a, ids.team_b] + [ids[f"player_{i}"] for i in range(4)]:
             w.text = ""

@@ -84,7 +84,9 @@ class ScoreboardScreen(KioskScreen):
             return _("Match over")
         c = vm.contract
         dealer = vm.player_name(vm.roles["dealer"])
-        text = _("Hand {n} · {dealer} deals").format(n=vm.hand_number, dealer=dealer)
+        max_hands = getattr(vm.match.rules, "max_hands", None)
+        number = f"{vm.hand_number}/{max_hands}" if max_hands else vm.hand_number
+        text = _("Hand {n} · {dealer} deals").format(n=number, dealer=dealer)
         if vm.target:
             text += " · " + _("to {target}").format(target=vm.target)
         if vm.phase == "playing" and c["trump"]:
