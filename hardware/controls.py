@@ -526,5 +526,10 @@ class TableControls:
         return f"<TableControls {self.factory_name} {fitted}{' closed' if self._closed else ''}>"
 
 
-__all__ = ["TableControls", "CameraLight", "Buzzer", "STATUS_COLORS", "TICK", "CHORD", "ERROR",
+def from_settings(section: Mapping[str, Any], *, pin_factory: Any = None) -> TableControls:
+    """``TableControls.from_settings`` as a function (see there)."""
+    return TableControls.from_settings(section, pin_factory=pin_factory)
+
+
+__all__ = ["TableControls", "from_settings", "CameraLight", "Buzzer", "STATUS_COLORS", "TICK", "CHORD", "ERROR",
            "HardwareError"]

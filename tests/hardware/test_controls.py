@@ -13,7 +13,7 @@ from gpiozero.pins.mock import MockFactory, MockPWMPin
 from hardware import GPIOUnavailableError, HardwareError, PinConfigError, UnknownStatusError
 from hardware import pins as pins_module
 from hardware.bridge import call_on
-from hardware.controls import CHORD, ERROR, TableControls
+from hardware.controls import CHORD, ERROR, TableControls, from_settings
 from hardware.pins import detect_gpio, gpio_chips, make_pin_factory
 from kiosk.settings import Settings
 
@@ -270,6 +270,8 @@ def test_from_settings_uses_the_settings_table_and_mock_only_when_named():
         assert controls.hold_seconds == 0.2
     with pytest.raises(PinConfigError, match="gpio.pin_factory"):
         TableControls.from_settings({"pin_factory": "fake"})
+    with pytest.raises(PinConfigError, match="gpio.bounce_ms"):
+        from_settings({"pin_factory": "mock", "bounce_ms": "soon"})
 
 
 def test_no_gpio_is_an_error_not_a_mock(monkeypatch):
