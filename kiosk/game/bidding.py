@@ -1,0 +1,172 @@
+"""Bidding as a state machine: trump or delegate, then contro / recontro / Sant Vicenç.
+
+A ``Contract`` is the bidding state of one hand. ``contract.bid(event, rules)`` returns a
+new contract or raises ``IllegalBidError`` saying why; ``contract.legal_bids(rules)``
+lists every bid event allowed now.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from kiosk.game.errors import IllegalBidError
+from kiosk.game.rules import Doubling, Rules, Trump
+from kiosk.game.seats import check_seat, other, partner, seats_of, team_of
+
+BID_TYPES = ("trump", "delegate", "double", "play")
+
+
+@dataclass(frozen=True, slots=True)
+class Contract:
+    """What has been said so far in one hand."""
+
+    dealer: int
+    trump: Trump | None = None
+    delegated: bool = False
+    doubling: Doubling = Doubling.NONE
+    doubled_by: tuple[int, ...] = ()   # the seat of each contro / recontro / Sant Vicenç
+    closed: bool = False                # 'play' said: bidding over, cards being played
+    multiplier: int = 1
+
+    # -- who ------------------------------------------------------------------------
+    @property
+    def trump_team(self) -> str:
+        """The dealer's pair chooses trump (also after a delegate)."""
+        return team_of(self.dealer)
+
+    @property
+    def chooser(self) -> int:
+        """The seat that must choose trump now (the dealer, or his partner after delegating)."""
+        return partner(self.dealer) if self.delegated else self.dealer
+
+    @property
+    def contro_team(self) -> str:
+        return other(self.trump_team)
+
+    @property
+    def phase(self) -> str:
+        if self.trump is None:
+            return "delegated" if self.delegated else "choose_trump"
+        return "playing" if self.closed else "doubling"
+
+    @property
+    def started(self) -> bool:
+        return self.trump is not None or self.delegated
+
+    def to_dict(self) -> dict:
+        return {"dealer": self.dealer, "trump": self.trump.value if self.trump else None,
+                "trump_team": self.trump_team, "delegated": self.delegated,
+                "doubling": self.doubling.key, "multiplier": self.multiplier,
+                "phase": self.phase}
+
+    # -- the machine ----------------------------------------------------------------
+    def bid(self, event: dict, rules: Rules, *, players: "tuple | list | None" = None) -> "Contract":
+        """Apply one bid event (``trump``, ``delegate``, ``double``, ``play``).
+
+        ``players`` (names by seat) only makes the error messages friendlier.
+        """
+        def who(s: int) -> str:
+            name = players[s] if players and 0 <= s < len(players) else None
+            return f"{name} (seat {s})" if name else f"seat {s}"
+
+        kind = event.get("type")
+        if kind == "play":
+            if self.trump is None:
+                raise IllegalBidError("trump has not been chosen yet, so play cannot start")
+            if self.closed:
+                raise IllegalBidError("play has already started")
+            return replace(self, closed=True)
+        seat = event.get("seat")
+        try:
+            seat = check_seat(seat)
+        except ValueError as e:
+            raise IllegalBidError(str(e)) from None
+        if kind == "delegate":
+            if self.trump is not None:
+                raise IllegalBidError("trump is already chosen, it is too late to delegate")
+            if self.delegated:
+                raise IllegalBidError("the choice was already delegated: the partner must choose trump")
+            if seat != self.dealer:
+                raise IllegalBidError(f"only the dealer, {who(self.dealer)}, may delegate, not {who(seat)}")
+            return replace(self, delegated=True)
+        if kind == "trump":
+            if self.trump is not None:
+                raise IllegalBidError(f"trump is already chosen ({self.trump.value})")
+            if seat != self.chooser:
+                role = "the dealer's partner" if self.delegated else "the dealer"
+                raise IllegalBidError(f"{role}, {who(self.chooser)}, chooses trump, not {who(seat)}")
+            try:
+                trump = Trump.parse(event.get("trump"))
+            except ValueError as e:
+                raise IllegalBidError(str(e)) from None
+            return replace(self, trump=trump, multiplier=rules.multiplier(trump))
+        if kind == "double":
+            try:
+                level = Doubling.parse(event.get("level"))
+            except ValueError as e:
+                raise IllegalBidError(str(e)) from None
+            if level is Doubling.NONE:
+                raise IllegalBidError("a double must be contro, recontro or sant_vicenc")
+            reason = self._why_not_double(level, seat, rules, who(seat))
+            if reason:
+                raise IllegalBidError(reason)
+            return replace(self, doubling=level, doubled_by=self.doubled_by + (seat,),
+                           multiplier=rules.multiplier(self.trump, level))  # type: ignore[arg-type]
+        raise IllegalBidError(f"{kind!r} is not a bid")
+
+    def _why_not_double(self, level: Doubling, seat: int, rules: Rules, who: str) -> str:
+        name = level.catalan
+        if self.trump is None:
+            return f"{name} comes after trump is chosen"
+        if self.closed:
+            return f"play has started, it is too late for {name}"
+        if level != self.doubling + 1:
+            if level <= self.doubling:
+                return f"{name} was already said"
+            needed = Doubling(level - 1).catalan
+            return f"{name} is only possible after {needed}"
+        if not rules.doubling_allowed(level, self.trump):
+            return rules.why_not(level, self.trump)
+        team = team_of(seat)
+        if level is Doubling.RECONTRO:
+            if team != self.trump_team:
+                return f"recontro is for the pair that chose trump (team {self.trump_team}), not {who}"
+        elif team != self.contro_team:
+            return f"{name} is for the other pair (team {self.contro_team}), not {who}"
+        return ""
+
+    def legal_bids(self, rules: Rules) -> list[dict]:
+        """Every bid event allowed now (``play`` closes the bidding)."""
+        if self.closed:
+            return []
+        if self.trump is None:
+            out = [{"type": "trump", "seat": self.chooser, "trump": t.value} for t in Trump]
+            if not self.delegated:
+                out.append({"type": "delegate", "seat": self.dealer})
+            return out
+        out = []
+        if self.doubling < Doubling.SANT_VICENC:
+            level = Doubling(self.doubling + 1)
+            team = self.trump_team if level is Doubling.RECONTRO else self.contro_team
+            if rules.doubling_allowed(level, self.trump):
+                out += [{"type": "double", "seat": s, "level": level.key} for s in seats_of(team)]
+        out.append({"type": "play"})
+        return out
+
+
+def bid_events(dealer: int, trump: Trump, *, delegated: bool = False,
+               doubling: Doubling = Doubling.NONE) -> list[dict]:
+    """The bid events that lead to a contract (used to turn match JSON into events):
+    the chooser names trump; contro and Sant Vicenç by the dealer's right, recontro by the dealer."""
+    events: list[dict] = []
+    chooser = dealer
+    if delegated:
+        events.append({"type": "delegate", "seat": dealer})
+        chooser = partner(dealer)
+    events.append({"type": "trump", "seat": chooser, "trump": trump.value})
+    opponent = (dealer + 1) % 4
+    for level in range(1, int(doubling) + 1):
+        seat = dealer if level == Doubling.RECONTRO else opponent
+        events.append({"type": "double", "seat": seat, "level": Doubling(level).key})
+    events.append({"type": "play"})
+    return events

@@ -1,0 +1,185 @@
+"""Scoring one hand: piles -> points -> what each pair scores.
+
+72 points per hand (60 card points + 1 per trick). The pair with more than 36 scores
+(points - 36) x multiplier; 36-36 scores nothing. A penalty gives the other pair
+36 x multiplier; a misdeal scores nothing.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Iterable, Mapping
+
+from kiosk.game.cards import DECK, Card, card_points
+from kiosk.game.errors import InvalidCardError, InvalidPileError, InvalidScoreError
+from kiosk.game.rules import Doubling, Trump
+from kiosk.game.seats import TEAMS, check_team, other
+
+POINTS_PER_HAND = 72
+HALF = 36
+TRICKS_PER_HAND = 12
+
+
+def _cards(items: Iterable[object], what: str) -> list[Card]:
+    if isinstance(items, (str, bytes)) or not isinstance(items, Iterable):
+        raise InvalidPileError(f"{what} must be a list of cards such as [\"9O\", \"1C\"]")
+    out = []
+    for x in items:
+        if isinstance(x, Card):
+            out.append(x)
+        else:
+            try:
+                out.append(Card.parse(x))  # type: ignore[arg-type]
+            except InvalidCardError as e:
+                raise InvalidCardError(f"{what}: {e}") from None
+    return out
+
+
+def validate_pile(cards: Iterable[object], *, other: Iterable[object] | None = None,
+                  deck: tuple[Card, ...] = DECK, trick_size: int = 4, name: str = "pile",
+                  other_name: str = "the other pile") -> list[Card]:
+    """Check that a pile could have been captured; returns it as cards.
+
+    Whole tricks only, every card of ``deck``, no card twice; with ``other``: no card in
+    both piles and together they make the whole deck.
+    """
+    pile = _cards(cards, name)
+    deck_set = set(deck)
+    for c in pile:
+        if c not in deck_set:
+            raise InvalidPileError(f"{name}: {c.code} is not in this deck")
+    twice = [c for c, n in Counter(pile).items() if n > 1]
+    if twice:
+        raise InvalidPileError(f"{name}: {twice[0].code} is there twice")
+    if len(pile) % trick_size:
+        raise InvalidPileError(f"{name} has {len(pile)} cards, which is not whole tricks "
+                               f"(a multiple of {trick_size})")
+    if other is not None:
+        rest = validate_pile(other, deck=deck, trick_size=trick_size, name=other_name)
+        both = set(pile) & set(rest)
+        if both:
+            first = sorted(both, key=deck.index)[0]
+            raise InvalidPileError(f"{first.code} is in both piles")
+        missing = deck_set - set(pile) - set(rest)
+        if missing:
+            first = sorted(missing, key=deck.index)[0]
+            raise InvalidPileError(f"the two piles do not make the whole deck: "
+                                   f"{len(missing)} card(s) missing, e.g. {first.code}")
+    return pile
+
+
+def pile_points(cards: Iterable[Card], *, trick_size: int = 4) -> tuple[int, int]:
+    """``(card_points, tricks)`` of a pile; the pair's hand total is their sum."""
+    cards = list(cards)
+    return card_points(cards), len(cards) // trick_size
+
+
+@dataclass(frozen=True, slots=True)
+class HandPoints:
+    """The points each pair made in a hand (always 72 together)."""
+
+    points: dict[str, int]
+    card_points: dict[str, int] | None = None
+    tricks: dict[str, int] | None = None
+
+
+def points_from_piles(piles: Mapping[str, Iterable[object]]) -> HandPoints:
+    """From one pair's pile, or both (disjoint, making the whole deck)."""
+    if not isinstance(piles, Mapping) or not piles:
+        raise InvalidPileError("piles must be an object such as {\"A\": [\"9O\", ...]}")
+    for t in piles:
+        if t not in TEAMS:
+            raise InvalidPileError(f"piles: unknown team {t!r} (teams are A and B)")
+    teams = [t for t in TEAMS if t in piles]
+    first = teams[0]
+    if len(teams) == 2:
+        pile = validate_pile(piles["A"], other=piles["B"], name="pile A", other_name="pile B")
+    else:
+        pile = validate_pile(piles[first], name=f"pile {first}")
+    cp, tricks = pile_points(pile)
+    mine = cp + tricks
+    o = other(first)
+    return HandPoints(
+        points={first: mine, o: POINTS_PER_HAND - mine},
+        card_points={first: cp, o: 60 - cp},
+        tricks={first: tricks, o: TRICKS_PER_HAND - tricks},
+    )
+
+
+def points_from_total(points: Mapping[str, object]) -> HandPoints:
+    """From one pair's hand total (``{"B": 41}``), or both if they make 72."""
+    if not isinstance(points, Mapping) or not points:
+        raise InvalidScoreError("points must be an object such as {\"A\": 45}")
+    for t, v in points.items():
+        if t not in TEAMS:
+            raise InvalidScoreError(f"points: unknown team {t!r} (teams are A and B)")
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise InvalidScoreError(f"points of team {t} must be a whole number, not {v!r}")
+        if v < 0:
+            raise InvalidScoreError(f"points of team {t} cannot be negative ({v})")
+        if v > POINTS_PER_HAND:
+            raise InvalidScoreError(f"points of team {t} are {v}, over the {POINTS_PER_HAND} of a hand")
+    if len(points) == 2 and points["A"] + points["B"] != POINTS_PER_HAND:
+        raise InvalidScoreError(f"points {points['A']} + {points['B']} do not make {POINTS_PER_HAND}")
+    t = next(iter(points))
+    v = points[t]
+    return HandPoints(points={t: v, other(t): POINTS_PER_HAND - v})  # type: ignore[operator]
+
+
+def score_points(points: Mapping[str, int], multiplier: int) -> dict[str, int]:
+    """The pair over 36 scores (points - 36) x multiplier; 36-36 nobody scores."""
+    a = points["A"]
+    if a > HALF:
+        return {"A": (a - HALF) * multiplier, "B": 0}
+    if a < HALF:
+        return {"A": 0, "B": (POINTS_PER_HAND - a - HALF) * multiplier}
+    return {"A": 0, "B": 0}
+
+
+def score_penalty(offender: str, multiplier: int) -> dict[str, int]:
+    """Renunci: the offending pair loses what was at stake: the other pair scores 36 x multiplier."""
+    o = other(check_team(offender))
+    return {offender: 0, o: HALF * multiplier}
+
+
+@dataclass(frozen=True, slots=True)
+class HandRecord:
+    """One finished hand as the match shows it."""
+
+    number: int                       # 1-based
+    dealer: int
+    kind: str                         # "played" | "penalty" | "misdeal"
+    trump: Trump | None
+    trump_team: str | None
+    delegated: bool
+    doubling: Doubling
+    multiplier: int | None
+    points: dict[str, int] | None
+    card_points: dict[str, int] | None
+    tricks: dict[str, int] | None
+    scored: dict[str, int]
+    totals: dict[str, int]
+    source: str
+    evidence: str | None = None
+    offender: str | None = None       # penalty only
+    piles: dict[str, tuple[str, ...]] | None = None   # as entered (card codes)
+
+    @property
+    def winner(self) -> str | None:
+        """The pair that scored in this hand (None: nobody)."""
+        for t in TEAMS:
+            if self.scored[t] > 0:
+                return t
+        return None
+
+    def to_dict(self) -> dict:
+        return {
+            "number": self.number, "dealer": self.dealer, "kind": self.kind,
+            "trump": self.trump.value if self.trump else None, "trump_team": self.trump_team,
+            "delegated": self.delegated, "doubling": self.doubling.key,
+            "multiplier": self.multiplier, "points": self.points,
+            "card_points": self.card_points, "tricks": self.tricks,
+            "scored": self.scored, "totals": self.totals, "source": self.source,
+            "evidence": self.evidence, "offender": self.offender,
+        }

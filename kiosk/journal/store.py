@@ -1,0 +1,451 @@
+"""``Journal``: the append-only, crash-proof event store of the kiosk's matches."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import threading
+import time
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any, Callable, NamedTuple
+
+from kiosk.journal import schema
+from kiosk.journal.errors import (
+    CorruptJournal, InvalidEvent, JournalError, SaveFailed, UnknownMatch, UnreadableMatch,
+)
+from kiosk.journal.schema import MovedAside
+
+
+def _match_type():
+    # Imported when first needed, so opening a journal (the crash test's child, the CLI's
+    # `matches`) does not pay for more than it uses.
+    from kiosk.game import Match
+    return Match
+
+
+@dataclass(frozen=True)
+class MatchInfo:
+    """One line of the match list."""
+
+    id: int
+    created_at: str          # ISO 8601 UTC of the match_created event
+    updated_at: str          # ISO 8601 UTC of the latest event
+    team_names: dict | None  # {"A": ..., "B": ...}
+    players: list | None     # 4 names or None
+    totals: dict             # {"A": n, "B": n}
+    winner: str | None       # "A", "B" or None
+    is_over: bool
+    hands: int               # hands recorded (played, penalties, misdeals)
+    phase: str | None        # where the match stands ("choose_trump", ..., "over")
+    end_reason: str | None = None  # once over: "target", "hands", "time", "abandoned"
+    error: str | None = None # set when the match's events no longer fold
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+class CurrentMatch(NamedTuple):
+    """The match the kiosk resumes: its id (to append to) and its state."""
+
+    match_id: int
+    match: Any
+
+
+class Journal:
+    """The kiosk's match journal: one SQLite file of append-only events per match.
+
+    The state of a match is the fold of its events (``Match.from_events``), so reopening
+    the journal resumes exactly where the table was, a half-entered bidding included.
+
+    ``append`` validates the event with ``Match.apply`` first (an illegal event raises the
+    core's ``BotifarraError`` and nothing is written), then commits it durably (WAL,
+    ``synchronous=FULL``: the WAL is fsynced before ``append`` returns).
+
+    A damaged or unreadable file is never overwritten: it is renamed (with its -wal/-shm)
+    to ``<name>.damaged-<UTC time>``, a new journal is started, and ``moved_aside`` tells
+    what happened (``moved_aside.message("ca")`` is a sentence for the screen). With
+    ``recover=False`` a damaged file raises :class:`CorruptJournal` instead and is left as is.
+
+    Threads: one connection guarded by a lock; any thread may call any method (the kiosk's
+    UI thread is the only writer; a backup or export thread may read meanwhile). Other
+    processes (the CLI) may use the same file at the same time.
+
+    Args:
+        path: the SQLite file (created if missing, with its directory).
+        recover: move a damaged file aside and start afresh (default) or raise.
+        clock: seconds since the epoch, for timestamps (``time.time``).
+
+    Raises:
+        CorruptJournal: damaged file and ``recover=False`` (or it could not be moved aside).
+        JournalVersionError, NotAJournal: a newer kiosk's file, another program's database.
+        JournalBusy: another process held the lock past the busy timeout.
+
+    Example::
+
+        j = Journal(tmp / "journal.sqlite")
+        mid = j.create_match({"type": "match_created", "rules": {"preset": "reglament"},
+                              "first_dealer": 0, "players": [None] * 4, "team_names": None})
+        match = j.append(mid, {"type": "trump", "seat": 0, "trump": "oros"})
+    """
+
+    def __init__(self, path: str | os.PathLike, *, recover: bool = True,
+                 clock: Callable[[], float] = time.time) -> None:
+        self.path = Path(path)
+        self._clock = clock
+        self._lock = threading.RLock()
+        self._cache: dict[int, tuple[int, Any]] = {}  # match id -> (last seq, Match)
+        self.moved_aside: MovedAside | None = None
+        self.migrated_from: int | None = None
+        self._conn = self._open(recover)
+
+    # -- opening ---------------------------------------------------------------------
+
+    def _open(self, recover: bool) -> sqlite3.Connection:
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise JournalError(f"cannot create the journal's directory {self.path.parent}: "
+                               f"{exc.strerror or exc}") from exc
+        try:
+            return self._open_checked()
+        except (sqlite3.Error, OSError) as exc:
+            if not schema.is_damage(exc, self.path):
+                raise schema.translate(exc, self.path) from exc
+            reason = f"{type(exc).__name__}: {exc}"
+            if not recover:
+                raise CorruptJournal(
+                    f"the journal {self.path} is damaged or unreadable ({reason})",
+                    path=self.path, reason=reason) from exc
+        self.moved_aside = schema.move_aside(self.path, reason, now=self._clock())
+        try:
+            return self._open_checked()
+        except (sqlite3.Error, OSError) as exc:
+            raise schema.translate(exc, self.path) from exc
+
+    def _open_checked(self) -> sqlite3.Connection:
+        schema.probe(self.path)
+        conn = schema.connect(self.path)
+        try:
+            self.migrated_from = schema.migrate(conn)
+            # Reading once creates the -wal/-shm files; make their directory entries (and
+            # a new database's) durable, or a power cut could lose a fsynced WAL's name.
+            conn.execute("SELECT count(*) FROM matches").fetchone()
+            schema.fsync_dir(self.path.parent)
+            self._conn = conn
+            self._fill_summaries()
+        except BaseException:
+            conn.close()
+            raise
+        return conn
+
+    def _fill_summaries(self) -> None:
+        """Fold the matches a migration left without a summary."""
+        ids = [r[0] for r in self._conn.execute(
+            "SELECT id FROM matches WHERE summary IS NULL ORDER BY id")]
+        for match_id in ids:
+            self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                try:
+                    summary = _summary(self._fold(match_id, self._events(match_id)))
+                except UnreadableMatch as exc:
+                    summary = {"error": str(exc)}
+                self._write_summary(match_id, summary, None)
+                self._conn.execute("COMMIT")
+            except BaseException:
+                self._rollback()
+                raise
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+    def __enter__(self) -> "Journal":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    # -- writing ---------------------------------------------------------------------
+
+    def create_match(self, event: dict) -> int:
+        """Start a match from its ``match_created`` event; returns the new match id."""
+        _, canon = _encode(event)
+        if canon["type"] != "match_created":
+            raise InvalidEvent(f"a match starts with a match_created event, not {canon['type']!r}")
+        match = _match_type().from_events([canon])
+        # Stored as the core normalised it (the full rules, not just a preset name), so the
+        # match keeps its rules even if a later kiosk changes a preset's defaults.
+        with self._guard(writing=True):
+            return self._insert_match([_encode(match.events[0])], match)
+
+    def append(self, match_id: int, event: dict):
+        """Validate ``event`` against the match, save it durably, return the new Match."""
+        data, canon = _encode(event)
+        with self._guard(writing=True):
+            self._begin()
+            try:
+                last = self._last_seq(match_id)
+                new = self._state(match_id, last).apply(canon)
+                now = schema.utc_iso(self._clock())
+                self._conn.execute(
+                    "INSERT INTO events (match_id, seq, type, data, created_at) "
+                    "VALUES (?, ?, ?, ?, ?)", (match_id, last + 1, canon["type"], data, now))
+                self._write_summary(match_id, _summary(new), now)
+                self._commit()
+            except BaseException:
+                self._rollback()
+                raise
+            self._cache[match_id] = (last + 1, new)
+            return new
+
+    def import_matches(self, matches: list) -> list[int]:
+        """Add whole matches (``Match`` objects, or match JSON dicts) in ONE transaction:
+        either every match is added or none. Returns their new ids in order.
+
+        Raises the core's ``BotifarraError`` for a match that does not validate (nothing
+        is written); see :func:`kiosk.journal.exchange.parse_matches`.
+        """
+        from kiosk.journal.exchange import parse_matches
+        Match = _match_type()
+        if not all(isinstance(m, Match) for m in matches):
+            matches = parse_matches(list(matches))
+        prepared = []
+        for match in matches:
+            events = [_encode(e) for e in match.events]
+            # The stored events must fold back to the very same match.
+            if Match.from_events([canon for _, canon in events]) != match:
+                raise JournalError("internal: an imported match does not fold back to itself")
+            prepared.append((events, match))
+        with self._guard(writing=True):
+            self._begin()
+            try:
+                ids = [self._insert_match(events, match, transaction=False, imported=True)
+                       for events, match in prepared]
+                self._commit()
+            except BaseException:
+                self._rollback()
+                self._cache.clear()  # ids handed out in the rolled-back transaction
+                raise
+            return ids
+
+    def _insert_match(self, events: list, match, *, transaction: bool = True,
+                      imported: bool = False) -> int:
+        now = schema.utc_iso(self._clock())
+        if transaction:
+            self._begin()
+        try:
+            cur = self._conn.execute(
+                "INSERT INTO matches (created_at, updated_at) VALUES (?, ?)", (now, now))
+            match_id = cur.lastrowid
+            self._conn.executemany(
+                "INSERT INTO events (match_id, seq, type, data, created_at) VALUES (?,?,?,?,?)",
+                [(match_id, seq, canon["type"], data, now)
+                 for seq, (data, canon) in enumerate(events, start=1)])
+            self._write_summary(match_id, _summary(match), now)
+            if imported:  # never outranks a match played here as the one to resume
+                self._conn.execute("UPDATE matches SET last_write = 0 WHERE id = ?", (match_id,))
+            if transaction:
+                self._commit()
+        except BaseException:
+            if transaction:
+                self._rollback()
+            raise
+        self._cache[match_id] = (len(events), match)
+        return match_id
+
+    def _write_summary(self, match_id: int, summary: dict, now: str | None) -> None:
+        self._conn.execute(
+            "UPDATE matches SET summary = ?, over = ?, updated_at = COALESCE(?, updated_at), "
+            "last_write = CASE WHEN ? IS NULL THEN last_write "
+            "  ELSE (SELECT coalesce(max(last_write), 0) + 1 FROM matches) END "
+            "WHERE id = ?", (json.dumps(summary, ensure_ascii=False),
+                             int(bool(summary.get("is_over"))), now, now, match_id))
+
+    def _begin(self) -> None:
+        # IMMEDIATE takes the write lock before we read the last seq, so a CLI import in
+        # another process cannot interleave.
+        try:
+            self._conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as exc:
+            raise schema.translate(exc, self.path) from exc
+
+    def _commit(self) -> None:
+        self._conn.execute("COMMIT")  # fsyncs the WAL (synchronous=FULL); errors: _guard
+
+    def _rollback(self) -> None:
+        try:
+            if self._conn.in_transaction:
+                self._conn.execute("ROLLBACK")
+        except sqlite3.Error:
+            pass  # the original error is the one to report
+
+    @contextmanager
+    def _guard(self, *, writing: bool):
+        """SQLite errors met while the journal is in use, as JournalErrors the kiosk can
+        show: CorruptJournal if the file went bad under us (reopen the Journal to set it
+        aside), else SaveFailed (writing) or JournalError (reading)."""
+        with self._lock:
+            try:
+                yield
+            except sqlite3.Error as exc:
+                if isinstance(exc, sqlite3.DatabaseError) and schema.is_damage(exc, self.path):
+                    raise CorruptJournal(
+                        f"the journal {self.path} is damaged ({exc}); "
+                        + ("this change is NOT saved" if writing else "it cannot be read"),
+                        path=self.path, reason=str(exc)) from exc
+                if writing:
+                    raise SaveFailed(f"not saved: the journal {self.path} could not be "
+                                     f"written: {exc}") from exc
+                raise JournalError(f"the journal {self.path} could not be read: {exc}") from exc
+
+    # -- reading ---------------------------------------------------------------------
+
+    def events(self, match_id: int) -> list[dict]:
+        """The match's events, oldest first."""
+        with self._guard(writing=False):
+            return self._events(match_id)
+
+    def load(self, match_id: int):
+        """The match's current state (the fold of its events)."""
+        with self._guard(writing=False):
+            return self._state(match_id, self._last_seq(match_id))
+
+    def export_match(self, match_id: int) -> dict:
+        """The match in the match JSON of issue 2 (``Match.to_json``)."""
+        return self.load(match_id).to_json()
+
+    def matches(self) -> list[MatchInfo]:
+        """Every match, oldest first."""
+        with self._guard(writing=False):
+            rows = self._conn.execute(
+                "SELECT id, created_at, updated_at, summary FROM matches ORDER BY id").fetchall()
+        return [_info(*row) for row in rows]
+
+    def current_match(self) -> CurrentMatch | None:
+        """The latest unfinished match (the one the table was playing), or None."""
+        with self._guard(writing=False):
+            row = self._conn.execute(
+                "SELECT id FROM matches WHERE over = 0 AND summary NOT LIKE '{\"error\"%' "
+                "ORDER BY last_write DESC, id DESC LIMIT 1").fetchone()
+            if row is None:
+                return None
+            return CurrentMatch(row[0], self.load(row[0]))
+
+    def _last_seq(self, match_id: int) -> int:
+        row = self._conn.execute(
+            "SELECT max(seq) FROM events WHERE match_id = ?", (match_id,)).fetchone()
+        if row[0] is None:
+            raise UnknownMatch(f"no match {match_id} in the journal {self.path}")
+        return row[0]
+
+    def _events(self, match_id: int) -> list[dict]:
+        rows = self._conn.execute(
+            "SELECT data FROM events WHERE match_id = ? ORDER BY seq", (match_id,)).fetchall()
+        if not rows:
+            raise UnknownMatch(f"no match {match_id} in the journal {self.path}")
+        return [json.loads(r[0]) for r in rows]
+
+    def _state(self, match_id: int, last_seq: int):
+        cached = self._cache.get(match_id)
+        if cached and cached[0] == last_seq:
+            return cached[1]
+        match = self._fold(match_id, self._events(match_id))
+        self._cache[match_id] = (last_seq, match)
+        return match
+
+    def _fold(self, match_id: int, events: list[dict]):
+        from kiosk.game import BotifarraError
+        try:
+            return _match_type().from_events(events)
+        except (BotifarraError, KeyError, TypeError, ValueError) as exc:
+            # the file is sound but these events no longer make a match (hand-edited data,
+            # a rule the core dropped): this match cannot be resumed, the others can
+            raise UnreadableMatch(f"match {match_id} cannot be resumed: {exc}") from exc
+
+    # -- maintenance -----------------------------------------------------------------
+
+    def storage_settings(self) -> dict:
+        """What the durability rests on, for diagnostics: journal mode, synchronous level
+        (2 = FULL), schema version, SQLite version."""
+        with self._lock:
+            q = lambda pragma: self._conn.execute(f"PRAGMA {pragma}").fetchone()[0]  # noqa: E731
+            return {"journal_mode": q("journal_mode"), "synchronous": q("synchronous"),
+                    "schema_version": q("user_version"), "sqlite_version": sqlite3.sqlite_version}
+
+    def integrity_check(self) -> list[str]:
+        """SQLite's full check: ``["ok"]`` for a sound file."""
+        with self._lock:
+            return [r[0] for r in self._conn.execute("PRAGMA integrity_check")]
+
+    def backup(self, dest: str | os.PathLike) -> Path:
+        """Write a consistent copy of the journal to ``dest`` (SQLite's backup API: a
+        snapshot even while the kiosk writes). The copy is a single self-contained file
+        (rollback-journal mode, no -wal), checked, fsynced and renamed into place, so
+        ``dest`` is either the old backup or the complete new one."""
+        dest = Path(dest)
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        tmp = dest.with_name(f".{dest.name}.tmp-{os.getpid()}")
+        tmp.unlink(missing_ok=True)
+        try:
+            copy = sqlite3.connect(str(tmp), isolation_level=None)
+            try:
+                with self._lock:
+                    self._conn.backup(copy)
+                copy.execute("PRAGMA journal_mode = DELETE")
+                result = [r[0] for r in copy.execute("PRAGMA integrity_check")]
+            finally:
+                copy.close()
+            if result != ["ok"]:
+                raise JournalError(f"the backup copy failed its check: {result[:3]}")
+            fd = os.open(tmp, os.O_RDONLY)
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+            os.replace(tmp, dest)
+            schema.fsync_dir(dest.parent)
+        except sqlite3.Error as exc:
+            raise JournalError(f"backup to {dest} failed: {exc}") from exc
+        finally:
+            tmp.unlink(missing_ok=True)
+        return dest
+
+
+def _encode(event: Any) -> tuple[str, dict]:
+    """The event as stored (JSON text) and as applied (parsed back from that text), so the
+    in-memory state is exactly the fold of what is on disk."""
+    if not isinstance(event, dict) or not isinstance(event.get("type"), str):
+        raise InvalidEvent(f"an event is a dict with a 'type': {event!r:.80}")
+    try:
+        data = json.dumps(event, ensure_ascii=False, allow_nan=False, sort_keys=True)
+    except (TypeError, ValueError) as exc:
+        raise InvalidEvent(f"event {event['type']!r} is not JSON: {exc}") from exc
+    return data, json.loads(data)
+
+
+def _summary(match) -> dict:
+    team_names = getattr(match, "team_names", None)
+    players = getattr(match, "players", None)
+    return {
+        "team_names": dict(team_names) if team_names else None,
+        "players": list(players) if players else None,
+        "totals": dict(match.totals),
+        "winner": match.winner,
+        "is_over": bool(match.is_over),
+        "hands": len(match.hands),
+        "phase": getattr(match, "phase", None),
+        "end_reason": getattr(match, "end_reason", None),
+    }
+
+
+def _info(match_id: int, created_at: str, updated_at: str | None, summary: str | None) -> MatchInfo:
+    s = json.loads(summary) if summary else {"error": "no summary"}
+    return MatchInfo(
+        id=match_id, created_at=created_at, updated_at=updated_at or created_at,
+        team_names=s.get("team_names"), players=s.get("players"),
+        totals=s.get("totals") or {"A": 0, "B": 0}, winner=s.get("winner"),
+        is_over=bool(s.get("is_over")), hands=int(s.get("hands") or 0),
+        phase=s.get("phase"), end_reason=s.get("end_reason"), error=s.get("error"))
