@@ -21,10 +21,9 @@ import cv2
 import numpy as np
 
 from kiosk.game import DECK, Card, Suit
-from vision.kit import MAT_SIZES_MM, STICKER_MM, code_side_mm, mat_image, sticker_image
+from vision.kit import (CARD_H_MM, CARD_W_MM, MAT_SIZES_MM, STICKER_INSET_MM, STICKER_MM, code_side_mm,
+                        mat_image, sticker_image)
 
-CARD_W_MM, CARD_H_MM = 61.0, 95.0  # Spanish deck (naipe español)
-STICKER_INSET_MM = 2.0
 FAN_STEP_MM = 20.0
 ROW_STEP_MM = 100.0
 PER_ROW = 12

@@ -1,6 +1,5 @@
-from kiosk.game import DECK, Card
+from kiosk.game import DECK
 from vision.checks import (CARD_TWICE, IN_BOTH_PILES, MISSING_CARDS, NOT_WHOLE_TRICKS, check_piles)
-from vision.reader import PileReader
 from vision.scene import make_scene
 
 

@@ -1,5 +1,4 @@
 import cv2
-import numpy as np
 
 from kiosk.game import DECK
 from vision.marks import (ALL_IDS, CARD_IDS, FAMILY, MAT_IDS, MIN_DISTANCE, card_dictionary,

@@ -1,5 +1,3 @@
-import numpy as np
-
 from kiosk.game import DECK
 from vision.scene import make_scene
 

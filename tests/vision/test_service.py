@@ -1,8 +1,6 @@
 import threading
 import time
 
-import pytest
-
 from vision.reader import PileReader
 from vision.scene import make_scene
 from vision.service import CameraService

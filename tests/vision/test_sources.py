@@ -5,7 +5,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.errors import BadFrameError, NoCameraError, SourceSpecError
+from vision.errors import NoCameraError, SourceSpecError
 from vision.reader import PileReader
 from vision.scene import make_scene
 from vision.sources import (BAD_FRAME, ENDED, NO_CAMERA, RUNNING, STATUS_MESSAGES, STOPPED,
@@ -100,13 +100,12 @@ def test_source_is_picked_up_again_when_the_camera_returns(tmp_path):
 
 
 def test_picamera2_without_the_package_is_no_camera():
-    pytest.importorskip  # noqa: B018 (the package is absent here: that is the case tested)
     try:
         import picamera2  # noqa: F401
         has = True
     except Exception:
         has = False
-    if has:
+    if has:  # on a Pi the class is exercised by the kiosk itself
         return
     src = Picamera2Source()
     src.backoff = (0.05, 0.1)
