@@ -27,7 +27,7 @@ SWEEP_FRAMES = 3
 SWEEP_CARDS = 16
 BASE = dict(px_per_mm=2.5, blur=0.5, perspective=0.05, glare=0.3, motion=0.5, noise=3.0, jpeg_quality=85)
 SWEEP = (
-    [("code px", dict(px_per_mm=p)) for p in (2.1, 3.0, 4.5, 6.0)]
+    [("code px", dict(px_per_mm=p)) for p in (1.4, 1.7, 2.1, 3.0, 4.5, 6.0)]
     + [("blur σ", dict(blur=b)) for b in (0.3, 1.0, 1.5)]
     + [("perspective", dict(perspective=p)) for p in (0.0, 0.10)]
     + [("glare", dict(glare=g)) for g in (0.0, 1.0)]
