@@ -23,7 +23,7 @@ from vision.scene import make_scene
 
 TARGET_SCENES = 160
 EMPTY_SCENES = 12
-SWEEP_FRAMES = 3
+SWEEP_FRAMES = 5
 SWEEP_CARDS = 16
 BASE = dict(px_per_mm=2.5, blur=0.5, perspective=0.05, glare=0.3, motion=0.5, noise=3.0, jpeg_quality=85)
 SWEEP = (
