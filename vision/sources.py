@@ -74,6 +74,7 @@ class FrameSource:
         self._thread: threading.Thread | None = None
         self._status = STARTING
         self.error: CameraError | None = None
+        self._number = 0  # frames keep counting up across reconnects and restarts
         self.on_status = on_status
 
     # -- interface ------------------------------------------------------------------
@@ -137,7 +138,6 @@ class FrameSource:
 
     def _run(self) -> None:
         delay = self.backoff[0]
-        number = 0
         while not self._stop.is_set():
             try:
                 self._open()
@@ -177,9 +177,9 @@ class FrameSource:
                 bad = 0
                 delay = self.backoff[0]
                 image, gray = got if isinstance(got, tuple) else (got, None)
-                number += 1
+                self._number += 1
                 with self._cond:
-                    self._frame = Frame(image, number, time.monotonic(), gray)
+                    self._frame = Frame(image, self._number, time.monotonic(), gray)
                     self._cond.notify_all()
                 self._set_status(RUNNING)
                 if self.interval:
