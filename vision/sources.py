@@ -142,7 +142,9 @@ class FrameSource:
             try:
                 self._open()
             except CameraError as exc:
-                self._set_status(NO_CAMERA if isinstance(exc, NoCameraError) else LOST, exc)
+                # a camera that gave frames and is now missing was unplugged: "lost"
+                lost = self._number > 0 or not isinstance(exc, NoCameraError)
+                self._set_status(LOST if lost else NO_CAMERA, exc)
                 self._stop.wait(delay)
                 delay = min(delay * 2, self.backoff[1])
                 continue

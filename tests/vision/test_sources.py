@@ -138,3 +138,24 @@ def test_open_source_specs(tmp_path):
     for bad in ("webcam", "file:"):
         with pytest.raises(SourceSpecError):
             open_source(bad)
+
+
+def test_a_camera_that_goes_away_is_lost_then_found_again(tmp_path):
+    path = tmp_path / "cam.jpg"
+    _photo(3).write(path)
+    statuses = []
+    src = FileSource(path, fps=50, on_status=statuses.append)
+    src.backoff = (0.05, 0.1)
+    src.start()
+    first = src.latest(3)
+    path.unlink()  # unplugged: the file source stops giving frames
+    deadline = time.monotonic() + 3
+    while src.status != "lost" and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert src.status == "lost"
+    before = src.latest(0.01).number  # the last frame taken before the file went
+    _photo(3).write(path)
+    again = src.latest(3, after=before)
+    src.stop()
+    assert again is not None and again.number > first.number
+    assert statuses.index("lost") < len(statuses) - 1 and RUNNING in statuses[statuses.index("lost"):]
