@@ -44,6 +44,9 @@ def test_frames_and_cards_come_on_their_threads_and_stop_joins(tmp_path):
     ticked = [c for _, new in cards for c in new]
     assert len(ticked) == len(set(ticked)) == len(truth)  # each card ticked once
     assert statuses[0] == "running"
+    frame, result = svc.latest_read
+    photo = svc.evidence()
+    assert photo.shape == frame.image.shape and (photo != frame.image).any()
 
 
 def test_preview_never_waits_for_recognition(tmp_path):
