@@ -278,7 +278,8 @@ class Picamera2Source(FrameSource):
     evidence) and ``lores`` (YUV420; its Y plane is the grayscale ``Frame.gray`` used for
     recognition, so no colour conversion is needed). The default lores (1536x864 under a
     1920x1080 main) keeps stickers at 1.7-2.4 px/mm from 50-75 cm; the benchmark reads
-    14 mm stickers down to 1.4 px/mm (13 px codes), see docs/vision.md."""
+    14 mm stickers down to 1.4 px/mm (13 px codes), see docs/vision.md. ``exposure``:
+    microseconds (0 = automatic)."""
 
     name = "picamera2"
 
