@@ -1,0 +1,15 @@
+"""One ``name.py`` + ``name.kv`` per screen; each screen is thin and reads its view-model."""
+
+SCREEN_MODULES = {
+    "scoreboard": "ScoreboardScreen",
+    "new_match": "NewMatchScreen",
+    "bidding": "BiddingScreen",
+    "score_camera": "ScoreCameraScreen",
+    "score_cards": "ScoreCardsScreen",
+    "score_points": "ScorePointsScreen",
+    "confirm": "ConfirmScreen",
+    "penalty": "PenaltyScreen",
+    "misdeal": "MisdealScreen",
+    "edit_hand": "EditHandScreen",
+    "match_won": "MatchWonScreen",
+}
