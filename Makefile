@@ -10,7 +10,11 @@ ARTIFACTS := artifacts
 
 # Runtime libraries (Kivy's GL/SDL stack, zbar for QR, fonts) and what the tests use
 # (a virtual X screen, pdftoppm, shellcheck, systemd-analyze).
-DEBS_RUN := python3-venv libzbar0 libgl1 libgl1-mesa-dri libegl1 libmtdev1 fonts-dejavu-core
+DEBS_RUN := libzbar0 libgl1 libgl1-mesa-dri libegl1 libmtdev1 fonts-dejavu-core
+# Debian's python3 needs python3-venv for `python3 -m venv`; a python with ensurepip does not.
+ifneq ($(shell $(PYTHON) -c 'import ensurepip, venv' 2>/dev/null && echo ok),ok)
+DEBS_RUN += python3-venv
+endif
 DEBS_TEST := $(DEBS_RUN) xvfb xauth poppler-utils shellcheck systemd
 
 .PHONY: run test bench setup setup-test clean

@@ -22,6 +22,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "export": ("kiosk.commands.export", "write matches from the journal as JSON"),
     "import": ("kiosk.commands.import_", "add a match (JSON) to the journal"),
     "matches": ("kiosk.commands.matches", "list the journal's matches"),
+    "backup": ("kiosk.commands.backup", "copy the journal consistently (safe while the kiosk runs)"),
     "read": ("kiosk.commands.read", "read marked cards in photos"),
     "kit": ("kiosk.commands.kit", "make the printable marked-deck kit (stickers, mat)"),
     "diag": ("kiosk.commands.diag", "print a diagnostics report for a bug report"),

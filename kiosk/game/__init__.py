@@ -18,6 +18,10 @@ from kiosk.game.scoring import (
     HandPoints, HandRecord, pile_points, points_from_piles, points_from_total, score_penalty,
     score_points, validate_pile,
 )
+from kiosk.game.tricks import check_play, legal_cards, trick_winner, winning_index
+from kiosk.game.variants import (
+    FOUR_INDIVIDUAL, THREE, TWO, VARIANTS, PlayerTally, Variant, score_players,
+)
 from kiosk.game.seats import (
     Roles, Team, first_dealer_by_draw, holder_of, other, partner, roles_for, team_of,
 )
@@ -34,4 +38,6 @@ __all__ = [
     "validate_pile", "pile_points", "points_from_piles", "points_from_total", "score_points",
     "score_penalty", "HandPoints", "HandRecord",
     "Match", "EVENT_TYPES", "score_match_json",
+    "trick_winner", "winning_index", "legal_cards", "check_play",
+    "Variant", "VARIANTS", "FOUR_INDIVIDUAL", "THREE", "TWO", "PlayerTally", "score_players",
 ]

@@ -440,6 +440,8 @@ def entry_from_event(contract: Contract, ev: dict) -> _Entry:
     common = dict(trump=contract.trump, delegated=contract.delegated,
                   doubling=contract.doubling, source=source, evidence=evidence)
     if kind == "misdeal":
+        if contract.trump is None:  # a delegate without trump says nothing about the void hand
+            common["delegated"] = False
         return _Entry(kind="misdeal", **common)
     if contract.trump is None:
         what = "a penalty" if kind == "penalty" else "the hand"

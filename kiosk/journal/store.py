@@ -7,6 +7,7 @@ import os
 import sqlite3
 import threading
 import time
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Callable, NamedTuple
@@ -39,6 +40,7 @@ class MatchInfo:
     is_over: bool
     hands: int               # hands recorded (played, penalties, misdeals)
     phase: str | None        # where the match stands ("choose_trump", ..., "over")
+    end_reason: str | None = None  # once over: "target", "hands", "time", "abandoned"
     error: str | None = None # set when the match's events no longer fold
 
     def to_dict(self) -> dict:
@@ -172,13 +174,13 @@ class Journal:
         match = _match_type().from_events([canon])
         # Stored as the core normalised it (the full rules, not just a preset name), so the
         # match keeps its rules even if a later kiosk changes a preset's defaults.
-        with self._lock:
+        with self._guard(writing=True):
             return self._insert_match([_encode(match.events[0])], match)
 
     def append(self, match_id: int, event: dict):
         """Validate ``event`` against the match, save it durably, return the new Match."""
         data, canon = _encode(event)
-        with self._lock:
+        with self._guard(writing=True):
             self._begin()
             try:
                 last = self._last_seq(match_id)
@@ -196,30 +198,37 @@ class Journal:
             return new
 
     def import_matches(self, matches: list) -> list[int]:
-        """Add matches given as match JSON (``Match.from_json``), all in ONE transaction:
-        either every match is added or none. Returns their new ids."""
+        """Add whole matches (``Match`` objects, or match JSON dicts) in ONE transaction:
+        either every match is added or none. Returns their new ids in order.
+
+        Raises the core's ``BotifarraError`` for a match that does not validate (nothing
+        is written); see :func:`kiosk.journal.exchange.parse_matches`.
+        """
+        from kiosk.journal.exchange import parse_matches
         Match = _match_type()
+        if not all(isinstance(m, Match) for m in matches):
+            matches = parse_matches(list(matches))
         prepared = []
-        for i, data in enumerate(matches):
-            if not isinstance(data, dict):
-                raise InvalidEvent(f"match {i + 1}: a match is a JSON object")
-            match = Match.from_json(data)
+        for match in matches:
             events = [_encode(e) for e in match.events]
-            if not events or events[0][1]["type"] != "match_created":
-                raise InvalidEvent(f"match {i + 1}: the core gave no match_created event")
+            # The stored events must fold back to the very same match.
+            if Match.from_events([canon for _, canon in events]) != match:
+                raise JournalError("internal: an imported match does not fold back to itself")
             prepared.append((events, match))
-        with self._lock:
+        with self._guard(writing=True):
             self._begin()
             try:
-                ids = [self._insert_match(events, match, transaction=False)
+                ids = [self._insert_match(events, match, transaction=False, imported=True)
                        for events, match in prepared]
                 self._commit()
             except BaseException:
                 self._rollback()
+                self._cache.clear()  # ids handed out in the rolled-back transaction
                 raise
             return ids
 
-    def _insert_match(self, events: list, match, *, transaction: bool = True) -> int:
+    def _insert_match(self, events: list, match, *, transaction: bool = True,
+                      imported: bool = False) -> int:
         now = schema.utc_iso(self._clock())
         if transaction:
             self._begin()
@@ -232,6 +241,8 @@ class Journal:
                 [(match_id, seq, canon["type"], data, now)
                  for seq, (data, canon) in enumerate(events, start=1)])
             self._write_summary(match_id, _summary(match), now)
+            if imported:  # never outranks a match played here as the one to resume
+                self._conn.execute("UPDATE matches SET last_write = 0 WHERE id = ?", (match_id,))
             if transaction:
                 self._commit()
         except BaseException:
@@ -258,26 +269,44 @@ class Journal:
             raise schema.translate(exc, self.path) from exc
 
     def _commit(self) -> None:
-        try:
-            self._conn.execute("COMMIT")
-        except sqlite3.Error as exc:
-            raise SaveFailed(f"not saved: the journal {self.path} could not be written: "
-                             f"{exc}") from exc
+        self._conn.execute("COMMIT")  # fsyncs the WAL (synchronous=FULL); errors: _guard
 
     def _rollback(self) -> None:
-        if self._conn.in_transaction:
-            self._conn.execute("ROLLBACK")
+        try:
+            if self._conn.in_transaction:
+                self._conn.execute("ROLLBACK")
+        except sqlite3.Error:
+            pass  # the original error is the one to report
+
+    @contextmanager
+    def _guard(self, *, writing: bool):
+        """SQLite errors met while the journal is in use, as JournalErrors the kiosk can
+        show: CorruptJournal if the file went bad under us (reopen the Journal to set it
+        aside), else SaveFailed (writing) or JournalError (reading)."""
+        with self._lock:
+            try:
+                yield
+            except sqlite3.Error as exc:
+                if isinstance(exc, sqlite3.DatabaseError) and schema.is_damage(exc, self.path):
+                    raise CorruptJournal(
+                        f"the journal {self.path} is damaged ({exc}); "
+                        + ("this change is NOT saved" if writing else "it cannot be read"),
+                        path=self.path, reason=str(exc)) from exc
+                if writing:
+                    raise SaveFailed(f"not saved: the journal {self.path} could not be "
+                                     f"written: {exc}") from exc
+                raise JournalError(f"the journal {self.path} could not be read: {exc}") from exc
 
     # -- reading ---------------------------------------------------------------------
 
     def events(self, match_id: int) -> list[dict]:
         """The match's events, oldest first."""
-        with self._lock:
+        with self._guard(writing=False):
             return self._events(match_id)
 
     def load(self, match_id: int):
         """The match's current state (the fold of its events)."""
-        with self._lock:
+        with self._guard(writing=False):
             return self._state(match_id, self._last_seq(match_id))
 
     def export_match(self, match_id: int) -> dict:
@@ -286,14 +315,14 @@ class Journal:
 
     def matches(self) -> list[MatchInfo]:
         """Every match, oldest first."""
-        with self._lock:
+        with self._guard(writing=False):
             rows = self._conn.execute(
                 "SELECT id, created_at, updated_at, summary FROM matches ORDER BY id").fetchall()
         return [_info(*row) for row in rows]
 
     def current_match(self) -> CurrentMatch | None:
         """The latest unfinished match (the one the table was playing), or None."""
-        with self._lock:
+        with self._guard(writing=False):
             row = self._conn.execute(
                 "SELECT id FROM matches WHERE over = 0 AND summary NOT LIKE '{\"error\"%' "
                 "ORDER BY last_write DESC, id DESC LIMIT 1").fetchone()
@@ -402,6 +431,7 @@ def _summary(match) -> dict:
         "is_over": bool(match.is_over),
         "hands": len(match.hands),
         "phase": getattr(match, "phase", None),
+        "end_reason": getattr(match, "end_reason", None),
     }
 
 
@@ -412,4 +442,4 @@ def _info(match_id: int, created_at: str, updated_at: str | None, summary: str |
         team_names=s.get("team_names"), players=s.get("players"),
         totals=s.get("totals") or {"A": 0, "B": 0}, winner=s.get("winner"),
         is_over=bool(s.get("is_over")), hands=int(s.get("hands") or 0),
-        phase=s.get("phase"), error=s.get("error"))
+        phase=s.get("phase"), end_reason=s.get("end_reason"), error=s.get("error"))

@@ -38,3 +38,13 @@ def test_the_checker_itself_catches_a_foreign_import(tmp_path):
     foreign = [n for n in names if n.split(".")[0] not in sys.stdlib_module_names
                and not n.startswith("kiosk.game")]
     assert foreign == ["kivy", "kiosk.journal"]
+
+
+def test_public_api_is_exported():
+    import kiosk.game as game
+    for name in ("Card", "Suit", "DECK", "DECK_36", "card_points", "parse_cards", "BotifarraError",
+                 "Trump", "Doubling", "Team", "team_of", "other", "Roles", "roles_for", "Rules",
+                 "PRESETS", "Match", "score_match_json", "HandRecord", "validate_pile",
+                 "pile_points", "trick_winner", "legal_cards"):
+        assert name in game.__all__, name
+    assert all(hasattr(game, n) for n in game.__all__)

@@ -157,3 +157,25 @@ def test_an_empty_file_is_a_new_journal(db):
 def test_a_missing_directory_is_created(tmp_path):
     with Journal(tmp_path / "a" / "b" / "journal.sqlite") as j:
         assert j.matches() == []
+
+
+def test_damage_found_while_in_use_is_a_corrupt_journal_error(db):
+    with Journal(db) as j:
+        mid = j.create_match(created())
+        for _ in range(60):
+            play_hand(j, mid, 36)
+    j = Journal(db)
+    try:
+        # the file rots under the running kiosk (all pages but the first)
+        data = bytearray(db.read_bytes())
+        assert len(data) > 4096 * 4
+        data[4096:] = os.urandom(len(data) - 4096)
+        db.write_bytes(bytes(data))
+        with pytest.raises(CorruptJournal, match="damaged"):
+            j.events(mid)
+        with pytest.raises(CorruptJournal, match="NOT saved"):
+            j.append(mid, {"type": "misdeal"})
+    finally:
+        j.close()
+    with Journal(db) as fresh:  # what the kiosk does next: reopen, which sets it aside
+        assert fresh.moved_aside is not None and fresh.matches() == []

@@ -1,0 +1,53 @@
+"""``botifarra-kiosk import FILE|- [--db PATH]``
+
+Adds the match(es) in FILE (one match object, or ``{"matches": [...]}`` as ``export --all``
+writes) to the journal in ONE transaction. Everything is checked first: bad input exits
+with status 2, one line on stderr naming the match/hand and what is wrong, and nothing is
+written (the journal file is not even created).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from kiosk.commands._journal import add_db_argument, db_path, fail
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", metavar="FILE", help="a match JSON file, or - for standard input")
+    add_db_argument(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    from kiosk.game import BotifarraError
+    from kiosk.journal import InvalidEvent, Journal, JournalError
+    from kiosk.journal.exchange import read_matches
+
+    try:
+        if args.file == "-":
+            text = sys.stdin.read()
+        else:
+            with open(args.file, encoding="utf-8") as f:
+                text = f.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        return fail(f"cannot read {args.file}: {getattr(exc, 'strerror', None) or exc}", 2)
+    try:
+        matches = read_matches(text)
+    except (BotifarraError, InvalidEvent) as exc:
+        return fail(f"{'standard input' if args.file == '-' else args.file}: {exc}", 2)
+    if not matches:
+        return fail(f"{args.file}: no matches in the file", 2)
+    path = db_path(args)
+    try:
+        with Journal(path) as journal:
+            if journal.moved_aside:
+                print(journal.moved_aside.message("en"), file=sys.stderr)
+            ids = journal.import_matches(matches)
+    except JournalError as exc:
+        return fail(str(exc), 1)
+    for match_id, match in zip(ids, matches):
+        names, totals = match.team_names, match.totals
+        print(f"imported match {match_id}: {names['A']} {totals['A']} - "
+              f"{names['B']} {totals['B']} ({len(match.hands)} hands)")
+    return 0

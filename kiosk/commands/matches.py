@@ -1,0 +1,71 @@
+"""``botifarra-kiosk matches [--json] [--db PATH]``: the journal's matches, oldest first."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from datetime import datetime
+
+from kiosk.commands._journal import add_db_argument, db_path, fail, open_existing
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--json", action="store_true",
+                        help="print a JSON list (id, dates, team names, players, totals, ...)")
+    add_db_argument(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    from kiosk.journal import JournalError
+
+    path = db_path(args)
+    infos = []
+    if path.exists():
+        try:
+            with open_existing(path) as journal:
+                infos = journal.matches()
+        except JournalError as exc:
+            return fail(str(exc), 1)
+    if args.json:
+        print(json.dumps([i.to_dict() for i in infos], ensure_ascii=False, indent=1))
+        return 0
+    if not infos:
+        print(f"no matches in {path}")
+        return 0
+    print(table(infos))
+    return 0
+
+
+def _local(iso: str) -> str:
+    try:
+        return datetime.fromisoformat(iso.replace("Z", "+00:00")).astimezone().strftime("%Y-%m-%d %H:%M")
+    except ValueError:
+        return iso
+
+
+def _state(info) -> str:
+    if info.error:
+        return "unreadable"
+    if not info.is_over:
+        return "playing"
+    if info.winner:
+        return f"won by {_team(info, info.winner)}"
+    return {"abandoned": "abandoned", "time": "ended: time up", "hands": "ended: last hand"}.get(
+        info.end_reason or "", "ended")
+
+
+def _team(info, team: str) -> str:
+    return (info.team_names or {}).get(team) or team
+
+
+def table(infos) -> str:
+    rows = [("ID", "STARTED", "LAST", "TEAMS", "SCORE", "HANDS", "STATE")]
+    for i in infos:
+        rows.append((str(i.id), _local(i.created_at), _local(i.updated_at),
+                     f"{_team(i, 'A')} - {_team(i, 'B')}",
+                     f"{i.totals.get('A', 0)}-{i.totals.get('B', 0)}", str(i.hands), _state(i)))
+    widths = [max(len(r[c]) for r in rows) for c in range(len(rows[0]))]
+    right = {0, 4, 5}
+    return "\n".join("  ".join(cell.rjust(w) if c in right else cell.ljust(w)
+                               for c, (cell, w) in enumerate(zip(r, widths))).rstrip()
+                     for r in rows)

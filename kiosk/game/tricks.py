@@ -1,0 +1,172 @@
+"""Trick play: who wins a trick, and which cards a player may play.
+
+Play rules (RULES.md, "Play rules"):
+
+- ``lliure`` (Lleida): partner winning -> follow suit if you can, else anything.
+  Opponent winning -> follow suit and beat if you can; without the suit, trump to win if
+  you can (over-trump if needed); otherwise anything.
+- ``obligat`` ("jugar petit"): as lliure, but partner winning -> a point card of the suit
+  or its lowest card (without the suit: a point card or the lowest card of a suit);
+  opponent winning and you cannot win -> the lowest card of the suit (without the suit:
+  the lowest card of a suit).
+- ``intermediate``: obligat, but a player who cannot win may also "carregar": put a point
+  card (of the suit led if he has it) instead of the lowest card.
+
+``three_second=True`` is the variant ranking the 3 second after the 9 (ordering only).
+A trick is given as the cards played so far, in playing order from the leader.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Sequence
+
+from kiosk.game.cards import Card, Suit
+from kiosk.game.errors import IllegalPlayError, RulesError
+from kiosk.game.rules import PLAY_RULES, Trump
+from kiosk.game.seats import check_seat
+
+
+def _trump_suit(trump: Trump | Suit | str | None) -> Suit | None:
+    if trump is None:
+        return None
+    if isinstance(trump, Suit):
+        return trump
+    return Trump.parse(trump).suit
+
+
+def _cards(items: Iterable[Card | str]) -> list[Card]:
+    return [c if isinstance(c, Card) else Card.parse(c) for c in items]
+
+
+def winning_index(trick: Sequence[Card | str], trump: Trump | Suit | str | None, *,
+                  three_second: bool = False) -> int:
+    """Index (in playing order) of the card winning the trick so far."""
+    cards = _cards(trick)
+    if not cards:
+        raise IllegalPlayError("the trick is empty: nobody is winning it yet")
+    t = _trump_suit(trump)
+    best = 0
+    for i, c in enumerate(cards[1:], start=1):
+        if _beats(c, cards[best], t, three_second):
+            best = i
+    return best
+
+
+def _beats(card: Card, winner: Card, trump: Suit | None, three_second: bool) -> bool:
+    """Does ``card`` beat the card currently winning the trick?"""
+    if card.suit == winner.suit:
+        return card.strength(three_second=three_second) > winner.strength(three_second=three_second)
+    return trump is not None and card.suit == trump
+
+
+def trick_winner(cards: Sequence[Card | str], lead_seat: int, trump: Trump | Suit | str | None, *,
+                 three_second: bool = False) -> int:
+    """The seat that wins a trick; ``cards`` in playing order starting from ``lead_seat``."""
+    if len(cards) != 4:
+        raise IllegalPlayError(f"a trick has 4 cards, not {len(cards)}")
+    return (check_seat(lead_seat) + winning_index(cards, trump, three_second=three_second)) % 4
+
+
+def _lowest(cards: list[Card], three_second: bool) -> Card:
+    return min(cards, key=lambda c: c.strength(three_second=three_second))
+
+
+def _lowest_of_each_suit(cards: list[Card], three_second: bool) -> list[Card]:
+    out = []
+    for s in Suit:
+        of_suit = [c for c in cards if c.suit == s]
+        if of_suit:
+            out.append(_lowest(of_suit, three_second))
+    return out
+
+
+def _in_hand_order(hand: list[Card], chosen: Iterable[Card]) -> list[Card]:
+    keep = set(chosen)
+    return [c for c in hand if c in keep]
+
+
+def _legal(hand: list[Card], trick: list[Card], trump: Suit | None, rule: str,
+           three_second: bool) -> tuple[list[Card], str]:
+    """The legal cards and, in plain words, the constraint that produced them."""
+    if not trick:
+        return list(hand), "the first card of a trick may be anything"
+    led = trick[0].suit
+    w = winning_index(trick, trump, three_second=three_second)
+    winner = trick[w]
+    partner_winning = w == len(trick) - 2
+    follow = [c for c in hand if c.suit == led]
+    led_name = led.catalan
+    points = [c for c in hand if c.points > 0]
+
+    if partner_winning:
+        if rule == "lliure":
+            if follow:
+                return follow, f"your partner is winning: follow suit ({led_name})"
+            return list(hand), "your partner is winning and you have no " + led_name
+        if follow:
+            low = _lowest(follow, three_second)
+            ok = [c for c in follow if c.points > 0] + [low]
+            return _in_hand_order(hand, ok), (f"your partner is winning: play a point card of "
+                                              f"{led_name} or your lowest {led_name} ({low.code})")
+        ok = points + _lowest_of_each_suit(hand, three_second)
+        return _in_hand_order(hand, ok), (f"your partner is winning and you have no {led_name}: "
+                                          f"play a point card or the lowest card of a suit")
+
+    beating = [c for c in follow if _beats(c, winner, trump, three_second)]
+    if follow:
+        if beating:
+            return beating, f"an opponent is winning with {winner.code}: you must beat it with a higher {led_name}"
+        if rule == "lliure":
+            return follow, f"you cannot beat {winner.code}: follow suit ({led_name})"
+        low = _lowest(follow, three_second)
+        if rule == "intermediate":
+            ok = [low] + [c for c in follow if c.points > 0]
+            return _in_hand_order(hand, ok), (f"you cannot beat {winner.code}: play your lowest "
+                                              f"{led_name} ({low.code}) or load a point card")
+        return [low], f"you cannot beat {winner.code}: play your lowest {led_name} ({low.code})"
+    ruffs = [c for c in hand if trump is not None and c.suit == trump and _beats(c, winner, trump, three_second)]
+    if ruffs:
+        return ruffs, (f"you have no {led_name} and an opponent is winning with {winner.code}: "
+                       f"you must trump to win")
+    if rule == "lliure":
+        return list(hand), f"you have no {led_name} and cannot win"
+    ok = _lowest_of_each_suit(hand, three_second)
+    if rule == "intermediate":
+        return _in_hand_order(hand, ok + points), (f"you have no {led_name} and cannot win: play the "
+                                                   f"lowest card of a suit or load a point card")
+    return _in_hand_order(hand, ok), f"you have no {led_name} and cannot win: play the lowest card of a suit"
+
+
+def _check_rule(play_rule: str) -> str:
+    if play_rule not in PLAY_RULES:
+        raise RulesError(f"unknown play rule {play_rule!r}: lliure, obligat or intermediate")
+    return play_rule
+
+
+def legal_cards(hand: Iterable[Card | str], trick: Sequence[Card | str], *,
+                trump: Trump | Suit | str | None, play_rule: str = "lliure",
+                three_second: bool = False) -> list[Card]:
+    """The cards of ``hand`` that may be played to ``trick`` (the cards played so far)."""
+    cards = _cards(hand)
+    if not cards:
+        raise IllegalPlayError("the hand is empty")
+    if len(trick) >= 4:
+        raise IllegalPlayError("the trick is already complete")
+    return _legal(cards, _cards(trick), _trump_suit(trump), _check_rule(play_rule), three_second)[0]
+
+
+def check_play(hand: Iterable[Card | str], trick: Sequence[Card | str], card: Card | str, *,
+               trump: Trump | Suit | str | None, play_rule: str = "lliure",
+               three_second: bool = False) -> Card:
+    """Raise ``IllegalPlayError`` saying why ``card`` may not be played; return it if it may."""
+    cards = _cards(hand)
+    c = card if isinstance(card, Card) else Card.parse(card)
+    if c not in cards:
+        raise IllegalPlayError(f"{c.code} is not in this hand")
+    if len(trick) >= 4:
+        raise IllegalPlayError("the trick is already complete")
+    ok, why = _legal(cards, _cards(trick), _trump_suit(trump), _check_rule(play_rule), three_second)
+    if c not in ok:
+        allowed = " ".join(x.code for x in ok)
+        raise IllegalPlayError(f"{c.code} may not be played: {why} (allowed: {allowed})")
+    return c

@@ -1,0 +1,291 @@
+"""TableControls on gpiozero's own MockFactory: press, hold and bounce the mock pins; read
+the LED, light and buzzer sequences back from the mock pins' recorded state histories."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+from gpiozero import Button
+from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+from hardware import GPIOUnavailableError, HardwareError, PinConfigError, UnknownStatusError
+from hardware import pins as pins_module
+from hardware.bridge import call_on
+from hardware.controls import CHORD, ERROR, TableControls
+from hardware.pins import detect_gpio, gpio_chips, make_pin_factory
+from kiosk.settings import Settings
+
+BOUNCE_MS = 20
+HOLD = 0.3
+SETTLE = BOUNCE_MS / 1000 + 0.08  # long enough for the debounce timer to have run
+
+
+class FrequencyPin(MockPWMPin):
+    """A MockPWMPin that also records the PWM frequencies it was given (for pitch checks)."""
+
+    def __init__(self, factory, info):
+        self.frequencies = []
+        super().__init__(factory, info)
+
+    def _set_frequency(self, value):
+        super()._set_frequency(value)
+        if value is not None:
+            self.frequencies.append(value)
+
+
+@pytest.fixture
+def factory():
+    f = MockFactory(pin_class=FrequencyPin)
+    yield f
+    f.close()
+
+
+@pytest.fixture
+def controls(factory):
+    c = TableControls(pin_factory=factory, bounce_ms=BOUNCE_MS, hold_seconds=HOLD)
+    yield c
+    c.close()
+
+
+class Counter:
+    def __init__(self):
+        self.count = 0
+        self.threads = []
+        self.event = threading.Event()
+
+    def __call__(self):
+        self.count += 1
+        self.threads.append(threading.current_thread())
+        self.event.set()
+
+
+def press(pin, seconds=0.05):
+    pin.drive_low()
+    time.sleep(seconds)
+    pin.drive_high()
+
+
+def bounce(pin, end_low: bool):
+    """Contact bounce: several edges a couple of milliseconds apart."""
+    for _ in range(3):
+        pin.drive_low()
+        time.sleep(0.002)
+        pin.drive_high()
+        time.sleep(0.002)
+    if end_low:
+        pin.drive_low()
+
+
+def on_periods(states):
+    """Turn a pin's state history into [(value, seconds it lasted)] for the non-zero spans."""
+    out = []
+    for (_, value), (duration, _) in zip(states, states[1:]):
+        if value:
+            out.append((value, duration))
+    return out
+
+
+def test_scan_and_confirm_fire_once_per_press_off_the_calling_thread(controls, factory):
+    scan, confirm = Counter(), Counter()
+    controls.when_scan, controls.when_confirm = scan, confirm
+    press(factory.pin(17))
+    press(factory.pin(27))
+    time.sleep(SETTLE)
+    assert (scan.count, confirm.count) == (1, 1)
+    assert threading.main_thread() not in scan.threads + confirm.threads
+
+
+def test_a_bouncing_press_and_release_count_as_one_press(controls, factory):
+    scan = Counter()
+    controls.when_scan = scan
+    pin = factory.pin(17)
+    bounce(pin, end_low=True)          # pressing: bounces, then stays down
+    time.sleep(SETTLE)
+    bounce(pin, end_low=False)         # releasing: bounces, then stays up
+    time.sleep(SETTLE)
+    assert scan.count == 1
+    press(pin)                         # the next real press still counts
+    time.sleep(SETTLE)
+    assert scan.count == 2
+
+
+def test_without_debounce_the_same_bounce_fires_every_edge(factory):
+    with TableControls(pin_factory=factory, bounce_ms=0, hold_seconds=HOLD) as controls:
+        scan = Counter()
+        controls.when_scan = scan
+        bounce(factory.pin(17), end_low=True)
+        factory.pin(17).drive_high()
+        assert scan.count == 4
+
+
+def test_short_undo_is_undo_and_not_settings(controls, factory):
+    undo, settings = Counter(), Counter()
+    controls.when_undo, controls.when_settings = undo, settings
+    press(factory.pin(22), 0.08)
+    time.sleep(SETTLE)
+    assert (undo.count, settings.count) == (1, 0)
+
+
+def test_holding_undo_opens_settings_and_is_not_also_an_undo(controls, factory):
+    undo, settings = Counter(), Counter()
+    controls.when_undo, controls.when_settings = undo, settings
+    pin = factory.pin(22)
+    bounce(pin, end_low=True)
+    assert settings.event.wait(HOLD + 1)
+    assert settings.count == 1
+    time.sleep(HOLD)                    # held longer: no repeat
+    bounce(pin, end_low=False)
+    time.sleep(SETTLE)
+    assert (undo.count, settings.count) == (0, 1)
+
+
+def test_a_failing_callback_does_not_stop_the_button(controls, factory, caplog):
+    calls = []
+
+    def boom():
+        calls.append(1)
+        raise RuntimeError("ui gone")
+
+    controls.when_scan = boom
+    press(factory.pin(17))
+    time.sleep(SETTLE)
+    press(factory.pin(17))
+    time.sleep(SETTLE)
+    assert len(calls) == 2
+    assert "when_scan callback failed" in caplog.text
+
+
+def test_light_is_on_at_its_brightness_only_while_reading(factory):
+    with TableControls(pin_factory=factory, light_brightness=0.6) as controls:
+        pin = factory.pin(18)
+        pin.clear_states()
+        with controls.reading():
+            assert pin.state == pytest.approx(0.6)
+            with controls.light.reading():      # an overlapping read keeps it on
+                pass
+            assert pin.state == pytest.approx(0.6)
+        assert [s.state for s in pin.states] == [0.0, pytest.approx(0.6), 0.0]
+
+
+def test_status_led_colours(controls, factory):
+    red, green, blue = factory.pin(5), factory.pin(6), factory.pin(13)
+    for status in ("ready", "attention", "fault", "off"):
+        controls.status = status
+    assert [s.state for s in red.states] == [0, 1.0, 0.0]
+    assert [s.state for s in green.states] == [0, 1.0, pytest.approx(0.45), 0.0]
+    assert [s.state for s in blue.states] == [0]
+    with pytest.raises(UnknownStatusError):
+        controls.status = "green"
+
+
+def test_buzzer_tick_chord_and_error_are_background_sequences(controls, factory):
+    pin = factory.pin(12)
+    pin.clear_states()
+    pin.frequencies.clear()
+    started = time.monotonic()
+    controls.buzzer.tick()
+    controls.buzzer.chord()
+    assert time.monotonic() - started < 0.05      # non-blocking
+    assert controls.buzzer.wait(3)
+    tick_and_chord = on_periods(pin.states)
+    assert len(tick_and_chord) == 5               # one tick + four chord notes
+    assert all(v == 0.5 for v, _ in tick_and_chord)
+    assert tick_and_chord[0][1] < 0.06            # a tick is short
+    assert tick_and_chord[-1][1] >= 0.18          # the chord ends on a long note
+    chord_freqs = pin.frequencies[1:]
+    assert chord_freqs == [f for f, _ in CHORD if f] and chord_freqs == sorted(chord_freqs)
+    assert pin.state == 0
+
+    pin.clear_states()
+    pin.frequencies.clear()
+    controls.buzzer.error()
+    assert controls.buzzer.wait(3)
+    error = on_periods(pin.states)
+    assert len(error) == 2 and error[1][1] >= 0.25
+    assert pin.frequencies == [f for f, _ in ERROR if f]
+    assert pin.frequencies[0] > pin.frequencies[1]  # falling: sounds like "no"
+
+
+def test_error_jumps_the_queue_and_ticks_are_bounded(controls, factory):
+    pin = factory.pin(12)
+    for _ in range(50):
+        controls.buzzer.tick()
+    controls.buzzer.error()
+    assert controls.buzzer.wait(3)
+    # at most the tick already playing sounds before the error
+    assert len(on_periods(pin.states)) <= 3
+
+
+def test_close_releases_every_pin(factory):
+    controls = TableControls(pin_factory=factory)
+    controls.status = "ready"
+    controls.close()
+    controls.close()  # idempotent
+    assert controls.closed
+    assert factory.pin(6).state == 0
+    for number in (17, 27, 22, 18, 5, 6, 13, 12):
+        Button(number, pin_factory=factory).close()  # free again
+
+
+def test_bad_pin_maps_are_refused_with_the_setting_named(factory):
+    with pytest.raises(PinConfigError, match="scan_pin.*confirm_pin.*17"):
+        TableControls(pin_factory=factory, confirm_pin=17)
+    with pytest.raises(ValueError, match="BCM 0-27"):
+        TableControls(pin_factory=factory, buzzer_pin=40)
+    with pytest.raises(PinConfigError, match="all three"):
+        TableControls(pin_factory=factory, led_blue_pin=None)
+    taken = Button(27, pin_factory=factory)
+    with pytest.raises(PinConfigError, match="gpio.confirm_pin = 27"):
+        TableControls(pin_factory=factory)
+    taken.close()
+    # the failed attempt released what it had taken
+    TableControls(pin_factory=factory).close()
+
+
+def test_from_settings_uses_the_settings_table_and_mock_only_when_named():
+    section = Settings().section("gpio")
+    section.update(pin_factory="mock", light_pin="", buzzer_pin="none", hold_seconds=0.2)
+    with TableControls.from_settings(section) as controls:
+        assert controls.factory_name == "mock"
+        assert controls.pins["scan_pin"] == 17 and controls.pins["light_pin"] is None
+        assert not controls.light.fitted and not controls.buzzer.fitted
+        with controls.reading():          # no light fitted: harmless
+            controls.buzzer.tick()
+        assert controls.hold_seconds == 0.2
+    with pytest.raises(PinConfigError, match="gpio.pin_factory"):
+        TableControls.from_settings({"pin_factory": "fake"})
+
+
+def test_no_gpio_is_an_error_not_a_mock(monkeypatch):
+    monkeypatch.setattr(pins_module, "REAL_FACTORIES", {
+        "lgpio": "no_such_module_lgpio:Factory", "rpigpio": "no_such_module_rpi:Factory"})
+    with pytest.raises(GPIOUnavailableError, match="no GPIO on this machine") as info:
+        make_pin_factory("auto")
+    assert isinstance(info.value, RuntimeError) and isinstance(info.value, HardwareError)
+    with pytest.raises(GPIOUnavailableError):
+        TableControls()
+    status = detect_gpio("auto")
+    assert not status.available and "touch and keyboard" in status.describe()
+    assert detect_gpio("mock").available and "explicit" in detect_gpio("mock").describe()
+
+
+def test_this_machine_reports_what_it_has():
+    status = detect_gpio("auto")
+    if not gpio_chips():  # a CI machine: no GPIO, and the report says why
+        assert not status.available and "no /dev/gpiochip" in status.detail
+    else:                 # on a Pi the same call finds a real factory
+        assert status.available and status.factory in ("lgpio", "rpigpio")
+
+
+def test_bridge_hands_button_callbacks_to_the_scheduler(controls, factory):
+    handed = []
+    to_ui = call_on(handed.append)
+    ran = []
+    controls.when_scan = to_ui(lambda: ran.append(threading.current_thread()))
+    press(factory.pin(17))
+    time.sleep(SETTLE)
+    assert ran == [] and len(handed) == 1          # nothing ran on the gpio thread
+    handed.pop()()                                 # the "UI loop" runs it
+    assert ran == [threading.current_thread()]
