@@ -252,7 +252,7 @@ if [ -n "$GIT_URL" ]; then
         run git clone --depth 1 --branch "$GIT_REF" "$GIT_URL" "$APP_DIR"
     fi
 else
-    run rsync -a --delete --exclude=.git --exclude=.venv --exclude=artifacts \
+    run rsync -a --delete --chown=root:root --exclude=.git --exclude=.venv --exclude=artifacts \
         --exclude=__pycache__ --exclude='*.egg-info' --exclude=build "$SOURCE/" "$APP_DIR/"
 fi
 
@@ -267,7 +267,10 @@ else
     fi
     run python3 -m venv --system-site-packages "$VENV"
 fi
+# Dependencies first (only what is missing or outdated), then the app itself, always
+# reinstalled: an update keeps the same version number between releases.
 run "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade "$APP_DIR"
+run "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps "$APP_DIR"
 run "$VENV/bin/python" -c "import kiosk, kivy, gpiozero; print('kiosk', kiosk.__version__, 'kivy', kivy.__version__)"
 if [ "$DRY_RUN" -eq 0 ] && ! "$VENV/bin/python" -c "import picamera2" 2>/dev/null; then
     warn "picamera2 is not importable from the venv: the Pi camera will not work (USB cameras will)"

@@ -52,9 +52,7 @@ def parse_po(text: str) -> dict[str, str]:
             continue
         if line.startswith("msgid "):
             if msgstr is not None:
-                keep_fuzzy = fuzzy
                 flush()
-                fuzzy = keep_fuzzy
             msgid, section = ast.literal_eval(line[6:]), "id"
         elif line.startswith("msgstr "):
             msgstr, section = ast.literal_eval(line[7:]), "str"
