@@ -126,17 +126,19 @@ class HistoryViewModel:
         return {"A": names.get("A") or "A", "B": names.get("B") or "B"}
 
     def line(self, info) -> str:
-        """One list entry: date, the two pairs and their totals, and how it stands."""
+        """One list entry on two lines: the date and how it stands; the pairs and their totals."""
         names = self.names_of(info)
         t = info.totals or {}
-        text = f"{_local_date(info.created_at)}  {names['A']} {t.get('A', 0)} – {t.get('B', 0)} {names['B']}"
         if info.error:
-            return text + "  · " + _("cannot be read")
-        if info.is_over:
-            if info.winner in ("A", "B"):
-                return text + "  · " + _("{name} won").format(name=names[info.winner])
-            return text + "  · " + _("over")
-        return text + "  · " + _("in play")
+            state = _("cannot be read")
+        elif info.is_over and info.winner in ("A", "B"):
+            state = _("{name} won").format(name=names[info.winner])
+        elif info.is_over:
+            state = _("over")
+        else:
+            state = _("in play")
+        return (f"{_local_date(info.created_at)} · {state}\n"
+                f"{names['A']} {t.get('A', 0)} – {t.get('B', 0)} {names['B']}")
 
     # ------------------------------------------------------------------ the sheet (scoreboard's format)
     @property
