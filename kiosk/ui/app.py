@@ -61,6 +61,7 @@ class KioskApp(App):
         self.journal = journal
         self.settings = settings or Settings()
         self.db_path = Path(db_path) if db_path else None
+        self.evidence_dir = self.db_path.parent / "evidence" if self.db_path else None
         self.kiosk_mode = kiosk_mode
         self.camera_factory = camera_factory
         self.controls = controls

@@ -27,6 +27,7 @@ class Kiosk:
         self.db = tmp_path / "journal.sqlite"
         self.app = None
         self.driver = None
+        self.drivers: list[Driver] = []
 
     def start(self, *, settings=None, **kwargs) -> Driver:
         from kivy.core.window import Window
@@ -38,6 +39,7 @@ class Kiosk:
         app.dispatch("on_start")
         self.app = app
         self.driver = Driver(app, self.request.node.name)
+        self.drivers.append(self.driver)
         self.driver.resize(DRIVE_SIZE)
         self.driver.pump(3)
         return self.driver
@@ -56,7 +58,12 @@ class Kiosk:
 def kiosk(request, tmp_path):
     k = Kiosk(request, tmp_path)
     yield k
+    drivers = k.drivers
     k.stop()
+    for d in drivers:
+        assert not d.small_targets, f"touch targets under 9 mm: {d.small_targets}"
+        if not request.node.get_closest_marker("expect_errors"):
+            assert not d.errors, f"unexpected errors in the event loop: {d.errors!r}"
 
 
 @pytest.fixture

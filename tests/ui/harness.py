@@ -27,6 +27,7 @@ def configure_kivy() -> None:
     Config.set("graphics", "width", str(DRIVE_SIZE[0]))
     Config.set("graphics", "height", str(DRIVE_SIZE[1]))
     Config.set("graphics", "resizable", "1")
+    Config.set("graphics", "maxfps", "0")  # no frame pacing: the tests pump the loop themselves
     Config.set("kivy", "exit_on_escape", "0")
     Config.set("input", "mouse", "mouse,disable_multitouch")
 
@@ -40,11 +41,21 @@ class Driver:
         self.shots = shots
         self.shot_screens: set[str] = set()
         self.written: list[Path] = []
+        self.errors: list[BaseException] = []
+        self.small_targets: list[str] = []
 
     # -------------------------------------------------------------- loop
     def pump(self, frames: int = 2) -> None:
+        """Run frames of the event loop, handling errors as Kivy's main loop does
+        (``ExceptionManager``); the errors handed to it are kept in ``self.errors``."""
+        from kivy.base import ExceptionManager
         for _ in range(frames):
-            self.loop.idle()
+            try:
+                self.loop.idle()
+            except Exception as exc:
+                self.errors.append(exc)
+                if ExceptionManager.handle_exception(exc) == ExceptionManager.RAISE:
+                    raise
 
     @property
     def screen(self) -> str:
@@ -110,7 +121,7 @@ class Driver:
         w, h = self.window.size
         data = glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE)
         path.parent.mkdir(parents=True, exist_ok=True)
-        Image.frombytes("RGBA", (w, h), data).transpose(Image.FLIP_TOP_BOTTOM).convert("RGB").save(path)
+        Image.frombytes("RGBA", (w, h), data).transpose(Image.FLIP_TOP_BOTTOM).convert("RGB").save(path, compress_level=1)
         self.written.append(path)
 
     def shot(self, *, force: bool = False) -> None:
@@ -122,3 +133,17 @@ class Driver:
         for size in SIZES[1:] + SIZES[:1]:
             self.resize(size)
             self.grab(SHOTS / f"{size[0]}x{size[1]}" / f"{self.test_name}-{name}.png")
+        self.audit_touch_targets()
+
+    def audit_touch_targets(self) -> None:
+        """On the Pi 7" screen (800x480, 5.19 px/mm) every enabled button is at least 9 mm."""
+        from kivy.uix.behaviors import ButtonBehavior
+        from kiosk.ui.theme import PI_PX_PER_MM
+        if tuple(self.window.size) != (800, 480):
+            return
+        least = 9 * PI_PX_PER_MM
+        for w in self.current.walk(restrict=True):
+            if isinstance(w, ButtonBehavior) and not w.disabled and w.opacity > 0 \
+                    and (w.width < least or w.height < least):
+                self.small_targets.append(f"{self.screen}: {getattr(w, 'action', '') or w} "
+                                          f"{w.width:.0f}x{w.height:.0f}")

@@ -8,6 +8,7 @@ texture on the UI thread. Cards read reach the UI through ``Clock.schedule_once`
 from __future__ import annotations
 
 import threading
+from pathlib import Path
 
 from kivy.clock import Clock
 from kivy.graphics.texture import Texture
@@ -15,11 +16,21 @@ from kivy.logger import Logger
 from kivy.properties import ListProperty, ObjectProperty, StringProperty
 
 from kiosk.game import Card
-from kiosk.ui.i18n import _
+from kiosk.ui.i18n import N_, _
 from kiosk.ui.screens.base import KioskScreen, load_kv
 from kiosk.ui.viewmodels.cards import CardPicker
 
 load_kv(__file__)
+PREVIEW_WIDTH = 960
+STATUS_TEXT = {
+    "starting": N_("Starting the camera…"),
+    "running": N_("Spread the pile under the camera"),
+    "no_camera": N_("No camera: check the cable. You can type the points instead."),
+    "lost": N_("The camera was lost: check the cable. It reconnects by itself."),
+    "bad_frame": N_("The camera gives pictures that cannot be read."),
+    "ended": N_("The video has ended."),
+    "stopped": N_("Camera stopped"),
+}
 
 
 class ScoreCameraScreen(KioskScreen):
@@ -37,6 +48,8 @@ class ScoreCameraScreen(KioskScreen):
         self._latest = None
         self._lock = threading.Lock()
         self._preview_event = None
+        self._result = None
+        self._evidence_path = None
 
     # ------------------------------------------------------------------ lifecycle
     def refresh(self) -> None:
@@ -60,6 +73,10 @@ class ScoreCameraScreen(KioskScreen):
         if factory is None:
             self.status = _("No camera here: score with Cards or Points")
             return
+        self._result = None
+        evidence = getattr(self.nav, "evidence_dir", None)
+        if evidence is not None and self.vm.has_match:
+            self._evidence_path = Path(evidence) / f"match{self.vm.match_id}-hand{self.vm.hand_number}.jpg"
         try:
             self.service = factory(on_frame=self._on_frame, on_cards=self._on_cards,
                                    on_status=self._on_status)
@@ -76,6 +93,8 @@ class ScoreCameraScreen(KioskScreen):
         if self._preview_event is not None:
             self._preview_event.cancel()
             self._preview_event = None
+        self._result = None
+        self._evidence_path = None
         if self.service is not None:
             try:
                 self.service.stop()
@@ -83,16 +102,41 @@ class ScoreCameraScreen(KioskScreen):
                 self.service = None
 
     # ------------------------------------------------------------------ service threads
-    def _on_frame(self, frame) -> None:  # capture thread: keep a reference, nothing else
+    def _on_frame(self, frame) -> None:
+        """Capture thread: overlay the latest read and shrink for the preview (never on the UI thread)."""
+        import cv2
+        image = getattr(frame, "image", frame)
+        result = self._result
+        if result is not None and getattr(result, "image_size", None) == (image.shape[1], image.shape[0]):
+            image = result.annotate(image, show_rejected=False)
+        if image.shape[1] > PREVIEW_WIDTH:
+            h = int(image.shape[0] * PREVIEW_WIDTH / image.shape[1])
+            image = cv2.resize(image, (PREVIEW_WIDTH, h), interpolation=cv2.INTER_AREA)
         with self._lock:
-            self._latest = frame
+            self._latest = image
 
-    def _on_cards(self, cards) -> None:  # recognition thread
-        codes = [c.code if isinstance(c, Card) else str(c) for c in cards]
-        Clock.schedule_once(lambda dt: self._add_cards(codes), 0)
+    def _on_cards(self, result, new=()) -> None:
+        """Recognition thread: remember the read (for the overlay), save the evidence photo
+        when cards were counted, and hand the new cards to the UI through the Clock."""
+        self._result = result
+        codes = [c.code if isinstance(c, Card) else str(c) for c in new]
+        if codes and self._evidence_path is not None:
+            frame = getattr(self.service, "latest_frame", None)
+            if frame is not None:
+                try:
+                    import cv2
+                    self._evidence_path.parent.mkdir(parents=True, exist_ok=True)
+                    cv2.imwrite(str(self._evidence_path), result.annotate(frame.image))
+                except Exception:
+                    Logger.exception("kiosk: could not save the evidence photo")
+        if codes:
+            Clock.schedule_once(lambda dt: self._add_cards(codes), 0)
 
     def _on_status(self, status) -> None:
-        Clock.schedule_once(lambda dt: setattr(self, "status", str(status)), 0)
+        Clock.schedule_once(lambda dt: self._show_status(str(status)), 0)
+
+    def _show_status(self, status: str) -> None:
+        self.status = _(STATUS_TEXT[status]) if status in STATUS_TEXT else status
 
     # ------------------------------------------------------------------ UI thread
     def _show_latest(self, dt) -> None:
@@ -100,7 +144,7 @@ class ScoreCameraScreen(KioskScreen):
             frame, self._latest = self._latest, None
         if frame is None:
             return
-        image = getattr(frame, "image", frame)
+        image = frame
         if getattr(image, "ndim", 0) != 3:
             return
         h, w = image.shape[:2]
@@ -128,11 +172,13 @@ class ScoreCameraScreen(KioskScreen):
         self.count = _("{cards} cards · {points} points + {tricks} tricks = {total}").format(
             cards=len(p.selected), points=p.card_points, tricks=p.tricks, total=p.points)
 
-    def scan(self) -> None:
-        """Read what is under the camera now (the SCAN button / space bar)."""
-        read = getattr(self.service, "read_now", None)
-        if callable(read):
-            read()
+    def restart_pile(self) -> None:
+        """Start reading the pile again from nothing."""
+        if self.service is not None:
+            self.service.reset()
+        self.cards = []
+        self.vm.update_draft(team=self.team, cards=[], source="camera")
+        self._update()
 
     def correct(self) -> None:
         """Open the card grid with what was read, to fix it card by card."""
@@ -143,10 +189,11 @@ class ScoreCameraScreen(KioskScreen):
         if p.problem:
             self.nav.show_message(p.problem)
             return
-        self.nav.act(self.vm.propose, p.event(source="camera"))
+        evidence = str(self._evidence_path) if self._evidence_path and self._evidence_path.exists() else None
+        self.nav.act(self.vm.propose, p.event(source="camera", evidence=evidence))
 
     def on_scan_button(self):
-        self.scan()
+        self.done()
         return True
 
     def on_confirm_button(self):

@@ -16,7 +16,7 @@ load_kv(__file__)
 
 def sheet_rows(vm, *, on_tap=None) -> list[SheetRow]:
     rows = [SheetRow(header=True, number="#", trump=_("Trump"), doubling="×", points=_("Points"),
-                     scored_a=vm.team_names["A"], scored_b=vm.team_names["B"])]
+                     scored_a=vm.team_names["A"], scored_b=vm.team_names["B"], disabled=True)]
     for i, r in enumerate(vm.sheet):
         if r["kind"] == "misdeal":
             trump, suit, points = _("Misdeal"), "", ""
