@@ -60,8 +60,15 @@ class Contract:
                 "phase": self.phase}
 
     # -- the machine ----------------------------------------------------------------
-    def bid(self, event: dict, rules: Rules) -> "Contract":
-        """Apply one bid event (``trump``, ``delegate``, ``double``, ``play``)."""
+    def bid(self, event: dict, rules: Rules, *, players: "tuple | list | None" = None) -> "Contract":
+        """Apply one bid event (``trump``, ``delegate``, ``double``, ``play``).
+
+        ``players`` (names by seat) only makes the error messages friendlier.
+        """
+        def who(s: int) -> str:
+            name = players[s] if players and 0 <= s < len(players) else None
+            return f"{name} (seat {s})" if name else f"seat {s}"
+
         kind = event.get("type")
         if kind == "play":
             if self.trump is None:
@@ -80,14 +87,14 @@ class Contract:
             if self.delegated:
                 raise IllegalBidError("the choice was already delegated: the partner must choose trump")
             if seat != self.dealer:
-                raise IllegalBidError(f"only the dealer (seat {self.dealer}) may delegate, not seat {seat}")
+                raise IllegalBidError(f"only the dealer, {who(self.dealer)}, may delegate, not {who(seat)}")
             return replace(self, delegated=True)
         if kind == "trump":
             if self.trump is not None:
                 raise IllegalBidError(f"trump is already chosen ({self.trump.value})")
             if seat != self.chooser:
-                who = "the dealer's partner" if self.delegated else "the dealer"
-                raise IllegalBidError(f"{who} (seat {self.chooser}) chooses trump, not seat {seat}")
+                role = "the dealer's partner" if self.delegated else "the dealer"
+                raise IllegalBidError(f"{role}, {who(self.chooser)}, chooses trump, not {who(seat)}")
             try:
                 trump = Trump.parse(event.get("trump"))
             except ValueError as e:
@@ -100,14 +107,14 @@ class Contract:
                 raise IllegalBidError(str(e)) from None
             if level is Doubling.NONE:
                 raise IllegalBidError("a double must be contro, recontro or sant_vicenc")
-            reason = self._why_not_double(level, seat, rules)
+            reason = self._why_not_double(level, seat, rules, who(seat))
             if reason:
                 raise IllegalBidError(reason)
             return replace(self, doubling=level, doubled_by=self.doubled_by + (seat,),
                            multiplier=rules.multiplier(self.trump, level))  # type: ignore[arg-type]
         raise IllegalBidError(f"{kind!r} is not a bid")
 
-    def _why_not_double(self, level: Doubling, seat: int, rules: Rules) -> str:
+    def _why_not_double(self, level: Doubling, seat: int, rules: Rules, who: str) -> str:
         name = level.catalan
         if self.trump is None:
             return f"{name} comes after trump is chosen"
@@ -123,9 +130,9 @@ class Contract:
         team = team_of(seat)
         if level is Doubling.RECONTRO:
             if team != self.trump_team:
-                return f"recontro is for the pair that chose trump (team {self.trump_team}), not seat {seat}"
+                return f"recontro is for the pair that chose trump (team {self.trump_team}), not {who}"
         elif team != self.contro_team:
-            return f"{name} is for the other pair (team {self.contro_team}), not seat {seat}"
+            return f"{name} is for the other pair (team {self.contro_team}), not {who}"
         return ""
 
     def legal_bids(self, rules: Rules) -> list[dict]:

@@ -47,7 +47,7 @@ POINTS: dict[int, int] = {9: 5, 1: 4, 12: 3, 11: 2, 10: 1}
 RANK_NAMES: dict[int, str] = {9: "manilla", 1: "as", 12: "rei", 11: "cavall", 10: "sota"}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Card:
     rank: int
     suit: Suit
@@ -97,6 +97,9 @@ class Card:
 
     def __str__(self) -> str:
         return self.code
+
+    def __repr__(self) -> str:
+        return f"Card({self.code!r})"
 
 
 def make_deck(*, without_low: bool = False) -> tuple[Card, ...]:

@@ -96,20 +96,24 @@ def match_from_json(data: object):
     ended = data.get("ended")
     if ended is not None and not isinstance(ended, str):
         raise MatchStateError("ended must be a reason such as 'abandoned'")
+    if time_up_after == 0:
+        m = m.apply({"type": "time_up"})
     for i, hand in enumerate(hands):
-        if time_up_after == i:
-            m = m.apply({"type": "time_up"})
         number = i + 1
         try:
             events = hand_events(hand, m.dealer)
         except BotifarraError as e:
             raise _prefixed(e, f"hand {number}") from None
-        for ev in events:
+        for j, ev in enumerate(events):
+            # time ran out during this hand: say so before its result, as the kiosk did
+            if (time_up_after == number and j == len(events) - 1 and not m.time_up
+                    and m.contract is not None and m.contract.started):
+                m = m.apply({"type": "time_up"})
             m = m.apply(ev)  # apply names the hand in its errors
-    if time_up_after == len(hands) and not m.time_up:
-        if m.is_over:
-            raise MatchStateError(f"time_up_after: the match was already over after hand {len(hands)}")
-        m = m.apply({"type": "time_up"})
+        if time_up_after == number and not m.time_up:
+            if m.is_over:
+                raise MatchStateError(f"time_up_after: the match was already over after hand {number}")
+            m = m.apply({"type": "time_up"})
     if ended:
         if m.is_over:
             raise MatchStateError("ended: the match was already over")

@@ -65,6 +65,7 @@ class Doubling(enum.IntEnum):
 
 
 PLAY_RULES = ("lliure", "obligat", "intermediate")
+TARGETS = (51, 73, 100, 101, 151, 200, 201)   # targets in use (RULES.md); 101 is the default
 SANT_VICENC_POLICIES = ("not_on_botifarra", "always", "never")
 
 

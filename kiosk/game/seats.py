@@ -23,6 +23,8 @@ class Team:
 
 
 def check_seat(seat: object) -> int:
+    if seat is None:
+        raise RulesError("say which seat (0, 1, 2 or 3)")
     if isinstance(seat, bool) or not isinstance(seat, int) or seat not in SEATS:
         raise RulesError(f"seat {seat!r} does not exist: seats are 0, 1, 2 and 3")
     return seat

@@ -170,3 +170,103 @@ def check_play(hand: Iterable[Card | str], trick: Sequence[Card | str], card: Ca
         allowed = " ".join(x.code for x in ok)
         raise IllegalPlayError(f"{c.code} may not be played: {why} (allowed: {allowed})")
     return c
+
+
+class HandPlay:
+    """A hand followed card by card (to settle a dispute, or to follow play on the table).
+
+    Immutable: ``play(card)`` returns a new ``HandPlay``. ``hands`` maps each seat to the
+    cards it holds; the player to play is ``to_play``; ``piles()`` gives the cards each pair
+    captured, ready for a ``hand_scored`` event.
+    """
+
+    __slots__ = ("_hands", "trump", "play_rule", "three_second", "_lead", "_trick", "_tricks")
+
+    def __init__(self, hands: dict[int, Iterable[Card | str]], *, first_lead: int,
+                 trump: Trump | Suit | str | None, play_rule: str = "lliure",
+                 three_second: bool = False) -> None:
+        if sorted(hands) != [0, 1, 2, 3]:
+            raise IllegalPlayError("give the cards of the four seats 0, 1, 2 and 3")
+        cards = {s: tuple(_cards(hands[s])) for s in range(4)}
+        sizes = {len(c) for c in cards.values()}
+        if len(sizes) != 1:
+            raise IllegalPlayError("every player must hold the same number of cards")
+        seen: set[Card] = set()
+        for s, cs in cards.items():
+            for c in cs:
+                if c in seen:
+                    raise IllegalPlayError(f"{c.code} is dealt twice")
+                seen.add(c)
+        self._hands = cards
+        self.trump = trump if trump is None or isinstance(trump, Suit) else Trump.parse(trump)
+        self.play_rule = _check_rule(play_rule)
+        self.three_second = three_second
+        self._lead = check_seat(first_lead)
+        self._trick: tuple[Card, ...] = ()
+        self._tricks: tuple[tuple[int, tuple[Card, ...], int], ...] = ()
+
+    def _copy(self) -> "HandPlay":
+        new = object.__new__(HandPlay)
+        for name in HandPlay.__slots__:
+            object.__setattr__(new, name, getattr(self, name))
+        return new
+
+    @property
+    def to_play(self) -> int | None:
+        """The seat whose turn it is (None when every card is played)."""
+        return None if self.done else (self._lead + len(self._trick)) % 4
+
+    @property
+    def done(self) -> bool:
+        return not any(self._hands.values()) and not self._trick
+
+    @property
+    def trick(self) -> list[Card]:
+        """The cards of the trick in progress, from its leader."""
+        return list(self._trick)
+
+    @property
+    def tricks(self) -> list[tuple[int, list[Card], int]]:
+        """Finished tricks as ``(lead_seat, cards, winner_seat)``."""
+        return [(lead, list(cs), w) for lead, cs, w in self._tricks]
+
+    def hand(self, seat: int) -> list[Card]:
+        return list(self._hands[check_seat(seat)])
+
+    def legal(self) -> list[Card]:
+        seat = self.to_play
+        if seat is None:
+            return []
+        return legal_cards(self._hands[seat], self._trick, trump=self.trump,
+                           play_rule=self.play_rule, three_second=self.three_second)
+
+    def play(self, card: Card | str) -> "HandPlay":
+        seat = self.to_play
+        if seat is None:
+            raise IllegalPlayError("every card of this hand has been played")
+        where = f"trick {len(self._tricks) + 1}, seat {seat}"
+        try:
+            c = check_play(self._hands[seat], self._trick, card, trump=self.trump,
+                           play_rule=self.play_rule, three_second=self.three_second)
+        except IllegalPlayError as e:
+            raise IllegalPlayError(f"{where}: {e}") from None
+        new = self._copy()
+        hands = dict(self._hands)
+        hands[seat] = tuple(x for x in hands[seat] if x != c)
+        new._hands = hands
+        trick = self._trick + (c,)
+        if len(trick) == 4:
+            winner = trick_winner(trick, self._lead, self.trump, three_second=self.three_second)
+            new._tricks = self._tricks + ((self._lead, trick, winner),)
+            new._trick = ()
+            new._lead = winner
+        else:
+            new._trick = trick
+        return new
+
+    def piles(self) -> dict[str, list[str]]:
+        """The card codes each pair has captured so far."""
+        out: dict[str, list[str]] = {"A": [], "B": []}
+        for _, cards, winner in self._tricks:
+            out["A" if winner % 2 == 0 else "B"].extend(c.code for c in cards)
+        return out

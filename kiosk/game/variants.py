@@ -15,7 +15,7 @@ Each is a small ``Variant`` that turns piles into points and points into scores:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, Mapping, Sequence
+from typing import Iterable, Sequence
 
 from kiosk.game.cards import DECK, DECK_36, Card, card_points
 from kiosk.game.errors import IllegalBidError, InvalidPileError, InvalidScoreError
