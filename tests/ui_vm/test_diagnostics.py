@@ -8,7 +8,14 @@ import pytest
 
 from kiosk.commands import diag
 from kiosk.journal import Journal
+from kiosk.ui import i18n
 from kiosk.ui.viewmodels.diagnostics import DiagnosticsViewModel
+
+
+@pytest.fixture(autouse=True)
+def english():
+    i18n.set_language("en")
+    yield
 
 
 @pytest.fixture
