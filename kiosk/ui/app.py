@@ -56,7 +56,7 @@ class KioskApp(App):
 
     def __init__(self, *, journal, settings: Settings | None = None, db_path: Path | None = None,
                  kiosk_mode: bool = False, camera_factory=None, controls=None, watchdog=None,
-                 **kwargs) -> None:
+                 usb_roots=None, **kwargs) -> None:
         super().__init__(**kwargs)
         self.journal = journal
         self.settings = settings or Settings()
@@ -66,6 +66,7 @@ class KioskApp(App):
         self.camera_factory = camera_factory
         self.controls = controls
         self.watchdog = watchdog
+        self.usb_roots = usb_roots  # glob patterns of USB sticks (None: /media, /run/media, /mnt)
         self.vm: MatchViewModel | None = None
         self.sm: ScreenManager | None = None
         self._banner_event = None
@@ -198,6 +199,8 @@ class KioskApp(App):
             self.act(self.vm.begin_score, "camera")
         elif button == "undo":
             self.act(self.vm.undo)
+        elif button == "settings":
+            self.go("settings")
 
     def _wire_controls(self, controls) -> None:
         """GPIO callbacks come on gpiozero's threads: hop onto the Clock."""

@@ -37,7 +37,8 @@ class Translator(Observable):
             try:
                 func(largs, None, None)
             except ReferenceError:  # the widget of that kv rule is gone
-                self._observers.remove(entry)
+                # by identity: comparing the tuples would touch the dead weak proxy again
+                self._observers = [e for e in self._observers if e is not entry]
 
 
 tr = Translator()
