@@ -32,7 +32,8 @@ def _in_hand(err: BotifarraError, number: int) -> BotifarraError:
 def hand_events(data: object, dealer: int) -> list[dict]:
     """The events one hand of the match JSON stands for (bids, play, then the result)."""
     if not isinstance(data, dict):
-        raise MatchStateError("a hand must be an object such as {{\"trump\": \"oros\", \"points\": {{\"A\": 45}}}}")
+        raise MatchStateError(
+            "a hand must be an object such as {{\"trump\": \"oros\", \"points\": {{\"A\": 45}}}}")
     unknown = sorted(set(data) - HAND_KEYS)
     if unknown:
         raise MatchStateError("unknown field {field!r} (use trump, delegated, doubling, "
@@ -113,7 +114,8 @@ def match_from_json(data: object):
             m = m.apply(ev)  # apply names the hand in its errors
         if time_up_after == number and not m.time_up:
             if m.is_over:
-                raise MatchStateError("time_up_after: the match was already over after hand {number}", number=number)
+                raise MatchStateError("time_up_after: the match was already over after hand {number}",
+                                      number=number)
             m = m.apply({"type": "time_up"})
     if ended:
         if m.is_over:

@@ -31,7 +31,8 @@ class Trump(enum.Enum):
             for t in cls:
                 if v == t.value:
                     return t
-        raise RulesError("unknown trump {value!r}: say oros, copes, espases, bastos or botifarra", value=value)
+        raise RulesError("unknown trump {value!r}: say oros, copes, espases, bastos or botifarra",
+                         value=value)
 
 
 class Doubling(enum.IntEnum):

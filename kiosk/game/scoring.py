@@ -37,7 +37,8 @@ def _cards(items: Iterable[object], what: "str | Message") -> list[Card]:
 
 
 def validate_pile(cards: Iterable[object], *, other: Iterable[object] | None = None,
-                  deck: tuple[Card, ...] = DECK, trick_size: int = 4, name: "str | Message" = Message(N_("pile")),
+                  deck: tuple[Card, ...] = DECK, trick_size: int = 4,
+                  name: "str | Message" = Message(N_("pile")),
                   other_name: "str | Message" = Message(N_("the other pile"))) -> list[Card]:
     """Check that a pile could have been captured; returns it as cards.
 
@@ -117,7 +118,8 @@ def points_from_total(points: Mapping[str, object]) -> HandPoints:
         if t not in TEAMS:
             raise InvalidScoreError("points: unknown team {team!r} (teams are A and B)", team=t)
         if isinstance(v, bool) or not isinstance(v, int):
-            raise InvalidScoreError("points of team {team} must be a whole number, not {value!r}", team=t, value=v)
+            raise InvalidScoreError("points of team {team} must be a whole number, not {value!r}",
+                                    team=t, value=v)
         if v < 0:
             raise InvalidScoreError("points of team {team} cannot be negative ({value})", team=t, value=v)
         if v > POINTS_PER_HAND:

@@ -118,7 +118,8 @@ def _legal(hand: list[Card], trick: list[Card], trump: Suit | None, rule: str,
     beating = [c for c in follow if _beats(c, winner, trump, three_second)]
     if follow:
         if beating:
-            return beating, why(N_("an opponent is winning with {winner}: you must beat it with a higher {suit}"),
+            return beating, why(N_("an opponent is winning with {winner}: "
+                                   "you must beat it with a higher {suit}"),
                                 winner=winner.code)
         if rule == "lliure":
             return follow, why(N_("you cannot beat {winner}: follow suit ({suit})"), winner=winner.code)
