@@ -252,7 +252,7 @@ if [ -n "$GIT_URL" ]; then
         run git clone --depth 1 --branch "$GIT_REF" "$GIT_URL" "$APP_DIR"
     fi
 else
-    run rsync -a --delete --exclude=.git --exclude=.venv --exclude=artifacts \
+    run rsync -a --delete --chown=root:root --exclude=.git --exclude=.venv --exclude=artifacts \
         --exclude=__pycache__ --exclude='*.egg-info' --exclude=build "$SOURCE/" "$APP_DIR/"
 fi
 
@@ -267,7 +267,10 @@ else
     fi
     run python3 -m venv --system-site-packages "$VENV"
 fi
+# Dependencies first (only what is missing or outdated), then the app itself, always
+# reinstalled: an update keeps the same version number between releases.
 run "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade "$APP_DIR"
+run "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps "$APP_DIR"
 run "$VENV/bin/python" -c "import kiosk, kivy, gpiozero; print('kiosk', kiosk.__version__, 'kivy', kivy.__version__)"
 if [ "$DRY_RUN" -eq 0 ] && ! "$VENV/bin/python" -c "import picamera2" 2>/dev/null; then
     warn "picamera2 is not importable from the venv: the Pi camera will not work (USB cameras will)"
@@ -301,6 +304,8 @@ else
 fi
 run systemctl daemon-reload
 run systemctl enable "$SERVICE" "$BACKUP_TIMER"
+# The command line with the installed kiosk's data: `sudo -u botifarra botifarra-kiosk diag`.
+run install -m 0755 "$APP_DIR/deploy/botifarra-kiosk.sh" /usr/local/bin/botifarra-kiosk
 
 # -- 8. start -----------------------------------------------------------------------------
 
@@ -323,7 +328,7 @@ After a real run: the kiosk starts at boot; a journal backup runs nightly (14 da
 $DATA_DIR/backups).
   status:       systemctl status $SERVICE
   logs:         journalctl -u $SERVICE -e
-  diagnostics:  sudo -u $KIOSK_USER env BOTIFARRA_DATA_DIR=$DATA_DIR $VENV/bin/botifarra-kiosk diag
+  diagnostics:  sudo -u $KIOSK_USER botifarra-kiosk diag
   backup now:   sudo systemctl start $BACKUP_SERVICE
 
 Power-cut safety (recommended once everything works; see docs/deploy.md):

@@ -18,9 +18,9 @@ def db_path(args: argparse.Namespace) -> Path:
     return args.db if args.db is not None else paths.default_db()
 
 
-def fail(message: str, status: int) -> int:
+def fail(command: str, message: str, status: int) -> int:
     """One line on stderr (status 2: bad input; 1: a fault)."""
-    print(f"botifarra-kiosk: {message}", file=sys.stderr)
+    print(f"botifarra-kiosk {command}: {' '.join(str(message).split())}", file=sys.stderr)
     return status
 
 

@@ -25,20 +25,20 @@ def run(args: argparse.Namespace) -> int:
     from kiosk.journal import JournalError
 
     if args.keep is not None and args.keep < 1:
-        return fail("--keep must be at least 1", 2)
+        return fail("backup", "--keep must be at least 1", 2)
     path = db_path(args)
     if not path.exists():
-        return fail(f"there is no journal at {path}", 2)
+        return fail("backup", f"there is no journal at {path}", 2)
     into_dir = args.dest.is_dir() or str(args.dest).endswith("/")
     if args.keep is not None and not into_dir:
-        return fail("--keep needs DEST to be a directory", 2)
+        return fail("backup", "--keep needs DEST to be a directory", 2)
     dest = (args.dest / time.strftime("journal-%Y%m%d-%H%M%S.sqlite", time.gmtime())
             if into_dir else args.dest)
     try:
         with open_existing(path) as journal:
             journal.backup(dest)
     except (JournalError, OSError) as exc:
-        return fail(str(exc), 1)
+        return fail("backup", str(exc), 1)
     print(dest)
     if args.keep is not None:
         old = sorted(args.dest.glob("journal-*.sqlite"))[:-args.keep]

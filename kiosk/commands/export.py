@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 from kiosk.commands._journal import add_db_argument, db_path, fail, open_existing
+from kiosk.journal.schema import fsync_dir
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -32,7 +33,7 @@ def run(args: argparse.Namespace) -> int:
     path = db_path(args)
     if not path.exists():
         if args.match is not None:
-            return fail(f"no match {args.match}: there is no journal at {path}", 2)
+            return fail("export", f"no match {args.match}: there is no journal at {path}", 2)
         return _write(dumps({"matches": []}), args.output)
     status = 0
     try:
@@ -41,15 +42,15 @@ def run(args: argparse.Namespace) -> int:
                 try:
                     return _write(dumps(journal.export_match(args.match)), args.output)
                 except UnknownMatch as exc:
-                    return fail(str(exc), 2)
+                    return fail("export", str(exc), 2)
             exported = []
             for info in journal.matches():
                 try:
                     exported.append(journal.export_match(info.id))
                 except UnreadableMatch as exc:
-                    status = fail(f"left out: {exc}", 1)
+                    status = fail("export", f"left out: {exc}", 1)
     except JournalError as exc:
-        return fail(str(exc), 1)
+        return fail("export", str(exc), 1)
     _write(dumps({"matches": exported}), args.output)
     return status
 
@@ -66,7 +67,8 @@ def _write(text: str, output: Path | None) -> int:
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, output)
+        fsync_dir(output.parent)
     except OSError as exc:
         tmp.unlink(missing_ok=True)
-        return fail(f"cannot write {output}: {exc.strerror or exc}", 1)
+        return fail("export", f"cannot write {output}: {exc.strerror or exc}", 1)
     return 0

@@ -31,13 +31,13 @@ def run(args: argparse.Namespace) -> int:
             with open(args.file, encoding="utf-8") as f:
                 text = f.read()
     except (OSError, UnicodeDecodeError) as exc:
-        return fail(f"cannot read {args.file}: {getattr(exc, 'strerror', None) or exc}", 2)
+        return fail("import", f"cannot read {args.file}: {getattr(exc, 'strerror', None) or exc}", 2)
     try:
         matches = read_matches(text)
     except (BotifarraError, InvalidEvent) as exc:
-        return fail(f"{'standard input' if args.file == '-' else args.file}: {exc}", 2)
+        return fail("import", f"{'standard input' if args.file == '-' else args.file}: {exc}", 2)
     if not matches:
-        return fail(f"{args.file}: no matches in the file", 2)
+        return fail("import", f"{args.file}: no matches in the file", 2)
     path = db_path(args)
     try:
         with Journal(path) as journal:
@@ -45,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
                 print(journal.moved_aside.message("en"), file=sys.stderr)
             ids = journal.import_matches(matches)
     except JournalError as exc:
-        return fail(str(exc), 1)
+        return fail("import", str(exc), 1)
     for match_id, match in zip(ids, matches):
         names, totals = match.team_names, match.totals
         print(f"imported match {match_id}: {names['A']} {totals['A']} - "

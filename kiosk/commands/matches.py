@@ -25,7 +25,7 @@ def run(args: argparse.Namespace) -> int:
             with open_existing(path) as journal:
                 infos = journal.matches()
         except JournalError as exc:
-            return fail(str(exc), 1)
+            return fail("matches", str(exc), 1)
     if args.json:
         print(json.dumps([i.to_dict() for i in infos], ensure_ascii=False, indent=1))
         return 0

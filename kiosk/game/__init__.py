@@ -13,12 +13,12 @@ from kiosk.game.errors import (
 )
 from kiosk.game.match import EVENT_TYPES, Match
 from kiosk.game.matchjson import score_match_json
-from kiosk.game.rules import PRESETS, Doubling, Rules, Trump
+from kiosk.game.rules import PLAY_RULES, PRESETS, TARGETS, Doubling, Rules, Trump
 from kiosk.game.scoring import (
     HandPoints, HandRecord, pile_points, points_from_piles, points_from_total, score_penalty,
     score_points, validate_pile,
 )
-from kiosk.game.tricks import check_play, legal_cards, trick_winner, winning_index
+from kiosk.game.tricks import HandPlay, check_play, legal_cards, trick_winner, winning_index
 from kiosk.game.variants import (
     FOUR_INDIVIDUAL, THREE, TWO, VARIANTS, PlayerTally, Variant, score_players,
 )
@@ -31,13 +31,13 @@ __all__ = [
     "parse_cards",
     "BotifarraError", "IllegalBidError", "IllegalPlayError", "InvalidCardError",
     "InvalidPileError", "InvalidScoreError", "MatchStateError", "RulesError",
-    "Trump", "Doubling", "Rules", "PRESETS",
+    "Trump", "Doubling", "Rules", "PRESETS", "TARGETS", "PLAY_RULES",
     "Team", "team_of", "other", "partner", "Roles", "roles_for", "first_dealer_by_draw",
     "holder_of",
     "Contract", "bid_events",
     "validate_pile", "pile_points", "points_from_piles", "points_from_total", "score_points",
     "score_penalty", "HandPoints", "HandRecord",
     "Match", "EVENT_TYPES", "score_match_json",
-    "trick_winner", "winning_index", "legal_cards", "check_play",
+    "trick_winner", "winning_index", "legal_cards", "check_play", "HandPlay",
     "Variant", "VARIANTS", "FOUR_INDIVIDUAL", "THREE", "TWO", "PlayerTally", "score_players",
 ]

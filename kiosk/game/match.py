@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 
 from kiosk.game.bidding import BID_TYPES, Contract
 from kiosk.game.errors import (
-    BotifarraError, IllegalBidError, InvalidPileError, InvalidScoreError, MatchStateError,
+    HAND, N_, BotifarraError, IllegalBidError, InvalidScoreError, MatchStateError, Message,
     RulesError,
 )
 from kiosk.game.rules import Doubling, Rules, Trump
@@ -26,13 +26,11 @@ SOURCES = ("camera", "cards", "points", "json")
 END_REASONS = ("target", "hands", "time", "abandoned")
 
 
-def _prefixed(err: BotifarraError, prefix: str) -> BotifarraError:
-    """The same kind of error with ``prefix: `` in front (e.g. the hand number)."""
-    msg = str(err)
-    if msg.startswith(prefix):
+def _in_hand(err: BotifarraError, number: int) -> BotifarraError:
+    """The same error said about hand ``number`` (``hand 3: ...``; ``err.hand`` == 3)."""
+    if str(err).startswith(f"hand {number}"):
         return err
-    new = type(err)(f"{prefix}: {msg}")
-    return new
+    return err.within(HAND, number=number)
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,65 +75,89 @@ class _Ending:
     winner: str | None = None
 
 
-def _team_word(team: str, names: dict[str, str]) -> str:
+def _team_word(team: str, names: dict[str, str]) -> Message:
     name = names.get(team)
-    return f"team {team}" if not name or name == team else f"team {team} ({name})"
+    if not name or name == team:
+        return Message(N_("team {team}"), team=team)
+    return Message(N_("team {team} ({name})"), team=team, name=name)
 
 
-def _compute(rules: Rules, first_dealer: int, entries: tuple[_Entry, ...],
-             stop_after: int | None) -> tuple[tuple[HandRecord, ...], _Ending]:
-    """Hand records with running totals, and where the match ended."""
-    totals = {"A": 0, "B": 0}
-    counted = 0
-    records: list[HandRecord] = []
+def _end_check(rules: Rules, totals: dict[str, int], counted: int, k: int,
+               stop_after: int | None) -> _Ending | None:
+    """Does the match end after ``k`` hands (``counted`` of them not misdeals)?"""
+    if rules.target is not None:
+        for t in TEAMS:
+            if totals[t] >= rules.target:
+                return _Ending(k, "target", t)
+    lead = None if totals["A"] == totals["B"] else max(TEAMS, key=lambda t: totals[t])
+    if rules.max_hands is not None and counted >= rules.max_hands:
+        extra = counted - rules.max_hands
+        if lead is not None and (not rules.tie_extra_hands or extra % rules.tie_extra_hands == 0):
+            return _Ending(k, "hands", lead)
+        if lead is None and not rules.tie_extra_hands:
+            return _Ending(k, "hands", None)
+    if stop_after is not None and k >= stop_after:
+        return _Ending(k, "time", lead)
+    return None
 
-    def ending(k: int) -> _Ending | None:
-        if rules.target is not None:
-            for t in TEAMS:
-                if totals[t] >= rules.target:
-                    return _Ending(k, "target", t)
-        lead = None if totals["A"] == totals["B"] else max(TEAMS, key=lambda t: totals[t])
-        if rules.max_hands is not None and counted >= rules.max_hands:
-            extra = counted - rules.max_hands
-            if lead is not None and (not rules.tie_extra_hands or extra % rules.tie_extra_hands == 0):
-                return _Ending(k, "hands", lead)
-            if lead is None and not rules.tie_extra_hands:
-                return _Ending(k, "hands", None)
-        if stop_after is not None and k >= stop_after:
-            return _Ending(k, "time", lead)
-        return None
 
-    end = ending(0)
-    for i, e in enumerate(entries):
-        if end is not None:
-            break
-        dealer = (first_dealer + i) % 4
-        if e.kind == "misdeal":
-            scored = {"A": 0, "B": 0}
-            multiplier = None
+@dataclass(frozen=True, slots=True)
+class _Tally:
+    """The hands with running totals, and where the match ended (derived from entries)."""
+
+    records: tuple[HandRecord, ...] = ()
+    counted: int = 0
+    ending: _Ending = _Ending(None)
+
+    @property
+    def totals(self) -> dict[str, int]:
+        return dict(self.records[-1].totals) if self.records else {"A": 0, "B": 0}
+
+
+def _tally_add(rules: Rules, first_dealer: int, tally: _Tally, e: _Entry,
+               stop_after: int | None) -> _Tally:
+    """The tally with one more finished hand (the match must not be over)."""
+    i = len(tally.records)
+    totals = tally.totals
+    counted = tally.counted
+    dealer = (first_dealer + i) % 4
+    if e.kind == "misdeal":
+        scored = {"A": 0, "B": 0}
+        multiplier = None
+    else:
+        multiplier = rules.multiplier(e.trump, e.doubling)  # type: ignore[arg-type]
+        if e.kind == "penalty":
+            scored = score_penalty(e.offender, multiplier)  # type: ignore[arg-type]
         else:
-            multiplier = rules.multiplier(e.trump, e.doubling)  # type: ignore[arg-type]
-            if e.kind == "penalty":
-                scored = score_penalty(e.offender, multiplier)  # type: ignore[arg-type]
-            else:
-                scored = score_points(e.hand_points.points, multiplier)  # type: ignore[union-attr]
-            counted += 1
-        if rules.points_cap is not None:
-            scored = {t: max(0, min(scored[t], rules.points_cap - totals[t])) for t in TEAMS}
-        totals = {t: totals[t] + scored[t] for t in TEAMS}
-        hp = e.hand_points
-        records.append(HandRecord(
-            number=i + 1, dealer=dealer, kind=e.kind, trump=e.trump,
-            trump_team=team_of(dealer) if e.trump is not None else None,
-            delegated=e.delegated, doubling=e.doubling, multiplier=multiplier,
-            points=dict(hp.points) if hp else None,
-            card_points=dict(hp.card_points) if hp and hp.card_points else None,
-            tricks=dict(hp.tricks) if hp and hp.tricks else None,
-            scored=scored, totals=dict(totals), source=e.source, evidence=e.evidence,
-            offender=e.offender, piles=e.piles,
-        ))
-        end = ending(i + 1)
-    return tuple(records), end or _Ending(None)
+            scored = score_points(e.hand_points.points, multiplier)  # type: ignore[union-attr]
+        counted += 1
+    if rules.points_cap is not None:
+        scored = {t: max(0, min(scored[t], rules.points_cap - totals[t])) for t in TEAMS}
+    totals = {t: totals[t] + scored[t] for t in TEAMS}
+    hp = e.hand_points
+    record = HandRecord(
+        number=i + 1, dealer=dealer, kind=e.kind, trump=e.trump,
+        trump_team=team_of(dealer) if e.trump is not None else None,
+        delegated=e.delegated, doubling=e.doubling, multiplier=multiplier,
+        points=dict(hp.points) if hp else None,
+        card_points=dict(hp.card_points) if hp and hp.card_points else None,
+        tricks=dict(hp.tricks) if hp and hp.tricks else None,
+        scored=scored, totals=dict(totals), source=e.source, evidence=e.evidence,
+        offender=e.offender, piles=e.piles,
+    )
+    end = _end_check(rules, totals, counted, i + 1, stop_after) or _Ending(None)
+    return _Tally(tally.records + (record,), counted, end)
+
+
+def _tally(rules: Rules, first_dealer: int, entries: tuple[_Entry, ...],
+           stop_after: int | None) -> _Tally:
+    """The whole tally from scratch (after an edit); stops where the match ended."""
+    t = _Tally(ending=_end_check(rules, {"A": 0, "B": 0}, 0, 0, stop_after) or _Ending(None))
+    for e in entries:
+        if t.ending.at is not None:
+            break
+        t = _tally_add(rules, first_dealer, t, e, stop_after)
+    return t
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,6 +166,11 @@ class _Fold:
     contract: Contract | None = None
     stop_after: int | None = None
     abandoned: bool = False
+    tally: _Tally = _Tally()
+
+    @property
+    def over(self) -> bool:
+        return self.abandoned or self.tally.ending.at is not None
 
 
 @dataclass(frozen=True)
@@ -158,8 +185,6 @@ class Match:
     _done: tuple[dict, ...] = field(repr=False, default=())
     _undone: tuple[dict, ...] = field(repr=False, default=())
     _fold: _Fold = field(repr=False, default=_Fold())
-    _hands: tuple[HandRecord, ...] = field(repr=False, default=())
-    _ending: _Ending = field(repr=False, default=_Ending(None))
 
     # -- building ---------------------------------------------------------------------
     @classmethod
@@ -176,13 +201,20 @@ class Match:
                              "first_dealer": first_dealer, "players": players,
                              "team_names": team_names})
 
+    def rematch(self) -> "Match":
+        """A new match for the same table: same rules, players and team names; the player
+        on the right of the last dealer deals first (Reglament, 15)."""
+        return Match.create(self.rules, first_dealer=self.dealer, players=list(self.players),
+                            team_names=dict(self.team_names))
+
     @classmethod
     def _created(cls, event: dict) -> "Match":
         rules = Rules.from_dict(event.get("rules"))
         try:
             first_dealer = check_seat(event.get("first_dealer", 0))
         except RulesError:
-            raise RulesError(f"first_dealer must be a seat 0-3, not {event.get('first_dealer')!r}") from None
+            raise RulesError("first_dealer must be a seat 0-3, not {value!r}",
+                             value=event.get("first_dealer")) from None
         players = event.get("players")
         if players is None:
             players = [None] * 4
@@ -194,13 +226,13 @@ class Match:
             names = {"A": "A", "B": "B"}
         if not isinstance(names, dict) or set(names) != {"A", "B"} or not all(
                 isinstance(v, str) and v.strip() for v in names.values()):
-            raise RulesError("team_names must be {\"A\": name, \"B\": name}")
+            raise RulesError("team_names must be {{\"A\": name, \"B\": name}}")
         stored = {"type": "match_created", "rules": rules.to_dict(), "first_dealer": first_dealer,
                   "players": list(players), "team_names": dict(names)}
         m = cls(rules=rules, first_dealer=first_dealer, players=tuple(players),
                 team_names=dict(names), _events=(stored,),
                 _fold=_Fold(contract=Contract(first_dealer)))
-        return m._settled()
+        return m
 
     @classmethod
     def from_events(cls, events: list[dict]) -> "Match":
@@ -211,17 +243,16 @@ class Match:
         if not isinstance(first, dict) or first.get("type") != "match_created":
             raise MatchStateError("the first event must be match_created")
         m = cls._created(first)
-        for n, ev in enumerate(events[1:], start=2):
+        for ev in events[1:]:
             m = m.apply(ev)
         return m
 
-    def _settled(self) -> "Match":
-        hands, ending = _compute(self.rules, self.first_dealer, self._fold.entries, self._fold.stop_after)
-        if self._fold.abandoned and ending.at is None:
-            ending = _Ending(len(hands), "abandoned", None)
-        object.__setattr__(self, "_hands", hands)
-        object.__setattr__(self, "_ending", ending)
-        return self
+    @property
+    def _ending(self) -> _Ending:
+        f = self._fold
+        if f.abandoned and f.tally.ending.at is None:
+            return _Ending(len(f.entries), "abandoned", None)
+        return f.tally.ending
 
     # -- reading ----------------------------------------------------------------------
     @property
@@ -230,11 +261,11 @@ class Match:
 
     @property
     def hands(self) -> list[HandRecord]:
-        return list(self._hands)
+        return list(self._fold.tally.records)
 
     @property
     def totals(self) -> dict[str, int]:
-        return dict(self._hands[-1].totals) if self._hands else {"A": 0, "B": 0}
+        return self._fold.tally.totals
 
     @property
     def is_over(self) -> bool:
@@ -283,6 +314,25 @@ class Match:
             return []
         return self._fold.contract.legal_bids(self.rules)  # type: ignore[union-attr]
 
+    def available_events(self) -> list[str]:
+        """The event types that make sense now (to enable buttons); bids: see ``legal_bids``."""
+        out: list[str] = []
+        if not self.is_over:
+            c = self._fold.contract
+            if c is not None and c.trump is not None:
+                out += ["hand_scored", "penalty"]
+            out += ["misdeal"]
+            if not self.time_up:
+                out.append("time_up")
+            out.append("match_ended")
+        if self._fold.entries:
+            out.append("edit")
+        if self.can_undo:
+            out.append("undo")
+        if self.can_redo:
+            out.append("redo")
+        return out
+
     @property
     def can_undo(self) -> bool:
         return bool(self._done)
@@ -301,10 +351,8 @@ class Match:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Match):
             return NotImplemented
-        return (self.rules, self.first_dealer, self.players, self.team_names, self._fold,
-                self._ending, self._hands) == (other.rules, other.first_dealer, other.players,
-                                               other.team_names, other._fold, other._ending,
-                                               other._hands)
+        return (self.rules, self.first_dealer, self.players, self.team_names, self._fold) == \
+            (other.rules, other.first_dealer, other.players, other.team_names, other._fold)
 
     __hash__ = None  # type: ignore[assignment]
 
@@ -315,7 +363,7 @@ class Match:
             raise MatchStateError("an event must be an object with a 'type'")
         kind = event.get("type")
         if kind not in EVENT_TYPES:
-            raise MatchStateError(f"unknown event type {kind!r}")
+            raise MatchStateError("unknown event type {kind!r}", kind=kind)
         ev = copy.deepcopy(event)
         if kind == "match_created":
             raise MatchStateError("the match already exists")
@@ -336,25 +384,19 @@ class Match:
         return self._next(ev, self._step(self._fold, ev), self._done + (ev,), ())
 
     def _next(self, ev: dict, fold: _Fold, done: tuple, undone: tuple) -> "Match":
-        m = replace(self, _events=self._events + (ev,), _done=done, _undone=undone, _fold=fold)
-        return m._settled()
+        return replace(self, _events=self._events + (ev,), _done=done, _undone=undone, _fold=fold)
 
-    def _ending_of(self, fold: _Fold) -> tuple[tuple[HandRecord, ...], _Ending]:
-        return _compute(self.rules, self.first_dealer, fold.entries, fold.stop_after)
-
-    def _over_message(self, fold: _Fold) -> str:
-        hands, end = self._ending_of(fold)
+    def _over_error(self, fold: _Fold) -> MatchStateError:
+        hands, end = fold.tally.records, fold.tally.ending
         if fold.abandoned and end.at is None:
-            return "the match is over (it was stopped)"
+            return MatchStateError("the match is over (it was stopped)")
         if end.reason == "target":
-            return (f"the match is over: {_team_word(end.winner, self.team_names)} reached "
-                    f"{hands[end.at - 1].totals[end.winner]} in hand {end.at}")
+            return MatchStateError("the match is over: {winner} reached {points} in hand {at}",
+                                   winner=_team_word(end.winner, self.team_names),
+                                   points=hands[end.at - 1].totals[end.winner], at=end.at)
         if end.reason == "time":
-            return "the match is over: time ran out"
-        return f"the match is over after {end.at} hands"
-
-    def _is_over(self, fold: _Fold) -> bool:
-        return fold.abandoned or self._ending_of(fold)[1].at is not None
+            return MatchStateError("the match is over: time ran out")
+        return MatchStateError("the match is over after {at} hands", at=end.at)
 
     def _step(self, fold: _Fold, ev: dict) -> _Fold:
         number = len(fold.entries) + 1
@@ -363,23 +405,25 @@ class Match:
         except BotifarraError as e:
             if ev.get("type") in ("edit",):
                 raise
-            raise _prefixed(e, f"hand {number}") from None
+            raise _in_hand(e, number) from None
 
     def _step_inner(self, fold: _Fold, ev: dict, number: int) -> _Fold:
         kind = ev["type"]
         if kind == "edit":
             return self._edit(fold, ev)
-        if self._is_over(fold):
-            raise MatchStateError(self._over_message(fold))
+        if fold.over:
+            raise self._over_error(fold)
         contract = fold.contract
         assert contract is not None
         if kind in BID_TYPES:
-            return replace(fold, contract=contract.bid(ev, self.rules))
+            return replace(fold, contract=contract.bid(ev, self.rules, players=self.players))
         if kind == "time_up":
             if fold.stop_after is not None:
                 raise MatchStateError("time is already up")
             stop = len(fold.entries) + (1 if contract.started else 0)
-            return replace(fold, stop_after=stop)
+            t = fold.tally
+            end = _end_check(self.rules, t.totals, t.counted, len(fold.entries), stop) or _Ending(None)
+            return replace(fold, stop_after=stop, tally=replace(t, ending=end))
         if kind == "match_ended":
             reason = ev.get("reason", "abandoned")
             if not isinstance(reason, str):
@@ -387,7 +431,9 @@ class Match:
             return replace(fold, abandoned=True)
         entry = entry_from_event(contract, ev)
         entries = fold.entries + (entry,)
-        return replace(fold, entries=entries, contract=Contract((self.first_dealer + len(entries)) % 4))
+        tally = _tally_add(self.rules, self.first_dealer, fold.tally, entry, fold.stop_after)
+        return replace(fold, entries=entries, tally=tally,
+                       contract=Contract((self.first_dealer + len(entries)) % 4))
 
     def _edit(self, fold: _Fold, ev: dict) -> _Fold:
         index = ev.get("hand")
@@ -395,26 +441,35 @@ class Match:
         if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < n:
             if n == 0:
                 raise MatchStateError("edit: no hand has been scored yet")
-            raise MatchStateError(f"edit: there is no hand {index!r} to edit "
-                                  f"(hands are numbered 0 to {n - 1})")
+            if isinstance(index, int) and not isinstance(index, bool):
+                raise MatchStateError("edit: there is no hand {number} to change "
+                                      "(hands 1 to {n} are finished; 'hand' counts from 0)",
+                                      number=index + 1, n=n)
+            raise MatchStateError("edit: 'hand' must be the index of a finished hand (0 to {last})",
+                                  last=n - 1)
         number = index + 1
         data = ev.get("data")
         dealer = (self.first_dealer + index) % 4
+        if isinstance(data, dict) and "source" not in data:  # a correction typed at the kiosk
+            data = {**data, "source": "points" if "points" in data else "cards"}
         try:
             entry = entry_from_hand_json(data, dealer, self.rules)
         except BotifarraError as e:
-            raise _prefixed(e, f"hand {number}") from None
+            raise _in_hand(e, number) from None
         entries = fold.entries[:index] + (entry,) + fold.entries[index + 1:]
-        new = replace(fold, entries=entries)
-        hands, end = self._ending_of(new)
+        new = replace(fold, entries=entries,
+                      tally=_tally(self.rules, self.first_dealer, entries, fold.stop_after))
+        end = new.tally.ending
         if end.at is not None and end.at < n:
             raise MatchStateError(
-                f"hand {number}: with this change the match would end after hand {end.at}, "
-                f"but {n - end.at} more hand(s) were played; undo those first")
+                "with this change the match would end after hand {at}, "
+                "but {more} more hand(s) were played; undo those first",
+                at=end.at, more=n - end.at).within(HAND, number=number)
         if end.at is not None and fold.contract is not None and fold.contract.started:
             raise MatchStateError(
-                f"hand {number}: with this change the match would end after hand {end.at}, "
-                f"but hand {n + 1} has already begun; undo its bids first")
+                "with this change the match would end after hand {at}, "
+                "but hand {next} has already begun; undo its bids first",
+                at=end.at, next=n + 1).within(HAND, number=number)
         return new
 
     # -- JSON ---------------------------------------------------------------------------
@@ -433,7 +488,7 @@ def entry_from_event(contract: Contract, ev: dict) -> _Entry:
     kind = ev["type"]
     source = ev.get("source", "cards")
     if source not in SOURCES:
-        raise InvalidScoreError(f"unknown source {source!r} (camera, cards, points or json)")
+        raise InvalidScoreError("unknown source {source!r} (camera, cards, points or json)", source=source)
     evidence = ev.get("evidence")
     if evidence is not None and not isinstance(evidence, str):
         raise InvalidScoreError("evidence must be an image path or null")
@@ -444,14 +499,16 @@ def entry_from_event(contract: Contract, ev: dict) -> _Entry:
             common["delegated"] = False
         return _Entry(kind="misdeal", **common)
     if contract.trump is None:
-        what = "a penalty" if kind == "penalty" else "the hand"
-        raise IllegalBidError(f"trump has not been chosen, so {what} cannot be scored yet")
+        if kind == "penalty":
+            raise IllegalBidError("trump has not been chosen, so a penalty cannot be scored yet")
+        raise IllegalBidError("trump has not been chosen, so the hand cannot be scored yet")
     if kind == "penalty":
         offender = ev.get("offender")
         try:
             check_team(offender)
         except RulesError:
-            raise InvalidScoreError(f"penalty: the offender must be team 'A' or 'B', not {offender!r}") from None
+            raise InvalidScoreError("penalty: the offender must be team 'A' or 'B', not {value!r}",
+                                    value=offender) from None
         return _Entry(kind="penalty", offender=offender, **common)
     # hand_scored
     piles, points = ev.get("piles"), ev.get("points")

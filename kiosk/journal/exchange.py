@@ -55,6 +55,8 @@ def read_matches(text: str) -> list:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise InvalidEvent(f"invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from None
+    except RecursionError:
+        raise InvalidEvent("the JSON is nested too deeply") from None
     return parse_matches(data)
 
 

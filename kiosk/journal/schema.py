@@ -109,7 +109,9 @@ def connect(path: Path) -> sqlite3.Connection:
     try:
         mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
         if str(mode).lower() != "wal":
-            raise sqlite3.OperationalError(f"could not switch to WAL (journal_mode={mode})")
+            # e.g. a read-only file system: the file is not damaged, we just cannot write
+            raise JournalError(f"{path}: cannot use write-ahead logging here (journal_mode "
+                               f"stayed {mode}); is the file system read-only?")
         # FULL: the WAL is fsynced at every COMMIT, so a returned append survives a power cut
         # even before the WAL is checkpointed into the main file.
         conn.execute("PRAGMA synchronous = FULL")

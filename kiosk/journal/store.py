@@ -104,7 +104,11 @@ class Journal:
     # -- opening ---------------------------------------------------------------------
 
     def _open(self, recover: bool) -> sqlite3.Connection:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise JournalError(f"cannot create the journal's directory {self.path.parent}: "
+                               f"{exc.strerror or exc}") from exc
         try:
             return self._open_checked()
         except (sqlite3.Error, OSError) as exc:
@@ -130,11 +134,11 @@ class Journal:
             # a new database's) durable, or a power cut could lose a fsynced WAL's name.
             conn.execute("SELECT count(*) FROM matches").fetchone()
             schema.fsync_dir(self.path.parent)
+            self._conn = conn
+            self._fill_summaries()
         except BaseException:
             conn.close()
             raise
-        self._conn = conn
-        self._fill_summaries()
         return conn
 
     def _fill_summaries(self) -> None:
@@ -356,7 +360,9 @@ class Journal:
         from kiosk.game import BotifarraError
         try:
             return _match_type().from_events(events)
-        except BotifarraError as exc:
+        except (BotifarraError, KeyError, TypeError, ValueError) as exc:
+            # the file is sound but these events no longer make a match (hand-edited data,
+            # a rule the core dropped): this match cannot be resumed, the others can
             raise UnreadableMatch(f"match {match_id} cannot be resumed: {exc}") from exc
 
     # -- maintenance -----------------------------------------------------------------

@@ -189,6 +189,11 @@ def test_through_the_console_entry_point(db, match_file):
     assert imported.returncode == 0, imported.stderr
     exported = run("export", "--match", "1", "--db", str(db))
     assert exported.returncode == 0
-    assert score_match_json(json.loads(exported.stdout)) == score_match_json(MATCH)
+    # export then score (the core's command) reproduces the totals
+    scored = run("score", "-", stdin=exported.stdout)
+    original = run("score", "-", stdin=json.dumps(MATCH))
+    assert scored.returncode == original.returncode == 0, scored.stderr
+    assert json.loads(scored.stdout) == json.loads(original.stdout)
+    assert json.loads(scored.stdout)["totals"] == score_match_json(MATCH)["totals"]
     bad = run("import", "-", "--db", str(db), stdin='{"hands": [{"trump": "oros", "points": {"A": 73}}]}')
     assert bad.returncode == 2 and len(bad.stderr.splitlines()) == 1 and bad.stdout == ""

@@ -36,3 +36,7 @@ def test_bad_cards_are_rejected_with_a_clear_error(text):
 def test_notation_round_trip():
     assert all(Card.parse(c.code) == c for c in DECK)
     assert Card.parse(" 12c ").code == "12C"
+
+
+def test_repr_is_the_notation():
+    assert repr(Card.parse("12b")) == "Card('12B')" and str(Card.parse("9o")) == "9O"

@@ -3,7 +3,7 @@
 import pytest
 
 from kiosk.game import (
-    BotifarraError, IllegalBidError, InvalidPileError, Match, MatchStateError, Rules,
+    DECK, BotifarraError, IllegalBidError, InvalidPileError, Match, MatchStateError, Rules,
 )
 
 
@@ -139,7 +139,7 @@ def test_edit_a_past_hand_recomputes_totals():
     assert [h.totals for h in e.hands] == [{"A": 9, "B": 0}, {"A": 9, "B": 20}, {"A": 13, "B": 20}]
     assert e.hands[1].dealer == 1 and e.hands[1].trump.value == "botifarra"
     assert e.apply({"type": "undo"}) == m
-    with pytest.raises(MatchStateError, match="no hand 3"):
+    with pytest.raises(MatchStateError, match="no hand 4 to change"):
         m.apply({"type": "edit", "hand": 3, "data": {"misdeal": True}})
     with pytest.raises(IllegalBidError, match="^hand 2: Sant Vicenç"):
         m.apply({"type": "edit", "hand": 1, "data": {"trump": "botifarra", "doubling": "sant_vicenc",
@@ -228,3 +228,61 @@ def test_from_events_replays_the_journal():
 def test_from_events_errors(events, words):
     with pytest.raises(BotifarraError, match=words):
         Match.from_events(events)
+
+
+def test_edit_can_reopen_a_finished_match():
+    m = Match.create(Rules.from_dict({"target": 20}))
+    m = hand(hand(m, 45), 50)  # 9 + 14 = 23: over
+    assert m.is_over
+    e = m.apply({"type": "edit", "hand": 1, "data": {"trump": "oros", "points": {"A": 40}}})
+    assert not e.is_over and e.phase == "choose_trump" and e.totals == {"A": 13, "B": 0}
+    assert e.hands[1].source == "points"
+    assert e.dealer == 2 and e.legal_bids()[0] == {"type": "trump", "seat": 2, "trump": "oros"}
+
+
+def test_edit_that_would_end_the_match_during_a_hand_in_progress_is_refused():
+    m = Match.create(Rules.from_dict({"target": 20}))
+    m = hand(m, 45).apply({"type": "trump", "seat": 1, "trump": "oros"})
+    with pytest.raises(MatchStateError, match="hand 2 has already begun"):
+        m.apply({"type": "edit", "hand": 0, "data": {"trump": "oros", "points": {"A": 60}}})
+    with pytest.raises(MatchStateError, match="'hand' must be the index"):
+        m.apply({"type": "edit", "hand": "first", "data": {}})
+
+
+def test_state_and_records_as_plain_data():
+    import json
+    m = hand(Match.create(), 45, "botifarra", ("contro",))
+    m = m.apply({"type": "trump", "seat": 1, "trump": "copes"})
+    st = m.state()
+    assert st["phase"] == "doubling" and st["hand"] == 2 and st["contract"]["trump_team"] == "B"
+    rec = m.hands[0].to_dict()
+    assert rec["scored"] == {"A": 36, "B": 0} and rec["doubling"] == "contro" and rec["multiplier"] == 4
+    json.dumps(st), json.dumps(rec)
+    assert m.hands[0].winner == "A"
+
+
+def test_available_events_follow_the_phase():
+    m = Match.create()
+    assert m.available_events() == ["misdeal", "time_up", "match_ended"]
+    m = m.apply({"type": "trump", "seat": 0, "trump": "oros"})
+    assert m.available_events()[:2] == ["hand_scored", "penalty"] and "undo" in m.available_events()
+    m = Match.create(Rules.from_dict({"target": 5})).apply({"type": "trump", "seat": 0, "trump": "oros"})
+    m = m.apply({"type": "hand_scored", "points": {"A": 50}})
+    assert m.is_over and m.available_events() == ["edit", "undo"]
+
+
+def test_rematch_continues_the_dealing():
+    m = Match.create(Rules.from_dict({"target": 5}), first_dealer=2, players=["a", "b", "c", "d"],
+                     team_names={"A": "Els de casa", "B": "Visitants"})
+    m = hand(m, 50)
+    r = m.rematch()
+    assert r.first_dealer == 3 and r.players == m.players and r.team_names == m.team_names
+    assert r.rules == m.rules and r.hands == [] and r.phase == "choose_trump"
+
+
+def test_preview_before_confirming_changes_nothing():
+    m = bids(Match.create(), "botifarra", ("contro",))
+    preview = m.apply({"type": "hand_scored", "piles": {"A": [c.code for c in DECK[:12]]}})
+    h = preview.hands[-1]
+    assert (h.card_points["A"], h.tricks["A"], h.points["A"], h.scored["A"]) == (15, 3, 18, 0)
+    assert h.scored["B"] == (54 - 36) * 4 and m.hands == []

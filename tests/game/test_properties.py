@@ -35,6 +35,10 @@ def random_step(data, m):
         options.append({"type": "penalty", "offender": data.draw(st.sampled_from("AB"))})
     if m.phase != "over":
         options.append({"type": "misdeal"})
+    if m.phase != "over" and not m.time_up and data.draw(st.integers(0, 9)) == 0:
+        options.append({"type": "time_up"})
+    if m.phase != "over" and data.draw(st.integers(0, 19)) == 0:
+        options.append({"type": "match_ended", "reason": "abandoned"})
     if m.can_undo:
         options.append({"type": "undo"})
     if m.can_redo:
@@ -93,4 +97,26 @@ def test_json_round_trip_scores_identically(data):
     doc = m.to_json()
     again = Match.from_json(doc)
     assert again.hands == m.hands and again.totals == m.totals and again.winner == m.winner
+    if not (m.contract and m.contract.started):  # bids of a hand in progress are not exported
+        assert (again.is_over, again.end_reason, again.phase) == (m.is_over, m.end_reason, m.phase)
     assert score_match_json(again.to_json()) == score_match_json(doc)
+
+
+@FAST
+@given(st.data())
+def test_legal_bids_are_exactly_the_bids_that_apply(data):
+    from tests.game.test_bidding import ACTIONS
+    m = play(data, data.draw(st.sampled_from(sorted(PRESETS))), data.draw(st.integers(0, 25)))
+    legal = m.legal_bids()
+    for a in ACTIONS:
+        if a in legal:
+            assert m.apply(a).events[-1] == a
+        else:
+            try:
+                m.apply(a)
+            except ValueError as e:  # every BotifarraError about input is also a ValueError
+                assert str(e).startswith(f"hand {m.hand_number}: "), str(e)
+            except RuntimeError as e:  # MatchStateError: the match is over
+                assert m.is_over and "over" in str(e)
+            else:
+                raise AssertionError(f"{a} applied but is not in legal_bids()")

@@ -103,3 +103,10 @@ def test_bad_rules_say_what_is_wrong(data, words):
     with pytest.raises(RulesError, match=words) as e:
         Rules.from_dict(data)
     assert isinstance(e.value, ValueError)
+
+
+def test_every_usual_target_is_accepted():
+    from kiosk.game import TARGETS
+    assert 101 in TARGETS
+    for t in TARGETS:
+        assert Rules.from_dict({"target": t}).target == t

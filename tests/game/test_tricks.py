@@ -144,3 +144,37 @@ def test_a_whole_random_hand_can_always_be_played():
             lead = trick_winner(trick, lead, "espases")
             won[lead] += 1
         assert sum(won.values()) == 12 and not any(hands.values())
+
+
+def test_hand_play_follows_a_whole_hand_and_gives_the_piles():
+    from kiosk.game import HandPlay, points_from_piles
+    rnd = random.Random(3)
+    deck = list(DECK)
+    rnd.shuffle(deck)
+    p = HandPlay({s: deck[12 * s:12 * s + 12] for s in range(4)}, first_lead=1, trump="copes",
+                 play_rule="obligat")
+    assert p.to_play == 1
+    while not p.done:
+        p = p.play(rnd.choice(p.legal()))
+    assert len(p.tricks) == 12 and p.to_play is None and p.legal() == []
+    piles = p.piles()
+    assert sum(points_from_piles(piles).points.values()) == 72
+    assert points_from_piles({"A": piles["A"]}).points == points_from_piles(piles).points
+    # the winner of a trick leads the next one
+    for (lead, cards, winner), (next_lead, _, _) in zip(p.tricks, p.tricks[1:]):
+        assert next_lead == winner
+
+
+def test_hand_play_refuses_a_wrong_card_and_says_where():
+    from kiosk.game import HandPlay
+    hands = {0: ["12C", "2O"], 1: ["9C", "5C"], 2: ["1O", "3B"], 3: ["4E", "5E"]}
+    p = HandPlay(hands, first_lead=0, trump="oros")
+    p = p.play("12C")
+    with pytest.raises(IllegalPlayError, match="^trick 1, seat 1: 5C may not be played"):
+        p.play("5C")
+    with pytest.raises(IllegalPlayError, match="not in this hand"):
+        p.play("1O")
+    p2 = p.play("9C")
+    assert p.trick == [Card.parse("12C")] and p2.trick == [Card.parse("12C"), Card.parse("9C")]
+    with pytest.raises(IllegalPlayError, match="dealt twice"):
+        HandPlay({0: ["9C"], 1: ["9C"], 2: ["1C"], 3: ["2C"]}, first_lead=0, trump="oros")

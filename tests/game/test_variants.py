@@ -72,3 +72,31 @@ def test_tally_keeps_running_totals_immutably():
     t2 = t1.add(trump="botifarra", points=[20, 30, 22])
     assert t0.totals == [0, 0, 0] and t1.totals == [6, -4, -2]
     assert t2.totals == [6 - 8, -4 + 12, -2 - 4] and len(t2.hands) == 2
+
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+
+@st.composite
+def deal(draw, variant):
+    """The variant's deck split into one pile of whole tricks per player."""
+    n = variant.tricks_per_hand
+    cuts = sorted(draw(st.lists(st.integers(0, n), min_size=variant.players - 1,
+                                max_size=variant.players - 1)))
+    order = draw(st.permutations(range(len(variant.deck))))
+    cards = [variant.deck[i].code for i in order]
+    bounds = [0] + [c * variant.trick_size for c in cuts] + [len(cards)]
+    return [cards[a:b] for a, b in zip(bounds, bounds[1:])]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.data(), st.sampled_from([FOUR_INDIVIDUAL, THREE, TWO]), st.sampled_from(["oros", "botifarra"]))
+def test_every_variant_hand_makes_72(data, variant, trump):
+    piles = data.draw(deal(variant))
+    pts = variant.points(piles)
+    assert sum(pts) == 72 and all(p >= 0 for p in pts)
+    scores = score_players(variant, trump=trump, piles=piles)
+    if not variant.pair_style:
+        assert sum(scores) == 0  # each for himself: what one wins the others lose
+    else:
+        assert min(scores) == 0

@@ -1,14 +1,22 @@
 """Child of the crash test: appends a known sequence of events until it is killed.
 
-Run as ``python -S -m tests.journal.crash_child DB`` from the repo root. After each
-``create_match``/``append`` returns it prints ``<match id> <number of events>`` and flushes,
-so the parent knows which saves returned. Imports only the journal (sqlite3) and the game
-core, so it starts fast. Exit 3 = the journal would not open cleanly (a test failure).
+``python -S -m tests.journal.crash_child --zygote`` (from the repo root) imports the
+journal and the game core once, then for every ``go DB ACKS`` line on stdin forks a child
+that opens the journal and appends; it answers ``pid N``. ``wait N`` reaps that child and
+answers ``status S`` (the raw waitpid status). Forking from a warm process lets the test
+kill hundreds of fresh processes in seconds, each a real process killed by a real SIGKILL
+in the middle of whatever it was doing.
+
+After each ``create_match``/``append`` returns, the child appends ``<match id> <number of
+events>`` to the ACKS file with one ``write`` (O_APPEND), so the parent knows which saves
+returned. Exit 3 = the journal would not open cleanly (a test failure).
 """
 from __future__ import annotations
 
+import os
 import sys
 
+import kiosk.game  # noqa: F401  (warm: the fork must not pay for imports)
 from kiosk.journal import Journal, JournalError
 
 HANDS_PER_MATCH = 10
@@ -28,12 +36,13 @@ def script(match_id: int) -> list[dict]:
     return events + [{"type": "match_ended", "reason": "abandoned"}]
 
 
-def main(db: str) -> int:
+def append_until_killed(db: str, acks: str) -> int:
+    ack = os.open(acks, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
     try:
         journal = Journal(db, recover=False)
         current = journal.current_match()
     except JournalError as exc:
-        print(f"journal did not open cleanly: {exc}", file=sys.stderr)
+        os.write(2, f"journal did not open cleanly: {exc}\n".encode())
         return 3
     if current is None:
         match_id, count = None, 0
@@ -45,12 +54,29 @@ def main(db: str) -> int:
         else:
             journal.append(match_id, script(match_id)[count - 1])
             count += 1
-        sys.stdout.write(f"{match_id} {count}\n")
-        sys.stdout.flush()
+        os.write(ack, f"{match_id} {count}\n".encode())
         if count == 1 + len(script(match_id)):
             match_id = None
     return 0
 
 
+def zygote() -> None:
+    for line in sys.stdin:
+        command, *rest = line.split()
+        if command == "go":
+            sys.stdout.flush()
+            pid = os.fork()
+            if pid == 0:
+                status = 1
+                try:
+                    status = append_until_killed(*rest)
+                finally:
+                    os._exit(status)
+            print(f"pid {pid}", flush=True)
+        elif command == "wait":
+            _, status = os.waitpid(int(rest[0]), 0)
+            print(f"status {status}", flush=True)
+
+
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1]))
+    zygote()

@@ -67,6 +67,7 @@ def test_imported_matches_do_not_replace_the_match_being_played(db):
     ("[1]", "match 1: a match is a JSON object"),
     ('"hello"', "expected a match object"),
     ('{"matches": 3}', "'matches' must be a list"),
+    ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
 ])
 def test_files_that_are_not_match_json(text, message):
     with pytest.raises(InvalidEvent, match=message):

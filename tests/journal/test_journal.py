@@ -8,7 +8,7 @@ import threading
 import pytest
 
 from kiosk.game import BotifarraError
-from kiosk.journal import InvalidEvent, Journal, JournalError, UnknownMatch
+from kiosk.journal import InvalidEvent, Journal, JournalError, UnknownMatch, UnreadableMatch
 from tests.journal.helpers import created, play_hand
 
 
@@ -181,3 +181,57 @@ def test_backup_is_a_consistent_single_file_copy(db, tmp_path):
     with Journal(dest) as copy:
         assert copy.load(mid).totals == {"A": 14, "B": 0}
     assert not [p for p in (tmp_path / "backups").iterdir() if ".tmp" in p.name]
+
+
+def test_a_match_whose_events_no_longer_fold_is_reported_not_resumed(db):
+    with Journal(db) as j:
+        good = j.create_match(created())
+        bad = j.create_match(created())
+        j.append(bad, {"type": "trump", "seat": 0, "trump": "oros"})
+    conn = sqlite3.connect(db)  # hand-edited behind the kiosk's back (triggers dropped first)
+    conn.execute("DROP TRIGGER events_no_update")
+    conn.execute("UPDATE events SET data = ? WHERE match_id = ? AND seq = 2",
+                 (json.dumps({"type": "trump", "seat": 0, "trump": "hearts"}), bad))
+    conn.execute("UPDATE matches SET summary = NULL WHERE id = ?", (bad,))
+    conn.commit()
+    conn.close()
+    with Journal(db) as j:
+        with pytest.raises(UnreadableMatch, match=f"match {bad} cannot be resumed"):
+            j.load(bad)
+        listed = {m.id: m for m in j.matches()}
+        assert listed[bad].error and listed[good].error is None
+        assert j.current_match().match_id == good
+
+
+def test_a_journal_whose_directory_cannot_be_made(tmp_path):
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(JournalError, match="directory"):
+        Journal(tmp_path / "file" / "journal.sqlite")
+
+
+def test_every_kind_of_event_resumes_to_the_same_match(db):
+    """Undo, redo, edit, penalty, misdeal, doubling, delegation, time_up: stored as JSON and
+    folded again after a restart, the match is equal to the one the kiosk held."""
+    with Journal(db) as j:
+        mid = j.create_match(created(preset="butinet"))
+        play_hand(j, mid, 50)
+        seat = j.load(mid).dealer
+        for event in ({"type": "delegate", "seat": seat},
+                      {"type": "trump", "seat": (seat + 2) % 4, "trump": "espases"},
+                      {"type": "double", "seat": (seat + 1) % 4, "level": "contro"},
+                      {"type": "undo"}, {"type": "redo"},
+                      {"type": "play"},
+                      {"type": "penalty", "offender": "B", "source": "cards", "evidence": None}):
+            j.append(mid, event)
+        j.append(mid, {"type": "misdeal"})
+        j.append(mid, {"type": "edit", "hand": 0, "data": {"trump": "copes", "points": {"A": 60}}})
+        j.append(mid, {"type": "trump", "seat": j.load(mid).dealer, "trump": "botifarra"})
+        j.append(mid, {"type": "time_up"})  # the match ends after this hand
+        held = j.load(mid)
+    with Journal(db) as j:
+        resumed = j.load(mid)
+    assert resumed == held
+    assert resumed.totals == held.totals and resumed.phase == held.phase == "doubling"
+    assert [h.kind for h in resumed.hands] == ["played", "penalty", "misdeal"]
+    assert resumed.hands[0].points == {"A": 60, "B": 12}
+    assert resumed.can_undo and resumed.time_up
