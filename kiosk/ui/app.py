@@ -21,6 +21,7 @@ from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from kiosk.game import BotifarraError
+from kiosk.messages import explain
 from kiosk.settings import Settings
 from kiosk.ui import i18n, theme
 from kiosk.ui.i18n import _
@@ -56,7 +57,7 @@ class KioskApp(App):
 
     def __init__(self, *, journal, settings: Settings | None = None, db_path: Path | None = None,
                  kiosk_mode: bool = False, camera_factory=None, controls=None, watchdog=None,
-                 **kwargs) -> None:
+                 usb_roots=None, **kwargs) -> None:
         super().__init__(**kwargs)
         self.journal = journal
         self.settings = settings or Settings()
@@ -66,6 +67,7 @@ class KioskApp(App):
         self.camera_factory = camera_factory
         self.controls = controls
         self.watchdog = watchdog
+        self.usb_roots = usb_roots  # glob patterns of USB sticks (None: /media, /run/media, /mnt)
         self.vm: MatchViewModel | None = None
         self.sm: ScreenManager | None = None
         self._banner_event = None
@@ -131,7 +133,7 @@ class KioskApp(App):
         try:
             fn(*args, **kwargs)
         except BotifarraError as exc:
-            self.show_message(str(exc))
+            self.show_message(explain(exc, self.language))
             self.go(self.vm.screen)
             return False
         self.go(self.vm.screen)
@@ -198,6 +200,8 @@ class KioskApp(App):
             self.act(self.vm.begin_score, "camera")
         elif button == "undo":
             self.act(self.vm.undo)
+        elif button == "settings":
+            self.go("settings")
 
     def _wire_controls(self, controls) -> None:
         """GPIO callbacks come on gpiozero's threads: hop onto the Clock."""

@@ -12,4 +12,7 @@ SCREEN_MODULES = {
     "misdeal": "MisdealScreen",
     "edit_hand": "EditHandScreen",
     "match_won": "MatchWonScreen",
+    "history": "HistoryScreen",
+    "settings": "SettingsScreen",
+    "diagnostics": "DiagnosticsScreen",
 }
