@@ -1,0 +1,60 @@
+"""``botifarra-kiosk read IMAGE... [--json] [--marks aruco|qr]``: the marked cards in photos.
+
+Prints ``{"images": [{"file": ..., "cards": [...]}, ...], "cards": [every card once]}``
+with ``--json``, else one line per photo. An unreadable file: exit 2, one line on stderr.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("images", nargs="+", metavar="IMAGE", help="photo files")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.add_argument("--marks", choices=("aruco", "qr"), default="aruco",
+                        help="codes on the cards (default: aruco)")
+    parser.add_argument("--annotate", metavar="DIR",
+                        help="also write each photo with what was found drawn on it into DIR")
+
+
+def run(args) -> int:
+    import cv2
+
+    from kiosk.game import DECK
+    from vision.errors import ImageError
+    from vision.reader import PileReader, load_image
+
+    reader = PileReader(args.marks)
+    images = []
+    try:
+        photos = [(name, load_image(name)) for name in args.images]
+    except ImageError as exc:
+        print(f"botifarra-kiosk read: {exc}", file=sys.stderr)
+        return 2
+    seen = set()
+    for name, img in photos:
+        result = reader.read(img)
+        seen.update(result.cards)
+        entry = {"file": name, "cards": result.codes}
+        problems = [p.message for p in result.problems if p.kind != "mat_not_found"]
+        if problems:
+            entry["problems"] = problems
+        images.append(entry)
+        if args.annotate:
+            out = Path(args.annotate)
+            out.mkdir(parents=True, exist_ok=True)
+            cv2.imwrite(str(out / (Path(name).stem + "_read.jpg")), result.annotate(img))
+    cards = [c.code for c in DECK if c in seen]
+    if args.json:
+        print(json.dumps({"images": images, "cards": cards}, ensure_ascii=False))
+    else:
+        for entry in images:
+            print(f"{entry['file']}: {len(entry['cards'])} cards: {' '.join(entry['cards'])}")
+            for p in entry.get("problems", []):
+                print(f"  ! {p}")
+        if len(images) > 1:
+            print(f"all: {len(cards)} cards: {' '.join(cards)}")
+    return 0

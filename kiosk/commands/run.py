@@ -1,0 +1,118 @@
+"""``botifarra-kiosk run``: start the touch kiosk.
+
+Kiosk mode (the default: full screen, no cursor, Escape and window-close do not quit, no
+screen blanking); ``--windowed`` for a desktop window of ``--size``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import signal
+import sys
+from pathlib import Path
+
+SIZE = re.compile(r"^(\d{3,4})x(\d{3,4})$")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--db", type=Path, help="journal file (default: the data directory)")
+    parser.add_argument("--size", help="window size WxH, e.g. 800x480 (default: the screen)")
+    parser.add_argument("--windowed", action="store_true",
+                        help="a normal window (not kiosk mode): cursor, Escape quits")
+    parser.add_argument("--camera", help="camera source: auto, demo, picamera2, v4l2:/dev/video0, file:PATH "
+                                         "(default: the settings)")
+
+
+def camera_factory(spec: str, marks: str):
+    """Build the CameraService lazily (OpenCV is imported only when the camera screen opens)."""
+    def make(**callbacks):
+        from vision.reader import PileReader
+        from vision.service import CameraService
+        from vision.sources import open_source
+        return CameraService(open_source(spec), PileReader(marks=marks), **callbacks)
+    return make
+
+
+def _controls(settings):
+    if not settings["gpio.enabled"]:
+        return None
+    from hardware.controls import TableControls
+    return TableControls.from_settings(settings.section("gpio"))
+
+
+def run(args: argparse.Namespace) -> int:
+    size = None
+    if args.size:
+        m = SIZE.match(args.size)
+        if not m:
+            print(f"botifarra-kiosk run: --size {args.size!r} is not WxH (e.g. 800x480)", file=sys.stderr)
+            return 2
+        size = (int(m.group(1)), int(m.group(2)))
+
+    from kiosk import paths
+    from kiosk.settings import Settings
+
+    settings = Settings.load()
+    db = args.db or paths.default_db()
+    try:
+        db.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        print(f"botifarra-kiosk run: cannot create {db.parent}: {exc.strerror}", file=sys.stderr)
+        return 2
+    kiosk_mode = not args.windowed and bool(settings["ui.fullscreen"])
+    if size is None and settings["ui.size"] != "auto":
+        m = SIZE.match(str(settings["ui.size"]))
+        size = (int(m.group(1)), int(m.group(2))) if m else None
+
+    # Kivy reads its configuration at import: set it first.
+    os.environ.setdefault("KIVY_NO_ARGS", "1")
+    os.environ.setdefault("KIVY_CLIPBOARD", "sdl2")
+    os.environ.setdefault("SDL_VIDEO_ALLOW_SCREENSAVER", "0")  # no blanking during a match
+    # SDL would turn SIGTERM into a window-close request, which kiosk mode refuses; the
+    # kiosk handles SIGTERM itself (systemctl stop): stop the app cleanly.
+    os.environ.setdefault("SDL_NO_SIGNAL_HANDLERS", "1")
+    from kivy.config import Config
+    Config.set("kivy", "exit_on_escape", "0" if kiosk_mode else "1")
+    Config.set("kivy", "keyboard_mode", "systemanddock" if kiosk_mode else "system")
+    Config.set("input", "mouse", "mouse,disable_multitouch")
+    if size:
+        Config.set("graphics", "width", str(size[0]))
+        Config.set("graphics", "height", str(size[1]))
+    Config.set("graphics", "fullscreen", "auto" if kiosk_mode and not size else "0")
+    Config.set("graphics", "show_cursor", "0" if kiosk_mode else "1")
+    Config.set("graphics", "resizable", "0" if kiosk_mode else "1")
+
+    from kivy.logger import Logger
+    from kiosk.journal import Journal
+    from kiosk.ui.app import KioskApp
+
+    for problem in settings.problems:
+        Logger.warning("kiosk: %s", problem)
+    journal = Journal(db)
+    spec = args.camera or settings["camera.source"]
+    try:
+        controls = _controls(settings)
+    except Exception as exc:  # GPIO asked for but absent: say so, run with touch + keyboard
+        Logger.error("kiosk: GPIO controls unavailable (%s); touch and keyboard only", exc)
+        controls = None
+    try:
+        from hardware import watchdog
+    except ImportError:
+        watchdog = None
+    app = KioskApp(journal=journal, settings=settings, db_path=db, kiosk_mode=kiosk_mode,
+                   camera_factory=camera_factory(spec, settings["camera.marks"]),
+                   controls=controls, watchdog=watchdog)
+    def on_sigterm(signum, frame):
+        from kivy.clock import Clock
+        Clock.schedule_once(lambda dt: app.stop(), 0)
+
+    signal.signal(signal.SIGTERM, on_sigterm)
+    try:
+        app.run()
+    finally:
+        journal.close()
+        if controls is not None and hasattr(controls, "close"):
+            controls.close()
+    return 0

@@ -1,0 +1,212 @@
+"""The kiosk application: one ScreenManager, the match view-model, kiosk behaviour.
+
+Navigation: ``go(name)`` shows a screen; ``act(fn, *args)`` runs a view-model action (which
+journals first), shows the core's message if the rules refuse it, and then shows the screen
+the match is now on. Threads (camera, GPIO buttons) reach the UI only through the Clock.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+from pathlib import Path
+
+from kivy.app import App
+from kivy.base import ExceptionHandler, ExceptionManager
+from kivy.clock import Clock
+from kivy.core.window import Window
+from kivy.logger import Logger
+from kivy.properties import NumericProperty, StringProperty
+from kivy.uix.floatlayout import FloatLayout
+from kivy.uix.screenmanager import NoTransition, ScreenManager
+
+from kiosk.game import BotifarraError
+from kiosk.settings import Settings
+from kiosk.ui import i18n, theme
+from kiosk.ui.i18n import _
+from kiosk.ui.screens import SCREEN_MODULES
+from kiosk.ui.tr import tr
+from kiosk.ui.viewmodels.drafts import DraftStore
+from kiosk.ui.viewmodels.match import MatchViewModel
+from kiosk.ui.widgets import Banner
+
+log = logging.getLogger("kiosk.ui")
+KEY_SPACE, KEY_ENTER, KEY_NUMPAD_ENTER, KEY_BACKSPACE, KEY_ESCAPE = 32, 13, 271, 8, 27
+
+
+class _RecoverToScoreboard(ExceptionHandler):
+    """An unexpected error: log it with its traceback, go back to the scoreboard, keep running."""
+
+    def __init__(self, app: "KioskApp") -> None:
+        super().__init__()
+        self.app = app
+
+    def handle_exception(self, inst):
+        if isinstance(inst, (KeyboardInterrupt, SystemExit)):
+            return ExceptionManager.RAISE
+        Logger.exception("kiosk: unexpected error; back to the scoreboard (the score is saved)")
+        Clock.schedule_once(lambda dt: self.app.recover(), 0)
+        return ExceptionManager.PASS
+
+
+class KioskApp(App):
+    u = NumericProperty(1.0)
+    language = StringProperty("ca")
+    title = "Botifarra"
+
+    def __init__(self, *, journal, settings: Settings | None = None, db_path: Path | None = None,
+                 kiosk_mode: bool = False, camera_factory=None, controls=None, watchdog=None,
+                 usb_roots=None, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.journal = journal
+        self.settings = settings or Settings()
+        self.db_path = Path(db_path) if db_path else None
+        self.evidence_dir = self.db_path.parent / "evidence" if self.db_path else None
+        self.kiosk_mode = kiosk_mode
+        self.camera_factory = camera_factory
+        self.controls = controls
+        self.watchdog = watchdog
+        self.usb_roots = usb_roots  # glob patterns of USB sticks (None: /media, /run/media, /mnt)
+        self.vm: MatchViewModel | None = None
+        self.sm: ScreenManager | None = None
+        self._banner_event = None
+        self._handler = _RecoverToScoreboard(self)
+
+    # ------------------------------------------------------------------ build
+    def build(self):
+        language = self.settings.get("ui.language", "ca")
+        self.language = language if language in i18n.LANGUAGES else "ca"
+        tr.switch(self.language)
+        Window.clearcolor = theme.BG
+        self._rescale()
+        drafts = DraftStore(self.db_path.with_name(self.db_path.name + ".draft.json") if self.db_path else None)
+        self.vm = MatchViewModel(self.journal, settings=self.settings, drafts=drafts)
+        self.sm = ScreenManager(transition=NoTransition())
+        for name, cls_name in SCREEN_MODULES.items():
+            module = importlib.import_module(f"kiosk.ui.screens.{name}")
+            self.sm.add_widget(getattr(module, cls_name)(name=name, vm=self.vm, nav=self))
+        root = FloatLayout()
+        root.add_widget(self.sm)
+        self.banner = Banner(text="", size_hint=(1, None), height=0, pos_hint={"top": 1})
+        root.add_widget(self.banner)
+        Window.bind(on_resize=self._rescale, on_key_down=self._on_key_down,
+                    on_request_close=self._on_request_close)
+        ExceptionManager.add_handler(self._handler)
+        if self.watchdog is not None:
+            every = getattr(self.watchdog, "interval", lambda: None)() or 1.0
+            Clock.schedule_interval(lambda dt: self.watchdog.pet(), every)
+        if self.controls is not None:
+            self._wire_controls(self.controls)
+        self.go(self.vm.screen)
+        return root
+
+    def on_start(self):
+        if self.watchdog is not None and hasattr(self.watchdog, "ready"):
+            self.watchdog.ready()
+
+    def on_stop(self):
+        if self._handler in ExceptionManager.handlers:
+            ExceptionManager.remove_handler(self._handler)
+        Window.unbind(on_resize=self._rescale, on_key_down=self._on_key_down,
+                      on_request_close=self._on_request_close)
+        camera = self.sm.get_screen("score_camera") if self.sm else None
+        if camera is not None:
+            camera.stop_camera()
+
+    def _rescale(self, *args):
+        w, h = Window.size
+        self.u = max(0.5, min(w, h) / 480.0)
+
+    # ------------------------------------------------------------------ navigation
+    def go(self, name: str) -> None:
+        if self.sm is None:
+            return
+        if self.sm.current == name:
+            self.sm.current_screen.refresh()
+        else:
+            self.sm.current = name
+        Logger.info("kiosk: screen %s", name)
+
+    def act(self, fn, *args, **kwargs) -> bool:
+        """Run a view-model action; a rule the core refuses becomes a message, not a crash."""
+        try:
+            fn(*args, **kwargs)
+        except BotifarraError as exc:
+            self.show_message(str(exc))
+            self.go(self.vm.screen)
+            return False
+        self.go(self.vm.screen)
+        return True
+
+    def show_message(self, text: str, seconds: float = 6.0) -> None:
+        self.banner.text = text
+        self.banner.height = self.u * 44 if text else 0
+        if self._banner_event is not None:
+            self._banner_event.cancel()
+        if text:
+            self._banner_event = Clock.schedule_once(lambda dt: self.show_message(""), seconds)
+
+    def recover(self) -> None:
+        """After an unexpected error: reload the match from the journal, show the scoreboard."""
+        try:
+            self.vm.resume()
+        except Exception:  # the journal itself failed: still show the scoreboard
+            Logger.exception("kiosk: could not reload the journal")
+        self.go("scoreboard")
+        self.show_message(_("Something went wrong. The score is saved."), seconds=10)
+
+    # ------------------------------------------------------------------ language
+    def set_language(self, language: str) -> None:
+        tr.switch(language)
+        self.language = language
+        self.settings.set("ui.language", language)
+        for screen in self.sm.screens:
+            screen.refresh()
+
+    def next_language(self) -> None:
+        langs = i18n.LANGUAGES
+        self.set_language(langs[(langs.index(self.language) + 1) % len(langs)])
+
+    # ------------------------------------------------------------------ keys and buttons
+    def _on_request_close(self, *args, **kwargs):
+        return bool(self.kiosk_mode)  # True = keep running
+
+    def _on_key_down(self, window, key, scancode, codepoint, modifiers):
+        if key == KEY_ESCAPE:
+            return self.kiosk_mode  # swallow Escape in kiosk mode
+        from kivy.uix.textinput import TextInput
+        focused = [w for w in self.sm.current_screen.walk() if isinstance(w, TextInput) and w.focus]
+        if focused:
+            return False
+        if key == KEY_SPACE:
+            self.press("scan")
+            return True
+        if key in (KEY_ENTER, KEY_NUMPAD_ENTER):
+            self.press("confirm")
+            return True
+        if key == KEY_BACKSPACE:
+            self.press("undo")
+            return True
+        return False
+
+    def press(self, button: str) -> None:
+        """The three table actions (keyboard or GPIO buttons): scan, confirm, undo."""
+        screen = self.sm.current_screen
+        handler = getattr(screen, f"on_{button}_button", None)
+        if handler is not None and handler() is not False:
+            return
+        if button == "scan" and self.vm.phase == "playing" and not self.vm.draft:
+            self.act(self.vm.begin_score, "camera")
+        elif button == "undo":
+            self.act(self.vm.undo)
+        elif button == "settings":
+            self.go("settings")
+
+    def _wire_controls(self, controls) -> None:
+        """GPIO callbacks come on gpiozero's threads: hop onto the Clock."""
+        def hop(name):
+            return lambda *a: Clock.schedule_once(lambda dt: self.press(name), 0)
+        controls.when_scan = hop("scan")
+        controls.when_confirm = hop("confirm")
+        controls.when_undo = hop("undo")
+        controls.when_settings = hop("settings")

@@ -1,0 +1,119 @@
+"""Translations through :mod:`gettext`, Catalan first (then Spanish and English).
+
+The message ids are English; ``locale/<lang>.po`` holds each language. The ``.po`` sources
+are compiled in memory by :func:`compile_po` (a small standard-library ``msgfmt``), so no
+gettext tools are needed on the kiosk. Pure Python: the view-models translate with
+:func:`_`; the Kivy side (``kiosk.ui.tr``) re-evaluates kv rules when the language changes.
+"""
+
+from __future__ import annotations
+
+import ast
+import gettext
+import io
+import struct
+from pathlib import Path
+
+LOCALE_DIR = Path(__file__).with_name("locale")
+LANGUAGES: tuple[str, ...] = ("ca", "es", "en")
+def N_(message: str) -> str:
+    """Mark a message for translation where it is defined; translate it with _() where shown."""
+    return message
+
+
+LANGUAGE_NAMES = {"ca": "Català", "es": "Español", "en": "English"}
+
+_current: gettext.NullTranslations = gettext.NullTranslations()
+_language = "en"
+_cache: dict[str, gettext.NullTranslations] = {}
+
+
+def parse_po(text: str) -> dict[str, str]:
+    """The msgid -> msgstr pairs of a ``.po`` file (no plurals or contexts needed here)."""
+    messages: dict[str, str] = {}
+    msgid = msgstr = None
+    section = None
+    fuzzy = False
+
+    def flush():
+        nonlocal msgid, msgstr, fuzzy
+        if msgid is not None and msgstr is not None and not fuzzy:
+            messages[msgid] = msgstr
+        msgid = msgstr = None
+        fuzzy = False
+
+    for raw in text.splitlines():
+        line = raw.strip()
+        if line.startswith("#,") and "fuzzy" in line:
+            flush()
+            fuzzy = True
+            continue
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("msgid "):
+            if msgstr is not None:
+                flush()
+            msgid, section = ast.literal_eval(line[6:]), "id"
+        elif line.startswith("msgstr "):
+            msgstr, section = ast.literal_eval(line[7:]), "str"
+        elif line.startswith('"'):
+            piece = ast.literal_eval(line)
+            if section == "id":
+                msgid += piece
+            elif section == "str":
+                msgstr += piece
+    flush()
+    return messages
+
+
+def compile_po(text: str) -> bytes:
+    """GNU ``.mo`` bytes for a ``.po`` text (what ``msgfmt`` writes)."""
+    messages = parse_po(text)
+    keys = sorted(messages)
+    ids = b""
+    strs = b""
+    offsets = []
+    for k in keys:
+        kb, vb = k.encode("utf-8"), messages[k].encode("utf-8")
+        offsets.append((len(ids), len(kb), len(strs), len(vb)))
+        ids += kb + b"\0"
+        strs += vb + b"\0"
+    n = len(keys)
+    keystart = 7 * 4 + 16 * n
+    valuestart = keystart + len(ids)
+    koffsets, voffsets = [], []
+    for o1, l1, o2, l2 in offsets:
+        koffsets += [l1, o1 + keystart]
+        voffsets += [l2, o2 + valuestart]
+    out = struct.pack("Iiiiiii", 0x950412DE, 0, n, 7 * 4, 7 * 4 + n * 8, 0, 0)
+    out += struct.pack(f"{len(koffsets)}i", *koffsets) if koffsets else b""
+    out += struct.pack(f"{len(voffsets)}i", *voffsets) if voffsets else b""
+    return out + ids + strs
+
+
+def translations(language: str) -> gettext.NullTranslations:
+    if language not in _cache:
+        po = LOCALE_DIR / f"{language}.po"
+        if po.exists():
+            _cache[language] = gettext.GNUTranslations(io.BytesIO(compile_po(po.read_text("utf-8"))))
+        else:
+            _cache[language] = gettext.NullTranslations()
+    return _cache[language]
+
+
+def set_language(language: str) -> None:
+    """Switch every later :func:`_` call to ``language`` (``ca``, ``es`` or ``en``)."""
+    global _current, _language
+    if language not in LANGUAGES:
+        raise ValueError(f"unknown language {language!r}: use one of {', '.join(LANGUAGES)}")
+    _current = translations(language)
+    _language = language
+
+
+def language() -> str:
+    return _language
+
+
+def _(message: str) -> str:
+    """Translate ``message`` (an English message id) into the current language."""
+    return _current.gettext(message)

@@ -1,0 +1,18 @@
+"""One ``name.py`` + ``name.kv`` per screen; each screen is thin and reads its view-model."""
+
+SCREEN_MODULES = {
+    "scoreboard": "ScoreboardScreen",
+    "new_match": "NewMatchScreen",
+    "bidding": "BiddingScreen",
+    "score_camera": "ScoreCameraScreen",
+    "score_cards": "ScoreCardsScreen",
+    "score_points": "ScorePointsScreen",
+    "confirm": "ConfirmScreen",
+    "penalty": "PenaltyScreen",
+    "misdeal": "MisdealScreen",
+    "edit_hand": "EditHandScreen",
+    "match_won": "MatchWonScreen",
+    "history": "HistoryScreen",
+    "settings": "SettingsScreen",
+    "diagnostics": "DiagnosticsScreen",
+}

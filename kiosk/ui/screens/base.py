@@ -1,0 +1,43 @@
+"""The base of every screen: a view-model and a navigator are injected; kv is loaded once."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from kivy.lang import Builder
+from kivy.properties import ObjectProperty
+from kivy.uix.screenmanager import Screen
+
+from kiosk.ui import theme
+from kiosk.ui.i18n import N_, _
+
+TRUMP_NAMES = {"oros": N_("Oros"), "copes": N_("Copes"), "espases": N_("Espases"), "bastos": N_("Bastos"),
+               "botifarra": N_("Botifarra")}
+LEVEL_NAMES = {"none": "", "contro": N_("Contro"), "recontro": N_("Recontro"),
+               "sant_vicenc": N_("Sant Vicenç")}
+
+
+def load_kv(module_file: str) -> None:
+    path = str(Path(module_file).with_suffix(".kv"))
+    if path not in Builder.files:
+        Builder.load_file(path)
+
+
+def trump_name(trump: str | None) -> str:
+    return _(TRUMP_NAMES.get(trump, "")) if trump else ""
+
+
+def level_name(level: str | None) -> str:
+    return _(LEVEL_NAMES.get(level or "none", "")) if level and level != "none" else ""
+
+
+class KioskScreen(Screen):
+    vm = ObjectProperty(None)
+    nav = ObjectProperty(None)
+    theme = theme
+
+    def on_pre_enter(self, *args):
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Read the view-model into this screen's properties (also after a language switch)."""

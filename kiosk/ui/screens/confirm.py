@@ -1,0 +1,68 @@
+"""Confirmation of a hand's score: card points + tricks, over 36, × multiplier = scored.
+Optionally both pairs must confirm."""
+
+from __future__ import annotations
+
+from kivy.properties import BooleanProperty, ListProperty, StringProperty
+
+from kiosk.ui.i18n import _
+from kiosk.ui.screens.base import KioskScreen, load_kv, trump_name
+
+load_kv(__file__)
+
+
+def breakdown_lines(vm) -> list[dict]:
+    lines = []
+    for b in vm.breakdown():
+        if b.card_points is not None and b.tricks is not None:
+            source = _("{cp} card points + {tricks} tricks = {p}").format(cp=b.card_points, tricks=b.tricks, p=b.points)
+        elif b.points is not None:
+            source = _("{p} points").format(p=b.points)
+        else:
+            source = ""
+        if b.scored:
+            result = _("{p} − 36 = {over} × {m} = {s}").format(p=b.points, over=b.over, m=b.multiplier, s=b.scored)
+        elif b.points is not None and b.points == 36:
+            result = _("36: nobody scores")
+        else:
+            result = _("scores 0")
+        lines.append({"team": b.team, "source": source, "result": result, "scored": b.scored})
+    return lines
+
+
+class ConfirmScreen(KioskScreen):
+    title = StringProperty("")
+    line_a = StringProperty("")
+    line_b = StringProperty("")
+    result_a = StringProperty("")
+    result_b = StringProperty("")
+    scored_a = StringProperty("")
+    scored_b = StringProperty("")
+    both = BooleanProperty(False)
+    confirmed = ListProperty([])
+    name_a = StringProperty("")
+    name_b = StringProperty("")
+
+    def refresh(self) -> None:
+        vm = self.vm
+        if vm.pending is None:
+            return
+        names = vm.team_names
+        self.name_a, self.name_b = names["A"], names["B"]
+        c = vm.contract
+        self.title = _("Hand {n}: {trump} ×{m}").format(n=vm.hand_number, trump=trump_name(c["trump"]),
+                                                        m=c["multiplier"])
+        lines = {ln["team"]: ln for ln in breakdown_lines(vm)}
+        self.line_a, self.line_b = lines["A"]["source"], lines["B"]["source"]
+        self.result_a, self.result_b = lines["A"]["result"], lines["B"]["result"]
+        self.scored_a, self.scored_b = f"+{lines['A']['scored']}", f"+{lines['B']['scored']}"
+        self.both = vm.needs_both
+        self.confirmed = vm.confirmed_by
+
+    def confirm(self, team: str | None = None) -> None:
+        self.nav.act(self.vm.confirm, team)
+
+    def on_confirm_button(self):
+        if not self.both:
+            self.confirm()
+        return True

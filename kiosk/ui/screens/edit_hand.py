@@ -1,0 +1,83 @@
+"""Edit a past hand: its trump, doubling and one pair's points; totals recompute."""
+
+from __future__ import annotations
+
+from kivy.properties import NumericProperty, StringProperty
+
+from kiosk.ui import theme
+from kiosk.ui.i18n import _
+from kiosk.ui.screens.base import KioskScreen, level_name, load_kv, trump_name
+from kiosk.ui.viewmodels.match import LEVELS, TRUMPS
+from kiosk.ui.viewmodels.points import PointsPad
+from kiosk.ui.widgets import KButton, SuitButton
+
+load_kv(__file__)
+
+
+class EditHandScreen(KioskScreen):
+    title = StringProperty("")
+    trump = StringProperty("")
+    doubling = StringProperty("none")
+    team = StringProperty("A")
+    display = StringProperty("")
+    index = NumericProperty(0)
+    name_a = StringProperty("")
+    name_b = StringProperty("")
+
+    def refresh(self) -> None:
+        vm = self.vm
+        if not vm.draft or "hand" not in vm.draft:
+            return
+        self.index = int(vm.draft["hand"])
+        data = vm.hand_data(self.index)
+        names = vm.team_names
+        self.name_a, self.name_b = names["A"], names["B"]
+        self.title = _("Edit hand {n}").format(n=self.index + 1)
+        self.delegated = bool(data.get("delegated"))
+        self.trump = data.get("trump") or "oros"
+        self.doubling = data.get("doubling") or "none"
+        points = data.get("points") or {"A": 0}
+        self.pad = PointsPad(next(iter(points)))
+        self.pad.digits = str(next(iter(points.values())))
+        self._build()
+
+    def _build(self) -> None:
+        trumps, levels = self.ids.trumps, self.ids.levels
+        trumps.clear_widgets()
+        levels.clear_widgets()
+        for t in TRUMPS:
+            b = SuitButton(suit=t, text=trump_name(t), action=t, selected=t == self.trump)
+            b.bind(on_release=lambda w: self._set(trump=w.action))
+            trumps.add_widget(b)
+        for level in ("none",) + LEVELS:
+            b = KButton(text=level_name(level) or _("No doubling"), action=level,
+                        selected=level == self.doubling)
+            b.bind(on_release=lambda w: self._set(doubling=w.action))
+            levels.add_widget(b)
+        self.team = self.pad.team
+        self.display = self.pad.digits or "–"
+
+    def _set(self, **kw) -> None:
+        for k, v in kw.items():
+            setattr(self, k, v)
+        self._build()
+
+    def press(self, key: str) -> None:
+        self.pad.press(key)
+        self._build()
+
+    def set_team(self, team: str) -> None:
+        self.pad.team = team
+        self._build()
+
+    def save(self) -> None:
+        if self.pad.problem:
+            self.nav.show_message(self.pad.problem)
+            return
+        data = {"trump": self.trump, "delegated": self.delegated, "doubling": self.doubling,
+                "points": {self.pad.team: self.pad.value}}
+        self.nav.act(self.vm.edit_hand, self.index, data)
+
+    def on_confirm_button(self):
+        self.save()
+        return True

@@ -1,0 +1,83 @@
+"""Match history: past matches from the journal, the chosen match's score sheet, and the
+export of a match to a USB stick (JSON + printable PDF), written off the UI thread."""
+
+from __future__ import annotations
+
+import threading
+
+from kivy.clock import Clock
+from kivy.factory import Factory
+from kivy.properties import BooleanProperty, StringProperty
+
+from kiosk.ui.i18n import _
+from kiosk.ui.screens.base import KioskScreen, load_kv
+from kiosk.ui.screens.scoreboard import sheet_rows
+from kiosk.ui.viewmodels.history import USB_ROOTS, ExportFailed, HistoryViewModel
+
+load_kv(__file__)
+
+
+class HistoryScreen(KioskScreen):
+    summary = StringProperty("")
+    busy = BooleanProperty(False)
+    can_export = BooleanProperty(False)
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.history = HistoryViewModel(self.vm.journal,
+                                        usb_roots=getattr(self.nav, "usb_roots", None) or USB_ROOTS)
+
+    def refresh(self) -> None:
+        self.history.reload()
+        self._show()
+
+    def _show(self) -> None:
+        h = self.history
+        self.summary = h.summary
+        self.can_export = h.match is not None
+        lst = self.ids.matches
+        lst.clear_widgets()
+        for info in h.infos:
+            b = Factory.HistoryItem(text=h.line(info), selected=info.id == h.selected)
+            b.action = f"match_{info.id}"
+            b.bind(on_release=lambda w, i=info.id: self.select(i))
+            lst.add_widget(b)
+        sheet = self.ids.sheet
+        sheet.clear_widgets()
+        if h.match is not None:
+            for row in sheet_rows(h):
+                sheet.add_widget(row)
+
+    def select(self, match_id: int) -> None:
+        self.history.select(match_id)
+        self._show()
+
+    def export(self) -> None:
+        if self.busy or self.history.selected is None:
+            return
+        try:
+            payload = self.history.export_payload()
+        except Exception as exc:  # the journal could not give this match
+            self.nav.show_message(str(exc))
+            return
+        self.busy = True
+        self.nav.show_message(_("Writing to the USB stick…"), seconds=60)
+
+        def work():
+            try:
+                result = self.history.export(payload)
+                Clock.schedule_once(lambda dt: self._exported(result, None), 0)
+            except ExportFailed as exc:
+                message = str(exc)
+                Clock.schedule_once(lambda dt: self._exported(None, message), 0)
+
+        threading.Thread(target=work, name="usb-export", daemon=True).start()
+
+    def _exported(self, result, problem) -> None:
+        self.busy = False
+        self.last_export = result
+        if result is None:
+            self.nav.show_message(problem, seconds=10)
+        else:
+            self.nav.show_message(_("Saved on the USB stick: {name} (.json and .pdf)").format(
+                name=result.json_path.stem), seconds=10)

@@ -1,0 +1,36 @@
+"""Match won: the winner, the final sheet, a new match that continues the dealing."""
+
+from __future__ import annotations
+
+from kivy.properties import DictProperty, StringProperty
+
+from kiosk.ui.i18n import _
+from kiosk.ui.screens.base import KioskScreen, load_kv
+from kiosk.ui.screens.scoreboard import sheet_rows
+
+load_kv(__file__)
+
+
+class MatchWonScreen(KioskScreen):
+    winner = StringProperty("")
+    winner_team = StringProperty("A")
+    totals = DictProperty({"A": 0, "B": 0})
+    names = DictProperty({"A": "", "B": ""})
+
+    def refresh(self) -> None:
+        vm = self.vm
+        if not vm.has_match:
+            return
+        self.names = vm.team_names
+        self.totals = vm.totals
+        w = vm.winner
+        self.winner_team = w if w in ("A", "B") else "A"
+        self.winner = (_("{name} win!").format(name=vm.team_names[w]) if w in ("A", "B")
+                       else _("A draw"))
+        sheet = self.ids.sheet
+        sheet.clear_widgets()
+        for row in sheet_rows(vm):
+            sheet.add_widget(row)
+
+    def next_match(self) -> None:
+        self.nav.act(self.vm.next_match)

@@ -1,0 +1,70 @@
+"""New match: pair names, optional player names, preset and target, who deals first
+(tap a seat, or the on-screen suit draw)."""
+
+from __future__ import annotations
+
+from kivy.properties import NumericProperty, StringProperty
+
+from kiosk.ui.i18n import N_, _
+from kiosk.ui.screens.base import KioskScreen, load_kv
+from kiosk.ui.viewmodels.match import PRESETS, TARGETS
+
+load_kv(__file__)
+
+PRESET_NAMES = {"reglament": N_("Reglament"), "butinet": N_("Butinet (tournament)"),
+                "girona": N_("Girona (8 hands)"), "torrefarrera": N_("Torrefarrera"),
+                "regional_234": N_("Regional 2-3-4")}
+
+
+class NewMatchScreen(KioskScreen):
+    preset = StringProperty("reglament")
+    preset_text = StringProperty("")
+    target = NumericProperty(101)
+    first_dealer = NumericProperty(0)
+    drawn_suit = StringProperty("")
+    draw_text = StringProperty("")
+
+    def refresh(self) -> None:
+        s = self.vm.settings
+        self.preset = s["match.preset"]
+        self.target = int(s["match.target"])
+        self.ids.team_a.text = self.ids.team_a.text or ""
+        self.ids.team_a.hint_text = s["match.team_a"]
+        self.ids.team_b.hint_text = s["match.team_b"]
+        for i in range(4):
+            self.ids[f"player_{i}"].hint_text = _("Seat {n}").format(n=i + 1)
+        self.drawn_suit = ""
+        self.draw_text = ""
+        self._texts()
+
+    def _texts(self) -> None:
+        self.preset_text = _(PRESET_NAMES[self.preset])
+
+    def next_preset(self) -> None:
+        self.preset = PRESETS[(PRESETS.index(self.preset) + 1) % len(PRESETS)]
+        self._texts()
+
+    def next_target(self) -> None:
+        self.target = TARGETS[(TARGETS.index(self.target) + 1) % len(TARGETS)] if self.target in TARGETS else 101
+
+    def choose_dealer(self, seat: int) -> None:
+        self.first_dealer = seat
+        self.drawn_suit = ""
+        self.draw_text = ""
+
+    def draw(self) -> None:
+        suit, seat = self.vm.draw_first_dealer()
+        self.first_dealer = seat
+        self.drawn_suit = suit.catalan
+        name = self.ids[f"player_{seat}"].text.strip() or _("Seat {n}").format(n=seat + 1)
+        self.draw_text = _("{suit}: {name} deals").format(suit=_(suit.catalan.capitalize()), name=name)
+
+    def start(self) -> None:
+        ids = self.ids
+        players = [ids[f"player_{i}"].text.strip() or None for i in range(4)]
+        self.nav.act(self.vm.new_match,
+                     team_names={"A": ids.team_a.text.strip(), "B": ids.team_b.text.strip()},
+                     players=players, preset=self.preset, target=self.target,
+                     first_dealer=self.first_dealer)
+        for w in [ids.team_a, ids.team_b] + [ids[f"player_{i}"] for i in range(4)]:
+            w.text = ""

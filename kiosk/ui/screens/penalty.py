@@ -1,0 +1,43 @@
+"""Penalty (renunci): which pair broke a rule; the other pair scores 36 × multiplier."""
+
+from __future__ import annotations
+
+from kivy.properties import StringProperty
+
+from kiosk.ui.i18n import _
+from kiosk.ui.screens.base import KioskScreen, load_kv
+
+load_kv(__file__)
+
+
+class PenaltyScreen(KioskScreen):
+    name_a = StringProperty("")
+    name_b = StringProperty("")
+    offender = StringProperty("")
+    explain = StringProperty("")
+
+    def refresh(self) -> None:
+        vm = self.vm
+        names = vm.team_names
+        self.name_a, self.name_b = names["A"], names["B"]
+        event = vm.pending
+        self.offender = event["offender"] if event else ""
+        if event:
+            other = "B" if self.offender == "A" else "A"
+            scored = vm.breakdown()
+            s = next(b.scored for b in scored if b.team == other)
+            self.explain = _("{off} broke a rule: {other} scores 36 × {m} = {s}").format(
+                off=names[self.offender], other=names[other], m=vm.multiplier, s=s)
+        else:
+            self.explain = _("Which pair broke a rule (renunci)?")
+
+    def choose(self, team: str) -> None:
+        self.nav.act(self.vm.penalty, team)
+
+    def confirm(self) -> None:
+        if self.vm.pending:
+            self.nav.act(self.vm.confirm)
+
+    def on_confirm_button(self):
+        self.confirm()
+        return True

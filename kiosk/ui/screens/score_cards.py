@@ -1,0 +1,110 @@
+"""Tap the cards: the 48 cards in a grid; tap those in one pair's pile; live points and
+tricks; the same checks as a scan. Also where a camera read is corrected card by card."""
+
+from __future__ import annotations
+
+from kivy.properties import StringProperty
+
+from kiosk.game import Card
+from kiosk.ui import theme
+from kiosk.ui.i18n import _
+from kiosk.ui.screens.base import KioskScreen, load_kv
+from kiosk.ui.viewmodels.cards import RANK_COLUMNS, SUIT_ROWS, CardPicker
+from kiosk.ui.widgets import KButton, KLabel
+from kiosk.ui.icons import SuitIcon
+
+load_kv(__file__)
+
+
+class ScoreCardsScreen(KioskScreen):
+    count = StringProperty("")
+    problem = StringProperty("")
+    team = StringProperty("A")
+    name_a = StringProperty("")
+    name_b = StringProperty("")
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.picker = CardPicker()
+        self._portrait = None
+        self._buttons: dict[Card, KButton] = {}
+        self.bind(size=self._maybe_rebuild)
+
+    def refresh(self) -> None:
+        draft = self.vm.draft or {}
+        self.picker = CardPicker(draft.get("team", "A"), draft.get("cards", ()), other=draft.get("other", ()))
+        names = self.vm.team_names
+        self.name_a, self.name_b = names["A"], names["B"]
+        self._build_grid()
+        self._update()
+
+    def _maybe_rebuild(self, *_):
+        if self._portrait is not None and self._portrait != (self.height > self.width):
+            self._build_grid()
+            self._update()
+
+    def _build_grid(self) -> None:
+        grid = self.ids.grid
+        grid.clear_widgets()
+        self._buttons.clear()
+        self._portrait = self.height > self.width
+        suits, ranks = SUIT_ROWS, RANK_COLUMNS
+        if self._portrait:
+            grid.cols = len(suits) + 1
+            grid.add_widget(KLabel(text=""))
+            for suit in suits:
+                grid.add_widget(SuitIcon(suit=suit.catalan))
+            for rank in ranks:
+                grid.add_widget(KLabel(text=str(rank), color=theme.MUTED, bold=True))
+                for suit in suits:
+                    grid.add_widget(self._card_button(Card(rank, suit)))
+        else:
+            grid.cols = len(ranks) + 1
+            for suit in suits:
+                grid.add_widget(SuitIcon(suit=suit.catalan))
+                for rank in ranks:
+                    grid.add_widget(self._card_button(Card(rank, suit)))
+
+    def _card_button(self, card: Card) -> KButton:
+        b = KButton(text=str(card.rank), action=card.code, color_bg=theme.BUTTON)
+        b.bind(on_release=lambda w: self.tap(w.action))
+        self._buttons[card] = b
+        return b
+
+    def tap(self, code: str) -> None:
+        self.picker.toggle(code)
+        self.vm.update_draft(team=self.picker.team, cards=[c.code for c in self.picker.ordered])
+        self._update()
+
+    def set_team(self, team: str) -> None:
+        self.picker.set_team(team)
+        self.vm.update_draft(team=team, cards=[c.code for c in self.picker.ordered])
+        self._update()
+
+    def clear(self) -> None:
+        self.picker.clear()
+        self.vm.update_draft(team=self.picker.team, cards=[])
+        self._update()
+
+    def _update(self) -> None:
+        p = self.picker
+        self.team = p.team
+        for card, b in self._buttons.items():
+            b.selected = card in p.selected
+            b.disabled = card in p.other
+            b.color_bg = theme.SUIT[card.suit.catalan][:3] + (0.35,)
+        self.count = _("{cards} cards · {points} points + {tricks} tricks = {total}").format(
+            cards=len(p.selected), points=p.card_points, tricks=p.tricks, total=p.points)
+        self.problem = p.problem or ""
+
+    def done(self) -> None:
+        if self.picker.problem:
+            self.nav.show_message(self.picker.problem)
+            return
+        source = (self.vm.draft or {}).get("source", "cards")
+        self.nav.act(self.vm.propose, self.picker.event(source=source,
+                                                        evidence=(self.vm.draft or {}).get("evidence")))
+
+    def on_confirm_button(self):
+        self.done()
+        return True

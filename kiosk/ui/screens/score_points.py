@@ -1,0 +1,58 @@
+"""The number pad: one pair's points, the quickest way to score a hand."""
+
+from __future__ import annotations
+
+from kivy.properties import StringProperty
+
+from kiosk.ui.i18n import _
+from kiosk.ui.screens.base import KioskScreen, load_kv
+from kiosk.ui.viewmodels.points import PointsPad
+
+load_kv(__file__)
+
+
+class ScorePointsScreen(KioskScreen):
+    display = StringProperty("")
+    team = StringProperty("A")
+    name_a = StringProperty("")
+    name_b = StringProperty("")
+    hint = StringProperty("")
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.pad = PointsPad()
+
+    def refresh(self) -> None:
+        draft = self.vm.draft or {}
+        self.pad = PointsPad(draft.get("team", "A"))
+        self.pad.digits = str(draft.get("digits", ""))
+        names = self.vm.team_names
+        self.name_a, self.name_b = names["A"], names["B"]
+        self._update()
+
+    def press(self, key: str) -> None:
+        self.pad.press(key)
+        self.vm.update_draft(team=self.pad.team, digits=self.pad.digits)
+        self._update()
+
+    def set_team(self, team: str) -> None:
+        self.pad.team = team
+        self.vm.update_draft(team=team, digits=self.pad.digits)
+        self._update()
+
+    def _update(self) -> None:
+        self.team = self.pad.team
+        self.display = self.pad.digits or "–"
+        v = self.pad.value
+        self.hint = (self.pad.problem or
+                     _("The other pair: {n}").format(n=72 - v))
+
+    def done(self) -> None:
+        if self.pad.problem:
+            self.nav.show_message(self.pad.problem)
+            return
+        self.nav.act(self.vm.propose, self.pad.event())
+
+    def on_confirm_button(self):
+        self.done()
+        return True

@@ -1,0 +1,137 @@
+"""Scoreboard (home): both totals huge, progress to the target, the paper-style sheet,
+the seat diagram, and the actions that fit where the hand is."""
+
+from __future__ import annotations
+
+from kivy.properties import DictProperty, ListProperty, NumericProperty, StringProperty
+
+from kiosk.ui.i18n import LANGUAGE_NAMES, _
+from kiosk.ui.screens.base import KioskScreen, level_name, load_kv, trump_name
+from kiosk.ui.widgets import KButton, SheetRow
+from kiosk.ui import theme
+from kiosk.ui import toolicons  # noqa: F401  (GearIcon, SheetIcon for kv)
+
+load_kv(__file__)
+
+
+def sheet_rows(vm, *, on_tap=None) -> list[SheetRow]:
+    rows = [SheetRow(header=True, number="#", trump=_("Trump"), doubling="×", points=_("Points"),
+                     scored_a=vm.team_names["A"], scored_b=vm.team_names["B"], disabled=True)]
+    for i, r in enumerate(vm.sheet):
+        if r["kind"] == "misdeal":
+            trump, suit, points = _("Misdeal"), "", ""
+        else:
+            trump = trump_name(r["trump"]) + (" (" + _("delegated") + ")" if r["delegated"] else "")
+            suit = r["trump"] or ""
+            if r["kind"] == "penalty":
+                points = _("Penalty")
+            else:
+                pa, pb = r["points"].get("A"), r["points"].get("B")
+                points = f"{pa if pa is not None else '–'}–{pb if pb is not None else '–'}"
+        doubling = f"×{r['multiplier']}" if r["multiplier"] > 1 else ""
+        if level_name(r["doubling"]):
+            doubling = f"{level_name(r['doubling'])[:1]} ×{r['multiplier']}"
+        row = SheetRow(index=i, number=str(r["number"]), suit=suit, trump=trump, doubling=doubling,
+                       points=points, scored_a=str(r["scored"].get("A", 0) or ""),
+                       scored_b=str(r["scored"].get("B", 0) or ""))
+        if on_tap:
+            row.bind(on_release=lambda w, i=i: on_tap(i))
+        rows.append(row)
+    return rows
+
+
+def seat_labels() -> dict[str, str]:
+    return {"dealer": _("deals"), "shuffler": _("shuffles"), "cutter": _("cuts"),
+            "first_lead": _("leads")}
+
+
+class ScoreboardScreen(KioskScreen):
+    status = StringProperty("")
+    names = DictProperty({"A": "", "B": ""})
+    totals = DictProperty({"A": 0, "B": 0})
+    progress = DictProperty({"A": 0.0, "B": 0.0})
+    seat_names = ListProperty(["", "", "", ""])
+    roles = DictProperty({})
+    role_labels = DictProperty({})
+    language = StringProperty("")
+    target = NumericProperty(0)
+
+    def refresh(self) -> None:
+        vm = self.vm
+        self.names = vm.team_names
+        self.totals = vm.totals
+        self.progress = vm.progress
+        self.target = vm.target or 0
+        self.language = LANGUAGE_NAMES.get(self.nav.language, "")
+        self.role_labels = seat_labels()
+        if vm.has_match:
+            self.seat_names = [vm.player_name(s) for s in range(4)]
+            self.roles = vm.roles if not vm.match.is_over else {}
+        else:
+            self.seat_names = ["", "", "", ""]
+            self.roles = {}
+        self.status = self._status()
+        sheet = self.ids.sheet
+        sheet.clear_widgets()
+        for row in sheet_rows(vm, on_tap=self.edit):
+            sheet.add_widget(row)
+        self._actions()
+
+    def _status(self) -> str:
+        vm = self.vm
+        if not vm.has_match:
+            return _("No match yet: start a new one")
+        if vm.match.is_over:
+            return _("Match over")
+        c = vm.contract
+        dealer = vm.player_name(vm.roles["dealer"])
+        text = _("Hand {n} · {dealer} deals").format(n=vm.hand_number, dealer=dealer)
+        if vm.target:
+            text += " · " + _("to {target}").format(target=vm.target)
+        if vm.phase == "playing" and c["trump"]:
+            text += f" · {trump_name(c['trump'])} ×{c['multiplier']}"
+        return text
+
+    def _actions(self) -> None:
+        bar = self.ids.actions
+        bar.clear_widgets()
+        vm = self.vm
+        buttons = []
+        if not vm.has_match or vm.match.is_over:
+            buttons.append(("new_match", _("New match"), theme.PRIMARY))
+        elif vm.phase in ("choose_trump", "delegated", "doubling"):
+            buttons.append(("bidding", _("Choose trump"), theme.PRIMARY))
+            buttons.append(("misdeal", _("Misdeal"), theme.BUTTON))
+        elif vm.phase == "playing":
+            buttons += [("score_camera", _("Camera"), theme.PRIMARY),
+                        ("score_cards", _("Cards"), theme.PRIMARY),
+                        ("score_points", _("Points"), theme.PRIMARY),
+                        ("penalty", _("Penalty"), theme.DANGER),
+                        ("misdeal", _("Misdeal"), theme.BUTTON)]
+        if vm.can_undo:
+            buttons.append(("undo", _("Undo"), theme.BUTTON))
+        for action, text, colour in buttons:
+            b = KButton(text=text, color_bg=colour, font_size=self.nav.u * 18)
+            b.action = action
+            b.bind(on_release=lambda w: self.on_action(w.action))
+            bar.add_widget(b)
+
+    def on_action(self, action: str) -> None:
+        vm, nav = self.vm, self.nav
+        if action == "new_match":
+            nav.go("new_match")
+        elif action == "bidding":
+            nav.go("bidding")
+        elif action.startswith("score_"):
+            nav.act(vm.begin_score, action[len("score_"):])
+        elif action == "penalty":
+            nav.act(vm.begin_action, "penalty")
+        elif action == "misdeal":
+            nav.act(vm.misdeal)
+        elif action == "undo":
+            nav.act(vm.undo)
+        elif action == "language":
+            nav.next_language()
+
+    def edit(self, index: int) -> None:
+        self.nav.act(self.vm.begin_action, "edit_hand", hand=index)

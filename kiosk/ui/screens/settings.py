@@ -1,0 +1,201 @@
+"""Settings behind a PIN: the big PIN pad first (3 wrong tries -> wait 30 s), then the
+choices (rules preset and target for new matches, language live, camera, screen, both
+pairs confirm), the PIN change (typed twice) and the way to the diagnostics."""
+
+from __future__ import annotations
+
+import time
+
+from kivy.clock import Clock
+from kivy.factory import Factory
+from kivy.properties import ObjectProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
+
+from kiosk.ui import theme
+from kiosk.ui.i18n import LANGUAGE_NAMES, LANGUAGES, N_, _
+from kiosk.ui.screens.base import KioskScreen, load_kv
+from kiosk.ui.screens.new_match import PRESET_NAMES
+from kiosk.ui.viewmodels.settings import LABELS, SettingsViewModel
+
+load_kv(__file__)
+
+TITLES = {"pin": N_("Type the PIN"), "new_pin": N_("Type the new PIN"),
+          "new_pin_again": N_("Type the new PIN again")}
+
+
+class PinPanel(BoxLayout):
+    screen = ObjectProperty(None)
+
+
+class OptionsPanel(BoxLayout):
+    screen = ObjectProperty(None)
+
+
+class SettingsScreen(KioskScreen):
+    mode = StringProperty("pin")  # pin | options | new_pin | new_pin_again
+    title = StringProperty("")
+    shown = StringProperty("")
+    hint = StringProperty("")
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.svm = SettingsViewModel(self.nav.settings, clock=time.monotonic)
+        self.pin_panel = PinPanel(screen=self)
+        self.options_panel = OptionsPanel(screen=self)
+        self._tick = None
+        self._typed = ""  # digits of a new PIN being typed
+
+    # ------------------------------------------------------------------ enter / leave
+    def on_leave(self, *args):
+        if self.manager is None or self.manager.current != "diagnostics":
+            self.svm.lock()
+            self.mode = "pin"
+        self._stop_tick()
+
+    def close(self) -> None:
+        self.svm.lock()
+        self.mode = "pin"
+        self.nav.go(self.vm.screen)
+
+    def refresh(self) -> None:
+        if not self.svm.unlocked and self.mode != "pin":
+            self.mode = "pin"
+        body = self.ids.body
+        panel = self.options_panel if self.mode == "options" else self.pin_panel
+        if panel.parent is not body:
+            body.clear_widgets()
+            body.add_widget(panel)
+        if self.mode == "options":
+            self._build_options()
+        else:
+            self._update_pin()
+
+    # ------------------------------------------------------------------ PIN pad
+    def _digits(self) -> str:
+        return self.svm.pin.digits if self.mode == "pin" else self._typed
+
+    def press(self, key: str) -> None:
+        if self.mode == "pin":
+            self.svm.pin.press(key)
+        elif key == "back":
+            self._typed = self._typed[:-1]
+        elif key == "clear":
+            self._typed = ""
+        elif key.isdigit() and len(self._typed) < 8:
+            self._typed += key
+        self._update_pin()
+
+    def ok(self) -> None:
+        if self.mode == "pin":
+            if self.svm.unlock():
+                self.mode = "options"
+                self.refresh()
+                return
+            self.nav.show_message(self.svm.pin.problem)
+            self._update_pin()
+            return
+        typed, self._typed = self._typed, ""
+        step = self.svm.enter_new_pin(typed)
+        if step == "again":
+            self.mode = "new_pin_again"
+        elif step == "changed":
+            self.mode = "options"
+            self.nav.show_message(_("The PIN is changed"))
+        else:
+            self.mode = "new_pin"
+            self.nav.show_message(step)
+        self.refresh()
+
+    def pad_back(self) -> None:
+        """The Back button under the pad: leave the settings, or end a PIN change."""
+        if self.mode == "pin":
+            self.close()
+        else:
+            self._typed = ""
+            self.svm.new_pin = None
+            self.mode = "options"
+            self.refresh()
+
+    def _update_pin(self) -> None:
+        self.title = _(TITLES.get(self.mode, TITLES["pin"]))
+        self.shown = "●" * len(self._digits()) or "–"
+        if self.mode == "pin":
+            self.hint = self.svm.pin.problem
+            if self.svm.pin.wait and self._tick is None:
+                self._tick = Clock.schedule_interval(lambda dt: self._countdown(), 0.5)
+        else:
+            self.hint = _("4 to 8 digits")
+
+    def _countdown(self) -> None:
+        self._update_pin()
+        if not self.svm.pin.wait:
+            self._stop_tick()
+
+    def _stop_tick(self) -> None:
+        if self._tick is not None:
+            self._tick.cancel()
+            self._tick = None
+
+    def on_confirm_button(self):
+        if self.mode != "options":
+            self.ok()
+        return True
+
+    # ------------------------------------------------------------------ options
+    def _value_text(self, name: str) -> str:
+        v = self.svm.value(name)
+        if name == "match.preset":
+            return _(PRESET_NAMES.get(v, v))
+        if name == "match.target":
+            return _("To {n}").format(n=v)
+        if isinstance(v, bool):
+            return _("Yes") if v else _("No")
+        if v == "auto":
+            return _("Automatic")
+        return str(v)
+
+    def _build_options(self) -> None:
+        grid = self.options_panel.ids.rows
+        grid.clear_widgets()
+        for name, label in LABELS.items():
+            row = Factory.SettingsRow()
+            row.ids.label.text = _(label)
+            if name == "ui.language":
+                for lang in LANGUAGES:
+                    b = Factory.SettingsValue(text=LANGUAGE_NAMES[lang], selected=self.nav.language == lang)
+                    b.action = f"language_{lang}"
+                    b.bind(on_release=lambda w, lang=lang: self.language(lang))
+                    row.ids.value_box.add_widget(b)
+            else:
+                b = Factory.SettingsValue(text=self._value_text(name))
+                b.action = name
+                b.bind(on_release=lambda w, name=name: self.cycle(name))
+                row.ids.value_box.add_widget(b)
+            grid.add_widget(row)
+
+    def cycle(self, name: str) -> None:
+        try:
+            self.svm.cycle(name)
+        except OSError as exc:
+            self.nav.show_message(_("The settings could not be saved: {error}").format(error=exc.strerror or exc))
+            return
+        if self.svm.needs_restart(name):
+            self.nav.show_message(_("Saved. It takes effect at the next start."))
+        self._build_options()
+
+    def language(self, lang: str) -> None:
+        self.nav.set_language(lang)  # live switch of every screen
+        try:
+            self.svm.change("ui.language", lang)
+        except OSError as exc:
+            self.nav.show_message(_("The settings could not be saved: {error}").format(error=exc.strerror or exc))
+        self._build_options()
+
+    def change_pin(self) -> None:
+        self._typed = ""
+        self.svm.new_pin = None
+        self.mode = "new_pin"
+        self.refresh()
+
+    def diagnostics(self) -> None:
+        self.nav.go("diagnostics")

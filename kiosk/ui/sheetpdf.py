@@ -1,0 +1,116 @@
+"""The printable score sheet of one match: an A4 PDF (fpdf2), like the paper sheet.
+
+Team names, one row a hand (trump, doubling, points, scored, running totals), the final
+totals, the winner and the date. Labels are in the kiosk's current language. No Kivy.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from kiosk.ui.i18n import N_, _
+
+TRUMPS = {"oros": N_("Oros"), "copes": N_("Copes"), "espases": N_("Espases"), "bastos": N_("Bastos"),
+          "botifarra": N_("Botifarra")}
+LEVELS = {"contro": N_("Contro"), "recontro": N_("Recontro"), "sant_vicenc": N_("Sant Vicenç")}
+FONT_DIRS = (Path("/usr/share/fonts/truetype/dejavu"),)
+
+
+def _font_files() -> tuple[Path, Path] | None:
+    """DejaVu Sans (fonts-dejavu-core) or Kivy's Roboto: any team name prints. None = core font."""
+    for folder in FONT_DIRS:
+        regular, bold = folder / "DejaVuSans.ttf", folder / "DejaVuSans-Bold.ttf"
+        if regular.exists() and bold.exists():
+            return regular, bold
+    import importlib.util
+    spec = importlib.util.find_spec("kivy")
+    if spec and spec.origin:
+        fonts = Path(spec.origin).parent / "data" / "fonts"
+        regular, bold = fonts / "Roboto-Regular.ttf", fonts / "Roboto-Bold.ttf"
+        if regular.exists() and bold.exists():
+            return regular, bold
+    return None
+
+
+def _hand_cells(row: dict) -> list[str]:
+    if row["kind"] == "misdeal":
+        trump = _("Misdeal")
+    else:
+        trump = _(TRUMPS.get(row["trump"] or "", "")) if row["trump"] else ""
+        if row["delegated"]:
+            trump += " (" + _("delegated") + ")"
+    doubling = ""
+    if row["doubling"] in LEVELS:
+        doubling = f"{_(LEVELS[row['doubling']])} ×{row['multiplier']}"
+    elif row["multiplier"] > 1:
+        doubling = f"×{row['multiplier']}"
+    if row["kind"] == "penalty":
+        points = _("Penalty")
+    elif row["kind"] == "misdeal":
+        points = ""
+    else:
+        pa, pb = row["points"].get("A"), row["points"].get("B")
+        points = f"{pa if pa is not None else '–'} – {pb if pb is not None else '–'}"
+    scored, totals = row["scored"], row["totals"]
+    return [str(row["number"]), trump, doubling, points,
+            str(scored.get("A", 0) or ""), str(scored.get("B", 0) or ""),
+            str(totals.get("A", 0)), str(totals.get("B", 0))]
+
+
+def sheet_pdf(payload: dict[str, Any]) -> bytes:
+    """The PDF bytes for an export payload (see ``HistoryViewModel.export_payload``)."""
+    from fpdf import FPDF
+
+    names, totals = payload["team_names"], payload["totals"]
+    pdf = FPDF(orientation="portrait", unit="mm", format="A4")
+    pdf.set_auto_page_break(auto=True, margin=15)
+    pdf.set_title(_("Botifarra score sheet"))
+    fonts = _font_files()
+    if fonts:
+        pdf.add_font("Sheet", "", str(fonts[0]))
+        pdf.add_font("Sheet", "B", str(fonts[1]))
+        family = "Sheet"
+    else:  # pragma: no cover - every kiosk has Kivy's fonts
+        family = "Helvetica"
+    pdf.add_page()
+
+    def text(value: str) -> str:
+        return value if fonts else value.encode("latin-1", "replace").decode("latin-1")
+
+    pdf.set_font(family, "B", 20)
+    pdf.cell(0, 12, text(_("Botifarra score sheet")), new_x="LMARGIN", new_y="NEXT")
+    pdf.set_font(family, "", 12)
+    pdf.cell(0, 7, text(_("Date: {date}").format(date=payload.get("date") or "")), new_x="LMARGIN", new_y="NEXT")
+    pdf.cell(0, 7, text(f"{names['A']}  –  {names['B']}"), new_x="LMARGIN", new_y="NEXT")
+    pdf.ln(3)
+
+    widths = (12, 44, 30, 26, 20, 20, 19, 19)
+    header = ["#", _("Trump"), "×", _("Points"), f"{names['A']}", f"{names['B']}",
+              _("Total") + " A", _("Total") + " B"]
+    pdf.set_font(family, "B", 10)
+    pdf.set_fill_color(220, 220, 220)
+    for w, h in zip(widths, header):
+        pdf.cell(w, 8, text(h), border=1, align="C", fill=True)
+    pdf.ln()
+    pdf.set_font(family, "", 10)
+    for row in payload["sheet"]:
+        for i, (w, cell) in enumerate(zip(widths, _hand_cells(row))):
+            pdf.cell(w, 7, text(cell), border=1, align="L" if i == 1 else "C")
+        pdf.ln()
+    if not payload["sheet"]:
+        pdf.cell(sum(widths), 7, text(_("No hands yet")), border=1, align="C")
+        pdf.ln()
+
+    pdf.ln(4)
+    pdf.set_font(family, "B", 14)
+    pdf.cell(0, 9, text(_("Total: {a} {ta} – {tb} {b}").format(a=names["A"], ta=totals["A"], tb=totals["B"],
+                                                                b=names["B"])),
+             new_x="LMARGIN", new_y="NEXT")
+    winner = payload.get("winner")
+    if winner in ("A", "B"):
+        line = _("{name} won").format(name=names[winner])
+    else:
+        line = _("The match is not over")
+    pdf.cell(0, 9, text(line), new_x="LMARGIN", new_y="NEXT")
+    return bytes(pdf.output())

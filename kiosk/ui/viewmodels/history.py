@@ -1,0 +1,246 @@
+"""Match history: the journal's past matches, one score sheet each, and the export of a
+match to a USB stick (the ``export`` JSON plus a printable A4 sheet as PDF).
+
+Plain Python (no Kivy). The USB stick search roots are a constructor argument (glob
+patterns), so tests pass a temporary folder as the "stick".
+
+An export is all or nothing: both files are written to hidden temporary names on the
+stick, flushed and fsynced, and only then renamed into place; on any error the temporary
+files (and a first file already renamed) are removed, and :class:`ExportFailed` carries a
+sentence for the screen.
+"""
+
+from __future__ import annotations
+
+import errno
+import glob
+import os
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from kiosk.ui.i18n import _
+from kiosk.ui.viewmodels.match import _get, _key
+
+# Where desktop systems (udisks: /media/USER/LABEL, /run/media/USER/LABEL) and a manual
+# mount (/mnt/NAME) put a USB stick.
+USB_ROOTS: tuple[str, ...] = ("/media/*/*", "/run/media/*/*", "/mnt/*")
+
+
+class ExportFailed(OSError):
+    """The export could not be written; ``str(exc)`` is a sentence for the screen."""
+
+    def __str__(self) -> str:
+        return self.strerror or super().__str__()
+
+
+class NoStick(ExportFailed):
+    """No USB stick is plugged in (or none is writable)."""
+
+
+@dataclass(frozen=True)
+class ExportResult:
+    json_path: Path
+    pdf_path: Path
+
+
+def sheet_of(match) -> list[dict]:
+    """One row per hand (the same keys as ``MatchViewModel.sheet``)."""
+    rows = []
+    for h in match.hands:
+        rows.append({
+            "number": int(_get(h, "number")), "dealer": _get(h, "dealer"),
+            "kind": _get(h, "kind"), "trump": _key(_get(h, "trump")),
+            "trump_team": _key(_get(h, "trump_team")),
+            "delegated": bool(_get(h, "delegated", False)),
+            "doubling": _key(_get(h, "doubling")) or "none",
+            "multiplier": int(_get(h, "multiplier", 1) or 1),
+            "points": dict(_get(h, "points") or {}), "scored": dict(_get(h, "scored") or {}),
+            "totals": dict(_get(h, "totals") or {}), "source": _get(h, "source"),
+            "offender": _get(h, "offender"),
+        })
+    return rows
+
+
+def _local_date(iso: str | None) -> str:
+    """``2026-11-22 04:13`` in local time from the journal's ISO UTC timestamp."""
+    if not iso:
+        return ""
+    try:
+        return datetime.fromisoformat(iso.replace("Z", "+00:00")).astimezone().strftime("%Y-%m-%d %H:%M")
+    except ValueError:
+        return iso[:16]
+
+
+def _explain(exc: OSError) -> str:
+    code = exc.errno
+    if code in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
+        return _("The USB stick is full. Nothing was saved on it.")
+    if code in (errno.EROFS, errno.EACCES, errno.EPERM):
+        return _("The USB stick is read-only (write-protected). Nothing was saved on it.")
+    return _("The USB stick could not be written (was it pulled out?). Nothing was saved on it; "
+             "plug it in and try again.")
+
+
+class HistoryViewModel:
+    """Past matches (newest first), the selected match's sheet, export to a USB stick."""
+
+    def __init__(self, journal, *, usb_roots: Sequence[str] = USB_ROOTS,
+                 now: Callable[[], datetime] = datetime.now) -> None:
+        self.journal = journal
+        self.usb_roots = tuple(usb_roots)
+        self.now = now
+        self.infos: list = []
+        self.selected: int | None = None
+        self.match = None
+        self.error: str | None = None
+
+    # ------------------------------------------------------------------ the list
+    def reload(self) -> None:
+        """Read the match list again (newest first) and keep the selection if it is still there."""
+        self.infos = list(reversed(self.journal.matches()))
+        ids = [i.id for i in self.infos]
+        if self.selected not in ids:
+            self.selected = None
+            self.match = None
+        if self.selected is None and self.infos:
+            self.select(self.infos[0].id)
+
+    def select(self, match_id: int) -> None:
+        from kiosk.journal import JournalError
+        self.selected = match_id
+        try:
+            self.match = self.journal.load(match_id)
+            self.error = None
+        except JournalError as exc:  # a match whose events no longer fold: say so, keep going
+            self.match = None
+            self.error = str(exc)
+
+    def info(self, match_id: int | None = None):
+        match_id = self.selected if match_id is None else match_id
+        return next((i for i in self.infos if i.id == match_id), None)
+
+    def names_of(self, info) -> dict[str, str]:
+        names = dict(info.team_names or {}) if info is not None else {}
+        return {"A": names.get("A") or "A", "B": names.get("B") or "B"}
+
+    def line(self, info) -> str:
+        """One list entry on two lines: the date and how it stands; the pairs and their totals."""
+        names = self.names_of(info)
+        t = info.totals or {}
+        if info.error:
+            state = _("cannot be read")
+        elif info.is_over and info.winner in ("A", "B"):
+            state = _("{name} won").format(name=names[info.winner])
+        elif info.is_over:
+            state = _("over")
+        else:
+            state = _("in play")
+        return (f"{_local_date(info.created_at)} · {state}\n"
+                f"{names['A']} {t.get('A', 0)} – {t.get('B', 0)} {names['B']}")
+
+    # ------------------------------------------------------------------ the sheet (scoreboard's format)
+    @property
+    def team_names(self) -> dict[str, str]:
+        return self.names_of(self.info())
+
+    @property
+    def sheet(self) -> list[dict]:
+        return sheet_of(self.match) if self.match is not None else []
+
+    @property
+    def totals(self) -> dict[str, int]:
+        if self.match is None:
+            return {"A": 0, "B": 0}
+        return {k: int(self.match.totals.get(k, 0)) for k in ("A", "B")}
+
+    @property
+    def summary(self) -> str:
+        info = self.info()
+        if info is None:
+            return _("No matches yet")
+        if self.error:
+            return _("This match cannot be read: {error}").format(error=self.error)
+        names, t = self.team_names, self.totals
+        text = f"{names['A']} {t['A']} – {t['B']} {names['B']}"
+        if self.match.winner in ("A", "B"):
+            text += " · " + _("{name} won").format(name=names[self.match.winner])
+        return text
+
+    # ------------------------------------------------------------------ USB
+    def sticks(self) -> list[Path]:
+        """Writable folders where a USB stick is mounted, first found first."""
+        found: list[Path] = []
+        for pattern in self.usb_roots:
+            for p in sorted(glob.glob(pattern)):
+                path = Path(p)
+                if path.is_dir() and os.access(path, os.W_OK) and path not in found:
+                    found.append(path)
+        return found
+
+    def file_stem(self, match_id: int) -> str:
+        info = self.info(match_id)
+        date = (_local_date(info.created_at) if info else "").replace(" ", "_").replace(":", "")
+        return f"botifarra-{date}-match{match_id}" if date else f"botifarra-match{match_id}"
+
+    def export_payload(self, match_id: int | None = None) -> dict[str, Any]:
+        """What an export writes, read from the journal (fast; do it on the UI thread)."""
+        match_id = self.selected if match_id is None else match_id
+        match = self.journal.load(match_id)
+        info = self.info(match_id)
+        return {"match_id": match_id, "json": match.to_json(), "sheet": sheet_of(match),
+                "team_names": self.names_of(info), "totals": {k: int(match.totals.get(k, 0)) for k in "AB"},
+                "winner": match.winner, "date": _local_date(info.created_at if info else None),
+                "stem": self.file_stem(match_id)}
+
+    def export(self, payload: dict[str, Any], stick: Path | None = None) -> ExportResult:
+        """Write ``<stem>.json`` and ``<stem>.pdf`` to the stick (may run on a worker thread).
+
+        Raises :class:`NoStick` or :class:`ExportFailed` (nothing half-written is left)."""
+        from kiosk.journal.exchange import dumps
+        from kiosk.ui.sheetpdf import sheet_pdf
+
+        if stick is None:
+            sticks = self.sticks()
+            if not sticks:
+                raise NoStick(_("No USB stick found. Plug one in and try again."))
+            stick = sticks[0]
+        stick = Path(stick)
+        files = [(stick / f"{payload['stem']}.json", dumps(payload["json"]).encode("utf-8")),
+                 (stick / f"{payload['stem']}.pdf", sheet_pdf(payload))]
+        temps: list[Path] = []
+        done: list[Path] = []
+        try:
+            for final, data in files:
+                tmp = final.with_name(f".{final.name}.tmp-{os.getpid()}")
+                temps.append(tmp)
+                with open(tmp, "wb") as fh:
+                    fh.write(data)
+                    fh.flush()
+                    os.fsync(fh.fileno())
+            for (final, _data), tmp in zip(files, temps):
+                os.replace(tmp, final)
+                done.append(final)
+            _fsync_dir(stick)
+        except OSError as exc:
+            for path in temps + done:
+                try:
+                    path.unlink(missing_ok=True)
+                except OSError:
+                    pass
+            raise ExportFailed(exc.errno, _explain(exc)) from exc
+        return ExportResult(files[0][0], files[1][0])
+
+
+def _fsync_dir(folder: Path) -> None:
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)

@@ -1,0 +1,116 @@
+"""Shared widgets: big buttons, suit buttons, the seat diagram and score-sheet rows."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from kivy.graphics import Color, Ellipse, Line, RoundedRectangle
+from kivy.lang import Builder
+from kivy.properties import BooleanProperty, DictProperty, ListProperty, NumericProperty, StringProperty
+from kivy.uix.behaviors import ButtonBehavior
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.button import Button
+from kivy.uix.label import Label
+from kivy.uix.widget import Widget
+
+from kiosk.ui import theme
+from kiosk.ui.icons import SuitIcon  # noqa: F401  (registered for kv)
+
+Builder.load_file(str(Path(__file__).with_name("widgets.kv")))
+
+
+class KButton(Button):
+    """A big, high-contrast button (at least 9 mm on the Pi screen)."""
+    color_bg = ListProperty(theme.BUTTON)
+    selected = BooleanProperty(False)
+    action = StringProperty("")
+
+
+class KLabel(Label):
+    pass
+
+
+class SuitButton(ButtonBehavior, BoxLayout):
+    action = StringProperty("")
+    suit = StringProperty("")
+    text = StringProperty("")
+    color_bg = ListProperty(theme.BUTTON)
+    selected = BooleanProperty(False)
+
+
+class TotalBox(BoxLayout):
+    team = StringProperty("A")
+    name = StringProperty("")
+    total = NumericProperty(0)
+    progress = NumericProperty(0)
+
+
+class SeatDiagram(Widget):
+    """Four seats around the table; badges for who deals (R), shuffles (B), cuts (T), leads (S).
+
+    Seats go counter-clockwise in playing order (the next player is on the right):
+    seat 0 at the bottom, 1 on the right, 2 at the top, 3 on the left.
+    """
+    names = ListProperty(["", "", "", ""])
+    roles = DictProperty({})
+    labels = DictProperty({})  # role -> short translated word
+    u = NumericProperty(1)
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self._labels: list[Label] = [Label(halign="center", valign="middle", markup=True) for _ in range(4)]
+        for lab in self._labels:
+            self.add_widget(lab)
+        self.bind(pos=self.redraw, size=self.redraw, names=self.redraw, roles=self.redraw,
+                  labels=self.redraw, u=self.redraw)
+
+    def seat_center(self, seat: int) -> tuple[float, float]:
+        cx, cy = self.center
+        dx, dy = self.width * 0.33, self.height * 0.34
+        return [(cx, cy - dy), (cx + dx, cy), (cx, cy + dy), (cx - dx, cy)][seat]
+
+    def redraw(self, *_):
+        self.canvas.before.clear()
+        cx, cy = self.center
+        tw, th = self.width * 0.34, self.height * 0.36
+        with self.canvas.before:
+            Color(0.10, 0.35, 0.18, 1)
+            RoundedRectangle(pos=(cx - tw / 2, cy - th / 2), size=(tw, th), radius=[8 * self.u])
+            dealer = self.roles.get("dealer")
+            if dealer is not None:
+                x, y = self.seat_center(dealer)
+                Color(*theme.SELECTED)
+                r = min(self.width * 0.16, self.height * 0.16)
+                Line(ellipse=(x - r * 1.3, y - r * 0.8, r * 2.6, r * 1.6), width=2 * self.u)
+        fs = max(12, min(self.height * 0.1, self.width * 0.065))
+        for seat, lab in enumerate(self._labels):
+            team = "A" if seat % 2 == 0 else "B"
+            badges = [self.labels.get(role, role) for role in ("dealer", "shuffler", "cutter", "first_lead")
+                      if self.roles.get(role) == seat]
+            hexcol = "".join(f"{int(c * 255):02x}" for c in theme.TEAM[team][:3])
+            text = f"[b][color={hexcol}]{self.names[seat] if seat < len(self.names) else ''}[/color][/b]"
+            if badges:
+                text += "\n[color=ffe14d]" + " · ".join(badges) + "[/color]"
+            lab.text = text
+            lab.font_size = fs
+            lab.size = (self.width * 0.42, self.height * 0.3)
+            lab.text_size = lab.size
+            x, y = self.seat_center(seat)
+            lab.center = (x, y)
+
+
+class Banner(Label):
+    """The one-line message strip (errors, "the score is safe")."""
+
+
+class SheetRow(ButtonBehavior, BoxLayout):
+    """One hand on the paper-style score sheet (tap it to edit the hand)."""
+    index = NumericProperty(0)
+    number = StringProperty("")
+    suit = StringProperty("")
+    trump = StringProperty("")
+    doubling = StringProperty("")
+    points = StringProperty("")
+    scored_a = StringProperty("")
+    scored_b = StringProperty("")
+    header = BooleanProperty(False)

@@ -1,0 +1,1 @@
+"""Benchmarks (not tests): ``python -m tests.bench`` runs every ``bench_*.py`` module's main()."""

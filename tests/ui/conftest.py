@@ -1,0 +1,71 @@
+"""The UI suite: one real Kivy window for the session; a fresh kiosk per test."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from tests.ui.harness import DRIVE_SIZE, Driver, configure_kivy
+
+configure_kivy()
+
+
+def _make_app(db, settings=None, **kwargs):
+    from kiosk.journal import Journal
+    from kiosk.settings import Settings
+    from kiosk.ui.app import KioskApp
+    settings = settings or Settings()
+    return KioskApp(journal=Journal(db), settings=settings, db_path=db, **kwargs)
+
+
+class Kiosk:
+    """Start, stop and restart the kiosk app inside the session's window."""
+
+    def __init__(self, request, tmp_path):
+        self.request = request
+        self.db = tmp_path / "journal.sqlite"
+        self.app = None
+        self.driver = None
+        self.drivers: list[Driver] = []
+
+    def start(self, *, settings=None, **kwargs) -> Driver:
+        from kivy.core.window import Window
+        self.stop()
+        app = _make_app(self.db, settings, **kwargs)
+        root = app.build()
+        app.root = root
+        Window.add_widget(root)
+        app.dispatch("on_start")
+        self.app = app
+        self.driver = Driver(app, self.request.node.name)
+        self.drivers.append(self.driver)
+        self.driver.resize(DRIVE_SIZE)
+        self.driver.pump(3)
+        return self.driver
+
+    def stop(self) -> None:
+        from kivy.core.window import Window
+        if self.app is None:
+            return
+        self.app.dispatch("on_stop")
+        Window.remove_widget(self.app.root)
+        self.app.journal.close()
+        self.app = None
+
+
+@pytest.fixture
+def kiosk(request, tmp_path):
+    k = Kiosk(request, tmp_path)
+    yield k
+    drivers = k.drivers
+    k.stop()
+    for d in drivers:
+        assert not d.small_targets, f"touch targets under 9 mm: {d.small_targets}"
+        if not request.node.get_closest_marker("expect_errors"):
+            assert not d.errors, f"unexpected errors in the event loop: {d.errors!r}"
+
+
+@pytest.fixture
+def rng():
+    return random.Random(11)

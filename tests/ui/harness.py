@@ -1,0 +1,149 @@
+"""Drive the real kiosk in one real Kivy window (Xvfb): touches through the event loop,
+screenshots of every screen at every supported size.
+
+Kivy allows one window per process, so the session keeps one window; each test builds a
+fresh KioskApp (its own journal file) into it, and a screenshot resizes that window to each
+supported size in turn.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+SHOTS = ROOT / "artifacts" / "screenshots"
+SIZES = ((800, 480), (1280, 720), (1920, 1080), (720, 1280))
+DRIVE_SIZE = SIZES[0]  # the Pi 7" screen
+
+
+def configure_kivy() -> None:
+    os.environ.setdefault("KIVY_NO_ARGS", "1")
+    os.environ.setdefault("KIVY_NO_FILELOG", "1")
+    os.environ.setdefault("KIVY_CLIPBOARD", "sdl2")
+    os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")
+    from kivy.config import Config
+    Config.set("graphics", "width", str(DRIVE_SIZE[0]))
+    Config.set("graphics", "height", str(DRIVE_SIZE[1]))
+    Config.set("graphics", "resizable", "1")
+    Config.set("graphics", "maxfps", "0")  # no frame pacing: the tests pump the loop themselves
+    Config.set("kivy", "exit_on_escape", "0")
+    Config.set("input", "mouse", "mouse,disable_multitouch")
+
+
+class Driver:
+    def __init__(self, app, test_name: str, *, shots: bool = True) -> None:
+        from kivy.base import EventLoop
+        from kivy.core.window import Window
+        self.app, self.window, self.loop = app, Window, EventLoop
+        self.test_name = re.sub(r"[^A-Za-z0-9_]+", "_", test_name)
+        self.shots = shots
+        self.shot_screens: set[str] = set()
+        self.written: list[Path] = []
+        self.errors: list[BaseException] = []
+        self.small_targets: list[str] = []
+
+    # -------------------------------------------------------------- loop
+    def pump(self, frames: int = 2) -> None:
+        """Run frames of the event loop, handling errors as Kivy's main loop does
+        (``ExceptionManager``); the errors handed to it are kept in ``self.errors``."""
+        from kivy.base import ExceptionManager
+        for _ in range(frames):
+            try:
+                self.loop.idle()
+            except Exception as exc:
+                self.errors.append(exc)
+                if ExceptionManager.handle_exception(exc) == ExceptionManager.RAISE:
+                    raise
+
+    @property
+    def screen(self) -> str:
+        return self.app.sm.current
+
+    @property
+    def current(self):
+        return self.app.sm.current_screen
+
+    # -------------------------------------------------------------- finding
+    def buttons(self, action: str):
+        found = []
+        for w in self.current.walk(restrict=True):
+            if getattr(w, "action", None) == action and not w.disabled and w.opacity > 0 \
+                    and w.width > 0 and w.height > 0:
+                found.append(w)
+        return found
+
+    def find(self, action: str):
+        found = self.buttons(action)
+        assert found, f"no enabled button {action!r} on screen {self.screen!r}"
+        return found[0]
+
+    def has(self, action: str) -> bool:
+        return bool(self.buttons(action))
+
+    # -------------------------------------------------------------- touching
+    def touch_at(self, x: float, y: float) -> None:
+        from kivy.tests.common import UnitTestTouch
+        touch = UnitTestTouch(x, y)
+        touch.touch_down()
+        self.pump(1)
+        touch.touch_up()
+        self.pump(2)
+
+    def tap(self, action: str, *, shot: bool = True) -> None:
+        """Touch the centre of the button named ``action`` through the event loop."""
+        if shot:
+            self.shot()
+        widget = self.find(action)
+        x, y = widget.to_window(*widget.center)
+        self.touch_at(x, y)
+
+    def taps(self, *actions: str) -> None:
+        for a in actions:
+            self.tap(a)
+
+    def key(self, keycode: int) -> None:
+        self.window.dispatch("on_key_down", keycode, 0, "", [])
+        self.window.dispatch("on_key_up", keycode, 0)
+        self.pump(2)
+
+    # -------------------------------------------------------------- screenshots
+    def resize(self, size) -> None:
+        if tuple(self.window.size) != tuple(size):
+            self.window.size = size
+            self.pump(3)
+
+    def grab(self, path: Path) -> None:
+        from kivy.graphics.opengl import GL_RGBA, GL_UNSIGNED_BYTE, glReadPixels
+        from PIL import Image
+        self.window.dispatch("on_draw")
+        w, h = self.window.size
+        data = glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        Image.frombytes("RGBA", (w, h), data).transpose(Image.FLIP_TOP_BOTTOM).convert("RGB").save(path, compress_level=1)
+        self.written.append(path)
+
+    def shot(self, *, force: bool = False) -> None:
+        """The current screen at every supported size (once per screen per test)."""
+        name = self.screen
+        if not self.shots or (name in self.shot_screens and not force):
+            return
+        self.shot_screens.add(name)
+        for size in SIZES[1:] + SIZES[:1]:
+            self.resize(size)
+            self.grab(SHOTS / f"{size[0]}x{size[1]}" / f"{self.test_name}-{name}.png")
+        self.audit_touch_targets()
+
+    def audit_touch_targets(self) -> None:
+        """On the Pi 7" screen (800x480, 5.19 px/mm) every enabled button is at least 9 mm."""
+        from kivy.uix.behaviors import ButtonBehavior
+        from kiosk.ui.theme import PI_PX_PER_MM
+        if tuple(self.window.size) != (800, 480):
+            return
+        least = 9 * PI_PX_PER_MM
+        for w in self.current.walk(restrict=True):
+            if isinstance(w, ButtonBehavior) and not w.disabled and w.opacity > 0 \
+                    and (w.width < least or w.height < least):
+                self.small_targets.append(f"{self.screen}: {getattr(w, 'action', '') or w} "
+                                          f"{w.width:.0f}x{w.height:.0f}")

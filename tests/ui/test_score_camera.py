@@ -1,0 +1,74 @@
+"""Score by camera: the scan screen hosts the CameraService fed by the demo source (no
+camera needed), reads a pile live and reaches the confirmation; a read can be corrected."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from kiosk.commands.run import camera_factory
+from tests.ui.flows import bid, start_match
+
+pytestmark = [pytest.mark.ui, pytest.mark.slow]
+
+
+def read_pile(d, *, want: int = 16, timeout: float = 30.0) -> list[str]:
+    screen = d.current
+    end = time.monotonic() + timeout
+    while time.monotonic() < end and len(screen.cards) < want:
+        d.pump(1)
+        time.sleep(0.02)
+    return list(screen.cards)
+
+
+def test_camera_reads_the_demo_pile_to_the_confirmation(kiosk):
+    d = kiosk.start(camera_factory=camera_factory("demo", "aruco"))
+    start_match(d)
+    bid(d, "oros")
+    d.tap("score_camera")
+    assert d.screen == "score_camera"
+    screen = d.current
+    cards = read_pile(d)
+    assert len(cards) == 16, screen.status
+    assert screen.texture is not None  # the preview shows frames
+    d.shot()
+    d.tap("ok")
+    assert d.screen == "confirm"
+    event = d.app.vm.pending
+    assert event["source"] == "camera" and sorted(event["piles"]["A"]) == sorted(cards)
+    assert event["evidence"] and event["evidence"].endswith(".jpg")
+    d.tap("confirm")
+    assert d.app.vm.sheet[0]["source"] == "camera"
+    assert screen.service is None  # the camera is stopped when the screen is left
+
+
+def test_space_bar_scans_and_a_read_is_corrected_card_by_card(kiosk):
+    d = kiosk.start(camera_factory=camera_factory("demo", "aruco"))
+    start_match(d)
+    bid(d, "copes")
+    d.key(32)  # space = scan: opens the camera from the scoreboard
+    assert d.screen == "score_camera"
+    cards = read_pile(d)
+    assert len(cards) == 16
+    d.tap("correct")
+    assert d.screen == "score_cards"
+    assert sorted(c.code for c in d.current.picker.selected) == sorted(cards)
+    d.tap(cards[0])  # remove one card: not whole tricks any more
+    d.tap("ok")
+    assert d.screen == "score_cards" and d.app.banner.text
+    d.tap(cards[0])
+    d.tap("ok")
+    assert d.screen == "confirm" and d.app.vm.pending["source"] == "camera"
+
+
+def test_no_camera_says_so_and_other_paths_work(kiosk):
+    def broken(**callbacks):
+        raise OSError("no such device")
+    d = kiosk.start(camera_factory=broken)
+    start_match(d)
+    bid(d, "espases")
+    d.tap("score_camera")
+    assert "Cards" in d.current.status or "Cartes" in d.current.status
+    d.tap("back")
+    assert d.screen == "scoreboard"

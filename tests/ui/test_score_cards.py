@@ -1,0 +1,41 @@
+"""Tap the cards: a match to 101 scored from the card grid, with the pile checks."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.ui.flows import bid, confirm, pile, score_cards, start_match
+
+pytestmark = pytest.mark.ui
+
+
+def test_not_whole_tricks_is_refused(kiosk):
+    d = kiosk.start()
+    start_match(d)
+    bid(d, "oros")
+    d.tap("score_cards")
+    for code in ("9O", "1O", "12O"):
+        d.tap(code)
+    assert d.current.problem
+    d.tap("ok")
+    assert d.screen == "score_cards" and d.app.banner.text
+    d.tap("9O")
+    d.tap("9O")  # tapped twice: picked then put back (no card twice)
+    assert len(d.current.picker.selected) == 3
+
+
+def test_match_to_101_by_cards(kiosk):
+    d = kiosk.start()
+    start_match(d, dealer=1)
+    cards = pile(66)  # the 12 strongest... whole tricks worth at least 66
+    hands = 0
+    while d.screen != "match_won":
+        bid(d, "botifarra")
+        score_cards(d, "B", cards)
+        b = d.app.vm.breakdown()[1]
+        assert b.card_points + b.tricks == b.points and b.scored == (b.points - 36) * 2
+        confirm(d)
+        hands += 1
+        assert hands < 6
+    assert d.app.vm.winner == "B"
+    d.shot()

@@ -1,0 +1,212 @@
+"""The match view-model on a real SQLite journal, without a window."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from kiosk.game import DECK, BotifarraError, Suit
+from kiosk.journal import Journal
+from kiosk.settings import Settings
+from kiosk.ui.viewmodels import CardPicker, MatchViewModel, PointsPad
+from kiosk.ui.viewmodels.drafts import DraftStore
+
+
+@pytest.fixture
+def db(tmp_path):
+    return tmp_path / "journal.sqlite"
+
+
+def make_vm(db, **settings):
+    s = Settings()
+    for k, v in settings.items():
+        s.set(k, v)
+    return MatchViewModel(Journal(db), settings=s, drafts=DraftStore(db.with_name("draft.json")),
+                          rng=random.Random(7))
+
+
+def test_no_match_shows_the_scoreboard(db):
+    vm = make_vm(db)
+    assert not vm.has_match and vm.screen == "scoreboard"
+    assert vm.totals == {"A": 0, "B": 0} and vm.sheet == []
+
+
+def test_new_match_defaults_and_roles(db):
+    vm = make_vm(db)
+    vm.new_match(first_dealer=1)
+    assert vm.team_names == {"A": "Nosaltres", "B": "Vosaltres"}
+    assert vm.target == 101
+    assert vm.roles == {"dealer": 1, "shuffler": 0, "cutter": 3, "first_lead": 2}
+    assert vm.phase == "choose_trump" and vm.screen == "scoreboard"
+    assert set(vm.legal_trumps) == {"oros", "copes", "espases", "bastos", "botifarra"}
+    assert vm.can_delegate
+
+
+def test_every_action_is_journaled_before_it_shows(db):
+    vm = make_vm(db)
+    vm.new_match()
+    seen = []
+    vm.bind(lambda: seen.append(len(Journal(db).load(vm.match_id).events)))
+    vm.choose_trump("oros")
+    assert seen == [2] and vm.screen == "bidding"
+    vm.double("contro")
+    assert vm.multiplier == 2 and vm.legal_levels == ["recontro"]
+    vm.start_play()
+    assert vm.phase == "playing" and vm.screen == "scoreboard"
+
+
+def test_confirmation_breakdown_then_totals(db):
+    vm = make_vm(db)
+    vm.new_match()
+    vm.choose_trump("botifarra")
+    vm.begin_score("points")
+    assert vm.screen == "score_points" and vm.phase == "playing"
+    vm.propose({"type": "hand_scored", "points": {"A": 45}, "source": "points", "evidence": None})
+    assert vm.screen == "confirm"
+    a, b = vm.breakdown()
+    assert (a.points, a.over, a.multiplier, a.scored) == (45, 9, 2, 18)
+    assert (b.points, b.scored) == (27, 0)
+    assert vm.totals == {"A": 0, "B": 0}  # nothing saved before confirm
+    assert vm.confirm()
+    assert vm.totals == {"A": 18, "B": 0}
+    assert vm.sheet[0]["trump"] == "botifarra" and vm.sheet[0]["scored"]["A"] == 18
+    assert vm.roles["dealer"] == 1 and vm.screen == "scoreboard"
+
+
+def test_card_pile_breakdown_counts_card_points_and_tricks(db):
+    vm = make_vm(db)
+    vm.new_match()
+    vm.choose_trump("oros")
+    vm.begin_score("cards")
+    picker = CardPicker("B", [c.code for c in DECK if c.suit is Suit.OROS])  # 12 cards, 15 points
+    assert (picker.card_points, picker.tricks, picker.points, picker.problem) == (15, 3, 18, None)
+    vm.propose(picker.event())
+    a, b = vm.breakdown()
+    assert (b.card_points, b.tricks, b.points) == (15, 3, 18)
+    assert (a.points, a.scored) == (54, 18)
+
+
+def test_picker_checks_whole_tricks_and_no_card_twice():
+    p = CardPicker("A", ["9O", "1O", "12O"], other=["3C"])
+    assert "4 cards" in p.problem or "4" in p.problem
+    assert not p.toggle("3C")  # in the other pile: cannot be picked
+    p.toggle("2O")
+    assert p.problem is None and p.points == 5 + 4 + 3 + 1
+
+
+def test_points_pad():
+    pad = PointsPad("B")
+    for k in "73":
+        pad.press(k)
+    assert pad.value == 73 and pad.problem
+    pad.press("back")
+    pad.press("0")
+    assert pad.value == 70 and pad.problem is None
+    assert pad.event()["points"] == {"B": 70}
+
+
+def test_both_pairs_confirm(db):
+    vm = make_vm(db, **{"match.both_confirm": True})
+    vm.new_match()
+    vm.choose_trump("copes")
+    vm.begin_score("points")
+    vm.propose({"type": "hand_scored", "points": {"B": 50}, "source": "points", "evidence": None})
+    assert vm.needs_both
+    assert not vm.confirm("A") and vm.totals == {"A": 0, "B": 0}
+    assert vm.confirm("B") and vm.totals == {"A": 0, "B": 14}
+
+
+def test_penalty_and_misdeal(db):
+    vm = make_vm(db)
+    vm.new_match()
+    vm.choose_trump("espases")
+    vm.double("contro")
+    vm.start_play()
+    vm.begin_action("penalty")
+    assert vm.screen == "penalty"
+    vm.penalty("A")
+    assert [b.scored for b in vm.breakdown()] == [0, 72]
+    vm.confirm()
+    assert vm.totals == {"A": 0, "B": 72} and vm.sheet[0]["kind"] == "penalty"
+    dealer = vm.roles["dealer"]
+    vm.misdeal()
+    assert vm.screen == "misdeal"
+    vm.confirm()
+    assert vm.sheet[-1]["kind"] == "misdeal" and vm.roles["dealer"] == (dealer + 1) % 4
+
+
+def test_undo_and_edit_recompute(db):
+    vm = make_vm(db)
+    vm.new_match()
+    vm.choose_trump("oros")
+    vm.undo()
+    assert vm.phase == "choose_trump"
+    vm.choose_trump("bastos")
+    vm.start_play()
+    vm.propose({"type": "hand_scored", "points": {"A": 50}, "source": "points", "evidence": None})
+    vm.confirm()
+    assert vm.totals["A"] == 14
+    data = vm.hand_data(0)
+    assert data["trump"] == "bastos" and data["points"] == {"A": 50}
+    vm.edit_hand(0, {**data, "points": {"A": 60}})
+    assert vm.totals["A"] == 24
+
+
+def test_restart_resumes_the_same_step(db):
+    vm = make_vm(db)
+    vm.new_match()
+    vm.choose_trump("oros")
+    vm.start_play()
+    vm.begin_score("cards", team="B")
+    vm.update_draft(cards=["9O", "1O"])
+    again = make_vm(db)
+    assert again.match_id == vm.match_id and again.screen == "score_cards"
+    assert again.draft["cards"] == ["9O", "1O"] and again.draft["team"] == "B"
+    # bidding half entered
+    vm.cancel()
+    vm.undo()
+    assert make_vm(db).screen == "bidding"
+
+
+def test_a_draft_from_another_state_is_ignored(db):
+    vm = make_vm(db)
+    vm.new_match()
+    vm.choose_trump("oros")
+    vm.start_play()
+    vm.begin_score("points")
+    Journal(db).append(vm.match_id, {"type": "undo"})  # the match moved on elsewhere
+    assert make_vm(db).screen == "bidding"
+
+
+def test_match_won_and_next_match_continues_dealing(db):
+    vm = make_vm(db, **{"match.target": 51})
+    vm.new_match(target=51)
+    while not vm.match.is_over:
+        vm.choose_trump("botifarra")
+        vm.start_play()
+        vm.propose({"type": "hand_scored", "points": {"A": 72}, "source": "points", "evidence": None})
+        vm.confirm()
+    assert vm.winner == "A" and vm.screen == "match_won"
+    next_dealer = vm.match.dealer
+    vm.next_match()
+    assert not vm.match.is_over and vm.roles["dealer"] == next_dealer
+
+
+def test_illegal_bid_is_refused_with_the_core_error(db):
+    vm = make_vm(db)
+    vm.new_match()
+    with pytest.raises(BotifarraError):
+        vm.double("contro")
+    vm.choose_trump("botifarra")
+    vm.double("contro")
+    vm.double("recontro")
+    assert "sant_vicenc" not in vm.legal_levels
+    with pytest.raises(BotifarraError):
+        vm.double("sant_vicenc")
+
+
+def test_suit_draw_picks_the_seat_of_the_suit(db):
+    vm = make_vm(db)
+    suit, seat = vm.draw_first_dealer()
+    assert seat == [Suit.OROS, Suit.COPES, Suit.ESPASES, Suit.BASTOS].index(suit)

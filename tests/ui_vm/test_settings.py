@@ -1,0 +1,101 @@
+"""The settings view-model: the PIN gate (3 tries, 30 s), changes saved at once, PIN change."""
+
+from __future__ import annotations
+
+import pytest
+
+from kiosk.settings import Settings
+from kiosk.ui.viewmodels.settings import LOCK_SECONDS, PinPad, SettingsViewModel
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.t = 1000.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+def type_pin(pad: PinPad, digits: str) -> None:
+    for d in digits:
+        pad.press(d)
+
+
+@pytest.fixture
+def settings(tmp_path):
+    return Settings(path=tmp_path / "settings.ini")
+
+
+def test_right_pin_unlocks(settings):
+    vm = SettingsViewModel(settings, clock=Clock())
+    type_pin(vm.pin, "1234")
+    assert vm.pin.shown == "●●●●"
+    assert vm.unlock() and vm.unlocked and vm.pin.digits == ""
+
+
+def test_three_wrong_tries_wait_thirty_seconds(settings):
+    clock = Clock()
+    vm = SettingsViewModel(settings, clock=clock)
+    for n in (1, 2):
+        type_pin(vm.pin, "0000")
+        assert not vm.unlock()
+        assert f"{n}" in vm.pin.problem and not vm.pin.wait
+    type_pin(vm.pin, "9999")
+    assert not vm.unlock()
+    assert vm.pin.wait == LOCK_SECONDS
+    type_pin(vm.pin, "1234")
+    assert not vm.unlock(), "the right PIN is refused while waiting"
+    clock.t += 29.5
+    assert vm.pin.wait == 1 and "1" in vm.pin.problem
+    clock.t += 0.6
+    assert vm.pin.wait == 0 and vm.pin.problem == ""
+    type_pin(vm.pin, "1234")
+    assert vm.unlock()
+
+
+def test_pad_keys(settings):
+    pad = PinPad(settings)
+    type_pin(pad, "123456789")
+    assert pad.digits == "12345678"
+    pad.press("back")
+    assert pad.digits == "1234567"
+    pad.press("clear")
+    assert pad.digits == ""
+
+
+def test_changes_need_the_pin_and_are_saved(settings, tmp_path):
+    vm = SettingsViewModel(settings, clock=Clock(), video_devices=lambda: ["/dev/video0"])
+    with pytest.raises(PermissionError):
+        vm.cycle("match.target")
+    type_pin(vm.pin, "1234")
+    vm.unlock()
+    assert vm.cycle("match.target") == 151
+    assert vm.cycle("match.preset") == "butinet"
+    assert vm.cycle("match.both_confirm") is True
+    assert vm.cycle("ui.fullscreen") is False
+    assert vm.cycle("ui.size") == "800x480"
+    assert [vm.cycle("camera.source") for _ in range(4)] == ["picamera2", "demo", "v4l2:/dev/video0", "auto"]
+    vm.change("ui.language", "es")
+    again = Settings.load(tmp_path / "settings.ini")
+    assert again.problems == []
+    assert (again["match.target"], again["match.preset"], again["match.both_confirm"], again["ui.fullscreen"],
+            again["ui.size"], again["ui.language"]) == (151, "butinet", True, False, "800x480", "es")
+    assert vm.needs_restart("camera.source") and not vm.needs_restart("match.target")
+
+
+def test_pin_change_typed_twice(settings, tmp_path):
+    vm = SettingsViewModel(settings, clock=Clock())
+    type_pin(vm.pin, "1234")
+    vm.unlock()
+    assert vm.enter_new_pin("12") == "A PIN has 4 to 8 digits"
+    assert vm.enter_new_pin("5678") == "again"
+    assert vm.enter_new_pin("5679") == "The two PINs differ; the PIN was not changed"
+    assert settings["ui.pin"] == "1234"
+    assert vm.enter_new_pin("5678") == "again"
+    assert vm.enter_new_pin("5678") == "changed"
+    assert Settings.load(tmp_path / "settings.ini")["ui.pin"] == "5678"
+    vm.lock()
+    type_pin(vm.pin, "1234")
+    assert not vm.unlock()
+    type_pin(vm.pin, "5678")
+    assert vm.unlock()

@@ -1,0 +1,171 @@
+"""The camera service: capture and recognition on their own threads.
+
+::
+
+    source thread (vision.sources) -- grabs from the device, keeps the latest frame
+    capture thread   -- takes each new frame, calls on_frame(frame), hands it on
+    recognition thread -- reads the newest handed-on frame (downscaled), calls
+                          on_cards(result, new_cards)
+
+The hand-off is "latest wins" through a Condition: when recognition is slower than the
+camera, frames it has not started are replaced, so the preview never waits for it.
+
+**Callbacks run on those threads, never on the UI thread.** A Kivy screen must hop back
+with ``Clock.schedule_once(lambda dt: ..., 0)`` and must not touch widgets inside the
+callback. ``on_status(status)`` comes from the capture thread whenever the source's status
+changes (see ``vision.sources.STATUS_MESSAGES`` for what to show). A callback that raises
+is logged and the threads go on.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from typing import Callable
+
+import cv2
+
+from vision.reader import LiveAccumulator, PileReader, ReadResult
+from vision.sources import Frame, FrameSource
+
+log = logging.getLogger(__name__)
+
+
+class CameraService:
+    """``CameraService(source, reader, *, on_frame=None, on_cards=None, on_status=None)``.
+
+    ``recognition_width``: frames wider than this are downscaled before reading (results
+    are scaled back to the frame's pixels). Keep stickers >= 2 px/mm after downscaling.
+    ``accumulator``: a :class:`LiveAccumulator` (one is made if not given); ``reset()``
+    starts a new pile.
+    """
+
+    def __init__(self, source: FrameSource, reader: PileReader, *,
+                 on_frame: Callable[[Frame], None] | None = None,
+                 on_cards: Callable[[ReadResult, list], None] | None = None,
+                 on_status: Callable[[str], None] | None = None,
+                 accumulator: LiveAccumulator | None = None,
+                 recognition_width: int = 1920):
+        self.source = source
+        self.reader = reader
+        self.on_frame, self.on_cards, self.on_status = on_frame, on_cards, on_status
+        self.accumulator = accumulator if accumulator is not None else LiveAccumulator()
+        self.recognition_width = int(recognition_width)
+        self._cond = threading.Condition()
+        self._pending: Frame | None = None
+        self._stop = threading.Event()
+        self._threads: list[threading.Thread] = []
+        self._acc_lock = threading.Lock()
+        self.latest_frame: Frame | None = None
+        self.latest_result: ReadResult | None = None
+        self.latest_read: tuple[Frame, ReadResult] | None = None  # a result and its own frame
+        self.frames = 0  # frames delivered to on_frame
+        self.reads = 0  # frames recognised
+
+    @property
+    def status(self) -> str:
+        return self.source.status
+
+    def start(self) -> "CameraService":
+        if self._threads:
+            return self
+        self._stop.clear()
+        self.source.start()
+        self._threads = [threading.Thread(target=self._capture, name="camera-capture", daemon=True),
+                         threading.Thread(target=self._recognise, name="camera-recognition", daemon=True)]
+        for t in self._threads:
+            t.start()
+        return self
+
+    def stop(self) -> None:
+        """Stop both threads (joined) and the source."""
+        self._stop.set()
+        with self._cond:
+            self._cond.notify_all()
+        for t in self._threads:
+            t.join()
+        self._threads = []
+        self.source.stop()
+
+    def reset(self) -> None:
+        """Start counting a new pile."""
+        with self._acc_lock:
+            self.accumulator.reset()
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc):
+        self.stop()
+
+    # -- threads ------------------------------------------------------------------------
+
+    def _call(self, fn, *args) -> None:
+        if fn is None:
+            return
+        try:
+            fn(*args)
+        except Exception:
+            log.exception("camera callback %r failed", fn)
+
+    def _capture(self) -> None:
+        last = 0
+        status = None
+        while not self._stop.is_set():
+            frame = self.source.latest(0.2, after=last)
+            now = self.source.status
+            if now != status:
+                status = now
+                self._call(self.on_status, now)
+            if frame is None or self._stop.is_set():
+                continue
+            last = frame.number
+            self.latest_frame = frame
+            self.frames += 1
+            self._call(self.on_frame, frame)
+            with self._cond:
+                self._pending = frame
+                self._cond.notify()
+
+    def _recognise(self) -> None:
+        while True:
+            with self._cond:
+                while self._pending is None and not self._stop.is_set():
+                    self._cond.wait()
+                if self._stop.is_set():
+                    return
+                frame, self._pending = self._pending, None
+            try:
+                result = self.read_frame(frame)
+            except Exception:
+                log.exception("reading frame %d failed", frame.number)
+                continue
+            with self._acc_lock:
+                new = self.accumulator.add(result)
+            self.latest_result = result
+            self.latest_read = (frame, result)
+            self.reads += 1
+            self._call(self.on_cards, result, new)
+
+    def evidence(self, *, problems=()):
+        """The last recognised frame with what was read drawn on it (BGR), or None: the
+        photo to keep with the hand. ``problems``: failed checks to draw in red."""
+        read = self.latest_read
+        if read is None:
+            return None
+        frame, result = read
+        return result.annotate(frame.image, problems=problems)
+
+    def read_frame(self, frame: Frame) -> ReadResult:
+        """Read one frame as the recognition thread does (downscaled, result in the frame's
+        pixels). Safe to call from any thread that is not the UI thread."""
+        img = frame.gray if frame.gray is not None else frame.image
+        h, w = img.shape[:2]
+        factor = 1.0
+        if w > self.recognition_width:
+            factor = self.recognition_width / w
+            img = cv2.resize(img, (self.recognition_width, int(round(h * factor))), interpolation=cv2.INTER_AREA)
+        result = self.reader.read(img)
+        full_w = frame.image.shape[1]
+        scale = full_w / img.shape[1]
+        return result.scaled(scale) if abs(scale - 1) > 1e-6 else result
