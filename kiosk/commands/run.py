@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import signal
 import sys
 from pathlib import Path
 
@@ -69,6 +70,9 @@ def run(args: argparse.Namespace) -> int:
     os.environ.setdefault("KIVY_NO_ARGS", "1")
     os.environ.setdefault("KIVY_CLIPBOARD", "sdl2")
     os.environ.setdefault("SDL_VIDEO_ALLOW_SCREENSAVER", "0")  # no blanking during a match
+    # SDL would turn SIGTERM into a window-close request, which kiosk mode refuses; the
+    # kiosk handles SIGTERM itself (systemctl stop): stop the app cleanly.
+    os.environ.setdefault("SDL_NO_SIGNAL_HANDLERS", "1")
     from kivy.config import Config
     Config.set("kivy", "exit_on_escape", "0" if kiosk_mode else "1")
     Config.set("kivy", "keyboard_mode", "systemanddock" if kiosk_mode else "system")
@@ -100,6 +104,11 @@ def run(args: argparse.Namespace) -> int:
     app = KioskApp(journal=journal, settings=settings, db_path=db, kiosk_mode=kiosk_mode,
                    camera_factory=camera_factory(spec, settings["camera.marks"]),
                    controls=controls, watchdog=watchdog)
+    def on_sigterm(signum, frame):
+        from kivy.clock import Clock
+        Clock.schedule_once(lambda dt: app.stop(), 0)
+
+    signal.signal(signal.SIGTERM, on_sigterm)
     try:
         app.run()
     finally:

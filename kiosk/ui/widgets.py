@@ -82,7 +82,7 @@ class SeatDiagram(Widget):
                 Color(*theme.SELECTED)
                 r = min(self.width * 0.16, self.height * 0.16)
                 Line(ellipse=(x - r * 1.3, y - r * 0.8, r * 2.6, r * 1.6), width=2 * self.u)
-        fs = max(12, min(self.height * 0.075, self.width * 0.05))
+        fs = max(12, min(self.height * 0.1, self.width * 0.065))
         for seat, lab in enumerate(self._labels):
             team = "A" if seat % 2 == 0 else "B"
             badges = [self.labels.get(role, role) for role in ("dealer", "shuffler", "cutter", "first_lead")

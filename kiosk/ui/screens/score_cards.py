@@ -10,7 +10,7 @@ from kiosk.ui import theme
 from kiosk.ui.i18n import _
 from kiosk.ui.screens.base import KioskScreen, load_kv
 from kiosk.ui.viewmodels.cards import RANK_COLUMNS, SUIT_ROWS, CardPicker
-from kiosk.ui.widgets import KButton
+from kiosk.ui.widgets import KButton, KLabel
 from kiosk.ui.icons import SuitIcon
 
 load_kv(__file__)
@@ -51,11 +51,11 @@ class ScoreCardsScreen(KioskScreen):
         suits, ranks = SUIT_ROWS, RANK_COLUMNS
         if self._portrait:
             grid.cols = len(suits) + 1
-            grid.add_widget(KButton(text="", disabled=True, opacity=0))
+            grid.add_widget(KLabel(text=""))
             for suit in suits:
                 grid.add_widget(SuitIcon(suit=suit.catalan))
             for rank in ranks:
-                grid.add_widget(KButton(text=str(rank), disabled=True, color_bg=theme.PANEL))
+                grid.add_widget(KLabel(text=str(rank), color=theme.MUTED, bold=True))
                 for suit in suits:
                     grid.add_widget(self._card_button(Card(rank, suit)))
         else:

@@ -111,7 +111,7 @@ class ScoreboardScreen(KioskScreen):
         if vm.can_undo:
             buttons.append(("undo", _("Undo"), theme.BUTTON))
         for action, text, colour in buttons:
-            b = KButton(text=text, color_bg=colour)
+            b = KButton(text=text, color_bg=colour, font_size=self.nav.u * 18)
             b.action = action
             b.bind(on_release=lambda w: self.on_action(w.action))
             bar.add_widget(b)

@@ -1,0 +1,118 @@
+"""Kiosk behaviour: language switch without restart, Escape and window-close, errors that
+return to the scoreboard with the score safe, the watchdog petted from the Clock, GPIO
+buttons hopped onto the Clock, keyboard fallbacks."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+from kivy.clock import Clock
+
+from tests.ui.flows import bid, score_points, start_match
+
+pytestmark = pytest.mark.ui
+
+
+def test_language_switch_takes_effect_at_once(kiosk):
+    d = kiosk.start()
+    assert d.find("new_match").text == "Nova partida"
+    d.tap("language")
+    assert d.app.language == "es"
+    assert d.find("new_match").text == "Nueva partida"
+    d.shot(force=True)
+    d.tap("language")
+    assert d.find("new_match").text == "New match"
+    d.tap("language")
+    assert d.find("new_match").text == "Nova partida"
+
+
+def test_escape_and_close_do_not_quit_in_kiosk_mode(kiosk):
+    d = kiosk.start(kiosk_mode=True)
+    assert d.window.dispatch("on_request_close") is True
+    assert d.window.dispatch("on_key_down", 27, 0, "", []) is True
+    d.pump()
+    assert d.app.sm is not None and d.screen == "scoreboard"
+
+
+def test_windowed_mode_may_close(kiosk):
+    d = kiosk.start(kiosk_mode=False)
+    assert not d.window.dispatch("on_request_close")
+
+
+@pytest.mark.expect_errors
+def test_an_unexpected_error_returns_to_the_scoreboard_with_the_score_safe(kiosk, caplog):
+    d = kiosk.start()
+    start_match(d)
+    bid(d, "oros")
+    score_points(d, "A", 45)
+    assert d.screen == "confirm"
+
+    def boom(dt):
+        raise RuntimeError("a bug in a screen")
+    Clock.schedule_once(boom, 0)
+    d.pump(3)  # Kivy's Clock hands the error to the ExceptionManager (our handler)
+    assert d.screen == "scoreboard"
+    assert "La puntuació està guardada" in d.app.banner.text
+    assert "a bug in a screen" in caplog.text  # logged with its traceback
+    d.shot(force=True)
+    # the match is intact and the hand can still be scored
+    assert d.app.vm.match is not None and d.app.vm.phase == "playing"
+
+
+class FakeWatchdog:
+    def __init__(self):
+        self.pets = 0
+        self.ready_calls = 0
+
+    def interval(self):
+        return 0.01
+
+    def pet(self):
+        self.pets += 1
+
+    def ready(self):
+        self.ready_calls += 1
+
+
+def test_the_watchdog_is_petted_from_the_clock(kiosk):
+    dog = FakeWatchdog()
+    d = kiosk.start(watchdog=dog)
+    assert dog.ready_calls == 1
+    end = time.monotonic() + 0.5
+    while time.monotonic() < end:
+        d.pump(1)
+        time.sleep(0.01)
+    assert dog.pets >= 3
+
+
+class FakeControls:
+    when_scan = when_confirm = when_undo = when_settings = None
+
+
+def test_gpio_buttons_are_hopped_onto_the_clock(kiosk):
+    controls = FakeControls()
+    d = kiosk.start(controls=controls)
+    start_match(d)
+    bid(d, "oros")
+    ui_thread = threading.current_thread()
+    seen = []
+    original = d.app.press
+    d.app.press = lambda name: (seen.append(threading.current_thread() is ui_thread), original(name))
+    t = threading.Thread(target=controls.when_undo)  # a gpiozero thread
+    t.start()
+    t.join()
+    assert d.app.vm.phase == "playing"  # nothing happened on the button's thread
+    d.pump(2)
+    assert seen == [True]
+    assert d.app.vm.phase == "doubling"  # undo of "play" ran on the UI thread
+
+
+def test_enter_confirms_a_hand(kiosk):
+    d = kiosk.start()
+    start_match(d)
+    bid(d, "copes")
+    score_points(d, "B", 46)
+    d.key(13)
+    assert d.screen == "scoreboard" and d.app.vm.totals == {"A": 0, "B": 10}
