@@ -304,6 +304,8 @@ else
 fi
 run systemctl daemon-reload
 run systemctl enable "$SERVICE" "$BACKUP_TIMER"
+# The command line with the installed kiosk's data: `sudo -u botifarra botifarra-kiosk diag`.
+run install -m 0755 "$APP_DIR/deploy/botifarra-kiosk.sh" /usr/local/bin/botifarra-kiosk
 
 # -- 8. start -----------------------------------------------------------------------------
 
@@ -326,7 +328,7 @@ After a real run: the kiosk starts at boot; a journal backup runs nightly (14 da
 $DATA_DIR/backups).
   status:       systemctl status $SERVICE
   logs:         journalctl -u $SERVICE -e
-  diagnostics:  sudo -u $KIOSK_USER env BOTIFARRA_DATA_DIR=$DATA_DIR $VENV/bin/botifarra-kiosk diag
+  diagnostics:  sudo -u $KIOSK_USER botifarra-kiosk diag
   backup now:   sudo systemctl start $BACKUP_SERVICE
 
 Power-cut safety (recommended once everything works; see docs/deploy.md):

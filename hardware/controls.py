@@ -9,14 +9,15 @@ event thread or the debounce/hold timers here), never on the UI thread. A Kivy U
 its callbacks with :func:`hardware.bridge.call_on` so they run on Kivy's Clock.
 
 Debouncing: a press or release counts once the pin has stayed at its new level for
-``bounce_ms`` (a stable-level filter, the same on every pin factory). The pin factory's own
-debounce (lgpio's glitch filter) is also switched on where it has one.
+``bounce_ms`` with no other edge (a stable-level filter, the same on every pin factory).
+The pin factory's own debounce (lgpio's glitch filter) is also switched on where it has one.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections import deque
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator, Mapping
@@ -60,7 +61,13 @@ def _call(callback: Callback, what: str) -> None:
 
 
 class _DebouncedButton:
-    """Turns a gpiozero Button's raw edges into clean press / release / hold events."""
+    """Turns a gpiozero Button's raw edges into clean press / release / hold events.
+
+    Each edge becomes the *candidate* level. A candidate is accepted once no other edge
+    has come for ``bounce`` seconds: either when its timer runs out, or, if the timer is
+    late (a busy CPU), when the next edge arrives and finds the candidate already that old.
+    So a real press is never lost to a slow timer, and contact bounce never counts twice.
+    """
 
     def __init__(self, button, *, name: str, bounce: float, hold: float | None,
                  on_press: Callable[[], None] | None = None,
@@ -72,63 +79,75 @@ class _DebouncedButton:
         self._hold = hold
         self._on_press, self._on_release, self._on_hold = on_press, on_release, on_hold
         self._lock = threading.Lock()
-        self._pressed = False
+        self._pressed = False          # the accepted level
+        self._candidate: tuple[bool, float, int] | None = None   # (level, since, serial)
+        self._serial = 0
         self._held = False
         self._generation = 0
         self._settle_timer: threading.Timer | None = None
         self._hold_timer: threading.Timer | None = None
         self._closed = False
-        button.when_pressed = self._edge
-        button.when_released = self._edge
+        button.when_pressed = lambda: self._edge(True)
+        button.when_released = lambda: self._edge(False)
 
     @property
     def is_pressed(self) -> bool:
         return self._pressed
 
-    def _edge(self) -> None:
-        if self._bounce <= 0:
-            self._settle()
-            return
+    def _edge(self, level: bool) -> None:
+        now = time.monotonic()
+        actions = []
         with self._lock:
             if self._closed:
                 return
+            if self._candidate is not None and now - self._candidate[1] >= self._bounce:
+                actions.append(self._accept(self._candidate[0]))
+            self._serial += 1
+            self._candidate = (level, now, self._serial)
             if self._settle_timer is not None:
                 self._settle_timer.cancel()
-            timer = threading.Timer(self._bounce, self._settle)
-            timer.daemon = True
-            timer.name = f"debounce-{self.name}"
-            self._settle_timer = timer
-            timer.start()
-
-    def _settle(self) -> None:
-        action = None
-        with self._lock:
-            if self._closed:
-                return
-            try:
-                pressed = bool(self._button.is_pressed)
-            except Exception:  # closed underneath us
-                return
-            if pressed == self._pressed:
-                return
-            self._pressed = pressed
-            if pressed:
-                self._generation += 1
-                self._held = False
-                if self._hold is not None and self._on_hold is not None:
-                    timer = threading.Timer(self._hold, self._hold_fired, args=(self._generation,))
-                    timer.daemon = True
-                    timer.name = f"hold-{self.name}"
-                    self._hold_timer = timer
-                    timer.start()
-                action = self._on_press
+                self._settle_timer = None
+            if self._bounce <= 0:
+                actions.append(self._accept(level))
+                self._candidate = None
             else:
-                if self._hold_timer is not None:
-                    self._hold_timer.cancel()
-                    self._hold_timer = None
-                action = None if self._held else self._on_release
+                timer = threading.Timer(self._bounce, self._settled, args=(self._serial,))
+                timer.daemon = True
+                timer.name = f"debounce-{self.name}"
+                self._settle_timer = timer
+                timer.start()
+        for action in actions:
+            if action is not None:
+                action()
+
+    def _settled(self, serial: int) -> None:
+        with self._lock:
+            if self._closed or self._candidate is None or self._candidate[2] != serial:
+                return
+            action = self._accept(self._candidate[0])
+            self._candidate = None
         if action is not None:
             action()
+
+    def _accept(self, level: bool) -> Callable[[], None] | None:
+        """Make ``level`` the accepted state (lock held); return the callback to run."""
+        if level == self._pressed:
+            return None
+        self._pressed = level
+        if level:
+            self._generation += 1
+            self._held = False
+            if self._hold is not None and self._on_hold is not None:
+                timer = threading.Timer(self._hold, self._hold_fired, args=(self._generation,))
+                timer.daemon = True
+                timer.name = f"hold-{self.name}"
+                self._hold_timer = timer
+                timer.start()
+            return self._on_press
+        if self._hold_timer is not None:
+            self._hold_timer.cancel()
+            self._hold_timer = None
+        return None if self._held else self._on_release
 
     def _hold_fired(self, generation: int) -> None:
         with self._lock:
@@ -507,5 +526,10 @@ class TableControls:
         return f"<TableControls {self.factory_name} {fitted}{' closed' if self._closed else ''}>"
 
 
-__all__ = ["TableControls", "CameraLight", "Buzzer", "STATUS_COLORS", "TICK", "CHORD", "ERROR",
+def from_settings(section: Mapping[str, Any], *, pin_factory: Any = None) -> TableControls:
+    """``TableControls.from_settings`` as a function (see there)."""
+    return TableControls.from_settings(section, pin_factory=pin_factory)
+
+
+__all__ = ["TableControls", "from_settings", "CameraLight", "Buzzer", "STATUS_COLORS", "TICK", "CHORD", "ERROR",
            "HardwareError"]

@@ -1,24 +1,19 @@
 """Rotated backups of the journal: ``python -m kiosk.backup [--db PATH] [--dest DIR] [--keep-days N]``.
 
-Run nightly by ``botifarra-kiosk-backup.timer``. Uses SQLite's online backup API
-(``sqlite3.Connection.backup``), so a backup taken while the kiosk is writing is still a
-consistent snapshot. Each copy is written to a temporary name, checked with
-``PRAGMA integrity_check``, flushed to disk and only then renamed into place, so a power
-cut never leaves a half backup that looks whole. Copies older than ``--keep-days`` are
-removed; the newest copy is always kept.
-
-(When ``Journal.backup(dest)`` lands on the journal branch, this module can call it; the
-file format and the rotation stay the same.)
+Run nightly by ``botifarra-kiosk-backup.timer``. The copy is ``Journal.backup(dest)``
+(SQLite's online backup API: a consistent snapshot even while the kiosk writes; checked
+with ``PRAGMA integrity_check``, fsynced and renamed into place, so a power cut never
+leaves a half backup that looks whole). Copies are named ``journal-YYYYmmdd-HHMMSS.sqlite``
+(UTC, like ``botifarra-kiosk backup``); those older than ``--keep-days`` are removed, the
+newest is always kept. A kiosk with no journal yet is not an error (the timer stays green).
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 import re
-import sqlite3
 import sys
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 from kiosk import paths
@@ -32,52 +27,29 @@ class BackupError(RuntimeError):
     """A backup that could not be made or did not check out."""
 
 
-def _fsync_dir(path: Path) -> None:
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
 def backup(db: Path, dest_dir: Path, *, now: datetime | None = None) -> Path:
-    """Copy ``db`` to ``dest_dir/journal-YYYYmmdd-HHMMSS.sqlite``; return the new file."""
+    """Copy the journal ``db`` to ``dest_dir/journal-YYYYmmdd-HHMMSS.sqlite``; return it."""
+    from kiosk.journal import Journal, JournalError
+
     db, dest_dir = Path(db), Path(dest_dir)
     if not db.is_file():
         raise FileNotFoundError(f"no journal at {db}")
-    now = now or datetime.now()
-    dest_dir.mkdir(parents=True, exist_ok=True)
+    now = now or _utcnow()
     final = dest_dir / f"journal-{now.strftime(STAMP)}.sqlite"
-    tmp = dest_dir / f".{final.name}.tmp"
-    tmp.unlink(missing_ok=True)
-    src = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
     try:
-        dst = sqlite3.connect(tmp)
-        try:
-            src.backup(dst)
-            (result,) = dst.execute("PRAGMA integrity_check").fetchone()
-        finally:
-            dst.close()
-    finally:
-        src.close()
-    if result != "ok":
-        tmp.unlink(missing_ok=True)
-        raise BackupError(f"the copy of {db} failed its integrity check: {result}")
-    with open(tmp, "rb") as fh:
-        os.fsync(fh.fileno())
-    os.replace(tmp, final)
-    _fsync_dir(dest_dir)
-    return final
+        with Journal(db, recover=False) as journal:
+            return journal.backup(final)
+    except JournalError as exc:
+        raise BackupError(str(exc)) from exc
+
+
+def _utcnow() -> datetime:
+    return datetime.now(timezone.utc).replace(tzinfo=None)
 
 
 def prune(dest_dir: Path, *, keep_days: int = KEEP_DAYS, now: datetime | None = None) -> list[Path]:
     """Remove backups older than ``keep_days`` (by the time in their name); keep the newest."""
-    now = now or datetime.now()
+    now = now or _utcnow()
     dated = []
     for path in Path(dest_dir).glob("journal-*.sqlite"):
         match = NAME.match(path.name)
@@ -110,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         made = backup(db, dest)
         removed = prune(dest, keep_days=args.keep_days)
-    except (OSError, sqlite3.Error, BackupError) as exc:
+    except (OSError, BackupError) as exc:
         print(f"kiosk.backup: {db}: {exc}", file=sys.stderr)
         return 1
     print(f"backup: {made} ({made.stat().st_size} bytes); removed {len(removed)} older than "

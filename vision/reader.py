@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Iterable
 
 import cv2
@@ -29,10 +30,9 @@ import numpy as np
 
 from kiosk.game import DECK, Card, InvalidCardError
 from vision.errors import ImageError
-from vision.kit import (MAT_SIZES_MM, STICKER_MM, check_marks, code_side_mm, marker_side_mm,
-                        mat_marker_corners_mm)
+from vision.kit import (CARD_H_MM, CARD_W_MM, MAT_SIZES_MM, STICKER_MM, check_marks, code_side_mm,
+                        marker_side_mm, mat_marker_corners_mm)
 from vision.marks import ALL_IDS, MAT_IDS, card_dictionary
-from vision.scene import CARD_H_MM, CARD_W_MM
 
 CARD_DIAGONAL_MM = float(np.hypot(CARD_W_MM, CARD_H_MM))
 _MAT_OF = {mid: size for size, ids in MAT_IDS.items() for mid in ids}
@@ -147,18 +147,13 @@ def _to_gray(image: np.ndarray) -> np.ndarray:
 
 def load_image(path) -> np.ndarray:
     """Read an image file (BGR); raises ImageError naming the file."""
-    data = np.fromfile(str(path), dtype=np.uint8) if _exists(path) else None
-    if data is None:
+    if not Path(path).is_file():
         raise ImageError(f"{path}: no such file")
+    data = np.fromfile(str(path), dtype=np.uint8)
     img = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
     if img is None:
         raise ImageError(f"{path}: not an image OpenCV can read")
     return img
-
-
-def _exists(path) -> bool:
-    import os
-    return os.path.isfile(str(path))
 
 
 def _quad_ok(q: np.ndarray) -> tuple[bool, float, str]:

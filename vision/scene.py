@@ -21,10 +21,9 @@ import cv2
 import numpy as np
 
 from kiosk.game import DECK, Card, Suit
-from vision.kit import MAT_SIZES_MM, STICKER_MM, code_side_mm, mat_image, sticker_image
+from vision.kit import (CARD_H_MM, CARD_W_MM, MAT_SIZES_MM, STICKER_INSET_MM, STICKER_MM, code_side_mm,
+                        mat_image, sticker_image)
 
-CARD_W_MM, CARD_H_MM = 61.0, 95.0  # Spanish deck (naipe español)
-STICKER_INSET_MM = 2.0
 FAN_STEP_MM = 20.0
 ROW_STEP_MM = 100.0
 PER_ROW = 12
@@ -37,11 +36,18 @@ SUIT_BGR = {Suit.OROS: (40, 170, 220), Suit.COPES: (40, 40, 200), Suit.ESPASES: 
 @dataclass
 class Scene:
     image: np.ndarray  # BGR, 1920x1080, after JPEG
-    cards: list[Card]  # face-up cards whose top-left sticker is inside the photo (all visible)
+    cards: list[Card]  # face-up cards with a sticker wholly inside the photo
     face_down: int
     px_per_mm: float
     params: dict = field(default_factory=dict)
     jpeg: bytes = b""
+    edge_cards: list[Card] = field(default_factory=list)  # a sticker cut by the photo's edge:
+    # may or may not be read, never counted as missed nor as wrong
+
+    @property
+    def allowed(self) -> set[Card]:
+        """Cards a reader may report without being wrong."""
+        return set(self.cards) | set(self.edge_cards)
 
     def write(self, path) -> None:
         """Write the photo exactly as generated (the JPEG bytes)."""
@@ -133,6 +139,14 @@ def _grid(w: int, h: int) -> tuple[np.ndarray, np.ndarray]:
     return yy, xx
 
 
+def _in_frame(quad: np.ndarray, w: int, h: int, margin: float = 3.0) -> str:
+    """"in": the code and its quiet zone are inside the photo; "edge": partly; "out"."""
+    if quad.min() >= margin and quad[:, 0].max() < w - margin and quad[:, 1].max() < h - margin:
+        return "in"
+    inside = (quad[:, 0] > 0) & (quad[:, 0] < w) & (quad[:, 1] > 0) & (quad[:, 1] < h)
+    return "edge" if inside.any() else "out"
+
+
 def _rot(deg: float) -> np.ndarray:
     a = math.radians(deg)
     return np.array([[math.cos(a), -math.sin(a), 0], [math.sin(a), math.cos(a), 0], [0, 0, 1]])
@@ -201,10 +215,9 @@ def make_scene(seed: int = 0, *, cards: list[Card] | int | None = None, face_dow
     mask = _card_mask()
     in_view: list[Card] = []
     quiet = code_side_mm(sticker_mm)  # the code with its quiet zone, on the sticker
-    code = quiet * (0.8 if marks == "aruco" else 21 / 25)  # the code alone
-    cx0 = STICKER_INSET_MM + (sticker_mm - code) / 2
-    cy0 = STICKER_INSET_MM + (quiet - code) / 2
-    sticker_mm_quad = np.float32([[[cx0, cy0], [cx0 + code, cy0], [cx0 + code, cy0 + code], [cx0, cy0 + code]]])
+    qx0, qy0 = STICKER_INSET_MM + (sticker_mm - quiet) / 2, STICKER_INSET_MM
+    sticker_mm_quad = np.float32([[[qx0, qy0], [qx0 + quiet, qy0], [qx0 + quiet, qy0 + quiet], [qx0, qy0 + quiet]]])
+    at_edge: list[Card] = []
     for r, row in enumerate(rows):
         for c, (card, up) in enumerate(row):
             x = -block_w / 2 + c * FAN_STEP_MM + rng.uniform(-1.5, 1.5)
@@ -219,11 +232,11 @@ def make_scene(seed: int = 0, *, cards: list[Card] | int | None = None, face_dow
                 quads = [sticker_mm_quad]
                 if c == len(row) - 1:
                     quads.append(np.float32([[CARD_W_MM, CARD_H_MM]]) - sticker_mm_quad)
-                for qmm in quads:
-                    quad = cv2.perspectiveTransform(qmm, cam @ place)[0]
-                    if quad.min() >= 0 and quad[:, 0].max() < w and quad[:, 1].max() < h:
-                        in_view.append(card)
-                        break
+                where = [_in_frame(cv2.perspectiveTransform(q, cam @ place)[0], w, h) for q in quads]
+                if "in" in where:
+                    in_view.append(card)
+                elif "edge" in where:
+                    at_edge.append(card)
 
     # light: a gradient across the frame and a glare spot
     f = img.astype(np.float32)
@@ -258,4 +271,4 @@ def make_scene(seed: int = 0, *, cards: list[Card] | int | None = None, face_dow
     params = dict(seed=seed, px_per_mm=ppm, rotation=rotation, perspective=perspective, blur=blur,
                   motion=motion, glare=glare, noise=noise, jpeg_quality=jpeg_quality, marks=marks,
                   sticker_mm=sticker_mm, mat=mat, out_of_view=[c.code for c in cards if c not in in_view])
-    return Scene(cv2.imdecode(enc, cv2.IMREAD_COLOR), in_view, face_down, ppm, params, jpeg)
+    return Scene(cv2.imdecode(enc, cv2.IMREAD_COLOR), in_view, face_down, ppm, params, jpeg, at_edge)

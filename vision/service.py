@@ -58,6 +58,7 @@ class CameraService:
         self._acc_lock = threading.Lock()
         self.latest_frame: Frame | None = None
         self.latest_result: ReadResult | None = None
+        self.latest_read: tuple[Frame, ReadResult] | None = None  # a result and its own frame
         self.frames = 0  # frames delivered to on_frame
         self.reads = 0  # frames recognised
 
@@ -142,8 +143,18 @@ class CameraService:
             with self._acc_lock:
                 new = self.accumulator.add(result)
             self.latest_result = result
+            self.latest_read = (frame, result)
             self.reads += 1
             self._call(self.on_cards, result, new)
+
+    def evidence(self, *, problems=()):
+        """The last recognised frame with what was read drawn on it (BGR), or None: the
+        photo to keep with the hand. ``problems``: failed checks to draw in red."""
+        read = self.latest_read
+        if read is None:
+            return None
+        frame, result = read
+        return result.annotate(frame.image, problems=problems)
 
     def read_frame(self, frame: Frame) -> ReadResult:
         """Read one frame as the recognition thread does (downscaled, result in the frame's

@@ -74,6 +74,7 @@ class FrameSource:
         self._thread: threading.Thread | None = None
         self._status = STARTING
         self.error: CameraError | None = None
+        self._number = 0  # frames keep counting up across reconnects and restarts
         self.on_status = on_status
 
     # -- interface ------------------------------------------------------------------
@@ -137,12 +138,13 @@ class FrameSource:
 
     def _run(self) -> None:
         delay = self.backoff[0]
-        number = 0
         while not self._stop.is_set():
             try:
                 self._open()
             except CameraError as exc:
-                self._set_status(NO_CAMERA if isinstance(exc, NoCameraError) else LOST, exc)
+                # a camera that gave frames and is now missing was unplugged: "lost"
+                lost = self._number > 0 or not isinstance(exc, NoCameraError)
+                self._set_status(LOST if lost else NO_CAMERA, exc)
                 self._stop.wait(delay)
                 delay = min(delay * 2, self.backoff[1])
                 continue
@@ -177,9 +179,9 @@ class FrameSource:
                 bad = 0
                 delay = self.backoff[0]
                 image, gray = got if isinstance(got, tuple) else (got, None)
-                number += 1
+                self._number += 1
                 with self._cond:
-                    self._frame = Frame(image, number, time.monotonic(), gray)
+                    self._frame = Frame(image, self._number, time.monotonic(), gray)
                     self._cond.notify_all()
                 self._set_status(RUNNING)
                 if self.interval:
@@ -274,12 +276,14 @@ class Picamera2Source(FrameSource):
 
     Two streams, as in the Picamera2 FrameServer example: ``main`` (RGB888, for display and
     evidence) and ``lores`` (YUV420; its Y plane is the grayscale ``Frame.gray`` used for
-    recognition, so no colour conversion is needed). Keep ``lores`` large enough that
-    stickers stay >= 2 px per mm on the table (see docs/vision.md)."""
+    recognition, so no colour conversion is needed). The default lores (1536x864 under a
+    1920x1080 main) keeps stickers at 1.7-2.4 px/mm from 50-75 cm; the benchmark reads
+    14 mm stickers down to 1.4 px/mm (13 px codes), see docs/vision.md. ``exposure``:
+    microseconds (0 = automatic)."""
 
     name = "picamera2"
 
-    def __init__(self, *, main: tuple[int, int] = (1920, 1080), lores: tuple[int, int] = (1920, 1080),
+    def __init__(self, *, main: tuple[int, int] = (1920, 1080), lores: tuple[int, int] = (1536, 864),
                  exposure: float = 0, on_status=None):
         super().__init__(on_status=on_status)
         self.main, self.lores, self.exposure = tuple(main), tuple(lores), exposure
@@ -408,6 +412,11 @@ class DemoSource(FrameSource):
         return self._cache[i]
 
 
+def _lores(width: int, height: int) -> tuple[int, int]:
+    """0.8 of the main stream, even sizes (the ISP wants them)."""
+    return int(width * 0.8) // 2 * 2, int(height * 0.8) // 2 * 2
+
+
 def open_source(spec: str = "auto", *, width: int = 1920, height: int = 1080, exposure: float = 0,
                 on_status=None) -> FrameSource:
     """A source from the ``camera.source`` setting: ``auto`` (Pi camera, then
@@ -418,7 +427,7 @@ def open_source(spec: str = "auto", *, width: int = 1920, height: int = 1080, ex
     kind = kind.lower()
     if kind == "auto":
         if picamera2_available():
-            return Picamera2Source(main=(width, height), lores=(width, height), exposure=exposure,
+            return Picamera2Source(main=(width, height), lores=_lores(width, height), exposure=exposure,
                                    on_status=on_status)
         for dev in sorted(Path("/dev").glob("video[0-9]*")):
             cap = cv2.VideoCapture(str(dev), cv2.CAP_V4L2)
@@ -431,7 +440,7 @@ def open_source(spec: str = "auto", *, width: int = 1920, height: int = 1080, ex
     if kind == "demo":
         return DemoSource(on_status=on_status)
     if kind == "picamera2":
-        return Picamera2Source(main=(width, height), lores=(width, height), exposure=exposure,
+        return Picamera2Source(main=(width, height), lores=_lores(width, height), exposure=exposure,
                                on_status=on_status)
     if kind == "v4l2":
         return OpenCVSource(arg or "/dev/video0", width=width, height=height, exposure=exposure,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from kiosk.game.errors import IllegalBidError
+from kiosk.game.errors import BotifarraError, IllegalBidError, player
 from kiosk.game.rules import Doubling, Rules, Trump
 from kiosk.game.seats import check_seat, other, partner, seats_of, team_of
 
@@ -65,9 +65,8 @@ class Contract:
 
         ``players`` (names by seat) only makes the error messages friendlier.
         """
-        def who(s: int) -> str:
-            name = players[s] if players and 0 <= s < len(players) else None
-            return f"{name} (seat {s})" if name else f"seat {s}"
+        def who(s: int):
+            return player(s, players[s] if players and 0 <= s < len(players) else None)
 
         kind = event.get("type")
         if kind == "play":
@@ -79,61 +78,69 @@ class Contract:
         seat = event.get("seat")
         try:
             seat = check_seat(seat)
-        except ValueError as e:
-            raise IllegalBidError(str(e)) from None
+        except BotifarraError as e:
+            raise IllegalBidError.from_error(e) from None
         if kind == "delegate":
             if self.trump is not None:
                 raise IllegalBidError("trump is already chosen, it is too late to delegate")
             if self.delegated:
                 raise IllegalBidError("the choice was already delegated: the partner must choose trump")
             if seat != self.dealer:
-                raise IllegalBidError(f"only the dealer, {who(self.dealer)}, may delegate, not {who(seat)}")
+                raise IllegalBidError("only the dealer, {dealer}, may delegate, not {player}",
+                                      dealer=who(self.dealer), player=who(seat))
             return replace(self, delegated=True)
         if kind == "trump":
             if self.trump is not None:
-                raise IllegalBidError(f"trump is already chosen ({self.trump.value})")
+                raise IllegalBidError("trump is already chosen ({trump})", trump=self.trump.value)
             if seat != self.chooser:
-                role = "the dealer's partner" if self.delegated else "the dealer"
-                raise IllegalBidError(f"{role}, {who(self.chooser)}, chooses trump, not {who(seat)}")
+                if self.delegated:
+                    raise IllegalBidError("the dealer's partner, {chooser}, chooses trump, not {player}",
+                                          chooser=who(self.chooser), player=who(seat))
+                raise IllegalBidError("the dealer, {chooser}, chooses trump, not {player}",
+                                      chooser=who(self.chooser), player=who(seat))
             try:
                 trump = Trump.parse(event.get("trump"))
-            except ValueError as e:
-                raise IllegalBidError(str(e)) from None
+            except BotifarraError as e:
+                raise IllegalBidError.from_error(e) from None
             return replace(self, trump=trump, multiplier=rules.multiplier(trump))
         if kind == "double":
             try:
                 level = Doubling.parse(event.get("level"))
-            except ValueError as e:
-                raise IllegalBidError(str(e)) from None
+            except BotifarraError as e:
+                raise IllegalBidError.from_error(e) from None
             if level is Doubling.NONE:
                 raise IllegalBidError("a double must be contro, recontro or sant_vicenc")
-            reason = self._why_not_double(level, seat, rules, who(seat))
-            if reason:
-                raise IllegalBidError(reason)
+            refusal = self._why_not_double(level, seat, rules, who(seat))
+            if refusal is not None:
+                raise refusal
             return replace(self, doubling=level, doubled_by=self.doubled_by + (seat,),
                            multiplier=rules.multiplier(self.trump, level))  # type: ignore[arg-type]
-        raise IllegalBidError(f"{kind!r} is not a bid")
+        raise IllegalBidError("{kind!r} is not a bid", kind=kind)
 
-    def _why_not_double(self, level: Doubling, seat: int, rules: Rules, who: str) -> str:
-        name = level.catalan
+    def _why_not_double(self, level: Doubling, seat: int, rules: Rules,
+                        who: object) -> IllegalBidError | None:
+        name = level.key
         if self.trump is None:
-            return f"{name} comes after trump is chosen"
+            return IllegalBidError("{level} comes after trump is chosen", level=name)
         if self.closed:
-            return f"play has started, it is too late for {name}"
+            return IllegalBidError("play has started, it is too late for {level}", level=name)
         if level != self.doubling + 1:
             if level <= self.doubling:
-                return f"{name} was already said"
-            needed = Doubling(level - 1).catalan
-            return f"{name} is only possible after {needed}"
-        if not rules.doubling_allowed(level, self.trump):
-            return rules.why_not(level, self.trump)
+                return IllegalBidError("{level} was already said", level=name)
+            return IllegalBidError("{level} is only possible after {needed}", level=name,
+                                   needed=Doubling(level - 1).key)
+        refusal = rules.doubling_refusal(level, self.trump)
+        if refusal is not None:
+            return IllegalBidError.from_error(refusal)
         team = team_of(seat)
         if level is Doubling.RECONTRO:
             if team != self.trump_team:
-                return f"recontro is for the pair that chose trump (team {self.trump_team}), not {who}"
+                return IllegalBidError("recontro is for the pair that chose trump (team {team}), "
+                                       "not {player}", team=self.trump_team, player=who)
         elif team != self.contro_team:
-            return f"{name} is for the other pair (team {self.contro_team}), not {who}"
-        return ""
+            return IllegalBidError("{level} is for the other pair (team {team}), not {player}",
+                                   level=name, team=self.contro_team, player=who)
+        return None
 
     def legal_bids(self, rules: Rules) -> list[dict]:
         """Every bid event allowed now (``play`` closes the bidding)."""

@@ -36,7 +36,8 @@ class Suit(enum.Enum):
         for s in cls:
             if t.upper() == s.value or t.lower() == s.catalan:
                 return s
-        raise InvalidCardError(f"unknown suit {text!r}: use O, C, E, B or oros, copes, espases, bastos")
+        raise InvalidCardError("unknown suit {text!r}: use O, C, E, B or oros, copes, espases, bastos",
+                           text=text)
 
 
 # High to low inside a suit: 9 (manilla), 1 (as), 12 (rei), 11 (cavall), 10 (sota), 8 ... 2.
@@ -54,9 +55,9 @@ class Card:
 
     def __post_init__(self) -> None:
         if not isinstance(self.rank, int) or not 1 <= self.rank <= 12:
-            raise InvalidCardError(f"rank {self.rank!r} is not 1-12")
+            raise InvalidCardError("rank {rank!r} is not 1-12", rank=self.rank)
         if not isinstance(self.suit, Suit):
-            raise InvalidCardError(f"suit {self.suit!r} is not a Suit")
+            raise InvalidCardError("suit {suit!r} is not a Suit", suit=self.suit)
 
     @classmethod
     def parse(cls, text: str) -> "Card":
@@ -64,17 +65,18 @@ class Card:
         if isinstance(text, Card):
             return text
         if not isinstance(text, str):
-            raise InvalidCardError(f"unknown card {text!r}")
+            raise InvalidCardError("unknown card {text!r}", text=text)
         t = text.strip().upper()
         if len(t) < 2 or not t[:-1].isdigit():
-            raise InvalidCardError(f"unknown card {text!r}: write rank 1-12 then O, C, E or B (e.g. 9O)")
+            raise InvalidCardError("unknown card {text!r}: write rank 1-12 then O, C, E or B (e.g. 9O)",
+                                   text=text)
         rank = int(t[:-1])
         if not 1 <= rank <= 12:
-            raise InvalidCardError(f"unknown card {text!r}: rank must be 1-12")
+            raise InvalidCardError("unknown card {text!r}: rank must be 1-12", text=text)
         try:
             suit = Suit(t[-1])
         except ValueError:
-            raise InvalidCardError(f"unknown card {text!r}: suit must be O, C, E or B") from None
+            raise InvalidCardError("unknown card {text!r}: suit must be O, C, E or B", text=text) from None
         return cls(rank, suit)
 
     @property

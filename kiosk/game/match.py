@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 
 from kiosk.game.bidding import BID_TYPES, Contract
 from kiosk.game.errors import (
-    BotifarraError, IllegalBidError, InvalidScoreError, MatchStateError,
+    HAND, N_, BotifarraError, IllegalBidError, InvalidScoreError, MatchStateError, Message,
     RulesError,
 )
 from kiosk.game.rules import Doubling, Rules, Trump
@@ -26,13 +26,11 @@ SOURCES = ("camera", "cards", "points", "json")
 END_REASONS = ("target", "hands", "time", "abandoned")
 
 
-def _prefixed(err: BotifarraError, prefix: str) -> BotifarraError:
-    """The same kind of error with ``prefix: `` in front (e.g. the hand number)."""
-    msg = str(err)
-    if msg.startswith(prefix):
+def _in_hand(err: BotifarraError, number: int) -> BotifarraError:
+    """The same error said about hand ``number`` (``hand 3: ...``; ``err.hand`` == 3)."""
+    if str(err).startswith(f"hand {number}"):
         return err
-    new = type(err)(f"{prefix}: {msg}")
-    return new
+    return err.within(HAND, number=number)
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,9 +75,11 @@ class _Ending:
     winner: str | None = None
 
 
-def _team_word(team: str, names: dict[str, str]) -> str:
+def _team_word(team: str, names: dict[str, str]) -> Message:
     name = names.get(team)
-    return f"team {team}" if not name or name == team else f"team {team} ({name})"
+    if not name or name == team:
+        return Message(N_("team {team}"), team=team)
+    return Message(N_("team {team} ({name})"), team=team, name=name)
 
 
 def _end_check(rules: Rules, totals: dict[str, int], counted: int, k: int,
@@ -213,7 +213,8 @@ class Match:
         try:
             first_dealer = check_seat(event.get("first_dealer", 0))
         except RulesError:
-            raise RulesError(f"first_dealer must be a seat 0-3, not {event.get('first_dealer')!r}") from None
+            raise RulesError("first_dealer must be a seat 0-3, not {value!r}",
+                             value=event.get("first_dealer")) from None
         players = event.get("players")
         if players is None:
             players = [None] * 4
@@ -225,7 +226,7 @@ class Match:
             names = {"A": "A", "B": "B"}
         if not isinstance(names, dict) or set(names) != {"A", "B"} or not all(
                 isinstance(v, str) and v.strip() for v in names.values()):
-            raise RulesError("team_names must be {\"A\": name, \"B\": name}")
+            raise RulesError("team_names must be {{\"A\": name, \"B\": name}}")
         stored = {"type": "match_created", "rules": rules.to_dict(), "first_dealer": first_dealer,
                   "players": list(players), "team_names": dict(names)}
         m = cls(rules=rules, first_dealer=first_dealer, players=tuple(players),
@@ -362,7 +363,7 @@ class Match:
             raise MatchStateError("an event must be an object with a 'type'")
         kind = event.get("type")
         if kind not in EVENT_TYPES:
-            raise MatchStateError(f"unknown event type {kind!r}")
+            raise MatchStateError("unknown event type {kind!r}", kind=kind)
         ev = copy.deepcopy(event)
         if kind == "match_created":
             raise MatchStateError("the match already exists")
@@ -385,16 +386,17 @@ class Match:
     def _next(self, ev: dict, fold: _Fold, done: tuple, undone: tuple) -> "Match":
         return replace(self, _events=self._events + (ev,), _done=done, _undone=undone, _fold=fold)
 
-    def _over_message(self, fold: _Fold) -> str:
+    def _over_error(self, fold: _Fold) -> MatchStateError:
         hands, end = fold.tally.records, fold.tally.ending
         if fold.abandoned and end.at is None:
-            return "the match is over (it was stopped)"
+            return MatchStateError("the match is over (it was stopped)")
         if end.reason == "target":
-            return (f"the match is over: {_team_word(end.winner, self.team_names)} reached "
-                    f"{hands[end.at - 1].totals[end.winner]} in hand {end.at}")
+            return MatchStateError("the match is over: {winner} reached {points} in hand {at}",
+                                   winner=_team_word(end.winner, self.team_names),
+                                   points=hands[end.at - 1].totals[end.winner], at=end.at)
         if end.reason == "time":
-            return "the match is over: time ran out"
-        return f"the match is over after {end.at} hands"
+            return MatchStateError("the match is over: time ran out")
+        return MatchStateError("the match is over after {at} hands", at=end.at)
 
     def _step(self, fold: _Fold, ev: dict) -> _Fold:
         number = len(fold.entries) + 1
@@ -403,14 +405,14 @@ class Match:
         except BotifarraError as e:
             if ev.get("type") in ("edit",):
                 raise
-            raise _prefixed(e, f"hand {number}") from None
+            raise _in_hand(e, number) from None
 
     def _step_inner(self, fold: _Fold, ev: dict, number: int) -> _Fold:
         kind = ev["type"]
         if kind == "edit":
             return self._edit(fold, ev)
         if fold.over:
-            raise MatchStateError(self._over_message(fold))
+            raise self._over_error(fold)
         contract = fold.contract
         assert contract is not None
         if kind in BID_TYPES:
@@ -440,9 +442,11 @@ class Match:
             if n == 0:
                 raise MatchStateError("edit: no hand has been scored yet")
             if isinstance(index, int) and not isinstance(index, bool):
-                raise MatchStateError(f"edit: there is no hand {index + 1} to change "
-                                      f"(hands 1 to {n} are finished; 'hand' counts from 0)")
-            raise MatchStateError(f"edit: 'hand' must be the index of a finished hand (0 to {n - 1})")
+                raise MatchStateError("edit: there is no hand {number} to change "
+                                      "(hands 1 to {n} are finished; 'hand' counts from 0)",
+                                      number=index + 1, n=n)
+            raise MatchStateError("edit: 'hand' must be the index of a finished hand (0 to {last})",
+                                  last=n - 1)
         number = index + 1
         data = ev.get("data")
         dealer = (self.first_dealer + index) % 4
@@ -451,19 +455,21 @@ class Match:
         try:
             entry = entry_from_hand_json(data, dealer, self.rules)
         except BotifarraError as e:
-            raise _prefixed(e, f"hand {number}") from None
+            raise _in_hand(e, number) from None
         entries = fold.entries[:index] + (entry,) + fold.entries[index + 1:]
         new = replace(fold, entries=entries,
                       tally=_tally(self.rules, self.first_dealer, entries, fold.stop_after))
         end = new.tally.ending
         if end.at is not None and end.at < n:
             raise MatchStateError(
-                f"hand {number}: with this change the match would end after hand {end.at}, "
-                f"but {n - end.at} more hand(s) were played; undo those first")
+                "with this change the match would end after hand {at}, "
+                "but {more} more hand(s) were played; undo those first",
+                at=end.at, more=n - end.at).within(HAND, number=number)
         if end.at is not None and fold.contract is not None and fold.contract.started:
             raise MatchStateError(
-                f"hand {number}: with this change the match would end after hand {end.at}, "
-                f"but hand {n + 1} has already begun; undo its bids first")
+                "with this change the match would end after hand {at}, "
+                "but hand {next} has already begun; undo its bids first",
+                at=end.at, next=n + 1).within(HAND, number=number)
         return new
 
     # -- JSON ---------------------------------------------------------------------------
@@ -482,7 +488,7 @@ def entry_from_event(contract: Contract, ev: dict) -> _Entry:
     kind = ev["type"]
     source = ev.get("source", "cards")
     if source not in SOURCES:
-        raise InvalidScoreError(f"unknown source {source!r} (camera, cards, points or json)")
+        raise InvalidScoreError("unknown source {source!r} (camera, cards, points or json)", source=source)
     evidence = ev.get("evidence")
     if evidence is not None and not isinstance(evidence, str):
         raise InvalidScoreError("evidence must be an image path or null")
@@ -493,14 +499,16 @@ def entry_from_event(contract: Contract, ev: dict) -> _Entry:
             common["delegated"] = False
         return _Entry(kind="misdeal", **common)
     if contract.trump is None:
-        what = "a penalty" if kind == "penalty" else "the hand"
-        raise IllegalBidError(f"trump has not been chosen, so {what} cannot be scored yet")
+        if kind == "penalty":
+            raise IllegalBidError("trump has not been chosen, so a penalty cannot be scored yet")
+        raise IllegalBidError("trump has not been chosen, so the hand cannot be scored yet")
     if kind == "penalty":
         offender = ev.get("offender")
         try:
             check_team(offender)
         except RulesError:
-            raise InvalidScoreError(f"penalty: the offender must be team 'A' or 'B', not {offender!r}") from None
+            raise InvalidScoreError("penalty: the offender must be team 'A' or 'B', not {value!r}",
+                                    value=offender) from None
         return _Entry(kind="penalty", offender=offender, **common)
     # hand_scored
     piles, points = ev.get("piles"), ev.get("points")

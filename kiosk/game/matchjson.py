@@ -17,39 +17,41 @@ Optional extras written by ``Match.to_json``: ``team_names``, per hand ``source`
 from __future__ import annotations
 
 from kiosk.game.bidding import bid_events
-from kiosk.game.errors import BotifarraError, MatchStateError, RulesError
+from kiosk.game.errors import HAND, BotifarraError, MatchStateError, RulesError
 from kiosk.game.rules import Doubling, Trump
 
 HAND_KEYS = {"trump", "delegated", "doubling", "piles", "points", "penalty", "misdeal",
              "source", "evidence", "dealer"}
 
 
-def _prefixed(err: BotifarraError, prefix: str) -> BotifarraError:
-    msg = str(err)
-    return err if msg.startswith(prefix) else type(err)(f"{prefix}: {msg}")
+def _in_hand(err: BotifarraError, number: int) -> BotifarraError:
+    """The same error said about hand ``number`` (``hand 3: ...``; ``err.hand`` == 3)."""
+    return err if str(err).startswith(f"hand {number}") else err.within(HAND, number=number)
 
 
 def hand_events(data: object, dealer: int) -> list[dict]:
     """The events one hand of the match JSON stands for (bids, play, then the result)."""
     if not isinstance(data, dict):
-        raise MatchStateError("a hand must be an object such as {\"trump\": \"oros\", \"points\": {\"A\": 45}}")
+        raise MatchStateError(
+            "a hand must be an object such as {{\"trump\": \"oros\", \"points\": {{\"A\": 45}}}}")
     unknown = sorted(set(data) - HAND_KEYS)
     if unknown:
-        raise MatchStateError(f"unknown field {unknown[0]!r} (use trump, delegated, doubling, "
-                              f"piles, points, penalty or misdeal)")
+        raise MatchStateError("unknown field {field!r} (use trump, delegated, doubling, "
+                              "piles, points, penalty or misdeal)", field=unknown[0])
     if "dealer" in data and data["dealer"] != dealer:
-        raise MatchStateError(f"the dealer is seat {dealer} (from first_dealer and the rotation), "
-                              f"not {data['dealer']!r}")
+        raise MatchStateError("the dealer is seat {dealer} (from first_dealer and the rotation), "
+                              "not {value!r}", dealer=dealer, value=data["dealer"])
     misdeal = data.get("misdeal", False)
     if not isinstance(misdeal, bool):
         raise MatchStateError("misdeal must be true or false")
     results = [k for k in ("piles", "points", "penalty") if k in data]
     if misdeal and results:
-        raise MatchStateError(f"a misdealt hand cannot also have {results[0]}")
+        raise MatchStateError("a misdealt hand cannot also have {field}", field=results[0])
     if not misdeal and len(results) != 1:
         if not results:
             raise MatchStateError("say how the hand ended: piles, points, penalty or misdeal")
-        raise MatchStateError(f"give only one of piles, points and penalty (got {' and '.join(results)})")
+        raise MatchStateError("give only one of piles, points and penalty (got {fields})",
+                              fields=" and ".join(results))
     delegated = data.get("delegated", False)
     if not isinstance(delegated, bool):
         raise MatchStateError("delegated must be true or false")
@@ -92,7 +94,7 @@ def match_from_json(data: object):
     time_up_after = data.get("time_up_after")
     if time_up_after is not None and (isinstance(time_up_after, bool) or not isinstance(time_up_after, int)
                                       or not 0 <= time_up_after <= len(hands)):
-        raise MatchStateError(f"time_up_after must be a number of hands from 0 to {len(hands)}")
+        raise MatchStateError("time_up_after must be a number of hands from 0 to {count}", count=len(hands))
     ended = data.get("ended")
     if ended is not None and not isinstance(ended, str):
         raise MatchStateError("ended must be a reason such as 'abandoned'")
@@ -103,7 +105,7 @@ def match_from_json(data: object):
         try:
             events = hand_events(hand, m.dealer)
         except BotifarraError as e:
-            raise _prefixed(e, f"hand {number}") from None
+            raise _in_hand(e, number) from None
         for j, ev in enumerate(events):
             # time ran out during this hand: say so before its result, as the kiosk did
             if (time_up_after == number and j == len(events) - 1 and not m.time_up
@@ -112,7 +114,8 @@ def match_from_json(data: object):
             m = m.apply(ev)  # apply names the hand in its errors
         if time_up_after == number and not m.time_up:
             if m.is_over:
-                raise MatchStateError(f"time_up_after: the match was already over after hand {number}")
+                raise MatchStateError("time_up_after: the match was already over after hand {number}",
+                                      number=number)
             m = m.apply({"type": "time_up"})
     if ended:
         if m.is_over:

@@ -31,7 +31,8 @@ class Trump(enum.Enum):
             for t in cls:
                 if v == t.value:
                     return t
-        raise RulesError(f"unknown trump {value!r}: say oros, copes, espases, bastos or botifarra")
+        raise RulesError("unknown trump {value!r}: say oros, copes, espases, bastos or botifarra",
+                         value=value)
 
 
 class Doubling(enum.IntEnum):
@@ -61,7 +62,7 @@ class Doubling(enum.IntEnum):
             for d in cls:
                 if v == d.key:
                     return d
-        raise RulesError(f"unknown doubling {value!r}: say none, contro, recontro or sant_vicenc")
+        raise RulesError("unknown doubling {value!r}: say none, contro, recontro or sant_vicenc", value=value)
 
 
 PLAY_RULES = ("lliure", "obligat", "intermediate")
@@ -94,7 +95,8 @@ class Rules:
             if value is None and optional:
                 return
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise RulesError(f"rules: {name} must be a whole number of at least 1, not {value!r}")
+                raise RulesError("rules: {name} must be a whole number of at least 1, not {value!r}",
+                                 name=name, value=value)
 
         positive("target", self.target)
         positive("max_hands", self.max_hands)
@@ -103,7 +105,8 @@ class Rules:
         positive("botifarra_multiplier", self.botifarra_multiplier, optional=False)
         if isinstance(self.tie_extra_hands, bool) or not isinstance(self.tie_extra_hands, int) \
                 or self.tie_extra_hands < 0:
-            raise RulesError(f"rules: tie_extra_hands must be 0 or more, not {self.tie_extra_hands!r}")
+            raise RulesError("rules: tie_extra_hands must be 0 or more, not {value!r}",
+                             value=self.tie_extra_hands)
         if self.tie_extra_hands and self.max_hands is None:
             raise RulesError("rules: tie_extra_hands needs max_hands")
         if self.target is None and self.max_hands is None:
@@ -111,13 +114,14 @@ class Rules:
         m = self.doubling_multipliers
         if not isinstance(m, tuple) or len(m) != 3 or any(
                 isinstance(x, bool) or not isinstance(x, int) or x < 1 for x in m):
-            raise RulesError(f"rules: doubling_multipliers must be three whole numbers "
-                             f"(contro, recontro, Sant Vicenç), not {m!r}")
+            raise RulesError("rules: doubling_multipliers must be three whole numbers "
+                             "(contro, recontro, Sant Vicenç), not {value!r}", value=m)
         if self.sant_vicenc not in SANT_VICENC_POLICIES:
-            raise RulesError(f"rules: sant_vicenc must be one of {', '.join(SANT_VICENC_POLICIES)}, "
-                             f"not {self.sant_vicenc!r}")
+            raise RulesError("rules: sant_vicenc must be one of {choices}, not {value!r}",
+                             choices=", ".join(SANT_VICENC_POLICIES), value=self.sant_vicenc)
         if self.play_rule not in PLAY_RULES:
-            raise RulesError(f"rules: play_rule must be lliure, obligat or intermediate, not {self.play_rule!r}")
+            raise RulesError("rules: play_rule must be lliure, obligat or intermediate, not {value!r}",
+                             value=self.play_rule)
         if not isinstance(self.three_second, bool):
             raise RulesError("rules: three_second must be true or false")
         if not isinstance(self.preset, str) or not self.preset:
@@ -134,11 +138,18 @@ class Rules:
 
     def why_not(self, level: Doubling, trump: Trump) -> str:
         """Plain words for a doubling the rules forbid ('' when allowed)."""
+        refusal = self.doubling_refusal(level, trump)
+        return "" if refusal is None else str(refusal)
+
+    def doubling_refusal(self, level: Doubling, trump: Trump) -> RulesError | None:
+        """The error saying why the rules forbid a doubling (None when allowed)."""
         if self.doubling_allowed(level, trump):
-            return ""
+            return None
         if self.sant_vicenc == "never":
-            return f"Sant Vicenç is not played (preset {self.preset})"
-        return f"Sant Vicenç is not allowed when trump is botifarra (preset {self.preset})"
+            return RulesError("{level} is not played (preset {preset})",
+                              level=Doubling.SANT_VICENC.key, preset=self.preset)
+        return RulesError("{level} is not allowed when trump is botifarra (preset {preset})",
+                          level=Doubling.SANT_VICENC.key, preset=self.preset)
 
     def multiplier(self, trump: Trump, doubling: Doubling = Doubling.NONE) -> int:
         """botifarra ×2 times the doubling (×2 ×4 ×8 by default)."""
@@ -159,21 +170,22 @@ class Rules:
         if data is None:
             data = {}
         if not isinstance(data, dict):
-            raise RulesError("rules must be an object such as {\"preset\": \"reglament\", \"target\": 101}")
+            raise RulesError("rules must be an object such as {{\"preset\": \"reglament\", \"target\": 101}}")
         name = data.get("preset", "reglament")
         if name not in PRESETS:
-            raise RulesError(f"unknown preset {name!r}: use one of {', '.join(PRESETS)}")
+            raise RulesError("unknown preset {name!r}: use one of {choices}", name=name,
+                             choices=", ".join(PRESETS))
         known = {f.name for f in fields(cls)}
         unknown = sorted(set(data) - known)
         if unknown:
-            raise RulesError(f"rules: unknown setting {unknown[0]!r}")
+            raise RulesError("rules: unknown setting {name!r}", name=unknown[0])
         overrides = {k: v for k, v in data.items() if k != "preset"}
         if "doubling_multipliers" in overrides and isinstance(overrides["doubling_multipliers"], list):
             overrides["doubling_multipliers"] = tuple(overrides["doubling_multipliers"])
         try:
             return replace(PRESETS[name], **overrides)
         except TypeError as e:  # pragma: no cover - fields are checked above
-            raise RulesError(f"rules: {e}") from None
+            raise RulesError("rules: {error}", error=str(e)) from None
 
     def describe(self) -> str:
         ends = []

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Iterable, Mapping
 
 from kiosk.game.cards import DECK, Card, card_points
-from kiosk.game.errors import InvalidCardError, InvalidPileError, InvalidScoreError
+from kiosk.game.errors import N_, InvalidCardError, InvalidPileError, InvalidScoreError, Message
 from kiosk.game.rules import Doubling, Trump
 from kiosk.game.seats import TEAMS, check_team, other
 
@@ -21,9 +21,9 @@ HALF = 36
 TRICKS_PER_HAND = 12
 
 
-def _cards(items: Iterable[object], what: str) -> list[Card]:
+def _cards(items: Iterable[object], what: "str | Message") -> list[Card]:
     if isinstance(items, (str, bytes)) or not isinstance(items, Iterable):
-        raise InvalidPileError(f"{what} must be a list of cards such as [\"9O\", \"1C\"]")
+        raise InvalidPileError("{what} must be a list of cards such as [\"9O\", \"1C\"]", what=what)
     out = []
     for x in items:
         if isinstance(x, Card):
@@ -32,13 +32,14 @@ def _cards(items: Iterable[object], what: str) -> list[Card]:
             try:
                 out.append(Card.parse(x))  # type: ignore[arg-type]
             except InvalidCardError as e:
-                raise InvalidCardError(f"{what}: {e}") from None
+                raise e.within("{what}", what=what) from None
     return out
 
 
 def validate_pile(cards: Iterable[object], *, other: Iterable[object] | None = None,
-                  deck: tuple[Card, ...] = DECK, trick_size: int = 4, name: str = "pile",
-                  other_name: str = "the other pile") -> list[Card]:
+                  deck: tuple[Card, ...] = DECK, trick_size: int = 4,
+                  name: "str | Message" = Message(N_("pile")),
+                  other_name: "str | Message" = Message(N_("the other pile"))) -> list[Card]:
     """Check that a pile could have been captured; returns it as cards.
 
     Whole tricks only, every card of ``deck``, no card twice; with ``other``: no card in
@@ -48,24 +49,25 @@ def validate_pile(cards: Iterable[object], *, other: Iterable[object] | None = N
     deck_set = set(deck)
     for c in pile:
         if c not in deck_set:
-            raise InvalidPileError(f"{name}: {c.code} is not in this deck")
+            raise InvalidPileError("{name}: {card} is not in this deck", name=name, card=c.code)
     twice = [c for c, n in Counter(pile).items() if n > 1]
     if twice:
-        raise InvalidPileError(f"{name}: {twice[0].code} is there twice")
+        raise InvalidPileError("{name}: {card} is there twice", name=name, card=twice[0].code)
     if len(pile) % trick_size:
-        raise InvalidPileError(f"{name} has {len(pile)} cards, which is not whole tricks "
-                               f"(a multiple of {trick_size})")
+        raise InvalidPileError("{name} has {count} cards, which is not whole tricks "
+                               "(a multiple of {size})", name=name, count=len(pile), size=trick_size)
     if other is not None:
         rest = validate_pile(other, deck=deck, trick_size=trick_size, name=other_name)
         both = set(pile) & set(rest)
         if both:
             first = sorted(both, key=deck.index)[0]
-            raise InvalidPileError(f"{first.code} is in both piles")
+            raise InvalidPileError("{card} is in both piles", card=first.code)
         missing = deck_set - set(pile) - set(rest)
         if missing:
             first = sorted(missing, key=deck.index)[0]
-            raise InvalidPileError(f"the two piles do not make the whole deck: "
-                                   f"{len(missing)} card(s) missing, e.g. {first.code}")
+            raise InvalidPileError("the two piles do not make the whole deck: "
+                                   "{count} card(s) missing, e.g. {card}",
+                                   count=len(missing), card=first.code)
     return pile
 
 
@@ -87,16 +89,17 @@ class HandPoints:
 def points_from_piles(piles: Mapping[str, Iterable[object]]) -> HandPoints:
     """From one pair's pile, or both (disjoint, making the whole deck)."""
     if not isinstance(piles, Mapping) or not piles:
-        raise InvalidPileError("piles must be an object such as {\"A\": [\"9O\", ...]}")
+        raise InvalidPileError("piles must be an object such as {{\"A\": [\"9O\", ...]}}")
     for t in piles:
         if t not in TEAMS:
-            raise InvalidPileError(f"piles: unknown team {t!r} (teams are A and B)")
+            raise InvalidPileError("piles: unknown team {team!r} (teams are A and B)", team=t)
     teams = [t for t in TEAMS if t in piles]
     first = teams[0]
     if len(teams) == 2:
-        pile = validate_pile(piles["A"], other=piles["B"], name="pile A", other_name="pile B")
+        pile = validate_pile(piles["A"], other=piles["B"], name=Message(N_("pile {team}"), team="A"),
+                             other_name=Message(N_("pile {team}"), team="B"))
     else:
-        pile = validate_pile(piles[first], name=f"pile {first}")
+        pile = validate_pile(piles[first], name=Message(N_("pile {team}"), team=first))
     cp, tricks = pile_points(pile)
     mine = cp + tricks
     o = other(first)
@@ -110,18 +113,21 @@ def points_from_piles(piles: Mapping[str, Iterable[object]]) -> HandPoints:
 def points_from_total(points: Mapping[str, object]) -> HandPoints:
     """From one pair's hand total (``{"B": 41}``), or both if they make 72."""
     if not isinstance(points, Mapping) or not points:
-        raise InvalidScoreError("points must be an object such as {\"A\": 45}")
+        raise InvalidScoreError("points must be an object such as {{\"A\": 45}}")
     for t, v in points.items():
         if t not in TEAMS:
-            raise InvalidScoreError(f"points: unknown team {t!r} (teams are A and B)")
+            raise InvalidScoreError("points: unknown team {team!r} (teams are A and B)", team=t)
         if isinstance(v, bool) or not isinstance(v, int):
-            raise InvalidScoreError(f"points of team {t} must be a whole number, not {v!r}")
+            raise InvalidScoreError("points of team {team} must be a whole number, not {value!r}",
+                                    team=t, value=v)
         if v < 0:
-            raise InvalidScoreError(f"points of team {t} cannot be negative ({v})")
+            raise InvalidScoreError("points of team {team} cannot be negative ({value})", team=t, value=v)
         if v > POINTS_PER_HAND:
-            raise InvalidScoreError(f"points of team {t} are {v}, over the {POINTS_PER_HAND} of a hand")
+            raise InvalidScoreError("points of team {team} are {value}, over the {total} of a hand",
+                                    team=t, value=v, total=POINTS_PER_HAND)
     if len(points) == 2 and points["A"] + points["B"] != POINTS_PER_HAND:
-        raise InvalidScoreError(f"points {points['A']} + {points['B']} do not make {POINTS_PER_HAND}")
+        raise InvalidScoreError("points {a} + {b} do not make {total}", a=points["A"], b=points["B"],
+                                total=POINTS_PER_HAND)
     t = next(iter(points))
     v = points[t]
     return HandPoints(points={t: v, other(t): POINTS_PER_HAND - v})  # type: ignore[operator]

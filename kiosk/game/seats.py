@@ -26,13 +26,13 @@ def check_seat(seat: object) -> int:
     if seat is None:
         raise RulesError("say which seat (0, 1, 2 or 3)")
     if isinstance(seat, bool) or not isinstance(seat, int) or seat not in SEATS:
-        raise RulesError(f"seat {seat!r} does not exist: seats are 0, 1, 2 and 3")
+        raise RulesError("seat {seat!r} does not exist: seats are 0, 1, 2 and 3", seat=seat)
     return seat
 
 
 def check_team(team: object) -> str:
     if team not in TEAMS:
-        raise RulesError(f"team {team!r} does not exist: teams are 'A' and 'B'")
+        raise RulesError("team {team!r} does not exist: teams are 'A' and 'B'", team=team)
     return team  # type: ignore[return-value]
 
 
@@ -111,4 +111,4 @@ def holder_of(card: Card | str, hands: dict[int, list[Card]]) -> int:
     for seat, cards in hands.items():
         if wanted in cards:
             return check_seat(seat)
-    raise RulesError(f"nobody holds {wanted.code}")
+    raise RulesError("nobody holds {card}", card=wanted.code)

@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Iterable, Sequence
 
 from kiosk.game.cards import Card, Suit
-from kiosk.game.errors import IllegalPlayError, RulesError
+from kiosk.game.errors import N_, IllegalPlayError, Message, RulesError
 from kiosk.game.rules import PLAY_RULES, Trump
 from kiosk.game.seats import check_seat
 
@@ -63,7 +63,7 @@ def trick_winner(cards: Sequence[Card | str], lead_seat: int, trump: Trump | Sui
                  three_second: bool = False) -> int:
     """The seat that wins a trick; ``cards`` in playing order starting from ``lead_seat``."""
     if len(cards) != 4:
-        raise IllegalPlayError(f"a trick has 4 cards, not {len(cards)}")
+        raise IllegalPlayError("a trick has 4 cards, not {count}", count=len(cards))
     return (check_seat(lead_seat) + winning_index(cards, trump, three_second=three_second)) % 4
 
 
@@ -86,10 +86,13 @@ def _in_hand_order(hand: list[Card], chosen: Iterable[Card]) -> list[Card]:
 
 
 def _legal(hand: list[Card], trick: list[Card], trump: Suit | None, rule: str,
-           three_second: bool) -> tuple[list[Card], str]:
+           three_second: bool) -> tuple[list[Card], Message]:
     """The legal cards and, in plain words, the constraint that produced them."""
+    def why(template: str, **params: object) -> Message:
+        return Message(template, suit=led_name, **params)
+
     if not trick:
-        return list(hand), "the first card of a trick may be anything"
+        return list(hand), Message(N_("the first card of a trick may be anything"))
     led = trick[0].suit
     w = winning_index(trick, trump, three_second=three_second)
     winner = trick[w]
@@ -101,45 +104,50 @@ def _legal(hand: list[Card], trick: list[Card], trump: Suit | None, rule: str,
     if partner_winning:
         if rule == "lliure":
             if follow:
-                return follow, f"your partner is winning: follow suit ({led_name})"
-            return list(hand), "your partner is winning and you have no " + led_name
+                return follow, why(N_("your partner is winning: follow suit ({suit})"))
+            return list(hand), why(N_("your partner is winning and you have no {suit}"))
         if follow:
             low = _lowest(follow, three_second)
             ok = [c for c in follow if c.points > 0] + [low]
-            return _in_hand_order(hand, ok), (f"your partner is winning: play a point card of "
-                                              f"{led_name} or your lowest {led_name} ({low.code})")
+            return _in_hand_order(hand, ok), why(N_("your partner is winning: play a point card of "
+                                                    "{suit} or your lowest {suit} ({card})"), card=low.code)
         ok = points + _lowest_of_each_suit(hand, three_second)
-        return _in_hand_order(hand, ok), (f"your partner is winning and you have no {led_name}: "
-                                          f"play a point card or the lowest card of a suit")
+        return _in_hand_order(hand, ok), why(N_("your partner is winning and you have no {suit}: "
+                                                "play a point card or the lowest card of a suit"))
 
     beating = [c for c in follow if _beats(c, winner, trump, three_second)]
     if follow:
         if beating:
-            return beating, f"an opponent is winning with {winner.code}: you must beat it with a higher {led_name}"
+            return beating, why(N_("an opponent is winning with {winner}: "
+                                   "you must beat it with a higher {suit}"),
+                                winner=winner.code)
         if rule == "lliure":
-            return follow, f"you cannot beat {winner.code}: follow suit ({led_name})"
+            return follow, why(N_("you cannot beat {winner}: follow suit ({suit})"), winner=winner.code)
         low = _lowest(follow, three_second)
         if rule == "intermediate":
             ok = [low] + [c for c in follow if c.points > 0]
-            return _in_hand_order(hand, ok), (f"you cannot beat {winner.code}: play your lowest "
-                                              f"{led_name} ({low.code}) or load a point card")
-        return [low], f"you cannot beat {winner.code}: play your lowest {led_name} ({low.code})"
+            return _in_hand_order(hand, ok), why(N_("you cannot beat {winner}: play your lowest "
+                                                    "{suit} ({card}) or load a point card"),
+                                                 winner=winner.code, card=low.code)
+        return [low], why(N_("you cannot beat {winner}: play your lowest {suit} ({card})"),
+                          winner=winner.code, card=low.code)
     ruffs = [c for c in hand if trump is not None and c.suit == trump and _beats(c, winner, trump, three_second)]
     if ruffs:
-        return ruffs, (f"you have no {led_name} and an opponent is winning with {winner.code}: "
-                       f"you must trump to win")
+        return ruffs, why(N_("you have no {suit} and an opponent is winning with {winner}: "
+                             "you must trump to win"), winner=winner.code)
     if rule == "lliure":
-        return list(hand), f"you have no {led_name} and cannot win"
+        return list(hand), why(N_("you have no {suit} and cannot win"))
     ok = _lowest_of_each_suit(hand, three_second)
     if rule == "intermediate":
-        return _in_hand_order(hand, ok + points), (f"you have no {led_name} and cannot win: play the "
-                                                   f"lowest card of a suit or load a point card")
-    return _in_hand_order(hand, ok), f"you have no {led_name} and cannot win: play the lowest card of a suit"
+        return _in_hand_order(hand, ok + points), why(N_("you have no {suit} and cannot win: play the "
+                                                         "lowest card of a suit or load a point card"))
+    return _in_hand_order(hand, ok), why(N_("you have no {suit} and cannot win: "
+                                            "play the lowest card of a suit"))
 
 
 def _check_rule(play_rule: str) -> str:
     if play_rule not in PLAY_RULES:
-        raise RulesError(f"unknown play rule {play_rule!r}: lliure, obligat or intermediate")
+        raise RulesError("unknown play rule {rule!r}: lliure, obligat or intermediate", rule=play_rule)
     return play_rule
 
 
@@ -162,13 +170,14 @@ def check_play(hand: Iterable[Card | str], trick: Sequence[Card | str], card: Ca
     cards = _cards(hand)
     c = card if isinstance(card, Card) else Card.parse(card)
     if c not in cards:
-        raise IllegalPlayError(f"{c.code} is not in this hand")
+        raise IllegalPlayError("{card} is not in this hand", card=c.code)
     if len(trick) >= 4:
         raise IllegalPlayError("the trick is already complete")
     ok, why = _legal(cards, _cards(trick), _trump_suit(trump), _check_rule(play_rule), three_second)
     if c not in ok:
         allowed = " ".join(x.code for x in ok)
-        raise IllegalPlayError(f"{c.code} may not be played: {why} (allowed: {allowed})")
+        raise IllegalPlayError("{card} may not be played: {why} (allowed: {allowed})",
+                               card=c.code, why=why, allowed=allowed)
     return c
 
 
@@ -195,7 +204,7 @@ class HandPlay:
         for s, cs in cards.items():
             for c in cs:
                 if c in seen:
-                    raise IllegalPlayError(f"{c.code} is dealt twice")
+                    raise IllegalPlayError("{card} is dealt twice", card=c.code)
                 seen.add(c)
         self._hands = cards
         self.trump = trump if trump is None or isinstance(trump, Suit) else Trump.parse(trump)
@@ -244,12 +253,12 @@ class HandPlay:
         seat = self.to_play
         if seat is None:
             raise IllegalPlayError("every card of this hand has been played")
-        where = f"trick {len(self._tricks) + 1}, seat {seat}"
         try:
             c = check_play(self._hands[seat], self._trick, card, trump=self.trump,
                            play_rule=self.play_rule, three_second=self.three_second)
         except IllegalPlayError as e:
-            raise IllegalPlayError(f"{where}: {e}") from None
+            raise e.within("trick {trick}, seat {seat}", trick=len(self._tricks) + 1,
+                           seat=seat) from None
         new = self._copy()
         hands = dict(self._hands)
         hands[seat] = tuple(x for x in hands[seat] if x != c)

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 from kiosk.game.cards import DECK, DECK_36, Card, card_points
-from kiosk.game.errors import IllegalBidError, InvalidPileError, InvalidScoreError
+from kiosk.game.errors import N_, BotifarraError, IllegalBidError, InvalidPileError, InvalidScoreError, Message
 from kiosk.game.rules import PRESETS, Doubling, Rules, Trump
 from kiosk.game.scoring import POINTS_PER_HAND, validate_pile
 
@@ -38,6 +38,10 @@ class Variant:
     def tricks_per_hand(self) -> int:
         return len(self.deck) // self.trick_size
 
+    def _named(self, err: BotifarraError) -> BotifarraError:
+        """``err`` said about this variant (``four individual: ...``)."""
+        return err.within("{variant}", variant=self.name)
+
     # -- bidding ------------------------------------------------------------------------
     def multiplier(self, trump: Trump | str, doubling: Doubling | str | None = None, *,
                    rules: Rules = PRESETS["reglament"]) -> int:
@@ -46,29 +50,35 @@ class Variant:
         d = Doubling.parse(doubling)
         if not self.pair_style:
             if d > Doubling.CONTRO:
-                raise IllegalBidError(f"{self.name}: only contro is played, not {d.catalan}")
+                raise self._named(IllegalBidError("only contro is played, not {level}", level=d.key))
             if d and t is Trump.BOTIFARRA:
-                raise IllegalBidError(f"{self.name}: contro is not allowed when trump is botifarra")
+                raise self._named(IllegalBidError("contro is not allowed when trump is botifarra"))
         elif not rules.doubling_allowed(d, t):
-            raise IllegalBidError(f"{self.name}: {rules.why_not(d, t)}")
+            refusal = rules.doubling_refusal(d, t)
+            assert refusal is not None
+            raise self._named(IllegalBidError.from_error(refusal))
         return rules.multiplier(t, d)
 
     # -- points -------------------------------------------------------------------------
     def points(self, piles: Sequence[Iterable[Card | str]]) -> list[int]:
         """Each player's hand points from his pile (all piles must be given, making the deck)."""
         if len(piles) != self.players:
-            raise InvalidPileError(f"{self.name}: give {self.players} piles, one per player, not {len(piles)}")
-        cards = [validate_pile(p, deck=self.deck, trick_size=self.trick_size, name=f"pile {i + 1}")
+            raise self._named(InvalidPileError("give {players} piles, one per player, not {count}",
+                                               players=self.players, count=len(piles)))
+        cards = [validate_pile(p, deck=self.deck, trick_size=self.trick_size,
+                               name=Message(N_("pile {number}"), number=i + 1))
                  for i, p in enumerate(piles)]
         seen: set[Card] = set()
         for i, pile in enumerate(cards):
             both = seen & set(pile)
             if both:
-                raise InvalidPileError(f"{self.name}: {sorted(both, key=self.deck.index)[0].code} is in two piles")
+                first = sorted(both, key=self.deck.index)[0]
+                raise self._named(InvalidPileError("{card} is in two piles", card=first.code))
             seen |= set(pile)
         if len(seen) != len(self.deck):
-            raise InvalidPileError(f"{self.name}: the piles do not make the whole deck "
-                                   f"({len(self.deck) - len(seen)} card(s) missing)")
+            raise self._named(InvalidPileError(
+                "the piles do not make the whole deck ({count} card(s) missing)",
+                count=len(self.deck) - len(seen)))
         tricks = [len(p) // self.trick_size for p in cards]
         trick_points = [t // self.tricks_per_point for t in tricks]
         left = self.tricks_per_hand // self.tricks_per_point - sum(trick_points)
@@ -80,12 +90,15 @@ class Variant:
     def score(self, points: Sequence[int], multiplier: int = 1) -> list[int]:
         """What each player scores this hand."""
         if len(points) != self.players:
-            raise InvalidScoreError(f"{self.name}: give {self.players} players' points, not {len(points)}")
+            raise self._named(InvalidScoreError("give {players} players' points, not {count}",
+                                                players=self.players, count=len(points)))
         for p in points:
             if isinstance(p, bool) or not isinstance(p, int) or not 0 <= p <= POINTS_PER_HAND:
-                raise InvalidScoreError(f"{self.name}: points must be whole numbers 0-72, not {p!r}")
+                raise self._named(InvalidScoreError(
+                    "points must be whole numbers 0-72, not {value!r}", value=p))
         if sum(points) != POINTS_PER_HAND:
-            raise InvalidScoreError(f"{self.name}: the points add up to {sum(points)}, not {POINTS_PER_HAND}")
+            raise self._named(InvalidScoreError("the points add up to {sum}, not {total}",
+                                                sum=sum(points), total=POINTS_PER_HAND))
         if self.pair_style:
             return [max(0, p - self.baseline) * multiplier for p in points]
         return [(p - self.baseline) * multiplier for p in points]

@@ -1,5 +1,5 @@
-"""kiosk.backup: a consistent copy through SQLite's backup API (even of a WAL journal with
-an open writer), verified, renamed into place, and rotated after 14 days."""
+"""kiosk.backup: a consistent copy of a real journal (Journal.backup: SQLite's backup API)
+while the kiosk has it open, renamed into place, and rotated after 14 days."""
 
 from __future__ import annotations
 
@@ -9,33 +9,47 @@ import sys
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from kiosk.backup import backup, prune
+from kiosk.backup import BackupError, backup, prune
+from kiosk.journal import Journal
+from tests.journal.helpers import created, play_hand
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def make_journal(path: Path) -> sqlite3.Connection:
-    con = sqlite3.connect(path)
-    con.execute("PRAGMA journal_mode=WAL")
-    con.execute("CREATE TABLE events (id INTEGER PRIMARY KEY, body TEXT)")
-    con.executemany("INSERT INTO events (body) VALUES (?)", [(f"event {i}",) for i in range(200)])
-    con.commit()
-    return con
+def make_journal(path: Path, hands: int = 3) -> Journal:
+    journal = Journal(path)
+    match_id = journal.create_match(created())
+    for points in range(hands):
+        play_hand(journal, match_id, 30 + points)
+    return journal
 
 
-def test_backup_copies_committed_rows_while_the_writer_is_open(tmp_path):
+def test_backup_copies_the_journal_while_the_kiosk_has_it_open(tmp_path):
     db = tmp_path / "journal.sqlite"
-    writer = make_journal(db)             # still open: rows live in the WAL file
-    writer.execute("INSERT INTO events (body) VALUES ('uncommitted')")   # not committed
+    kiosk = make_journal(db)              # still open, as the running kiosk's
     made = backup(db, tmp_path / "backups", now=datetime(2026, 11, 22, 3, 30, 0))
-    writer.rollback()
-    writer.close()
+    play_hand(kiosk, kiosk.matches()[0].id, 40)   # the kiosk carries on writing
+    kiosk.close()
     assert made.name == "journal-20261122-033000.sqlite"
-    copy = sqlite3.connect(made)
-    assert copy.execute("SELECT count(*) FROM events").fetchone() == (200,)
-    assert copy.execute("PRAGMA integrity_check").fetchone() == ("ok",)
-    copy.close()
-    assert not list((tmp_path / "backups").glob(".*.tmp"))
+    with Journal(made, recover=False) as copy:
+        (match,) = [copy.load(m.id) for m in copy.matches()]
+        assert len(match.hands) == 3      # the snapshot, not the hand played after it
+    con = sqlite3.connect(made)
+    assert con.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+    con.close()
+    assert not list((tmp_path / "backups").glob(".*"))
+
+
+def test_a_file_that_is_not_a_journal_is_refused(tmp_path):
+    db = tmp_path / "journal.sqlite"
+    db.write_bytes(b"not a database" * 300)
+    try:
+        backup(db, tmp_path / "backups")
+    except BackupError as exc:
+        assert "journal" in str(exc)
+    else:
+        raise AssertionError("a damaged journal was backed up")
+    assert not list((tmp_path / "backups").glob("journal-*"))
 
 
 def test_prune_keeps_14_days_and_always_the_newest(tmp_path):
@@ -55,7 +69,7 @@ def test_prune_keeps_14_days_and_always_the_newest(tmp_path):
 def test_module_entry_point(tmp_path):
     db = tmp_path / "data" / "journal.sqlite"
     db.parent.mkdir()
-    make_journal(db).close()
+    make_journal(db, hands=1).close()
     env = {"BOTIFARRA_DATA_DIR": str(tmp_path / "data"), "PATH": "/usr/bin:/bin"}
     result = subprocess.run([sys.executable, "-m", "kiosk.backup"], cwd=ROOT, env=env,
                             capture_output=True, text=True, timeout=30)

@@ -28,7 +28,7 @@ def test_shellcheck_is_clean_on_every_script():
     assert shutil.which("shellcheck"), "shellcheck is needed (Debian package shellcheck)"
     scripts = shell_scripts()
     names = {p.relative_to(ROOT).as_posix() for p in scripts}
-    assert {"deploy/install.sh", "deploy/ensure-debs.sh", ".ci/run"} <= names
+    assert {"deploy/install.sh", "deploy/ensure-debs.sh", "deploy/botifarra-kiosk.sh", ".ci/run"} <= names
     result = subprocess.run(["shellcheck", "--severity=style", *map(str, scripts)],
                             capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stdout + result.stderr
@@ -85,3 +85,17 @@ def test_bad_option_is_one_line_and_exit_2():
     result = run_install("--frobnicate")
     assert result.returncode == 2
     assert result.stderr.strip() == "install.sh: unknown option: --frobnicate (see --help)"
+
+
+def test_the_installed_command_line_wrapper_points_at_the_kiosk_data(tmp_path):
+    stub = tmp_path / "botifarra-kiosk"
+    stub.write_text('#!/bin/sh\necho "$BOTIFARRA_DATA_DIR|$BOTIFARRA_CONFIG_DIR|$*"\n')
+    stub.chmod(0o755)
+    wrapper = tmp_path / "wrapper.sh"
+    wrapper.write_text((ROOT / "deploy" / "botifarra-kiosk.sh").read_text()
+                       .replace("/opt/botifarra-kiosk/venv/bin/botifarra-kiosk", str(stub)))
+    env = {k: v for k, v in os.environ.items() if not k.startswith("BOTIFARRA_")}
+    result = subprocess.run(["sh", str(wrapper), "diag", "--json"], capture_output=True,
+                            text=True, env=env, timeout=10)
+    assert result.stdout.strip() == (
+        "/var/lib/botifarra-kiosk|/var/lib/botifarra-kiosk/config|diag --json")

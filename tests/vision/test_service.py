@@ -1,0 +1,95 @@
+import threading
+import time
+
+from vision.reader import PileReader
+from vision.scene import make_scene
+from vision.service import CameraService
+from vision.sources import NO_CAMERA, FileSource, OpenCVSource
+
+
+class SlowReader(PileReader):
+    """A real reader that takes its time (a slow Pi), to show the preview does not wait."""
+
+    def read(self, image):
+        time.sleep(0.3)
+        return super().read(image)
+
+
+def _folder(tmp_path, n=4):
+    truth = set()
+    for i in range(n):
+        s = make_scene(40 + i, cards=6, blur=0.4, glare=0)
+        s.write(tmp_path / f"{i:02d}.jpg")
+        truth |= set(s.cards)
+    return truth
+
+
+def test_frames_and_cards_come_on_their_threads_and_stop_joins(tmp_path):
+    truth = _folder(tmp_path)
+    frames, cards, statuses = [], [], []
+    svc = CameraService(FileSource(tmp_path, fps=30), PileReader(),
+                        on_frame=lambda f: frames.append(threading.current_thread().name),
+                        on_cards=lambda r, new: cards.append((threading.current_thread().name, new)),
+                        on_status=statuses.append)
+    svc.start()
+    deadline = time.monotonic() + 10
+    while len(svc.accumulator.cards) < len(truth) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    threads = list(svc._threads)
+    svc.stop()
+    assert not any(t.is_alive() for t in threads)
+    assert set(frames) == {"camera-capture"}
+    assert {name for name, _ in cards} == {"camera-recognition"}
+    assert set(svc.accumulator.cards) == truth
+    ticked = [c for _, new in cards for c in new]
+    assert len(ticked) == len(set(ticked)) == len(truth)  # each card ticked once
+    assert statuses[0] == "running"
+    frame, result = svc.latest_read
+    photo = svc.evidence()
+    assert photo.shape == frame.image.shape and (photo != frame.image).any()
+
+
+def test_preview_never_waits_for_recognition(tmp_path):
+    _folder(tmp_path, 2)
+    svc = CameraService(FileSource(tmp_path, fps=30), SlowReader())
+    svc.start()
+    time.sleep(1.5)
+    svc.stop()
+    assert svc.frames >= 25
+    assert 2 <= svc.reads <= 6
+
+
+def test_recognition_on_a_downscaled_frame_reports_full_size_corners(tmp_path):
+    s = make_scene(50, cards=5, px_per_mm=5.0, rotation=0, blur=0.4, glare=0, offset_mm=(0, 0))
+    s.write(tmp_path / "big.jpg")
+    got = []
+    svc = CameraService(FileSource(tmp_path / "big.jpg", fps=20), PileReader(), recognition_width=960,
+                        on_cards=lambda r, new: got.append(r))
+    with svc:
+        deadline = time.monotonic() + 5
+        while not got and time.monotonic() < deadline:
+            time.sleep(0.02)
+    assert got and set(got[0].cards) == set(s.cards)
+    assert got[0].image_size == (1920, 1080)
+    full = PileReader().read(s.image)
+    a = sorted(d.centre for d in full.detections)
+    b = sorted(d.centre for d in got[0].detections)
+    assert len(a) == len(b) and max(abs(p[0] - q[0]) + abs(p[1] - q[1]) for p, q in zip(a, b)) < 6
+
+
+def test_unplugged_camera_reports_status_and_a_failing_callback_does_not_kill_threads():
+    statuses = []
+
+    def boom(frame):
+        raise RuntimeError("UI bug")
+
+    svc = CameraService(OpenCVSource("/dev/video-missing"), PileReader(), on_frame=boom,
+                        on_status=statuses.append)
+    svc.start()
+    deadline = time.monotonic() + 3
+    while NO_CAMERA not in statuses and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert all(t.is_alive() for t in svc._threads)
+    svc.stop()
+    assert NO_CAMERA in statuses
+    assert svc.status == "stopped"
