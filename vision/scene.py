@@ -162,10 +162,13 @@ def make_scene(seed: int = 0, *, cards: list[Card] | int | None = None, face_dow
                perspective: float | None = None, blur: float | None = None,
                motion: float | None = None, glare: float | None = None,
                noise: float | None = None, jpeg_quality: int | None = None,
-               light: float | None = None, offset_mm: tuple[float, float] | None = None) -> Scene:
+               light: float | None = None, offset_mm: tuple[float, float] | None = None,
+               pile_offset_mm: tuple[float, float] = (0.0, 0.0)) -> Scene:
     """A seeded table photo. ``cards`` = the face-up cards, or how many to draw at random
     (default: 0-24 at random). Every other parameter left at None is drawn from ``seed``
-    inside the issue's ranges: px_per_mm 2.1-3.0, rotation (degrees) any, perspective
+    inside the issue's ranges. ``offset_mm`` moves the whole table under the camera,
+    ``pile_offset_mm`` the cards on the mat (a pile being slid in). px_per_mm 2.1-3.0,
+    rotation (degrees) any, perspective
     0-0.10, blur sigma 0.3-1.0 px, motion 0-1.2 px, glare 0-1, noise sigma 2-5, JPEG 75-92."""
     rng = np.random.default_rng(seed)
     if cards is None:
@@ -211,7 +214,7 @@ def make_scene(seed: int = 0, *, cards: list[Card] | int | None = None, face_dow
     rows = [items[i:i + PER_ROW] for i in range(0, len(items), PER_ROW)]
     block_w = (min(len(items), PER_ROW) - 1) * FAN_STEP_MM + CARD_W_MM if items else 0
     block_h = (len(rows) - 1) * ROW_STEP_MM + CARD_H_MM if rows else 0
-    block = _rot(float(rng.uniform(-8, 8)) + (180 if rng.random() < 0.5 else 0))
+    block = _move(*pile_offset_mm) @ _rot(float(rng.uniform(-8, 8)) + (180 if rng.random() < 0.5 else 0))
     mask = _card_mask()
     in_view: list[Card] = []
     quiet = code_side_mm(sticker_mm)  # the code with its quiet zone, on the sticker

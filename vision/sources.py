@@ -404,10 +404,10 @@ class DemoSource(FrameSource):
         i = self._i % self.steps
         self._i += 1
         if i not in self._cache:
-            x = -330.0 + 330.0 * i / max(self.steps - 1, 1)
+            x = -720.0 + 720.0 * i / max(self.steps - 1, 1)
             scene = make_scene(self.seed, cards=self.cards, mat="A3", px_per_mm=2.4, rotation=2.0,
                                perspective=0.04, blur=0.5, motion=0.6, glare=0.4, noise=3,
-                               jpeg_quality=88, offset_mm=(x, 0.0))
+                               jpeg_quality=88, offset_mm=(0.0, 0.0), pile_offset_mm=(x, 0.0))
             self._cache[i] = scene.image
         return self._cache[i]
 

@@ -21,6 +21,7 @@ from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from kiosk.game import BotifarraError
+from kiosk.messages import explain
 from kiosk.settings import Settings
 from kiosk.ui import i18n, theme
 from kiosk.ui.i18n import _
@@ -133,7 +134,7 @@ class KioskApp(App):
         try:
             fn(*args, **kwargs)
         except BotifarraError as exc:
-            self.show_message(str(exc))
+            self.show_message(explain(exc, self.language))
             self.go(self.vm.screen)
             return False
         self.go(self.vm.screen)
