@@ -251,6 +251,8 @@ if [ -n "$GIT_URL" ]; then
         fi
         run git clone --depth 1 --branch "$GIT_REF" "$GIT_URL" "$APP_DIR"
     fi
+elif [ "$SOURCE" = "$APP_DIR" ]; then
+    note "running from $APP_DIR itself: files already in place"
 else
     run rsync -a --delete --chown=root:root --exclude=.git --exclude=.venv --exclude=artifacts \
         --exclude=__pycache__ --exclude='*.egg-info' --exclude=build "$SOURCE/" "$APP_DIR/"

@@ -12,7 +12,8 @@ pets and systemd restarts the kiosk (the match resumes from the journal)::
         Clock.schedule_interval(lambda dt: watchdog.pet(), every)
     watchdog.ready()
 
-Never raises: a failed notification is logged at debug level and reported as False.
+Never raises and never blocks: a failed notification (no socket, a full queue) is logged
+at debug level and reported as False.
 """
 
 from __future__ import annotations
@@ -44,7 +45,9 @@ def notify(message: str, *, environ: Mapping[str, str] | None = None) -> bool:
         return False
     try:
         with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM | socket.SOCK_CLOEXEC) as sock:
-            sock.sendto(message.encode("utf-8"), address)
+            # Never block the UI loop: if the receiver's queue is full, this pet is dropped
+            # (BlockingIOError) rather than freezing the kiosk until systemd reads.
+            sock.sendto(message.encode("utf-8"), socket.MSG_DONTWAIT, address)
         return True
     except OSError as exc:
         log.debug("sd_notify %r failed: %s", message, exc)

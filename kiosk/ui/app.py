@@ -90,6 +90,7 @@ class KioskApp(App):
         root.add_widget(self.sm)
         self.banner = Banner(text="", size_hint=(1, None), height=0, pos_hint={"top": 1})
         root.add_widget(self.banner)
+        self.banner.bind(texture_size=self._fit_banner)
         Window.bind(on_resize=self._rescale, on_key_down=self._on_key_down,
                     on_request_close=self._on_request_close)
         ExceptionManager.add_handler(self._handler)
@@ -141,11 +142,17 @@ class KioskApp(App):
 
     def show_message(self, text: str, seconds: float = 6.0) -> None:
         self.banner.text = text
-        self.banner.height = self.u * 44 if text else 0
+        self.banner.texture_update()
+        self._fit_banner()
         if self._banner_event is not None:
             self._banner_event.cancel()
         if text:
             self._banner_event = Clock.schedule_once(lambda dt: self.show_message(""), seconds)
+
+    def _fit_banner(self, *args) -> None:
+        """A long message wraps: the strip grows to its lines (also after a resize)."""
+        text_h = self.banner.texture_size[1] if self.banner.text else 0
+        self.banner.height = max(self.u * 44, text_h + self.u * 12) if self.banner.text else 0
 
     def recover(self) -> None:
         """After an unexpected error: reload the match from the journal, show the scoreboard."""

@@ -85,18 +85,27 @@ def sheet_pdf(payload: dict[str, Any]) -> bytes:
     pdf.cell(0, 7, text(f"{names['A']}  –  {names['B']}"), new_x="LMARGIN", new_y="NEXT")
     pdf.ln(3)
 
-    widths = (12, 44, 30, 26, 20, 20, 19, 19)
+    widths = (12, 38, 24, 24, 27, 27, 19, 19)
     header = ["#", _("Trump"), "×", _("Points"), f"{names['A']}", f"{names['B']}",
               _("Total") + " A", _("Total") + " B"]
     pdf.set_font(family, "B", 10)
     pdf.set_fill_color(220, 220, 220)
+    def fit(value: str, width: float) -> str:
+        """Shorten a cell's text (a long team name) to its column, with an ellipsis."""
+        value = text(value)
+        if pdf.get_string_width(value) <= width - 2:
+            return value
+        while value and pdf.get_string_width(value + "…") > width - 2:
+            value = value[:-1]
+        return value + "…"
+
     for w, h in zip(widths, header):
-        pdf.cell(w, 8, text(h), border=1, align="C", fill=True)
+        pdf.cell(w, 8, fit(h, w), border=1, align="C", fill=True)
     pdf.ln()
     pdf.set_font(family, "", 10)
     for row in payload["sheet"]:
         for i, (w, cell) in enumerate(zip(widths, _hand_cells(row))):
-            pdf.cell(w, 7, text(cell), border=1, align="L" if i == 1 else "C")
+            pdf.cell(w, 7, fit(cell, w), border=1, align="L" if i == 1 else "C")
         pdf.ln()
     if not payload["sheet"]:
         pdf.cell(sum(widths), 7, text(_("No hands yet")), border=1, align="C")

@@ -87,3 +87,19 @@ def test_backup_timer_runs_the_backup_module_nightly():
     timer = (UNITS / "botifarra-kiosk-backup.timer").read_text()
     assert "-m kiosk.backup --keep-days 14" in service and "Type=oneshot" in service
     assert "OnCalendar=*-*-* " in timer and "Persistent=true" in timer
+
+
+def test_units_install_script_and_wrapper_agree_on_the_paths():
+    script = (ROOT / "deploy" / "install.sh").read_text()
+    wrapper = (ROOT / "deploy" / "botifarra-kiosk.sh").read_text()
+    kiosk = (UNITS / "botifarra-kiosk.service").read_text()
+    backup = (UNITS / "botifarra-kiosk-backup.service").read_text()
+    assert "PREFIX=/opt/botifarra-kiosk\n" in script and "VENV=$PREFIX/venv\n" in script
+    assert "DATA_DIR=/var/lib/botifarra-kiosk\n" in script and "KIOSK_USER=botifarra\n" in script
+    for unit in (kiosk, backup):
+        assert "ExecStart=/opt/botifarra-kiosk/venv/bin/" in unit
+        assert "User=botifarra" in unit and "RequiresMountsFor=/var/lib/botifarra-kiosk" in unit
+        assert "Environment=BOTIFARRA_DATA_DIR=/var/lib/botifarra-kiosk" in unit
+    assert "Environment=BOTIFARRA_CONFIG_DIR=/var/lib/botifarra-kiosk/config" in kiosk
+    assert "/var/lib/botifarra-kiosk}" in wrapper and "$BOTIFARRA_DATA_DIR/config}" in wrapper
+    assert "exec /opt/botifarra-kiosk/venv/bin/botifarra-kiosk" in wrapper

@@ -58,3 +58,9 @@ def test_interval_is_half_the_watchdog_and_only_for_this_process():
     assert watchdog.interval({"WATCHDOG_USEC": "30000000", "WATCHDOG_PID": "1"}) is None
     assert watchdog.interval({"WATCHDOG_USEC": "soon"}) is None
     assert watchdog.interval({"WATCHDOG_USEC": "0"}) is None
+
+
+def test_a_full_socket_queue_drops_the_pet_instead_of_blocking(listener):
+    sent = [watchdog.pet() for _ in range(500)]   # nobody reads: the queue fills up
+    assert sent[0] is True and sent[-1] is False  # ...and pet() returned every time
+    assert listener.recv(100) == b"WATCHDOG=1"

@@ -8,7 +8,7 @@ from kiosk.settings import Settings
 from kiosk.ui import i18n
 from tests.ui.ui2steps import open_settings, wait_for
 
-pytestmark = pytest.mark.ui
+pytestmark = [pytest.mark.ui, pytest.mark.slow]
 
 
 def test_diagnostics_shows_the_journal_ok(kiosk, tmp_path):

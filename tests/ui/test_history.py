@@ -11,7 +11,7 @@ from kiosk.ui.i18n import _
 from tests.ui.flows import bid, confirm, score_points, start_match
 from tests.ui.ui2steps import wait_for
 
-pytestmark = pytest.mark.ui
+pytestmark = [pytest.mark.ui, pytest.mark.slow]
 
 
 def test_history_and_export_to_a_stick(kiosk, tmp_path):

@@ -9,7 +9,7 @@ from kiosk.settings import Settings
 from kiosk.ui import i18n
 from tests.ui.ui2steps import open_settings, shot_as, type_pin
 
-pytestmark = pytest.mark.ui
+pytestmark = [pytest.mark.ui, pytest.mark.slow]
 
 
 def test_pin_language_and_pin_change(kiosk, tmp_path):

@@ -9,7 +9,7 @@ from kiosk.ui.i18n import LANGUAGE_NAMES, _
 from kiosk.ui.screens.base import KioskScreen, level_name, load_kv, trump_name
 from kiosk.ui.widgets import KButton, SheetRow
 from kiosk.ui import theme
-from kiosk.ui import toolicons  # noqa: F401  (GearIcon, SheetIcon for kv)
+from kiosk.ui import toolicons  # noqa: F401  (ToolButton for kv)
 
 load_kv(__file__)
 
