@@ -111,6 +111,7 @@ class SheetRow(ButtonBehavior, BoxLayout):
     number = StringProperty("")
     suit = StringProperty("")
     trump = StringProperty("")
+    delegated = StringProperty("")
     doubling = StringProperty("")
     points = StringProperty("")
     scored_a = StringProperty("")

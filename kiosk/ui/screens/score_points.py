@@ -42,7 +42,7 @@ class ScorePointsScreen(KioskScreen):
 
     def _update(self) -> None:
         self.team = self.pad.team
-        self.display = self.pad.digits or "–"
+        self.display = self.pad.digits or "?"
         v = self.pad.value
         self.hint = (self.pad.problem or
                      _("The other pair: {n}").format(n=72 - v))

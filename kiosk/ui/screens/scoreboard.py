@@ -20,8 +20,9 @@ def sheet_rows(vm, *, on_tap=None) -> list[SheetRow]:
     for i, r in enumerate(vm.sheet):
         if r["kind"] == "misdeal":
             trump, suit, points = _("Misdeal"), "", ""
+            r = {**r, "delegated": False}
         else:
-            trump = trump_name(r["trump"]) + (" (" + _("delegated") + ")" if r["delegated"] else "")
+            trump = trump_name(r["trump"])
             suit = r["trump"] or ""
             if r["kind"] == "penalty":
                 points = _("Penalty")
@@ -32,6 +33,7 @@ def sheet_rows(vm, *, on_tap=None) -> list[SheetRow]:
         if level_name(r["doubling"]):
             doubling = f"{level_name(r['doubling'])[:1]} ×{r['multiplier']}"
         row = SheetRow(index=i, number=str(r["number"]), suit=suit, trump=trump, doubling=doubling,
+                       delegated=_("delegated") if r["delegated"] else "",
                        points=points, scored_a=str(r["scored"].get("A", 0) or ""),
                        scored_b=str(r["scored"].get("B", 0) or ""))
         if on_tap:
