@@ -99,6 +99,7 @@ class KioskApp(App):
             Clock.schedule_interval(lambda dt: self.watchdog.pet(), every)
         if self.controls is not None:
             self._wire_controls(self.controls)
+            self._set_status("ready")
         self.go(self.vm.screen)
         return root
 
@@ -141,6 +142,9 @@ class KioskApp(App):
         return True
 
     def show_message(self, text: str, seconds: float = 6.0) -> None:
+        if text and not self.banner.text:
+            self.feedback("error")
+        self._set_status("attention" if text else "ready")
         self.banner.text = text
         self.banner.texture_update()
         self._fit_banner()
@@ -209,6 +213,34 @@ class KioskApp(App):
             self.act(self.vm.undo)
         elif button == "settings":
             self.go("settings")
+
+    # ------------------------------------------------------------------ table hardware
+    def feedback(self, sound: str) -> None:
+        """The buzzer: ``tick`` (a card read), ``chord`` (a hand saved), ``error``."""
+        buzzer = getattr(self.controls, "buzzer", None)
+        if buzzer is None:
+            return
+        try:
+            getattr(buzzer, sound)()
+        except Exception:
+            Logger.exception("kiosk: buzzer %s failed", sound)
+
+    def camera_light(self, on: bool) -> None:
+        light = getattr(self.controls, "light", None)
+        if light is None:
+            return
+        try:
+            light.on() if on else light.off()
+        except Exception:
+            Logger.exception("kiosk: camera light failed")
+
+    def _set_status(self, status: str) -> None:
+        if self.controls is None:
+            return
+        try:
+            self.controls.status = status
+        except Exception:
+            Logger.exception("kiosk: status LED failed")
 
     def _wire_controls(self, controls) -> None:
         """GPIO callbacks come on gpiozero's threads: hop onto the Clock."""

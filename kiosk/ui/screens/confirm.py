@@ -60,7 +60,9 @@ class ConfirmScreen(KioskScreen):
         self.confirmed = vm.confirmed_by
 
     def confirm(self, team: str | None = None) -> None:
-        self.nav.act(self.vm.confirm, team)
+        before = len(self.vm.match.events)
+        if self.nav.act(self.vm.confirm, team) and len(self.vm.match.events) > before:
+            self.nav.feedback("chord")  # the hand is saved
 
     def on_confirm_button(self):
         if not self.both:

@@ -25,8 +25,8 @@ class MisdealScreen(KioskScreen):
             dealer=dealer, next=vm.player_name(int(after.dealer)))
 
     def confirm(self) -> None:
-        if self.vm.pending:
-            self.nav.act(self.vm.confirm)
+        if self.vm.pending and self.nav.act(self.vm.confirm):
+            self.nav.feedback("chord")
 
     def on_confirm_button(self):
         self.confirm()

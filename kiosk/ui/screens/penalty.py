@@ -35,8 +35,8 @@ class PenaltyScreen(KioskScreen):
         self.nav.act(self.vm.penalty, team)
 
     def confirm(self) -> None:
-        if self.vm.pending:
-            self.nav.act(self.vm.confirm)
+        if self.vm.pending and self.nav.act(self.vm.confirm):
+            self.nav.feedback("chord")
 
     def on_confirm_button(self):
         self.confirm()

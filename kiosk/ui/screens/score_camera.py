@@ -61,10 +61,12 @@ class ScoreCameraScreen(KioskScreen):
         self._update()
 
     def on_enter(self, *args):
+        self.nav.camera_light(True)
         self.start_camera()
 
     def on_leave(self, *args):
         self.stop_camera()
+        self.nav.camera_light(False)
 
     def start_camera(self) -> None:
         if self.service is not None:
@@ -155,6 +157,8 @@ class ScoreCameraScreen(KioskScreen):
         self.ids.preview.canvas.ask_update()
 
     def _add_cards(self, codes) -> None:
+        for _code in codes:
+            self.nav.feedback("tick")
         merged = list(dict.fromkeys(list(self.cards) + list(codes)))
         self.cards = merged
         self.vm.update_draft(team=self.team, cards=merged, source="camera")
