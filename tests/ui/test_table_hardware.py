@@ -39,6 +39,7 @@ def press(d, factory, pin: int) -> None:
     while time.monotonic() < end and d.screen == before:
         d.pump(1)
         time.sleep(0.01)
+    d.pump(3)  # the new screen's on_enter
 
 
 def test_scan_button_light_and_status(kiosk, controls, factory):
