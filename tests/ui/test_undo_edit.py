@@ -53,3 +53,25 @@ def test_edit_a_past_hand(kiosk):
     assert d.app.vm.sheet[0]["trump"] == "botifarra"
     assert d.app.vm.totals == {"A": (58 - 36) * 2, "B": 4}
     assert d.current.ids.total_a.total == 44
+
+
+def test_edit_a_played_hand_into_a_penalty_and_a_misdeal(kiosk):
+    d = kiosk.start()
+    start_match(d)
+    bid(d, "oros", levels=("contro",))
+    score_points(d, "A", 50)
+    confirm(d)
+    assert d.app.vm.totals == {"A": 28, "B": 0}
+    row = [w for w in d.current.ids.sheet.children if getattr(w, "number", "") == "1"][0]
+    d.touch_at(*row.to_window(*row.center))
+    assert d.screen == "edit_hand" and d.current.kind == "played"
+    d.tap("kind_penalty")
+    d.tap("team_A")  # Nosaltres broke a rule: Vosaltres score 36 x 2
+    d.tap("save")
+    assert d.app.vm.sheet[0]["kind"] == "penalty" and d.app.vm.totals == {"A": 0, "B": 72}
+    row = [w for w in d.current.ids.sheet.children if getattr(w, "number", "") == "1"][0]
+    d.touch_at(*row.to_window(*row.center))
+    assert d.current.kind == "penalty"
+    d.tap("kind_misdeal")
+    d.tap("save")
+    assert d.app.vm.sheet[0]["kind"] == "misdeal" and d.app.vm.totals == {"A": 0, "B": 0}

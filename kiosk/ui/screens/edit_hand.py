@@ -19,6 +19,7 @@ class EditHandScreen(KioskScreen):
     trump = StringProperty("")
     doubling = StringProperty("none")
     team = StringProperty("A")
+    kind = StringProperty("played")
     display = StringProperty("")
     index = NumericProperty(0)
     name_a = StringProperty("")
@@ -36,9 +37,10 @@ class EditHandScreen(KioskScreen):
         self.delegated = bool(data.get("delegated"))
         self.trump = data.get("trump") or "oros"
         self.doubling = data.get("doubling") or "none"
-        points = data.get("points") or {"A": 0}
+        self.kind = "misdeal" if data.get("misdeal") else "penalty" if "penalty" in data else "played"
+        points = data.get("points") or {data.get("penalty") or "A": 0}
         self.pad = PointsPad(next(iter(points)))
-        self.pad.digits = str(next(iter(points.values())))
+        self.pad.digits = str(next(iter(points.values()))) if self.kind == "played" else ""
         self._build()
 
     def _build(self) -> None:
@@ -55,7 +57,7 @@ class EditHandScreen(KioskScreen):
             b.bind(on_release=lambda w: self._set(doubling=w.action))
             levels.add_widget(b)
         self.team = self.pad.team
-        self.display = self.pad.digits or "–"
+        self.display = (self.pad.digits or "?") if self.kind == "played" else ""
 
     def _set(self, **kw) -> None:
         for k, v in kw.items():
@@ -70,12 +72,22 @@ class EditHandScreen(KioskScreen):
         self.pad.team = team
         self._build()
 
+    def set_kind(self, kind: str) -> None:
+        self.kind = kind
+        self._build()
+
     def save(self) -> None:
-        if self.pad.problem:
-            self.nav.show_message(self.pad.problem)
-            return
-        data = {"trump": self.trump, "delegated": self.delegated, "doubling": self.doubling,
-                "points": {self.pad.team: self.pad.value}}
+        if self.kind == "misdeal":
+            data = {"misdeal": True}
+        elif self.kind == "penalty":  # the pair chosen is the one that broke a rule
+            data = {"trump": self.trump, "delegated": self.delegated, "doubling": self.doubling,
+                    "penalty": self.pad.team}
+        else:
+            if self.pad.problem:
+                self.nav.show_message(self.pad.problem)
+                return
+            data = {"trump": self.trump, "delegated": self.delegated, "doubling": self.doubling,
+                    "points": {self.pad.team: self.pad.value}}
         self.nav.act(self.vm.edit_hand, self.index, data)
 
     def on_confirm_button(self):
