@@ -203,7 +203,7 @@ def section_gpio(args) -> dict[str, Any]:
     if not status.available or not settings["gpio.enabled"]:
         out["controls"] = "touch and keyboard only (space = scan, enter = confirm, backspace = undo)"
     pins = {k: v for k, v in settings.section("gpio").items() if k.endswith("_pin")}
-    out["pins (BCM)"] = ", ".join(f"{k[:-4]}={v}" for k, v in pins.items())
+    out["pins (BCM)"] = ", ".join(f"{k[:-4]}={'not fitted' if v is None else v}" for k, v in pins.items())
     if settings.problems:
         out["settings problems"] = settings.problems
     return out
