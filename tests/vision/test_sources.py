@@ -34,7 +34,9 @@ def test_folder_in_name_order_skips_a_broken_file(tmp_path):
         s.write(tmp_path / f"{i:02d}.jpg")
     (tmp_path / "01b.jpg").write_bytes(b"not a jpeg")
     statuses = []
-    src = FileSource(tmp_path, fps=0, loop=False, on_status=statuses.append)
+    # Paced, so a consumer on a loaded machine sees each frame (the source hands over only
+    # the latest frame: an unpaced folder may replace one before it is taken).
+    src = FileSource(tmp_path, fps=4, loop=False, on_status=statuses.append)
     src.start()
     frames = []
     last = 0
