@@ -142,12 +142,16 @@ def score_match_json(data: dict) -> dict:
     """Score a match given as JSON; the ``botifarra-kiosk score`` output."""
     from kiosk.game.match import Match
 
+    def by_team(d: dict | None) -> dict | None:  # always A then B, as people read a sheet
+        return None if d is None else {t: d[t] for t in ("A", "B") if t in d}
+
     m = Match.from_json(data)
     return {
         "hands": [{"dealer": h.dealer, "trump_team": h.trump_team, "multiplier": h.multiplier,
-                   "points": h.points, "scored": h.scored, "totals": h.totals}
+                   "points": by_team(h.points), "scored": by_team(h.scored),
+                   "totals": by_team(h.totals)}
                   for h in m.hands],
-        "totals": m.totals,
+        "totals": by_team(m.totals),
         "winner": m.winner,
         "next_dealer": m.dealer,
     }
