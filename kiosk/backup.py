@@ -1,44 +1,49 @@
-"""Rotated backups of the journal: ``python -m kiosk.backup [--db PATH] [--dest DIR] [--keep-days N]``.
+"""Journal backups: one copy, and the rotation of a folder of copies.
 
-Run nightly by ``botifarra-kiosk-backup.timer``. The copy is ``Journal.backup(dest)``
-(SQLite's online backup API: a consistent snapshot even while the kiosk writes; checked
-with ``PRAGMA integrity_check``, fsynced and renamed into place, so a power cut never
-leaves a half backup that looks whole). Copies are named ``journal-YYYYmmdd-HHMMSS.sqlite``
-(UTC, like ``botifarra-kiosk backup``); those older than ``--keep-days`` are removed, the
-newest is always kept. A kiosk with no journal yet is not an error (the timer stays green).
+The library behind ``botifarra-kiosk backup`` (kiosk/commands/backup.py), which the nightly
+``botifarra-kiosk-backup.timer`` runs. The copy is ``Journal.backup(dest)`` (SQLite's online
+backup API: a consistent snapshot even while the kiosk writes; checked with
+``PRAGMA integrity_check``, fsynced and renamed into place, so a power cut never leaves a
+half backup that looks whole). In a folder, copies are named ``journal-YYYYmmdd-HHMMSS.sqlite``
+(UTC); :func:`prune` keeps the newest ``keep`` of them and/or those younger than
+``keep_days``, and always the newest one.
 """
 
 from __future__ import annotations
 
-import argparse
 import re
-import sys
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
-from kiosk import paths
-
 NAME = re.compile(r"^journal-(\d{8}-\d{6})\.sqlite$")
 STAMP = "%Y%m%d-%H%M%S"
-KEEP_DAYS = 14
 
 
 class BackupError(RuntimeError):
-    """A backup that could not be made or did not check out."""
+    """A backup that could not be made or did not check out (e.g. a damaged journal)."""
 
 
-def backup(db: Path, dest_dir: Path, *, now: datetime | None = None) -> Path:
-    """Copy the journal ``db`` to ``dest_dir/journal-YYYYmmdd-HHMMSS.sqlite``; return it."""
+def backup(db: Path, dest: Path, *, into_dir: bool | None = None,
+           now: datetime | None = None) -> Path:
+    """Copy the journal ``db`` to ``dest`` and return the copy's path.
+
+    ``dest`` is the copy itself, or with ``into_dir`` (default: whether ``dest`` is an
+    existing directory) a folder that receives ``journal-YYYYmmdd-HHMMSS.sqlite`` (UTC).
+    The journal is opened without recovery: a damaged one raises :class:`BackupError` and
+    stays where it is.
+    """
     from kiosk.journal import Journal, JournalError
 
-    db, dest_dir = Path(db), Path(dest_dir)
+    db, dest = Path(db), Path(dest)
     if not db.is_file():
         raise FileNotFoundError(f"no journal at {db}")
-    now = now or _utcnow()
-    final = dest_dir / f"journal-{now.strftime(STAMP)}.sqlite"
+    if into_dir is None:
+        into_dir = dest.is_dir()
+    if into_dir:
+        dest = dest / f"journal-{(now or _utcnow()).strftime(STAMP)}.sqlite"
     try:
         with Journal(db, recover=False) as journal:
-            return journal.backup(final)
+            return journal.backup(dest)
     except JournalError as exc:
         raise BackupError(str(exc)) from exc
 
@@ -47,48 +52,23 @@ def _utcnow() -> datetime:
     return datetime.now(timezone.utc).replace(tzinfo=None)
 
 
-def prune(dest_dir: Path, *, keep_days: int = KEEP_DAYS, now: datetime | None = None) -> list[Path]:
-    """Remove backups older than ``keep_days`` (by the time in their name); keep the newest."""
-    now = now or _utcnow()
+def prune(dest_dir: Path, *, keep: int | None = None, keep_days: int | None = None,
+          now: datetime | None = None) -> list[Path]:
+    """Remove the backups in ``dest_dir`` beyond the newest ``keep`` and those older than
+    ``keep_days`` (by the time in their name); the newest is always kept. Other files are
+    left alone. Returns the removed paths."""
     dated = []
     for path in Path(dest_dir).glob("journal-*.sqlite"):
         match = NAME.match(path.name)
         if match:
             dated.append((datetime.strptime(match.group(1), STAMP), path))
-    dated.sort()
+    dated.sort(reverse=True)                 # newest first
+    limit = (now or _utcnow()) - timedelta(days=keep_days) if keep_days is not None else None
     removed = []
-    limit = now - timedelta(days=keep_days)
-    for when, path in dated[:-1]:
-        if when < limit:
+    for rank, (when, path) in enumerate(dated):
+        if rank == 0:
+            continue
+        if (keep is not None and rank >= keep) or (limit is not None and when < limit):
             path.unlink(missing_ok=True)
             removed.append(path)
-    return removed
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m kiosk.backup", description=__doc__.splitlines()[0])
-    parser.add_argument("--db", type=Path, default=None, help="journal file (default: the data dir's)")
-    parser.add_argument("--dest", type=Path, default=None, help="backup folder (default: DATA_DIR/backups)")
-    parser.add_argument("--keep-days", type=int, default=KEEP_DAYS, help="days of backups to keep (14)")
-    args = parser.parse_args(argv)
-    if args.keep_days < 1:
-        print(f"kiosk.backup: --keep-days must be at least 1, not {args.keep_days}", file=sys.stderr)
-        return 2
-    db = args.db or paths.default_db()
-    dest = args.dest or paths.data_dir() / "backups"
-    if not db.exists():
-        print(f"backup: no journal at {db} yet; nothing to back up")
-        return 0
-    try:
-        made = backup(db, dest)
-        removed = prune(dest, keep_days=args.keep_days)
-    except (OSError, BackupError) as exc:
-        print(f"kiosk.backup: {db}: {exc}", file=sys.stderr)
-        return 1
-    print(f"backup: {made} ({made.stat().st_size} bytes); removed {len(removed)} older than "
-          f"{args.keep_days} days")
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
+    return sorted(removed)

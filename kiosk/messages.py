@@ -11,53 +11,14 @@ The ``.po`` files are read by the small parser below (the same format as ``kiosk
 
 from __future__ import annotations
 
-import ast
 import functools
 from pathlib import Path
 
 from kiosk.game.errors import WORD_PARAMS, BotifarraError, Message, english_word
+from kiosk.po import parse_po
 
 LOCALE_DIR = Path(__file__).with_name("locale") / "core"
 LANGUAGES: tuple[str, ...] = ("ca", "es", "en")
-
-
-def parse_po(text: str) -> dict[str, str]:
-    """The ``msgid -> msgstr`` pairs of a ``.po`` text (no plurals or contexts; fuzzy and
-    empty translations are left out, so the English is shown for them)."""
-    messages: dict[str, str] = {}
-    msgid: str | None = None
-    msgstr: str | None = None
-    section = None
-    fuzzy = False
-
-    def flush() -> None:
-        nonlocal msgid, msgstr, fuzzy
-        if msgid and msgstr and not fuzzy:
-            messages[msgid] = msgstr
-        msgid = msgstr = None
-        fuzzy = False
-
-    for raw in text.splitlines():
-        line = raw.strip()
-        if line.startswith("#,") and "fuzzy" in line:
-            flush()
-            fuzzy = True
-        elif not line or line.startswith("#"):
-            continue
-        elif line.startswith("msgid "):
-            if msgstr is not None:
-                flush()
-            msgid, section = ast.literal_eval(line[6:]), "id"
-        elif line.startswith("msgstr "):
-            msgstr, section = ast.literal_eval(line[7:]), "str"
-        elif line.startswith('"'):
-            piece = ast.literal_eval(line)
-            if section == "id" and msgid is not None:
-                msgid += piece
-            elif section == "str" and msgstr is not None:
-                msgstr += piece
-    flush()
-    return messages
 
 
 @functools.cache
@@ -65,7 +26,7 @@ def catalog(language: str) -> dict[str, str]:
     """The core's messages in ``language`` (empty for English or an unknown language)."""
     path = LOCALE_DIR / f"{language}.po"
     try:
-        return parse_po(path.read_text("utf-8"))
+        return {k: v for k, v in parse_po(path.read_text("utf-8")).items() if k}  # no header
     except (OSError, ValueError, SyntaxError):
         return {}
 

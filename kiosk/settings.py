@@ -12,9 +12,16 @@ import os
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from kiosk import paths
+
+
+class OptionalInt:
+    """The ``kind`` of a setting that is a whole number or nothing, e.g. a GPIO pin that
+    may not be fitted: empty, ``none``, ``no`` or ``-`` read as None; None is saved as empty."""
+
+    NOTHING = ("", "none", "no", "-")
 
 
 @dataclass(frozen=True)
@@ -58,17 +65,19 @@ SETTINGS: tuple[Setting, ...] = (
     # hardware (BCM pin numbers; empty = not fitted)
     _s("gpio", "enabled", False, "Use GPIO buttons, light, LED and buzzer"),
     _s("gpio", "pin_factory", "auto", "gpiozero pin factory: auto, lgpio, rpigpio, mock"),
-    _s("gpio", "scan_pin", 17, "SCAN button (BCM), to ground"),
-    _s("gpio", "confirm_pin", 27, "CONFIRM button (BCM), to ground"),
-    _s("gpio", "undo_pin", 22, "UNDO button (BCM), to ground; hold for settings"),
+    _s("gpio", "scan_pin", 17, "SCAN button (BCM), to ground; empty = not fitted", kind=OptionalInt),
+    _s("gpio", "confirm_pin", 27, "CONFIRM button (BCM), to ground; empty = not fitted", kind=OptionalInt),
+    _s("gpio", "undo_pin", 22, "UNDO button (BCM), to ground; hold for settings; empty = not fitted",
+       kind=OptionalInt),
     _s("gpio", "hold_seconds", 3.0, "Hold time of UNDO that opens the settings"),
     _s("gpio", "bounce_ms", 30, "Button debounce time in milliseconds"),
-    _s("gpio", "light_pin", 18, "Camera light MOSFET gate (PWM)"),
+    _s("gpio", "light_pin", 18, "Camera light MOSFET gate (PWM); empty = not fitted", kind=OptionalInt),
     _s("gpio", "light_brightness", 0.8, "Camera light brightness while reading (0-1)"),
-    _s("gpio", "led_red_pin", 5, "Status LED red leg"),
-    _s("gpio", "led_green_pin", 6, "Status LED green leg"),
-    _s("gpio", "led_blue_pin", 13, "Status LED blue leg"),
-    _s("gpio", "buzzer_pin", 12, "Buzzer (PWM tone)"),
+    _s("gpio", "led_red_pin", 5, "Status LED red leg; empty = not fitted (all three legs or none)",
+       kind=OptionalInt),
+    _s("gpio", "led_green_pin", 6, "Status LED green leg; empty = not fitted", kind=OptionalInt),
+    _s("gpio", "led_blue_pin", 13, "Status LED blue leg; empty = not fitted", kind=OptionalInt),
+    _s("gpio", "buzzer_pin", 12, "Buzzer (PWM tone); empty = not fitted", kind=OptionalInt),
 )
 
 BY_NAME: dict[str, Setting] = {s.name: s for s in SETTINGS}
@@ -82,10 +91,35 @@ def _convert(setting: Setting, raw: str) -> Any:
         if low in ("0", "false", "no", "off"):
             return False
         raise ValueError(f"{raw!r} is not yes/no")
+    if setting.kind is OptionalInt:
+        text = raw.strip()
+        if text.lower() in OptionalInt.NOTHING:
+            return None
+        try:
+            return int(text)
+        except ValueError:
+            raise ValueError(f"{raw!r} is not a whole number (empty = not fitted)") from None
     value = setting.kind(raw.strip())
     if setting.choices and value not in setting.choices:
         raise ValueError(f"{raw!r} is not one of {', '.join(map(str, setting.choices))}")
     return value
+
+
+def _text(setting: Setting, value: Any) -> str:
+    """``value`` as written in settings.ini (read back by :func:`_convert`)."""
+    if setting.kind is bool:
+        return "yes" if value else "no"
+    return "" if value is None else str(value)
+
+
+def _unreadable(exc: Exception) -> str:
+    if isinstance(exc, UnicodeDecodeError):
+        return "it is not text (UTF-8)"
+    if isinstance(exc, configparser.MissingSectionHeaderError):
+        return f"line {exc.lineno} comes before any [section] header"
+    if isinstance(exc, configparser.Error):
+        return " ".join(str(exc).split())[:160]
+    return getattr(exc, "strerror", None) or str(exc)
 
 
 @dataclass
@@ -102,7 +136,8 @@ class Settings:
 
     def set(self, name: str, value: Any) -> None:
         setting = BY_NAME[name]
-        self.values[name] = _convert(setting, str(value)) if not isinstance(value, setting.kind) else value
+        self.values[name] = (value if isinstance(value, setting.kind)
+                             else _convert(setting, "" if value is None else str(value)))
 
     def section(self, section: str) -> dict[str, Any]:
         return {s.key: self.values[s.name] for s in SETTINGS if s.section == section}
@@ -117,7 +152,7 @@ class Settings:
         try:
             parser.read(path, encoding="utf-8")
         except (configparser.Error, UnicodeDecodeError, OSError) as exc:
-            settings.problems.append(f"{path}: cannot be read ({exc.__class__.__name__}); using the defaults")
+            settings.problems.append(f"{path}: cannot be read ({_unreadable(exc)}); using the defaults")
             return settings
         for section in parser.sections():
             for key, raw in parser.items(section):
@@ -140,8 +175,7 @@ class Settings:
         for s in SETTINGS:
             if not parser.has_section(s.section):
                 parser.add_section(s.section)
-            v = self.values[s.name]
-            parser.set(s.section, s.key, ("yes" if v else "no") if s.kind is bool else str(v))
+            parser.set(s.section, s.key, _text(s, self.values[s.name]))
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".settings-")
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             parser.write(fh)

@@ -226,5 +226,6 @@ def test_match_json_errors_name_the_hand_once():
 def test_po_parser_reads_continuations_escapes_and_skips_fuzzy():
     text = ('msgid ""\nmsgstr "Language: ca\\n"\n\n#, fuzzy\nmsgid "a"\nmsgstr "b"\n\n'
             'msgid "long "\n"one"\nmsgstr "llarg "\n"\\"u\\""\n\nmsgid "empty"\nmsgstr ""\n')
-    assert parse_po(text) == {"long one": 'llarg "u"'}
+    assert parse_po(text) == {"": "Language: ca\n", "long one": 'llarg "u"'}
+    assert "" not in catalog("ca")
     assert sorted(p.name for p in LOCALE_DIR.glob("*.po")) == ["ca.po", "es.po"]

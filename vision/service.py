@@ -128,7 +128,7 @@ class CameraService:
                 self._cond.notify()
 
     def _recognise(self) -> None:
-        while True:
+        while not self._stop.is_set():
             with self._cond:
                 while self._pending is None and not self._stop.is_set():
                     self._cond.wait()

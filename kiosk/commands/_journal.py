@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
 
@@ -16,12 +15,6 @@ def add_db_argument(parser: argparse.ArgumentParser) -> None:
 def db_path(args: argparse.Namespace) -> Path:
     from kiosk import paths
     return args.db if args.db is not None else paths.default_db()
-
-
-def fail(command: str, message: str, status: int) -> int:
-    """One line on stderr (status 2: bad input; 1: a fault)."""
-    print(f"botifarra-kiosk {command}: {' '.join(str(message).split())}", file=sys.stderr)
-    return status
 
 
 def open_existing(path: Path):

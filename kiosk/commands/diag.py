@@ -25,6 +25,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable
 
+from kiosk.commands import fail
+
 Section = Callable[[argparse.Namespace], dict[str, Any]]
 
 # label, module to import, distribution name for the version
@@ -201,7 +203,7 @@ def section_gpio(args) -> dict[str, Any]:
     if not status.available or not settings["gpio.enabled"]:
         out["controls"] = "touch and keyboard only (space = scan, enter = confirm, backspace = undo)"
     pins = {k: v for k, v in settings.section("gpio").items() if k.endswith("_pin")}
-    out["pins (BCM)"] = ", ".join(f"{k[:-4]}={v}" for k, v in pins.items())
+    out["pins (BCM)"] = ", ".join(f"{k[:-4]}={'not fitted' if v is None else v}" for k, v in pins.items())
     if settings.problems:
         out["settings problems"] = settings.problems
     return out
@@ -353,24 +355,28 @@ def collect(args: argparse.Namespace, sections: dict[str, Section] | None = None
     return report
 
 
+def section_lines(values: dict[str, Any]) -> list[str]:
+    """One section's ``key: value`` lines (a list value: one indented line per item)."""
+    lines: list[str] = []
+    for key, value in values.items():
+        if isinstance(value, list):
+            lines.append(f"{key}:")
+            lines.extend(f"    {item}" for item in value)
+        else:
+            lines.append(f"{key}: {value}")
+    return lines
+
+
 def render(report: dict[str, Any]) -> str:
     lines = [f"botifarra-kiosk diag, {report['generated']}"]
     for name, values in report["sections"].items():
-        lines.append("")
-        lines.append(f"== {name} ==")
-        for key, value in values.items():
-            if isinstance(value, list):
-                lines.append(f"{key}:")
-                lines.extend(f"    {item}" for item in value)
-            else:
-                lines.append(f"{key}: {value}")
+        lines += ["", f"== {name} ==", *section_lines(values)]
     return "\n".join(lines) + "\n"
 
 
 def run(args: argparse.Namespace) -> int:
     if args.db is not None and not Path(args.db).is_file():
-        print(f"diag: --db {args.db}: no such file", file=sys.stderr)
-        return 2
+        return fail("diag", f"--db {args.db}: no such file", 2)
     report = collect(args)
     if args.json:
         print(json.dumps(report, indent=2, ensure_ascii=False, default=str))

@@ -13,7 +13,8 @@ import os
 import sys
 from pathlib import Path
 
-from kiosk.commands._journal import add_db_argument, db_path, fail, open_existing
+from kiosk.commands import fail
+from kiosk.commands._journal import add_db_argument, db_path, open_existing
 from kiosk.journal.schema import fsync_dir
 
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from kiosk.commands._journal import add_db_argument, db_path, fail
+from kiosk.commands import InputUnreadable, fail, read_input
+from kiosk.commands._journal import add_db_argument, db_path
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -25,13 +26,9 @@ def run(args: argparse.Namespace) -> int:
     from kiosk.journal.exchange import read_matches
 
     try:
-        if args.file == "-":
-            text = sys.stdin.read()
-        else:
-            with open(args.file, encoding="utf-8") as f:
-                text = f.read()
-    except (OSError, UnicodeDecodeError) as exc:
-        return fail("import", f"cannot read {args.file}: {getattr(exc, 'strerror', None) or exc}", 2)
+        text = read_input(args.file)
+    except InputUnreadable as exc:
+        return fail("import", exc, 2)
     try:
         matches = read_matches(text)
     except (BotifarraError, InvalidEvent) as exc:

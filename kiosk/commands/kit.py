@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import sys
+from kiosk.commands import fail
 
 
 def add_arguments(parser) -> None:
@@ -20,8 +20,7 @@ def run(args) -> int:
     try:
         data = make_kit(args.out, marks=args.marks, sticker_mm=args.sticker_mm)
     except KitError as exc:
-        print(f"botifarra-kiosk kit: {exc}", file=sys.stderr)
-        return 2
+        return fail("kit", exc, 2)
     print(f"{args.out}: {data['stickers_pdf']}, {', '.join(data['mats'].values())}, "
           f"{len(data['cards'])} codes in cards/, kit.json ({data['marks']}, {data['sticker_mm']:g} mm)")
     return 0

@@ -6,7 +6,8 @@ import argparse
 import json
 from datetime import datetime
 
-from kiosk.commands._journal import add_db_argument, db_path, fail, open_existing
+from kiosk.commands import fail
+from kiosk.commands._journal import add_db_argument, db_path, open_existing
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

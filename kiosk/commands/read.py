@@ -7,8 +7,9 @@ with ``--json``, else one line per photo. An unreadable file: exit 2, one line o
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
+
+from kiosk.commands import fail
 
 
 def add_arguments(parser) -> None:
@@ -32,8 +33,7 @@ def run(args) -> int:
     try:
         photos = [(name, load_image(name)) for name in args.images]
     except ImageError as exc:
-        print(f"botifarra-kiosk read: {exc}", file=sys.stderr)
-        return 2
+        return fail("read", exc, 2)
     seen = set()
     for name, img in photos:
         result = reader.read(img)

@@ -10,6 +10,8 @@ import argparse
 import json
 import sys
 
+from kiosk.commands import InputUnreadable, fail, read_input
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", metavar="FILE|-", help="the match JSON (- reads standard input)")
@@ -17,22 +19,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="indent the output JSON by N spaces (default: one line)")
 
 
-def _fail(message: str) -> int:
-    print(f"botifarra-kiosk score: {' '.join(str(message).split())}", file=sys.stderr)
-    return 2
+def _fail(message: object) -> int:
+    return fail("score", message, 2)
 
 
 def run(args: argparse.Namespace) -> int:
     from kiosk.game import BotifarraError, score_match_json
 
     try:
-        if args.file == "-":
-            text = sys.stdin.read()
-        else:
-            with open(args.file, encoding="utf-8") as f:
-                text = f.read()
-    except (OSError, UnicodeDecodeError) as e:
-        return _fail(f"cannot read {args.file}: {getattr(e, 'strerror', None) or e}")
+        text = read_input(args.file)
+    except InputUnreadable as e:
+        return _fail(e)
     try:
         data = json.loads(text)
     except json.JSONDecodeError as e:

@@ -8,11 +8,12 @@ gettext tools are needed on the kiosk. Pure Python: the view-models translate wi
 
 from __future__ import annotations
 
-import ast
 import gettext
 import io
 import struct
 from pathlib import Path
+
+from kiosk.po import parse_po
 
 LOCALE_DIR = Path(__file__).with_name("locale")
 LANGUAGES: tuple[str, ...] = ("ca", "es", "en")
@@ -26,44 +27,6 @@ LANGUAGE_NAMES = {"ca": "Català", "es": "Español", "en": "English"}
 _current: gettext.NullTranslations = gettext.NullTranslations()
 _language = "en"
 _cache: dict[str, gettext.NullTranslations] = {}
-
-
-def parse_po(text: str) -> dict[str, str]:
-    """The msgid -> msgstr pairs of a ``.po`` file (no plurals or contexts needed here)."""
-    messages: dict[str, str] = {}
-    msgid = msgstr = None
-    section = None
-    fuzzy = False
-
-    def flush():
-        nonlocal msgid, msgstr, fuzzy
-        if msgid is not None and msgstr is not None and not fuzzy:
-            messages[msgid] = msgstr
-        msgid = msgstr = None
-        fuzzy = False
-
-    for raw in text.splitlines():
-        line = raw.strip()
-        if line.startswith("#,") and "fuzzy" in line:
-            flush()
-            fuzzy = True
-            continue
-        if not line or line.startswith("#"):
-            continue
-        if line.startswith("msgid "):
-            if msgstr is not None:
-                flush()
-            msgid, section = ast.literal_eval(line[6:]), "id"
-        elif line.startswith("msgstr "):
-            msgstr, section = ast.literal_eval(line[7:]), "str"
-        elif line.startswith('"'):
-            piece = ast.literal_eval(line)
-            if section == "id":
-                msgid += piece
-            elif section == "str":
-                msgstr += piece
-    flush()
-    return messages
 
 
 def compile_po(text: str) -> bytes:

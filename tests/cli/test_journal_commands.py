@@ -156,6 +156,16 @@ def test_reading_commands_leave_a_damaged_journal_where_it_is(db, capsys):
     assert db.read_bytes() == before and sorted(p.name for p in db.parent.iterdir()) == ["journal.sqlite"]
 
 
+def test_the_nightly_backup_leaves_a_damaged_journal_where_it_is(tmp_path, monkeypatch, capsys):
+    data = tmp_path / "data"
+    monkeypatch.setenv("BOTIFARRA_DATA_DIR", str(data))
+    data.mkdir()
+    (data / "journal.sqlite").write_bytes(os.urandom(5000))
+    status, out, err = cli("backup", "--keep-days", "14", capsys=capsys)
+    assert status == 1 and "damaged" in err and len(err.splitlines()) == 1 and out == ""
+    assert [p.name for p in data.iterdir()] == ["journal.sqlite"]
+
+
 def test_import_into_a_damaged_journal_sets_it_aside_and_says_so(db, match_file, capsys):
     db.parent.mkdir()
     db.write_bytes(os.urandom(5000))
@@ -173,7 +183,8 @@ def test_backup_into_a_directory_keeps_the_newest(db, tmp_path, capsys):
         (backups / old).write_bytes(b"old")
     status, out, _ = cli("backup", str(backups), "--keep", "2", "--db", str(db), capsys=capsys)
     assert status == 0
-    made = Path(out.strip())
+    made = Path(out.splitlines()[0])
+    assert out.splitlines()[1:] == [f"removed {backups / 'journal-20250101-000000.sqlite'}"]
     assert sorted(p.name for p in backups.iterdir()) == ["journal-20250102-000000.sqlite", made.name]
     conn = sqlite3.connect(made)
     assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)

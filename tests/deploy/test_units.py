@@ -23,10 +23,9 @@ def stage(tmp_path: Path) -> Path:
     units.mkdir()
     stubs = tmp_path / "venv" / "bin"
     stubs.mkdir(parents=True)
-    for name in ("botifarra-kiosk", "python"):
-        stub = stubs / name
-        stub.write_text("#!/bin/sh\nexit 0\n")
-        stub.chmod(0o755)
+    stub = stubs / "botifarra-kiosk"      # the console script pip installs in the venv
+    stub.write_text("#!/bin/sh\nexit 0\n")
+    stub.chmod(0o755)
     for unit in UNITS.iterdir():
         if unit.suffix in (".service", ".timer"):
             text = unit.read_text().replace(PREFIX, f"{stubs}/")
@@ -82,10 +81,11 @@ def test_the_kiosk_unit_has_the_contracted_settings(key):
     assert any(line.startswith(key) for line in lines)
 
 
-def test_backup_timer_runs_the_backup_module_nightly():
+def test_backup_timer_runs_the_backup_command_nightly():
     service = (UNITS / "botifarra-kiosk-backup.service").read_text()
     timer = (UNITS / "botifarra-kiosk-backup.timer").read_text()
-    assert "-m kiosk.backup --keep-days 14" in service and "Type=oneshot" in service
+    assert "ExecStart=/opt/botifarra-kiosk/venv/bin/botifarra-kiosk backup --keep-days 14\n" in service
+    assert "Type=oneshot" in service
     assert "OnCalendar=*-*-* " in timer and "Persistent=true" in timer
 
 

@@ -274,6 +274,30 @@ def test_from_settings_uses_the_settings_table_and_mock_only_when_named():
         from_settings({"pin_factory": "mock", "bounce_ms": "soon"})
 
 
+def test_a_pin_left_empty_in_settings_ini_means_the_part_is_absent(tmp_path, factory):
+    """settings.ini -> Settings (None for an empty pin) -> from_settings: no device, no pin taken."""
+    from gpiozero import Button as GpioButton, GPIOPinInUse, PWMOutputDevice
+
+    path = tmp_path / "settings.ini"
+    path.write_text("[gpio]\nbuzzer_pin =\nconfirm_pin = none\n"
+                    "led_red_pin = -\nled_green_pin =\nled_blue_pin =\n", encoding="utf-8")
+    settings = Settings.load(path)
+    assert settings.problems == [] and settings["gpio.buzzer_pin"] is None
+    with TableControls.from_settings(settings.section("gpio"), pin_factory=factory) as controls:
+        assert {k for k, v in controls.pins.items() if v is None} == {
+            "buzzer_pin", "confirm_pin", "led_red_pin", "led_green_pin", "led_blue_pin"}
+        assert not controls.buzzer.fitted and controls.light.fitted
+        controls.buzzer.play(CHORD)          # nothing to sound: harmless
+        controls.status = "fault"            # no LED: harmless
+        # the pins of the absent parts are free: another device may claim them
+        for number in (12, 5, 6, 13):
+            PWMOutputDevice(number, pin_factory=factory).close()
+        GpioButton(27, pin_factory=factory).close()
+        # the fitted ones are taken
+        with pytest.raises(GPIOPinInUse):
+            GpioButton(17, pin_factory=factory)
+
+
 def test_no_gpio_is_an_error_not_a_mock(monkeypatch):
     monkeypatch.setattr(pins_module, "REAL_FACTORIES", {
         "lgpio": "no_such_module_lgpio:Factory", "rpigpio": "no_such_module_rpi:Factory"})

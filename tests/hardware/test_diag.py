@@ -105,4 +105,4 @@ def test_a_failing_section_does_not_stop_the_report():
 def test_a_missing_db_argument_is_bad_input(data_dir, tmp_path):
     result = cli("--db", str(tmp_path / "nope.sqlite"), env=dict(os.environ))
     assert result.returncode == 2
-    assert result.stderr.strip().splitlines() == [f"diag: --db {tmp_path / 'nope.sqlite'}: no such file"]
+    assert result.stderr.strip().splitlines() == [f"botifarra-kiosk diag: --db {tmp_path / 'nope.sqlite'}: no such file"]

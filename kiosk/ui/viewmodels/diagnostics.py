@@ -11,6 +11,7 @@ import argparse
 from pathlib import Path
 from typing import Any, Callable
 
+from kiosk.commands.diag import section_lines
 from kiosk.ui.i18n import N_, _
 
 # The diag sections the kiosk shows (the others, e.g. systemd and backups, stay in the CLI).
@@ -101,11 +102,5 @@ class DiagnosticsViewModel:
             values = self._section(name)
             if not values:
                 continue
-            lines.append(f"== {_(TITLES[name])} ==")
-            for key, value in values.items():
-                if isinstance(value, list):
-                    lines.append(f"{key}:")
-                    lines.extend(f"    {item}" for item in value)
-                else:
-                    lines.append(f"{key}: {value}")
+            lines += [f"== {_(TITLES[name])} ==", *section_lines(values)]
         return lines
