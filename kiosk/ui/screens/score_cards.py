@@ -49,6 +49,8 @@ class ScoreCardsScreen(KioskScreen):
         self._buttons.clear()
         self._portrait = self.height > self.width
         suits, ranks = SUIT_ROWS, RANK_COLUMNS
+        u = self.nav.u
+        grid.rows_minimum = {0: u * 40} if self._portrait else {}
         if self._portrait:
             grid.cols = len(suits) + 1
             grid.add_widget(KLabel(text=""))
@@ -67,6 +69,8 @@ class ScoreCardsScreen(KioskScreen):
 
     def _card_button(self, card: Card) -> KButton:
         b = KButton(text=str(card.rank), action=card.code, color_bg=theme.BUTTON)
+        if self._portrait:  # 13 rows must fit the height (the grid is wide enough)
+            b.size_hint_min_y = self.nav.u * 44
         b.bind(on_release=lambda w: self.tap(w.action))
         self._buttons[card] = b
         return b
