@@ -29,6 +29,7 @@ ROW_STEP_MM = 100.0
 PER_ROW = 12
 TEX_PX_PER_MM = 6.0  # texture resolution before the camera warp
 SIZE = (1920, 1080)
+LIGHT_BAND = 120  # rows per band of the light pass
 SUIT_BGR = {Suit.OROS: (40, 170, 220), Suit.COPES: (40, 40, 200), Suit.ESPASES: (170, 90, 30),
             Suit.BASTOS: (40, 120, 40)}
 
@@ -133,12 +134,6 @@ def _paste(dst: np.ndarray, tex: np.ndarray, mask: np.ndarray, h_mm_to_px: np.nd
     roi[:] = cv2.blendLinear(warped, roi, a, 1 - a)
 
 
-@lru_cache(maxsize=2)
-def _grid(w: int, h: int) -> tuple[np.ndarray, np.ndarray]:
-    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-    return yy, xx
-
-
 def _in_frame(quad: np.ndarray, w: int, h: int, margin: float = 3.0) -> str:
     """"in": the code and its quiet zone are inside the photo; "edge": partly; "out"."""
     if quad.min() >= margin and quad[:, 0].max() < w - margin and quad[:, 1].max() < h - margin:
@@ -241,20 +236,22 @@ def make_scene(seed: int = 0, *, cards: list[Card] | int | None = None, face_dow
                 elif "edge" in where:
                     at_edge.append(card)
 
-    # light: a gradient across the frame and a glare spot
-    f = img.astype(np.float32)
-    yy, xx = _grid(w, h)
+    # light: a gradient across the frame and a glare spot; computed in bands of rows so the
+    # float temporaries stay small (the same pixels as one pass over the whole frame)
     la = rng.uniform(0, 2 * math.pi)
-    grad = 1 - light * (0.5 + 0.5 * ((xx - w / 2) * math.cos(la) + (yy - h / 2) * math.sin(la)) / (w / 2))
-    gain = grad.clip(0.3, 1.2)
     gx, gy = rng.uniform(0.25, 0.75) * w, rng.uniform(0.25, 0.75) * h
     rad = rng.uniform(60, 140)
-    if glare > 0:
-        spot = cv2.exp(-((xx - gx) ** 2 + (yy - gy) ** 2) * (1 / (2 * rad ** 2)))
-        add = cv2.merge([spot * (glare * 170)] * 3)
-    else:
-        add = 0
-    img = cv2.convertScaleAbs(f * cv2.merge([gain] * 3) + add)
+    for y0 in range(0, h, LIGHT_BAND):
+        y1 = min(y0 + LIGHT_BAND, h)
+        yy, xx = np.mgrid[y0:y1, 0:w].astype(np.float32)
+        grad = 1 - light * (0.5 + 0.5 * ((xx - w / 2) * math.cos(la) + (yy - h / 2) * math.sin(la)) / (w / 2))
+        gain = grad.clip(0.3, 1.2)
+        if glare > 0:
+            spot = cv2.exp(-((xx - gx) ** 2 + (yy - gy) ** 2) * (1 / (2 * rad ** 2)))
+            add = cv2.merge([spot * (glare * 170)] * 3)
+        else:
+            add = 0
+        img[y0:y1] = cv2.convertScaleAbs(img[y0:y1].astype(np.float32) * cv2.merge([gain] * 3) + add)
     if blur > 0:
         img = cv2.GaussianBlur(img, (0, 0), blur)
     if motion >= 0.5:
