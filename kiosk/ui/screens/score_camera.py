@@ -105,15 +105,19 @@ class ScoreCameraScreen(KioskScreen):
 
     # ------------------------------------------------------------------ service threads
     def _on_frame(self, frame) -> None:
-        """Capture thread: overlay the latest read and shrink for the preview (never on the UI thread)."""
+        """Capture thread: shrink for the preview, then overlay the latest read on the small
+        image (never on the UI thread; no full-size copy is made or kept)."""
         import cv2
         image = getattr(frame, "image", frame)
-        result = self._result
-        if result is not None and getattr(result, "image_size", None) == (image.shape[1], image.shape[0]):
-            image = result.annotate(image, show_rejected=False)
-        if image.shape[1] > PREVIEW_WIDTH:
-            h = int(image.shape[0] * PREVIEW_WIDTH / image.shape[1])
+        full_w, full_h = image.shape[1], image.shape[0]
+        if full_w > PREVIEW_WIDTH:
+            h = int(full_h * PREVIEW_WIDTH / full_w)
             image = cv2.resize(image, (PREVIEW_WIDTH, h), interpolation=cv2.INTER_AREA)
+        result = self._result
+        if result is not None and getattr(result, "image_size", None) == (full_w, full_h):
+            if image.shape[1] != full_w:
+                result = result.scaled(image.shape[1] / full_w)
+            image = result.annotate(image, show_rejected=False)
         with self._lock:
             self._latest = image
 
@@ -153,7 +157,9 @@ class ScoreCameraScreen(KioskScreen):
         if self.texture is None or tuple(self.texture.size) != (w, h):
             self.texture = Texture.create(size=(w, h), colorfmt="bgr")
             self.texture.flip_vertical()
-        self.texture.blit_buffer(image.tobytes(), colorfmt="bgr", bufferfmt="ubyte")
+        # a C-contiguous array is a buffer already: no extra copy of the preview
+        buf = image.reshape(-1) if image.flags["C_CONTIGUOUS"] else image.tobytes()
+        self.texture.blit_buffer(buf, colorfmt="bgr", bufferfmt="ubyte")
         self.ids.preview.canvas.ask_update()
 
     def _add_cards(self, codes) -> None:
