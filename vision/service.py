@@ -26,7 +26,7 @@ from typing import Callable
 import cv2
 
 from vision.reader import LiveAccumulator, PileReader, ReadResult
-from vision.sources import Frame, FrameSource
+from vision.sources import Frame, FrameSource, release_freed_memory
 
 log = logging.getLogger(__name__)
 
@@ -86,6 +86,9 @@ class CameraService:
             t.join()
         self._threads = []
         self.source.stop()
+        with self._cond:
+            self._pending = None
+        release_freed_memory()
 
     def reset(self) -> None:
         """Start counting a new pile."""

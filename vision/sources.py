@@ -55,6 +55,25 @@ class Frame:
     gray: np.ndarray | None = None
 
 
+def release_freed_memory() -> None:
+    """Hand memory that Python and OpenCV have freed back to the system (glibc's
+    ``malloc_trim``; nothing elsewhere). glibc keeps freed blocks of every thread's arena for
+    reuse: after the demo scenes are drawn, or when the camera stops, that is tens of MB
+    the kiosk no longer needs (see docs/perf.md)."""
+    global _malloc_trim
+    if _malloc_trim is None:
+        try:
+            import ctypes
+            _malloc_trim = ctypes.CDLL("libc.so.6").malloc_trim
+        except (OSError, AttributeError):
+            _malloc_trim = False
+    if _malloc_trim:
+        _malloc_trim(0)
+
+
+_malloc_trim = None
+
+
 class FrameSource:
     """Base: one grabbing thread, latest-frame hand-off, status, retry with backoff.
 
@@ -400,7 +419,7 @@ class DemoSource(FrameSource):
         self._i = 0
 
     def _grab(self):
-        from vision.scene import make_scene
+        from vision.scene import clear_caches, make_scene
 
         i = self._i % self.steps
         self._i += 1
@@ -411,6 +430,9 @@ class DemoSource(FrameSource):
                                jpeg_quality=88, offset_mm=(0.0, 0.0), pile_offset_mm=(x, 0.0))
             self._cache[i] = np.frombuffer(scene.jpeg, np.uint8)
             del scene
+            if len(self._cache) == self.steps:  # the loop is complete: the textures are not needed
+                clear_caches()
+            release_freed_memory()  # the drawing's full-frame temporaries
         img = cv2.imdecode(self._cache[i], cv2.IMREAD_COLOR)  # the same pixels as scene.image
         if img is None:
             raise BadFrameError("demo frame could not be decoded")
