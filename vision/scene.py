@@ -203,7 +203,11 @@ def make_scene(seed: int = 0, *, cards: list[Card] | int | None = None, face_dow
     # table: dark wood with grain
     base = np.array((40, 70, 110), np.float32)
     grain = cv2.resize(rng.normal(0, 1, (h // 8, 6)).astype(np.float32), (w, h), interpolation=cv2.INTER_CUBIC)
-    img = cv2.convertScaleAbs(cv2.merge([(1 + 0.25 * grain) * float(b) for b in base]))
+    img = np.empty((h, w, 3), np.uint8)
+    for y0 in range(0, h, LIGHT_BAND):  # in bands: small float temporaries, the same pixels
+        g = grain[y0:y0 + LIGHT_BAND]
+        img[y0:y0 + LIGHT_BAND] = cv2.convertScaleAbs(cv2.merge([(1 + 0.25 * g) * float(b) for b in base]))
+    del grain
 
     if mat:
         tex = _mat_texture(mat)
