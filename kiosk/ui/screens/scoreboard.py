@@ -16,7 +16,8 @@ load_kv(__file__)
 
 def sheet_rows(vm, *, on_tap=None) -> list[SheetRow]:
     rows = [SheetRow(header=True, number="#", trump=_("Trump"), doubling="×", points=_("Points"),
-                     scored_a=vm.team_names["A"], scored_b=vm.team_names["B"], disabled=True)]
+                     scored_a="+", scored_b="+", total_a=vm.team_names["A"], total_b=vm.team_names["B"],
+                     disabled=True)]
     for i, r in enumerate(vm.sheet):
         if r["kind"] == "misdeal":
             trump, suit, points = _("Misdeal"), "", ""
@@ -35,7 +36,8 @@ def sheet_rows(vm, *, on_tap=None) -> list[SheetRow]:
         row = SheetRow(index=i, number=str(r["number"]), suit=suit, trump=trump, doubling=doubling,
                        delegated=_("delegated") if r["delegated"] else "",
                        points=points, scored_a=str(r["scored"].get("A", 0) or ""),
-                       scored_b=str(r["scored"].get("B", 0) or ""))
+                       scored_b=str(r["scored"].get("B", 0) or ""),
+                       total_a=str(r["totals"].get("A", "")), total_b=str(r["totals"].get("B", "")))
         if on_tap:
             row.bind(on_release=lambda w, i=i: on_tap(i))
         rows.append(row)
