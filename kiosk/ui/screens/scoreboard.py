@@ -3,7 +3,8 @@ the seat diagram, and the actions that fit where the hand is."""
 
 from __future__ import annotations
 
-from kivy.properties import DictProperty, ListProperty, NumericProperty, StringProperty
+from kivy.factory import Factory
+from kivy.properties import BooleanProperty, DictProperty, ListProperty, NumericProperty, StringProperty
 
 from kiosk.ui.i18n import LANGUAGE_NAMES, _
 from kiosk.ui.screens.base import KioskScreen, level_name, load_kv, trump_name
@@ -44,6 +45,14 @@ def sheet_rows(vm, *, on_tap=None) -> list[SheetRow]:
     return rows
 
 
+def clock_text(seconds: float | None) -> str:
+    """The tournament clock: minutes:seconds left ("" without a time limit)."""
+    if seconds is None:
+        return ""
+    s = int(seconds + 0.999)  # 0:00 only once it has really run out
+    return f"{s // 60}:{s % 60:02d}"
+
+
 def seat_labels() -> dict[str, str]:
     return {"dealer": _("deals"), "shuffler": _("shuffles"), "cutter": _("cuts"),
             "first_lead": _("leads")}
@@ -59,6 +68,11 @@ class ScoreboardScreen(KioskScreen):
     role_labels = DictProperty({})
     language = StringProperty("")
     target = NumericProperty(0)
+    clock = StringProperty("")          # time left with a tournament time limit, else ""
+    time_is_up = BooleanProperty(False)
+    time_note = StringProperty("")
+    can_call_time = BooleanProperty(False)
+    asking_time = BooleanProperty(False)  # the organiser's "call time?" confirmation is open
 
     def refresh(self) -> None:
         vm = self.vm
@@ -75,11 +89,33 @@ class ScoreboardScreen(KioskScreen):
             self.seat_names = ["", "", "", ""]
             self.roles = {}
         self.status = self._status()
+        self.update_clock()
         sheet = self.ids.sheet
         sheet.clear_widgets()
         for row in sheet_rows(vm, on_tap=self.edit):
             sheet.add_widget(row)
         self._actions()
+
+    def on_leave(self, *args):
+        if self.asking_time:
+            self.asking_time = False
+            self._actions()
+
+    def update_clock(self) -> None:
+        """Every second (from the app's tick) and on refresh."""
+        vm = self.vm
+        self.clock = clock_text(vm.time_left)
+        self.time_is_up = vm.time_up
+        self.can_call_time = vm.can_call_time
+        if vm.time_up:
+            self.time_note = _("Time! This is the last hand")
+        elif self.clock:
+            self.time_note = _("Time limit: {minutes} min").format(minutes=vm.time_limit_min)
+        else:
+            self.time_note = ""
+        if self.asking_time and not self.can_call_time:
+            self.asking_time = False
+            self._actions()
 
     def _status(self) -> str:
         vm = self.vm
@@ -103,7 +139,12 @@ class ScoreboardScreen(KioskScreen):
         bar.clear_widgets()
         vm = self.vm
         buttons = []
-        if not vm.has_match or vm.match.is_over:
+        if self.asking_time:
+            bar.add_widget(Factory.KLabel(text=_("Call time? The hand in progress will be the last."),
+                                          font_size=self.nav.u * 18))
+            buttons = [("call_time_no", _("No"), theme.BUTTON),
+                       ("call_time_yes", _("Yes, call time"), theme.DANGER)]
+        elif not vm.has_match or vm.match.is_over:
             buttons.append(("new_match", _("New match"), theme.PRIMARY))
         elif vm.phase in ("choose_trump", "delegated", "doubling"):
             buttons.append(("bidding", _("Choose trump"), theme.PRIMARY))
@@ -114,7 +155,7 @@ class ScoreboardScreen(KioskScreen):
                         ("score_points", _("Points"), theme.PRIMARY),
                         ("penalty", _("Penalty"), theme.DANGER),
                         ("misdeal", _("Misdeal"), theme.BUTTON)]
-        if vm.can_undo:
+        if vm.can_undo and not self.asking_time:
             buttons.append(("undo", _("Undo"), theme.BUTTON))
         for action, text, colour in buttons:
             b = KButton(text=text, color_bg=colour, font_size=self.nav.u * 18)
@@ -136,6 +177,14 @@ class ScoreboardScreen(KioskScreen):
             nav.act(vm.misdeal)
         elif action == "undo":
             nav.act(vm.undo)
+        elif action in ("call_time", "call_time_no"):
+            self.asking_time = action == "call_time"
+            self._actions()
+        elif action == "call_time_yes":
+            self.asking_time = False
+            if nav.act(vm.call_time):
+                nav.show_message(_("Time! This is the last hand"), seconds=15)
+            self._actions()
         elif action == "language":
             nav.next_language()
 
