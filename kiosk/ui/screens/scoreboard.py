@@ -17,7 +17,7 @@ load_kv(__file__)
 
 def sheet_rows(vm, *, on_tap=None) -> list[SheetRow]:
     rows = [SheetRow(header=True, number="#", trump=_("Trump"), doubling="×", points=_("Points"),
-                     scored_a="+", scored_b="+", total_a=vm.team_names["A"], total_b=vm.team_names["B"],
+                     scored_a="", scored_b="", total_a=vm.team_names["A"], total_b=vm.team_names["B"],
                      disabled=True)]
     for i, r in enumerate(vm.sheet):
         if r["kind"] == "misdeal":
@@ -110,7 +110,7 @@ class ScoreboardScreen(KioskScreen):
         if vm.time_up:
             self.time_note = _("Time! This is the last hand")
         elif self.clock:
-            self.time_note = _("Time limit: {minutes} min").format(minutes=vm.time_limit_min)
+            self.time_note = _("Limit {minutes} min").format(minutes=vm.time_limit_min)
         else:
             self.time_note = ""
         if self.asking_time and not self.can_call_time:
@@ -141,7 +141,7 @@ class ScoreboardScreen(KioskScreen):
         buttons = []
         if self.asking_time:
             bar.add_widget(Factory.KLabel(text=_("Call time? The hand in progress will be the last."),
-                                          font_size=self.nav.u * 18))
+                                          font_size=self.nav.u * 17, size_hint_x=1.6, shorten=False))
             buttons = [("call_time_no", _("No"), theme.BUTTON),
                        ("call_time_yes", _("Yes, call time"), theme.DANGER)]
         elif not vm.has_match or vm.match.is_over:
