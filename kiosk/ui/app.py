@@ -129,7 +129,14 @@ class KioskApp(App):
 
     def _tick(self, dt) -> None:
         """Every second: the tournament clock (time_up is journalled when it runs out)."""
-        if self.vm.check_time():
+        try:
+            ran_out = self.vm.check_time()
+        except Exception:  # the journal refused the write: say so, try again next second
+            Logger.exception("kiosk: could not journal time_up")
+            if not self.banner.text:
+                self.show_message(_("Something went wrong. The score is saved."), seconds=10)
+            ran_out = False
+        if ran_out:
             Logger.info("kiosk: the time limit ran out: time_up journalled")
             self.show_message(_("Time! This is the last hand"), seconds=15)
             if self.sm.current == "scoreboard" and self.vm.screen != "scoreboard":
