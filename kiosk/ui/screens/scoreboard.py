@@ -96,6 +96,16 @@ class ScoreboardScreen(KioskScreen):
             sheet.add_widget(row)
         self._actions()
 
+    @property
+    def _portrait(self) -> bool:
+        return self.height > self.width
+
+    def on_size(self, *args):
+        if (self.vm is not None and "actions" in self.ids
+                and self._portrait != getattr(self, "_laid_out_portrait", None)):
+            self._laid_out_portrait = self._portrait
+            self._actions()
+
     def on_leave(self, *args):
         if self.asking_time:
             self.asking_time = False
@@ -157,6 +167,10 @@ class ScoreboardScreen(KioskScreen):
                         ("misdeal", _("Misdeal"), theme.BUTTON)]
         if vm.can_undo and not self.asking_time:
             buttons.append(("undo", _("Undo"), theme.BUTTON))
+        # Portrait: more than four buttons go on two rows, so no word is broken in two.
+        rows = 2 if self._portrait and len(buttons) > 4 and not self.asking_time else 1
+        bar.rows = rows
+        bar.height = self.nav.u * (58 * rows + 6 * (rows - 1))
         for action, text, colour in buttons:
             b = KButton(text=text, color_bg=colour, font_size=self.nav.u * 18)
             b.action = action
