@@ -51,6 +51,11 @@ def test_photo_from_the_confirmation_then_from_the_edit(kiosk):
     assert screen.zoomed and tuple(screen.texture.size) == (whole[0] // 2, whole[1] // 2)
     d.touch_at(*photo.to_window(*photo.center))  # again: the whole photo
     assert not screen.zoomed and tuple(screen.texture.size) == whole
+    nw, nh = photo.norm_image_size  # a tap near the photo's bottom-right corner zooms there
+    d.touch_at(*photo.to_window(photo.center_x + nw * 0.45, photo.center_y - nh * 0.45))
+    assert screen.zoomed and screen.zoom_origin == (whole[0] - whole[0] // 2, whole[1] - whole[1] // 2)
+    d.touch_at(*photo.to_window(*photo.center))
+    assert not screen.zoomed
     d.tap("back")
     assert d.screen == "confirm" and d.app.vm.pending is not None  # nothing was lost
     d.tap("confirm")

@@ -57,6 +57,7 @@ class EvidenceScreen(KioskScreen):
         super().__init__(**kwargs)
         self._image = None
         self._generation = 0
+        self.zoom_origin = (0, 0)
 
     def refresh(self) -> None:
         ev = current_evidence(self.vm)
@@ -126,6 +127,7 @@ class EvidenceScreen(KioskScreen):
         x0 = int(min(max(fx * w - cw / 2, 0), w - cw))
         y0 = int(min(max(fy * h - ch / 2, 0), h - ch))
         self.zoomed = True
+        self.zoom_origin = (x0, y0)  # the zoomed part's top-left pixel in the photo
         self._show(image[y0:y0 + ch, x0:x0 + cw].copy())
 
     def back(self) -> None:
