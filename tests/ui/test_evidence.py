@@ -106,3 +106,5 @@ def test_a_deleted_or_corrupt_photo_says_so_and_a_points_hand_offers_none(kiosk)
     d.tap("0")
     d.tap("ok")
     assert d.screen == "confirm" and not d.has("evidence")
+    back, ok = d.find("back"), d.find("confirm")  # the hidden button leaves no hole
+    assert ok.x - back.right < 20 and ok.right <= d.window.width
