@@ -88,8 +88,8 @@ def run(args: argparse.Namespace) -> int:
     from kiosk.journal import Journal
     from kiosk.ui.app import KioskApp
 
-    for problem in settings.problems:
-        Logger.warning("kiosk: %s", problem)
+    # settings.problems and journal.moved_aside reach the app with settings and journal:
+    # it logs them and shows them to the table (KioskApp.startup_faults).
     journal = Journal(db)
     spec = args.camera or settings["camera.source"]
     try:

@@ -57,7 +57,7 @@ class KioskApp(App):
 
     def __init__(self, *, journal, settings: Settings | None = None, db_path: Path | None = None,
                  kiosk_mode: bool = False, camera_factory=None, controls=None, watchdog=None,
-                 usb_roots=None, **kwargs) -> None:
+                 usb_roots=None, clock=None, **kwargs) -> None:
         super().__init__(**kwargs)
         self.journal = journal
         self.settings = settings or Settings()
@@ -68,7 +68,9 @@ class KioskApp(App):
         self.controls = controls
         self.watchdog = watchdog
         self.usb_roots = usb_roots  # glob patterns of USB sticks (None: /media, /run/media, /mnt)
+        self.clock = clock  # seconds since the epoch for the tournament clock (time.time)
         self.vm: MatchViewModel | None = None
+        self._tick_event = None
         self.sm: ScreenManager | None = None
         self._banner_event = None
         self._handler = _RecoverToScoreboard(self)
@@ -81,7 +83,8 @@ class KioskApp(App):
         Window.clearcolor = theme.BG
         self._rescale()
         drafts = DraftStore(self.db_path.with_name(self.db_path.name + ".draft.json") if self.db_path else None)
-        self.vm = MatchViewModel(self.journal, settings=self.settings, drafts=drafts)
+        vm_options = {"clock": self.clock} if self.clock is not None else {}
+        self.vm = MatchViewModel(self.journal, settings=self.settings, drafts=drafts, **vm_options)
         self.sm = ScreenManager(transition=NoTransition())
         for name, cls_name in SCREEN_MODULES.items():
             module = importlib.import_module(f"kiosk.ui.screens.{name}")
@@ -100,14 +103,55 @@ class KioskApp(App):
         if self.controls is not None:
             self._wire_controls(self.controls)
             self._set_status("ready")
+        self._tick_event = Clock.schedule_interval(self._tick, 1.0)
         self.go(self.vm.screen)
+        faults = self.startup_faults()
+        if faults:
+            self.show_message("\n".join(faults), seconds=60)
         return root
+
+    def startup_faults(self) -> list[str]:
+        """What went wrong while starting (a bad settings.ini, a damaged journal set aside):
+        logged, and sentences for the table in the kiosk's language."""
+        out = []
+        problems = list(getattr(self.settings, "problems", None) or [])
+        for problem in problems:
+            Logger.warning("kiosk: settings: %s", problem)
+        if problems:
+            out.append(_("The settings file has a problem: the standard settings are in use. "
+                         "The score is safe. Please tell the bar staff."))
+        moved = getattr(self.journal, "moved_aside", None)
+        if moved is not None:
+            Logger.error("kiosk: the journal was damaged (%s); moved aside to %s",
+                         moved.reason, moved.moved_to)
+            out.append(moved.message(self.language) or moved.message("ca"))
+        return out
+
+    def _tick(self, dt) -> None:
+        """Every second: the tournament clock (time_up is journalled when it runs out)."""
+        try:
+            ran_out = self.vm.check_time()
+        except Exception:  # the journal refused the write: say so, try again next second
+            Logger.exception("kiosk: could not journal time_up")
+            if not self.banner.text:
+                self.show_message(_("Something went wrong. The score is saved."), seconds=10)
+            ran_out = False
+        if ran_out:
+            Logger.info("kiosk: the time limit ran out: time_up journalled")
+            self.show_message(_("Time! This is the last hand"), seconds=15)
+            if self.sm.current == "scoreboard" and self.vm.screen != "scoreboard":
+                self.go(self.vm.screen)  # time ran out between hands: the match is over
+        screen = self.sm.current_screen
+        if hasattr(screen, "update_clock"):
+            screen.update_clock()
 
     def on_start(self):
         if self.watchdog is not None and hasattr(self.watchdog, "ready"):
             self.watchdog.ready()
 
     def on_stop(self):
+        if self._tick_event is not None:
+            self._tick_event.cancel()
         if self._handler in ExceptionManager.handlers:
             ExceptionManager.remove_handler(self._handler)
         Window.unbind(on_resize=self._rescale, on_key_down=self._on_key_down,

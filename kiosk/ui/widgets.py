@@ -116,4 +116,6 @@ class SheetRow(ButtonBehavior, BoxLayout):
     points = StringProperty("")
     scored_a = StringProperty("")
     scored_b = StringProperty("")
+    total_a = StringProperty("")   # the running total after this hand, as on paper
+    total_b = StringProperty("")
     header = BooleanProperty(False)

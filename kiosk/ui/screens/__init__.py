@@ -11,6 +11,7 @@ SCREEN_MODULES = {
     "penalty": "PenaltyScreen",
     "misdeal": "MisdealScreen",
     "edit_hand": "EditHandScreen",
+    "evidence": "EvidenceScreen",
     "match_won": "MatchWonScreen",
     "history": "HistoryScreen",
     "settings": "SettingsScreen",

@@ -7,6 +7,7 @@ from kivy.properties import BooleanProperty, ListProperty, StringProperty
 
 from kiosk.ui.i18n import _
 from kiosk.ui.screens.base import KioskScreen, load_kv, trump_name
+from kiosk.ui.viewmodels.evidence import current_evidence
 
 load_kv(__file__)
 
@@ -42,6 +43,7 @@ class ConfirmScreen(KioskScreen):
     confirmed = ListProperty([])
     name_a = StringProperty("")
     name_b = StringProperty("")
+    has_photo = BooleanProperty(False)
 
     def refresh(self) -> None:
         vm = self.vm
@@ -58,6 +60,7 @@ class ConfirmScreen(KioskScreen):
         self.scored_a, self.scored_b = f"+{lines['A']['scored']}", f"+{lines['B']['scored']}"
         self.both = vm.needs_both
         self.confirmed = vm.confirmed_by
+        self.has_photo = current_evidence(vm) is not None
 
     def confirm(self, team: str | None = None) -> None:
         before = len(self.vm.match.events)

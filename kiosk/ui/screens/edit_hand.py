@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from kivy.properties import NumericProperty, StringProperty
+from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 
 from kiosk.ui import theme
 from kiosk.ui.i18n import _
 from kiosk.ui.screens.base import KioskScreen, level_name, load_kv, trump_name
+from kiosk.ui.viewmodels.evidence import current_evidence
 from kiosk.ui.viewmodels.match import LEVELS, TRUMPS
 from kiosk.ui.viewmodels.points import PointsPad
 from kiosk.ui.widgets import KButton, SuitButton
@@ -24,6 +25,7 @@ class EditHandScreen(KioskScreen):
     index = NumericProperty(0)
     name_a = StringProperty("")
     name_b = StringProperty("")
+    has_photo = BooleanProperty(False)
 
     def refresh(self) -> None:
         vm = self.vm
@@ -34,6 +36,7 @@ class EditHandScreen(KioskScreen):
         names = vm.team_names
         self.name_a, self.name_b = names["A"], names["B"]
         self.title = _("Edit hand {n}").format(n=self.index + 1)
+        self.has_photo = current_evidence(vm) is not None
         self.delegated = bool(data.get("delegated"))
         self.trump = data.get("trump") or "oros"
         self.doubling = data.get("doubling") or "none"

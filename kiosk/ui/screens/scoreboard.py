@@ -3,7 +3,8 @@ the seat diagram, and the actions that fit where the hand is."""
 
 from __future__ import annotations
 
-from kivy.properties import DictProperty, ListProperty, NumericProperty, StringProperty
+from kivy.factory import Factory
+from kivy.properties import BooleanProperty, DictProperty, ListProperty, NumericProperty, StringProperty
 
 from kiosk.ui.i18n import LANGUAGE_NAMES, _
 from kiosk.ui.screens.base import KioskScreen, level_name, load_kv, trump_name
@@ -16,7 +17,8 @@ load_kv(__file__)
 
 def sheet_rows(vm, *, on_tap=None) -> list[SheetRow]:
     rows = [SheetRow(header=True, number="#", trump=_("Trump"), doubling="×", points=_("Points"),
-                     scored_a=vm.team_names["A"], scored_b=vm.team_names["B"], disabled=True)]
+                     scored_a="", scored_b="", total_a=vm.team_names["A"], total_b=vm.team_names["B"],
+                     disabled=True)]
     for i, r in enumerate(vm.sheet):
         if r["kind"] == "misdeal":
             trump, suit, points = _("Misdeal"), "", ""
@@ -35,11 +37,20 @@ def sheet_rows(vm, *, on_tap=None) -> list[SheetRow]:
         row = SheetRow(index=i, number=str(r["number"]), suit=suit, trump=trump, doubling=doubling,
                        delegated=_("delegated") if r["delegated"] else "",
                        points=points, scored_a=str(r["scored"].get("A", 0) or ""),
-                       scored_b=str(r["scored"].get("B", 0) or ""))
+                       scored_b=str(r["scored"].get("B", 0) or ""),
+                       total_a=str(r["totals"].get("A", "")), total_b=str(r["totals"].get("B", "")))
         if on_tap:
             row.bind(on_release=lambda w, i=i: on_tap(i))
         rows.append(row)
     return rows
+
+
+def clock_text(seconds: float | None) -> str:
+    """The tournament clock: minutes:seconds left ("" without a time limit)."""
+    if seconds is None:
+        return ""
+    s = int(seconds + 0.999)  # 0:00 only once it has really run out
+    return f"{s // 60}:{s % 60:02d}"
 
 
 def seat_labels() -> dict[str, str]:
@@ -57,6 +68,11 @@ class ScoreboardScreen(KioskScreen):
     role_labels = DictProperty({})
     language = StringProperty("")
     target = NumericProperty(0)
+    clock = StringProperty("")          # time left with a tournament time limit, else ""
+    time_is_up = BooleanProperty(False)
+    time_note = StringProperty("")
+    can_call_time = BooleanProperty(False)
+    asking_time = BooleanProperty(False)  # the organiser's "call time?" confirmation is open
 
     def refresh(self) -> None:
         vm = self.vm
@@ -73,11 +89,43 @@ class ScoreboardScreen(KioskScreen):
             self.seat_names = ["", "", "", ""]
             self.roles = {}
         self.status = self._status()
+        self.update_clock()
         sheet = self.ids.sheet
         sheet.clear_widgets()
         for row in sheet_rows(vm, on_tap=self.edit):
             sheet.add_widget(row)
         self._actions()
+
+    @property
+    def _portrait(self) -> bool:
+        return self.height > self.width
+
+    def on_size(self, *args):
+        if (self.vm is not None and "actions" in self.ids
+                and self._portrait != getattr(self, "_laid_out_portrait", None)):
+            self._laid_out_portrait = self._portrait
+            self._actions()
+
+    def on_leave(self, *args):
+        if self.asking_time:
+            self.asking_time = False
+            self._actions()
+
+    def update_clock(self) -> None:
+        """Every second (from the app's tick) and on refresh."""
+        vm = self.vm
+        self.clock = clock_text(vm.time_left)
+        self.time_is_up = vm.time_up
+        self.can_call_time = vm.can_call_time
+        if vm.time_up:
+            self.time_note = _("Time! This is the last hand")
+        elif self.clock:
+            self.time_note = _("Limit {minutes} min").format(minutes=vm.time_limit_min)
+        else:
+            self.time_note = ""
+        if self.asking_time and not self.can_call_time:
+            self.asking_time = False
+            self._actions()
 
     def _status(self) -> str:
         vm = self.vm
@@ -101,7 +149,12 @@ class ScoreboardScreen(KioskScreen):
         bar.clear_widgets()
         vm = self.vm
         buttons = []
-        if not vm.has_match or vm.match.is_over:
+        if self.asking_time:
+            bar.add_widget(Factory.KLabel(text=_("Call time? The hand in progress will be the last."),
+                                          font_size=self.nav.u * 17, size_hint_x=1.6, shorten=False))
+            buttons = [("call_time_no", _("No"), theme.BUTTON),
+                       ("call_time_yes", _("Yes, call time"), theme.DANGER)]
+        elif not vm.has_match or vm.match.is_over:
             buttons.append(("new_match", _("New match"), theme.PRIMARY))
         elif vm.phase in ("choose_trump", "delegated", "doubling"):
             buttons.append(("bidding", _("Choose trump"), theme.PRIMARY))
@@ -112,8 +165,12 @@ class ScoreboardScreen(KioskScreen):
                         ("score_points", _("Points"), theme.PRIMARY),
                         ("penalty", _("Penalty"), theme.DANGER),
                         ("misdeal", _("Misdeal"), theme.BUTTON)]
-        if vm.can_undo:
+        if vm.can_undo and not self.asking_time:
             buttons.append(("undo", _("Undo"), theme.BUTTON))
+        # Portrait: more than four buttons go on two rows, so no word is broken in two.
+        rows = 2 if self._portrait and len(buttons) > 4 and not self.asking_time else 1
+        bar.rows = rows
+        bar.height = self.nav.u * (58 * rows + 6 * (rows - 1))
         for action, text, colour in buttons:
             b = KButton(text=text, color_bg=colour, font_size=self.nav.u * 18)
             b.action = action
@@ -134,6 +191,14 @@ class ScoreboardScreen(KioskScreen):
             nav.act(vm.misdeal)
         elif action == "undo":
             nav.act(vm.undo)
+        elif action in ("call_time", "call_time_no"):
+            self.asking_time = action == "call_time"
+            self._actions()
+        elif action == "call_time_yes":
+            self.asking_time = False
+            if nav.act(vm.call_time):
+                nav.show_message(_("Time! This is the last hand"), seconds=15)
+            self._actions()
         elif action == "language":
             nav.next_language()
 

@@ -8,8 +8,10 @@ Plain Python: no Kivy here.
 
 from __future__ import annotations
 
+import calendar
 import enum
 import random
+import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -64,8 +66,10 @@ class TeamBreakdown:
 
 class MatchViewModel:
     def __init__(self, journal, *, settings: Settings | None = None, drafts: DraftStore | None = None,
-                 rng: random.Random | None = None) -> None:
+                 rng: random.Random | None = None, clock: Callable[[], float] = time.time) -> None:
         self.journal = journal
+        self.clock = clock  # seconds since the epoch (the tournament time limit)
+        self._started: tuple[Any, float | None] = (None, None)  # (match id, start time)
         self.settings = settings or Settings()
         self.drafts = drafts or DraftStore(None)
         self.rng = rng or random.Random()
@@ -248,6 +252,72 @@ class MatchViewModel:
                 "offender": _get(h, "offender"),
             })
         return rows
+
+    # ------------------------------------------------------------------ tournament time limit
+    @property
+    def time_limit_min(self) -> int | None:
+        """The match's time limit in minutes (butinet, torrefarrera), or None."""
+        if self.match is None or self.match.is_over:
+            return None
+        return _get(self.match.rules, "time_limit_min") or None
+
+    @property
+    def started_at(self) -> float | None:
+        """When the match was created (seconds since the epoch), from the journal's record of
+        the match_created event: the clock survives a restart or a power cut."""
+        if self.match_id is None:
+            return None
+        if self._started[0] != self.match_id:
+            stamp = next((i.created_at for i in self.journal.matches() if i.id == self.match_id), None)
+            at = None
+            if stamp:
+                try:
+                    at = float(calendar.timegm(time.strptime(stamp, "%Y-%m-%dT%H:%M:%SZ")))
+                except ValueError:
+                    at = None
+            self._started = (self.match_id, at)
+        return self._started[1]
+
+    @property
+    def time_left(self) -> float | None:
+        """Seconds left on the tournament clock (0 when it has run out); None without a limit."""
+        limit, start = self.time_limit_min, self.started_at
+        if not limit or start is None:
+            return None
+        return max(0.0, start + limit * 60 - self.clock())
+
+    @property
+    def time_up(self) -> bool:
+        """Time has been called: the hand in progress is the last one."""
+        return bool(self.match is not None and not self.match.is_over and self.match.time_up)
+
+    @property
+    def can_call_time(self) -> bool:
+        return bool(self.match is not None and "time_up" in self.match.available_events())
+
+    def check_time(self) -> bool:
+        """Called every second: when the clock has run out, journal ``time_up`` (once: if it
+        was undone, the organiser calls time by hand). Returns True when it was appended."""
+        left = self.time_left
+        if left is None or left > 0 or not self.can_call_time:
+            return False
+        if any(e.get("type") == "time_up" for e in self.match.events):
+            return False
+        self.call_time()
+        return True
+
+    def call_time(self) -> None:
+        """The organiser calls time (or the clock ran out): the hand in progress is the last.
+        A hand being scored stays open (its draft moves on with the match)."""
+        draft = self._draft_data() if self.draft else None
+        step = self.draft["step"] if self.draft else None
+        self.match = self.journal.append(self.match_id, {"type": "time_up"})
+        if step is None:
+            self.draft = None
+            self.drafts.save(None)
+            self._changed()
+        else:
+            self._set_draft(step, **draft)
 
     # ------------------------------------------------------------------ new match
     def draw_first_dealer(self) -> tuple[Suit, int]:

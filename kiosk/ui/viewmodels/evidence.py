@@ -1,0 +1,104 @@
+"""The evidence photo of a hand read by the camera: which hand the table is looking at
+(the one being confirmed, or the past hand being edited), whether its photo can be shown,
+and the caption under it. Plain Python: no Kivy."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from kiosk.game import BotifarraError
+from kiosk.ui.i18n import _
+
+JPEG_START = b"\xff\xd8"
+
+
+@dataclass(frozen=True)
+class HandEvidence:
+    """One hand's photo and what was counted from it."""
+
+    number: int                              # the hand's number (1-based)
+    path: str                                # where the photo was saved
+    team: str | None = None                  # the pair whose pile the camera read
+    cards: int = 0
+    card_points: int | None = None
+    tricks: int | None = None
+    points: int | None = None
+
+    @property
+    def problem(self) -> str | None:
+        """Why the photo cannot be shown (None: it can)."""
+        return photo_problem(self.path)
+
+    @property
+    def viewable(self) -> bool:
+        return self.problem is None
+
+    def caption(self, team_names: dict[str, str]) -> str:
+        who = team_names.get(self.team, self.team or "") if self.team else ""
+        head = _("Hand {n}: the camera read {team}'s pile").format(n=self.number, team=who) if who \
+            else _("Hand {n}: read by the camera").format(n=self.number)
+        if self.card_points is not None and self.tricks is not None:
+            counted = _("{cards} cards · {cp} card points + {tricks} tricks = {p}").format(
+                cards=self.cards, cp=self.card_points, tricks=self.tricks, p=self.points)
+        elif self.points is not None:
+            counted = _("{p} points").format(p=self.points)
+        else:
+            counted = ""
+        return f"{head}\n{counted}" if counted else head
+
+
+def photo_problem(path: str | Path | None) -> str | None:
+    """A clear message when the file is gone or is not a photo; None when it looks readable.
+    (Only the first bytes are read: the full decode happens off the UI thread.)"""
+    if not path:
+        return _("This hand has no photo")
+    p = Path(path)
+    try:
+        if not p.is_file():
+            return _("The photo of this hand is no longer on the kiosk")
+        with p.open("rb") as f:
+            head = f.read(8)
+    except OSError:
+        return _("The photo of this hand cannot be read")
+    if len(head) < 4 or not (head.startswith(JPEG_START) or head.startswith(b"\x89PNG")):
+        return _("The photo of this hand is damaged and cannot be shown")
+    return None
+
+
+def _get(obj: Any, name: str, default: Any = None) -> Any:
+    return obj.get(name, default) if isinstance(obj, dict) else getattr(obj, name, default)
+
+
+def from_hand(hand: Any) -> HandEvidence | None:
+    """A hand record (``HandRecord`` or a dict of one) with a photo → its evidence; else None."""
+    path = _get(hand, "evidence")
+    if not path:
+        return None
+    piles = _get(hand, "piles") or {}
+    team = next(iter(piles), None)
+    cps, tricks, points = (_get(hand, k) or {} for k in ("card_points", "tricks", "points"))
+    return HandEvidence(
+        number=int(_get(hand, "number", 0) or 0), path=str(path), team=team,
+        cards=len(piles.get(team, ())) if team else 0,
+        card_points=cps.get(team) if team else None, tricks=tricks.get(team) if team else None,
+        points=points.get(team) if team else None)
+
+
+def current_evidence(vm) -> HandEvidence | None:
+    """The evidence of the hand the table is looking at in ``vm`` (a ``MatchViewModel``):
+    the proposed hand on the confirmation, the past hand on the edit step; else None."""
+    draft = getattr(vm, "draft", None) or {}
+    step = draft.get("step")
+    try:
+        if step == "confirm" and (vm.pending or {}).get("evidence"):
+            return from_hand(vm.pending_hand)
+        if step == "edit_hand" and "hand" in draft and vm.match is not None:
+            index = int(draft["hand"])
+            hands = vm.match.hands
+            if 0 <= index < len(hands):
+                return from_hand(hands[index])
+    except (BotifarraError, ValueError):  # a draft the match no longer fits: no photo to show
+        return None
+    return None
