@@ -7,6 +7,8 @@ texture on the UI thread. Cards read reach the UI through ``Clock.schedule_once`
 
 from __future__ import annotations
 
+import os
+
 import threading
 from pathlib import Path
 
@@ -127,12 +129,19 @@ class ScoreCameraScreen(KioskScreen):
         self._result = result
         codes = [c.code if isinstance(c, Card) else str(c) for c in new]
         if codes and self._evidence_path is not None:
-            frame = getattr(self.service, "latest_frame", None)
-            if frame is not None:
+            # The frame this result was read from, with the read drawn on it (not the newest
+            # frame: the pile may have moved since).
+            photo = self.service.evidence() if self.service is not None else None
+            if photo is not None:
                 try:
                     import cv2
-                    self._evidence_path.parent.mkdir(parents=True, exist_ok=True)
-                    cv2.imwrite(str(self._evidence_path), result.annotate(frame.image))
+                    path = self._evidence_path
+                    path.parent.mkdir(parents=True, exist_ok=True)
+                    ok, jpeg = cv2.imencode(".jpg", photo)
+                    if ok:  # whole or not at all: a power cut never leaves half a photo
+                        tmp = path.with_name(path.name + ".tmp")
+                        tmp.write_bytes(jpeg.tobytes())
+                        os.replace(tmp, path)
                 except Exception:
                     Logger.exception("kiosk: could not save the evidence photo")
         if codes:
