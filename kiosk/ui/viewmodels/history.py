@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from kiosk.ui.i18n import _
-from kiosk.ui.viewmodels.match import _get, _key
+from kiosk.ui.viewmodels.match import sheet_of
 
 # Where desktop systems (udisks: /media/USER/LABEL, /run/media/USER/LABEL) and a manual
 # mount (/mnt/NAME) put a USB stick.
@@ -43,24 +43,6 @@ class NoStick(ExportFailed):
 class ExportResult:
     json_path: Path
     pdf_path: Path
-
-
-def sheet_of(match) -> list[dict]:
-    """One row per hand (the same keys as ``MatchViewModel.sheet``)."""
-    rows = []
-    for h in match.hands:
-        rows.append({
-            "number": int(_get(h, "number")), "dealer": _get(h, "dealer"),
-            "kind": _get(h, "kind"), "trump": _key(_get(h, "trump")),
-            "trump_team": _key(_get(h, "trump_team")),
-            "delegated": bool(_get(h, "delegated", False)),
-            "doubling": _key(_get(h, "doubling")) or "none",
-            "multiplier": int(_get(h, "multiplier", 1) or 1),
-            "points": dict(_get(h, "points") or {}), "scored": dict(_get(h, "scored") or {}),
-            "totals": dict(_get(h, "totals") or {}), "source": _get(h, "source"),
-            "offender": _get(h, "offender"),
-        })
-    return rows
 
 
 def _local_date(iso: str | None) -> str:

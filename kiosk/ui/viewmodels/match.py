@@ -238,20 +238,7 @@ class MatchViewModel:
     @property
     def sheet(self) -> list[dict]:
         """One row per hand, like the paper score sheet."""
-        rows = []
-        for h in (self.match.hands if self.match is not None else []):
-            rows.append({
-                "number": int(_get(h, "number")), "dealer": _get(h, "dealer"),
-                "kind": _get(h, "kind"), "trump": _key(_get(h, "trump")),
-                "trump_team": _key(_get(h, "trump_team")),
-                "delegated": bool(_get(h, "delegated", False)),
-                "doubling": _key(_get(h, "doubling")) or "none",
-                "multiplier": int(_get(h, "multiplier", 1) or 1),
-                "points": dict(_get(h, "points") or {}), "scored": dict(_get(h, "scored") or {}),
-                "totals": dict(_get(h, "totals") or {}), "source": _get(h, "source"),
-                "offender": _get(h, "offender"),
-            })
-        return rows
+        return sheet_of(self.match) if self.match is not None else []
 
     # ------------------------------------------------------------------ tournament time limit
     @property
@@ -499,3 +486,19 @@ class MatchViewModel:
 
 
 __all__ = ["MatchViewModel", "SCREENS", "TeamBreakdown", "BotifarraError"]
+
+
+def sheet_of(match) -> list[dict]:
+    """One row per hand of ``match``, like the paper score sheet (scoreboard, match won,
+    history all show these rows)."""
+    return [{
+        "number": int(_get(h, "number")), "dealer": _get(h, "dealer"),
+        "kind": _get(h, "kind"), "trump": _key(_get(h, "trump")),
+        "trump_team": _key(_get(h, "trump_team")),
+        "delegated": bool(_get(h, "delegated", False)),
+        "doubling": _key(_get(h, "doubling")) or "none",
+        "multiplier": int(_get(h, "multiplier", 1) or 1),
+        "points": dict(_get(h, "points") or {}), "scored": dict(_get(h, "scored") or {}),
+        "totals": dict(_get(h, "totals") or {}), "source": _get(h, "source"),
+        "offender": _get(h, "offender"),
+    } for h in match.hands]
