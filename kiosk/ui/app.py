@@ -50,6 +50,23 @@ class _RecoverToScoreboard(ExceptionHandler):
         return ExceptionManager.PASS
 
 
+class LazyScreenManager(ScreenManager):
+    """A ScreenManager that imports a screen's module (and loads its .kv) and builds the
+    screen the first time it is asked for (``current = name`` or ``get_screen(name)``), so
+    the first frame pays only for the scoreboard. ``screens`` lists those built so far."""
+
+    def __init__(self, *, vm, nav, **kwargs) -> None:
+        self._vm = vm
+        self._nav = nav
+        super().__init__(**kwargs)
+
+    def get_screen(self, name):
+        if name in SCREEN_MODULES and not super().has_screen(name):
+            module = importlib.import_module(f"kiosk.ui.screens.{name}")
+            self.add_widget(getattr(module, SCREEN_MODULES[name])(name=name, vm=self._vm, nav=self._nav))
+        return super().get_screen(name)
+
+
 class KioskApp(App):
     u = NumericProperty(1.0)
     language = StringProperty("ca")
@@ -85,10 +102,7 @@ class KioskApp(App):
         drafts = DraftStore(self.db_path.with_name(self.db_path.name + ".draft.json") if self.db_path else None)
         vm_options = {"clock": self.clock} if self.clock is not None else {}
         self.vm = MatchViewModel(self.journal, settings=self.settings, drafts=drafts, **vm_options)
-        self.sm = ScreenManager(transition=NoTransition())
-        for name, cls_name in SCREEN_MODULES.items():
-            module = importlib.import_module(f"kiosk.ui.screens.{name}")
-            self.sm.add_widget(getattr(module, cls_name)(name=name, vm=self.vm, nav=self))
+        self.sm = LazyScreenManager(vm=self.vm, nav=self, transition=NoTransition())
         root = FloatLayout()
         root.add_widget(self.sm)
         self.banner = Banner(text="", size_hint=(1, None), height=0, pos_hint={"top": 1})
@@ -156,8 +170,8 @@ class KioskApp(App):
             ExceptionManager.remove_handler(self._handler)
         Window.unbind(on_resize=self._rescale, on_key_down=self._on_key_down,
                       on_request_close=self._on_request_close)
-        camera = self.sm.get_screen("score_camera") if self.sm else None
-        if camera is not None:
+        if self.sm is not None and self.sm.has_screen("score_camera"):
+            camera = self.sm.get_screen("score_camera")
             camera.stop_camera()
 
     def _rescale(self, *args):

@@ -65,7 +65,9 @@ def done(dt):
     sample(0)
     out["rss_camera_mb"] = rss_mb()
     out["uss_camera_mb"] = uss_mb()
-    out["camera_frames"] = getattr(App.get_running_app().sm.get_screen("score_camera").service, "frames", 0)
+    service = App.get_running_app().sm.get_screen("score_camera").service
+    out["camera_frames"] = getattr(service, "frames", 0)
+    out["camera_reads"] = getattr(service, "reads", 0)
     App.get_running_app().stop()
 
 def hook(dt):
@@ -165,7 +167,8 @@ def main() -> None:
           "the bare window's idle figures). The demo source generates its 1920x1080 frames on the "
           "first loop (about 0.2 s each) and keeps them as JPEG bytes.")
     print(f"\n{RUNS} runs each, 800x480 window; camera frames shown in 4 s: "
-          f"{', '.join(str(r.get('camera_frames')) for r in runs)}\n")
+          f"{', '.join(str(r.get('camera_frames')) for r in runs)}; piles read: "
+          f"{', '.join(str(r.get('camera_reads')) for r in runs)}\n")
 
 
 if __name__ == "__main__":
