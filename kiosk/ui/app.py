@@ -107,7 +107,7 @@ class KioskApp(App):
         root.add_widget(self.sm)
         self.banner = Banner(text="", size_hint=(1, None), height=0, pos_hint={"top": 1})
         root.add_widget(self.banner)
-        self.banner.bind(texture_size=self._fit_banner)
+        self.banner.bind(texture_size=self._fit_banner, on_dismiss=lambda banner: self.show_message(""))
         Window.bind(on_resize=self._rescale, on_key_down=self._on_key_down,
                     on_request_close=self._on_request_close)
         ExceptionManager.add_handler(self._handler)

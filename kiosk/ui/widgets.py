@@ -102,7 +102,19 @@ class SeatDiagram(Widget):
 
 
 class Banner(Label):
-    """The one-line message strip (errors, "the score is safe")."""
+    """The one-line message strip (errors, "the score is safe"). A tap on it while it shows
+    a message dispatches ``on_dismiss`` (the app then hides it) and goes no further."""
+
+    __events__ = ("on_dismiss",)
+
+    def on_touch_down(self, touch):
+        if self.text and self.height > 0 and self.collide_point(*touch.pos):
+            self.dispatch("on_dismiss")
+            return True
+        return super().on_touch_down(touch)
+
+    def on_dismiss(self) -> None:
+        pass
 
 
 class SheetRow(ButtonBehavior, BoxLayout):
