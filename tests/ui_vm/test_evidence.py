@@ -70,6 +70,27 @@ def test_a_past_hand_being_edited_shows_its_photo_after_a_restart(db, photo):
     assert ev is not None and ev.path == str(photo) and ev.viewable and ev.team == "B"
 
 
+def test_an_edited_camera_hand_keeps_its_photo(db, photo):
+    vm = make_vm(db)
+    camera_hand(vm, photo)
+    assert vm.confirm()
+    vm.begin_action("edit_hand", hand=0)
+    vm.edit_hand(0, {"trump": "copes", "delegated": False, "doubling": "contro", "points": {"A": 50}})
+    hand = vm.match.hands[0]
+    assert hand.evidence == str(photo) and hand.points == {"A": 50, "B": 22}
+    edit = [e for e in Journal(db).events(vm.match_id) if e["type"] == "edit"]
+    assert edit and edit[-1]["data"]["evidence"] == str(photo)  # it is in the journal itself
+    vm = make_vm(db)                      # after a restart, the photo is still the hand's
+    vm.begin_action("edit_hand", hand=0)
+    ev = current_evidence(vm)
+    assert ev is not None and ev.path == str(photo) and ev.viewable
+    vm.cancel()
+    vm.edit_hand(0, {"trump": "copes", "delegated": False, "doubling": "none", "penalty": "B"})
+    assert vm.match.hands[0].evidence is None  # a penalty is not what the photo shows
+    vm.begin_action("edit_hand", hand=0)
+    assert current_evidence(vm) is None
+
+
 def test_a_hand_scored_without_the_camera_has_no_photo(db):
     vm = make_vm(db)
     camera_hand(vm, None)

@@ -479,6 +479,15 @@ class MatchViewModel:
         return data
 
     def edit_hand(self, index: int, data: dict) -> None:
+        """Replace past hand ``index`` with ``data`` (match JSON form). A hand that stays a
+        played hand keeps the photo the camera took of it (its ``evidence``); the core marks
+        the typed correction's ``source``."""
+        played = not data.get("misdeal") and "penalty" not in data
+        if played and "evidence" not in data and self.match is not None \
+                and 0 <= int(index) < len(self.match.hands):
+            evidence = _get(self.match.hands[int(index)], "evidence")
+            if evidence:
+                data = {**data, "evidence": evidence}
         self._append({"type": "edit", "hand": int(index), "data": data})
 
     def end_match(self) -> None:
