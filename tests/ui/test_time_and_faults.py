@@ -106,3 +106,22 @@ def test_a_corrupt_settings_file_is_said_on_screen(kiosk, tmp_path):
     assert d.screen == "scoreboard"
     assert "configuració" in d.app.banner.text and "guardada" in d.app.banner.text
     shot_as(d, "settings_bad")
+
+
+def test_the_status_line_is_whole_in_portrait_and_inline_in_landscape(kiosk):
+    d = kiosk.start()
+    start_butinet(d)
+    screen = d.current
+    status = screen.status
+    assert status.startswith("Mà 1/12") and "101" in status
+    d.resize((720, 1280))
+    d.pump(3)  # the line's height follows its text's texture, then the bar's layout
+    line, inline = screen.ids.status_line, screen.ids.status_inline
+    buttons_row = inline.parent
+    assert line.text == status and inline.text == ""
+    assert line.texture_size[0] <= line.width and line.texture_size[1] <= line.height < 2.5 * line.font_size
+    assert line.top <= buttons_row.y + 1 and line.width >= screen.width * 0.9  # its own full line
+    shot_as(d, "portrait_status")
+    d.resize((800, 480))
+    assert inline.text == status and line.text == "" and line.height == 0
+    assert buttons_row.parent.height == buttons_row.height  # landscape: the bar as before
