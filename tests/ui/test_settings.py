@@ -64,6 +64,8 @@ def test_pin_language_and_pin_change(kiosk, tmp_path):
     saved = Settings.load(path)
     assert (saved["ui.pin"], saved["ui.language"], saved["match.target"]) == ("5678", "es", 151)
     # locked again: the old PIN no longer opens it
+    d.touch_at(*d.app.banner.center)  # "The PIN is changed" covers the top bar: a tap hides it
+    assert not d.app.banner.text and d.screen == "scoreboard"
     d.tap("settings", shot=False)
     assert d.current.mode == "pin"
     type_pin(d, "1234")
