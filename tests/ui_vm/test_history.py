@@ -89,11 +89,11 @@ def test_export_writes_json_and_pdf_that_score_the_same(tmp_path, journal):
     assert score_match_json(data)["totals"] == journal.load(mid).totals == {"A": 72, "B": 6}
     pdf = result.pdf_path.read_bytes()
     assert pdf.startswith(b"%PDF") and len(pdf) > 1000
-    if shutil.which("pdftotext"):
-        text = subprocess.run(["pdftotext", "-layout", str(result.pdf_path), "-"], capture_output=True,
-                              text=True, check=True).stdout
-        assert "Full de puntuació" in text and "Vosaltres·Ç" in text and "Botifarra" in text
-        assert "72" in text and " 6" in text
+    assert shutil.which("pdftotext"), "pdftotext is needed (Debian package poppler-utils)"
+    text = subprocess.run(["pdftotext", "-layout", str(result.pdf_path), "-"], capture_output=True,
+                          text=True, check=True).stdout
+    assert "Full de puntuació" in text and "Vosaltres·Ç" in text and "Botifarra" in text
+    assert "72" in text and " 6" in text
 
 
 def test_no_stick_is_a_clear_message(tmp_path, journal):
