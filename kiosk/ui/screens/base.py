@@ -41,3 +41,16 @@ class KioskScreen(Screen):
 
     def refresh(self) -> None:
         """Read the view-model into this screen's properties (also after a language switch)."""
+
+
+class PendingActionScreen(KioskScreen):
+    """A screen that asks the table to confirm the action the view-model holds pending
+    (penalty, misdeal): Confirm (or the CONFIRM button) journals it and plays the chord."""
+
+    def confirm(self) -> None:
+        if self.vm.pending and self.nav.act(self.vm.confirm):
+            self.nav.feedback("chord")
+
+    def on_confirm_button(self):
+        self.confirm()
+        return True

@@ -5,12 +5,12 @@ from __future__ import annotations
 from kivy.properties import StringProperty
 
 from kiosk.ui.i18n import _
-from kiosk.ui.screens.base import KioskScreen, load_kv
+from kiosk.ui.screens.base import PendingActionScreen, load_kv
 
 load_kv(__file__)
 
 
-class MisdealScreen(KioskScreen):
+class MisdealScreen(PendingActionScreen):
     explain = StringProperty("")
 
     def refresh(self) -> None:
@@ -23,11 +23,3 @@ class MisdealScreen(KioskScreen):
         dealer = vm.player_name(vm.roles["dealer"])
         self.explain = _("{dealer} misdealt: the hand is void, nobody scores.\n{next} deals now.").format(
             dealer=dealer, next=vm.player_name(int(after.dealer)))
-
-    def confirm(self) -> None:
-        if self.vm.pending and self.nav.act(self.vm.confirm):
-            self.nav.feedback("chord")
-
-    def on_confirm_button(self):
-        self.confirm()
-        return True

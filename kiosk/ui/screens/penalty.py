@@ -5,12 +5,12 @@ from __future__ import annotations
 from kivy.properties import StringProperty
 
 from kiosk.ui.i18n import _
-from kiosk.ui.screens.base import KioskScreen, load_kv
+from kiosk.ui.screens.base import PendingActionScreen, load_kv
 
 load_kv(__file__)
 
 
-class PenaltyScreen(KioskScreen):
+class PenaltyScreen(PendingActionScreen):
     name_a = StringProperty("")
     name_b = StringProperty("")
     offender = StringProperty("")
@@ -33,11 +33,3 @@ class PenaltyScreen(KioskScreen):
 
     def choose(self, team: str) -> None:
         self.nav.act(self.vm.penalty, team)
-
-    def confirm(self) -> None:
-        if self.vm.pending and self.nav.act(self.vm.confirm):
-            self.nav.feedback("chord")
-
-    def on_confirm_button(self):
-        self.confirm()
-        return True
