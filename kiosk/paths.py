@@ -24,6 +24,13 @@ def config_dir() -> Path:
     return Path(env) if env else _xdg("XDG_CONFIG_HOME", ".config") / APP_NAME
 
 
+def cache_dir() -> Path:
+    """Files the kiosk can draw again (the demo camera's photos): ``$BOTIFARRA_CACHE_DIR``
+    or ``~/.cache/botifarra-kiosk``."""
+    env = os.environ.get("BOTIFARRA_CACHE_DIR")
+    return Path(env) if env else _xdg("XDG_CACHE_HOME", ".cache") / APP_NAME
+
+
 def default_db() -> Path:
     return data_dir() / "journal.sqlite"
 

@@ -405,29 +405,48 @@ class FileSource(FrameSource):
 class DemoSource(FrameSource):
     """A pile of marked cards slid under the camera, generated (vision.scene): no camera
     and no files needed. ``steps`` frames take the pile from off-screen to the middle of
-    the mat; the loop then starts again. Frames are generated once and kept as their JPEG
-    bytes (about 0.4 MB each instead of 6 MB of raw BGR); each grab decodes one."""
+    the mat; the loop then starts again. Frames are kept as their JPEG bytes (about 0.4 MB
+    each instead of 6 MB of raw BGR); each grab decodes one.
+
+    ``cache_dir``: where the loop is kept on disk (see :mod:`vision.demo`): the first start
+    draws it there in a child process, later starts only read it, so this process never
+    carries the drawing's memory. Without it (or when the child fails) the frames are drawn
+    here, one per grab on the first loop."""
 
     name = "demo"
 
     def __init__(self, *, cards: int = 16, seed: int = 4, steps: int = 10, fps: float = 5,
-                 on_status=None):
+                 cache_dir: str | Path | None = None, on_status=None):
         super().__init__(on_status=on_status)
         self.cards, self.seed, self.steps = cards, seed, steps
         self.interval = 1.0 / fps if fps else 0.0
+        self.cache_dir = Path(cache_dir) if cache_dir is not None else None
         self._cache: dict[int, np.ndarray] = {}  # step -> the frame's JPEG bytes (1-D uint8)
         self._i = 0
 
-    def _grab(self):
-        from vision.scene import clear_caches, make_scene
+    def _open(self) -> None:
+        if self.cache_dir is None or len(self._cache) == self.steps:
+            return
+        from vision.demo import ensure_loop, frame_path
 
+        folder = ensure_loop(self.cache_dir, cards=self.cards, seed=self.seed, steps=self.steps,
+                             stop=self._stop)
+        if folder is None:
+            return  # drawn here instead, by _grab
+        try:
+            for i in range(self.steps):
+                self._cache[i] = np.frombuffer(frame_path(folder, i).read_bytes(), np.uint8)
+        except OSError:
+            self._cache.clear()
+
+    def _grab(self):
         i = self._i % self.steps
         self._i += 1
         if i not in self._cache:
-            x = -720.0 + 720.0 * i / max(self.steps - 1, 1)
-            scene = make_scene(self.seed, cards=self.cards, mat="A3", px_per_mm=2.4, rotation=2.0,
-                               perspective=0.04, blur=0.5, motion=0.6, glare=0.4, noise=3,
-                               jpeg_quality=88, offset_mm=(0.0, 0.0), pile_offset_mm=(x, 0.0))
+            from vision.demo import scene_args
+            from vision.scene import clear_caches, make_scene
+
+            scene = make_scene(self.seed, **scene_args(i, cards=self.cards, steps=self.steps))
             self._cache[i] = np.frombuffer(scene.jpeg, np.uint8)
             del scene
             if len(self._cache) == self.steps:  # the loop is complete: the textures are not needed
@@ -445,7 +464,7 @@ def _lores(width: int, height: int) -> tuple[int, int]:
 
 
 def open_source(spec: str = "auto", *, width: int = 1920, height: int = 1080, exposure: float = 0,
-                on_status=None) -> FrameSource:
+                cache_dir: str | Path | None = None, on_status=None) -> FrameSource:
     """A source from the ``camera.source`` setting: ``auto`` (Pi camera, then
     /dev/video0, then demo), ``demo``, ``picamera2``, ``v4l2`` or ``v4l2:/dev/videoN``,
     ``file:PATH``. The source is not started. Raises SourceSpecError for a bad spec."""
@@ -463,9 +482,9 @@ def open_source(spec: str = "auto", *, width: int = 1920, height: int = 1080, ex
             if ok:
                 return OpenCVSource(str(dev), width=width, height=height, exposure=exposure,
                                     on_status=on_status)
-        return DemoSource(on_status=on_status)
+        return DemoSource(cache_dir=cache_dir, on_status=on_status)
     if kind == "demo":
-        return DemoSource(on_status=on_status)
+        return DemoSource(cache_dir=cache_dir, on_status=on_status)
     if kind == "picamera2":
         return Picamera2Source(main=(width, height), lores=_lores(width, height), exposure=exposure,
                                on_status=on_status)

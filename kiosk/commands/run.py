@@ -31,7 +31,10 @@ def camera_factory(spec: str, marks: str):
         from vision.reader import PileReader
         from vision.service import CameraService
         from vision.sources import open_source
-        return CameraService(open_source(spec), PileReader(marks=marks), **callbacks)
+
+        from kiosk import paths
+        return CameraService(open_source(spec, cache_dir=paths.cache_dir()), PileReader(marks=marks),
+                             **callbacks)
     return make
 
 
