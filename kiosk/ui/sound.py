@@ -198,6 +198,11 @@ class SoundPlayer:
     def error(self) -> None:
         self.play("error")
 
+    def sound(self, name: str):
+        """The cue's loaded Kivy ``Sound`` (events ``on_play`` / ``on_stop``), or None before
+        ``prepare()`` and when silent."""
+        return self._sounds.get(name)
+
     def playing(self, name: str) -> bool:
         """Whether the cue ``name`` is sounding now."""
         sound = self._sounds.get(name)
