@@ -27,7 +27,7 @@ BACKUP_SERVICE=botifarra-kiosk-backup.service
 BACKUP_TIMER=botifarra-kiosk-backup.timer
 DROPIN_DIR=$UNIT_DIR/$SERVICE.d
 DROPIN=$DROPIN_DIR/desktop-session.conf
-GROUPS_WANTED=(video gpio input render)
+GROUPS_WANTED=(video gpio input render audio)
 
 # Python 3 and venv; Picamera2/libcamera and lgpio from Raspberry Pi OS (seen through
 # --system-site-packages); zbar for QR marks; the SDL2 / GL / DRM runtime Kivy draws with;

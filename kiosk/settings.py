@@ -56,6 +56,8 @@ SETTINGS: tuple[Setting, ...] = (
     _s("ui", "fullscreen", True, "Full screen (kiosk mode: no cursor, Escape does not quit)"),
     _s("ui", "size", "auto", "Window size when not full screen, e.g. 800x480"),
     _s("ui", "pin", "1234", "PIN that opens the settings"),
+    _s("ui", "sound", "auto", "Sounds from the screen's speaker (card read, hand saved, error): "
+       "auto = only when no GPIO buzzer is fitted, on, off", ("auto", "on", "off")),
     # camera
     _s("camera", "source", "auto",
        "auto (Pi camera, then USB, then demo), demo, picamera2, v4l2:/dev/video0, or file:PATH"),

@@ -101,13 +101,15 @@ def run(args: argparse.Namespace) -> int:
     except Exception as exc:  # GPIO asked for but absent: say so, run with touch + keyboard
         Logger.error("kiosk: GPIO controls unavailable (%s); touch and keyboard only", exc)
         controls = None
+    from kiosk.ui.sound import SoundPlayer
+    sound = SoundPlayer(paths.cache_dir() / "sounds")  # silent by itself if there is no audio
     try:
         from hardware import watchdog
     except ImportError:
         watchdog = None
     app = KioskApp(journal=journal, settings=settings, db_path=db, kiosk_mode=kiosk_mode,
                    camera_factory=camera_factory(spec, settings["camera.marks"]),
-                   controls=controls, watchdog=watchdog)
+                   controls=controls, sound=sound, watchdog=watchdog)
     def on_sigterm(signum, frame):
         from kivy.clock import Clock
         Clock.schedule_once(lambda dt: app.stop(), 0)
@@ -117,6 +119,7 @@ def run(args: argparse.Namespace) -> int:
         app.run()
     finally:
         journal.close()
+        sound.close()
         if controls is not None and hasattr(controls, "close"):
             controls.close()
     return 0

@@ -73,8 +73,8 @@ class KioskApp(App):
     title = "Botifarra"
 
     def __init__(self, *, journal, settings: Settings | None = None, db_path: Path | None = None,
-                 kiosk_mode: bool = False, camera_factory=None, controls=None, watchdog=None,
-                 usb_roots=None, clock=None, **kwargs) -> None:
+                 kiosk_mode: bool = False, camera_factory=None, controls=None, sound=None,
+                 watchdog=None, usb_roots=None, clock=None, **kwargs) -> None:
         super().__init__(**kwargs)
         self.journal = journal
         self.settings = settings or Settings()
@@ -83,6 +83,7 @@ class KioskApp(App):
         self.kiosk_mode = kiosk_mode
         self.camera_factory = camera_factory
         self.controls = controls
+        self.sound = sound  # the speaker's cues (kiosk.ui.sound.SoundPlayer) or None
         self.watchdog = watchdog
         self.usb_roots = usb_roots  # glob patterns of USB sticks (None: /media, /run/media, /mnt)
         self.clock = clock  # seconds since the epoch for the tournament clock (time.time)
@@ -117,6 +118,9 @@ class KioskApp(App):
         if self.controls is not None:
             self._wire_controls(self.controls)
             self._set_status("ready")
+        if self.sound is not None and self._speaker_wanted():
+            # after the first frame: writing the cues (first boot) and opening the audio device
+            Clock.schedule_once(lambda dt: self.sound.prepare(), 0.5)
         self._tick_event = Clock.schedule_interval(self._tick, 1.0)
         self.go(self.vm.screen)
         faults = self.startup_faults()
@@ -274,14 +278,26 @@ class KioskApp(App):
 
     # ------------------------------------------------------------------ table hardware
     def feedback(self, sound: str) -> None:
-        """The buzzer: ``tick`` (a card read), ``chord`` (a hand saved), ``error``."""
+        """``tick`` (a card read), ``chord`` (a hand saved), ``error``: on the GPIO buzzer
+        when one is fitted, and on the speaker as ``ui.sound`` says (auto: no buzzer)."""
+        if self._buzzer_fitted():
+            try:
+                getattr(self.controls.buzzer, sound)()
+            except Exception:
+                Logger.exception("kiosk: buzzer %s failed", sound)
+        if self.sound is not None and self._speaker_wanted():
+            try:
+                self.sound.play(sound)
+            except Exception:
+                Logger.exception("kiosk: speaker %s failed", sound)
+
+    def _buzzer_fitted(self) -> bool:
         buzzer = getattr(self.controls, "buzzer", None)
-        if buzzer is None:
-            return
-        try:
-            getattr(buzzer, sound)()
-        except Exception:
-            Logger.exception("kiosk: buzzer %s failed", sound)
+        return buzzer is not None and getattr(buzzer, "fitted", True)
+
+    def _speaker_wanted(self) -> bool:
+        mode = self.settings.get("ui.sound", "auto")
+        return mode == "on" or (mode == "auto" and not self._buzzer_fitted())
 
     def camera_light(self, on: bool) -> None:
         light = getattr(self.controls, "light", None)

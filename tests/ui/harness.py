@@ -25,6 +25,9 @@ def configure_kivy() -> None:
     os.environ.setdefault("KIVY_NO_FILELOG", "1")
     os.environ.setdefault("KIVY_CLIPBOARD", "sdl2")
     os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")
+    # No sound card here: the speaker's cues play through SDL's dummy audio driver (real
+    # SDL mixer, nothing audible); tests/ui/test_sound.py relies on it.
+    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
     from kivy.config import Config
     Config.set("graphics", "width", str(DRIVE_SIZE[0]))
     Config.set("graphics", "height", str(DRIVE_SIZE[1]))

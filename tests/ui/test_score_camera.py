@@ -8,6 +8,7 @@ import time
 import pytest
 
 from kiosk.commands.run import camera_factory
+from kiosk.ui.sound import SoundPlayer
 from tests.ui.flows import bid, start_match
 
 pytestmark = [pytest.mark.ui, pytest.mark.slow]
@@ -49,14 +50,19 @@ def test_match_to_101_by_camera(kiosk):
     assert d.app.vm.winner == "B" and d.app.vm.totals["B"] >= 101
 
 
-def test_space_bar_scans_and_a_read_is_corrected_card_by_card(kiosk):
-    d = kiosk.start(camera_factory=camera_factory("demo", "aruco"))
+def test_space_bar_scans_and_a_read_is_corrected_card_by_card(kiosk, tmp_path):
+    player = SoundPlayer(tmp_path / "sounds")  # no buzzer: the speaker ticks (SDL dummy audio)
+    assert player.prepare()
+    ticks = []
+    player.sound("tick").bind(on_play=lambda sound: ticks.append(sound))
+    d = kiosk.start(camera_factory=camera_factory("demo", "aruco"), sound=player)
     start_match(d)
     bid(d, "copes")
     d.key(32)  # space = scan: opens the camera from the scoreboard
     assert d.screen == "score_camera"
     cards = read_pile(d)
     assert len(cards) == 16
+    assert len(ticks) == 16  # one tick per card counted
     d.tap("correct")
     assert d.screen == "score_cards"
     assert sorted(c.code for c in d.current.picker.selected) == sorted(cards)
