@@ -23,7 +23,7 @@ from contextlib import contextmanager
 from typing import Any, Callable, Iterator, Mapping
 
 from hardware.errors import HardwareError, PinConfigError, UnknownStatusError
-from hardware.pins import factory_name, make_pin_factory
+from hardware.pins import NOT_FITTED, factory_name, make_pin_factory
 
 log = logging.getLogger("hardware.controls")
 
@@ -316,7 +316,7 @@ def _pin(value: Any, key: str) -> int | None:
         return None
     if isinstance(value, str):
         text = value.strip().lower()
-        if text in ("", "none", "-", "no"):
+        if text in NOT_FITTED:
             return None
         value = text
     try:

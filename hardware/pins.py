@@ -22,6 +22,7 @@ REAL_FACTORIES: dict[str, str] = {
     "pigpio": "gpiozero.pins.pigpio:PiGPIOFactory",
     "native": "gpiozero.pins.native:NativeFactory",
 }
+NOT_FITTED = ("", "none", "no", "-")  # what a pin setting says for a part that is not fitted
 AUTO_ORDER = ("lgpio", "rpigpio")
 FACTORY_NAMES = ("auto", "mock", *REAL_FACTORIES)
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from hardware.pins import NOT_FITTED
 from kiosk import paths
 
 
@@ -21,7 +22,7 @@ class OptionalInt:
     """The ``kind`` of a setting that is a whole number or nothing, e.g. a GPIO pin that
     may not be fitted: empty, ``none``, ``no`` or ``-`` read as None; None is saved as empty."""
 
-    NOTHING = ("", "none", "no", "-")
+    NOTHING = NOT_FITTED
 
 
 @dataclass(frozen=True)
