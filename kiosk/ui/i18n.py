@@ -80,3 +80,12 @@ def language() -> str:
 def _(message: str) -> str:
     """Translate ``message`` (an English message id) into the current language."""
     return _current.gettext(message)
+
+
+DECIMAL_MARK = {"ca": ",", "es": ",", "en": "."}
+
+
+def decimal(value: float, places: int = 1) -> str:
+    """``value`` with ``places`` decimals in the current language: ``76,4`` in Catalan and
+    Spanish, ``76.4`` in English (no thousands separator: the kiosk shows small numbers)."""
+    return f"{value:.{places}f}".replace(".", DECIMAL_MARK.get(_language, "."))

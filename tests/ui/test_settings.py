@@ -74,3 +74,62 @@ def test_pin_language_and_pin_change(kiosk, tmp_path):
     assert d.current.mode == "options"
     d.tap("language_ca", shot=False)
     assert i18n.language() == "ca"
+
+
+def _fits(d, row) -> list[str]:
+    """What of a settings row's words is clipped, overflows or overlaps its buttons."""
+    label, help_, words, values = row.ids.label, row.ids.help, row.ids.words, row.ids.value_box
+    bad = []
+    for w in (label, help_):
+        if w.texture_size[0] > w.width + 1 or w.texture_size[1] > w.height + 1:
+            bad.append(f"{row.setting}: {w.text!r} {w.texture_size} in {w.size}")
+    if words.top > row.top + 1 or words.y < row.y - 1:
+        bad.append(f"{row.setting}: the words stick out of the row ({words.height:.0f} > {row.height:.0f})")
+    if words.right > values.x + 1:
+        bad.append(f"{row.setting}: the words run under the buttons")
+    scroll = d.current.options_panel.ids.scroll
+    if values.to_window(values.right, values.y)[0] > scroll.to_window(scroll.right, scroll.y)[0] - scroll.bar_width:
+        bad.append(f"{row.setting}: the scroll bar covers the buttons")
+    return bad
+
+
+def test_each_setting_has_a_help_line_translated_at_once_and_fitting_every_size(kiosk, tmp_path):
+    from kiosk.ui.theme import MUTED
+    from kiosk.ui.viewmodels.settings import HELP, LABELS
+    from tests.ui.harness import SIZES
+    d = kiosk.start(settings=Settings(path=tmp_path / "settings.ini"))
+    assert i18n.language() == "ca"
+    open_settings(d)
+    d.pump(3)
+    rows = {row.setting: row for row in d.current.options_panel.ids.rows.children}
+    assert list(rows)[::-1] == list(LABELS)
+    for name, row in rows.items():
+        help_ = row.ids.help
+        assert help_.text == i18n._(HELP[name]) and help_.text != HELP[name], name
+        assert help_.font_size < row.ids.label.font_size and tuple(help_.color) == tuple(MUTED)
+    assert rows["ui.size"].ids.help.text == "Només compta si Pantalla completa és No. S'aplicarà en tornar a engegar."
+    problems = []
+    for size in SIZES:
+        d.resize(size)
+        d.pump(2)
+        problems += [f"{size}: {p}" for row in rows.values() for p in _fits(d, row)]
+    assert not problems, problems
+    shot_as(d, "help_ca")
+
+    d.tap("language_es", shot=False)  # the help lines follow the language at once
+    rows = {row.setting: row for row in d.current.options_panel.ids.rows.children}
+    assert rows["match.target"].ids.help.text == ("Puntos que necesita una pareja para ganar una partida "
+                                                  "nueva (normalmente 101).")
+    assert rows["camera.source"].ids.help.text == i18n._(HELP["camera.source"])
+    d.tap("language_en", shot=False)
+    rows = {row.setting: row for row in d.current.options_panel.ids.rows.children}
+    assert [rows[name].ids.help.text for name in LABELS] == list(HELP[name] for name in LABELS)
+    shot_as(d, "help_en")
+    problems = []
+    for size in SIZES:  # English is the longest in places: it fits too
+        d.resize(size)
+        d.pump(2)
+        problems += [f"{size}: {p}" for row in rows.values() for p in _fits(d, row)]
+    assert not problems, problems
+    d.tap("language_ca", shot=False)
+    assert i18n.language() == "ca"

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from kiosk.settings import Settings
-from kiosk.ui.viewmodels.settings import LOCK_SECONDS, PinPad, SettingsViewModel
+from kiosk.settings import BY_NAME, Settings
+from kiosk.ui import i18n
+from kiosk.ui.viewmodels.settings import HELP, LABELS, LOCK_SECONDS, PinPad, SettingsViewModel
 
 
 class Clock:
@@ -99,3 +100,24 @@ def test_pin_change_typed_twice(settings, tmp_path):
     assert not vm.unlock()
     type_pin(vm.pin, "5678")
     assert vm.unlock()
+
+
+@pytest.mark.parametrize("language", ["ca", "es"])
+def test_every_field_on_screen_has_a_plain_help_line_in_the_language(settings, language):
+    vm = SettingsViewModel(settings, clock=Clock())
+    assert set(HELP) == set(LABELS)
+    english = {name: vm.help(name) for name in LABELS}
+    i18n.set_language(language)
+    for name in LABELS:
+        shown = vm.help(name)
+        assert shown and shown != english[name], (language, name)
+        assert shown != BY_NAME[name].help
+    # the screen's words are plain: none of the INI file's technical terms
+    for text in english.values():
+        assert not [term for term in ("v4l2", "PATH", "picamera2", "Escape", "cursor", "800x480") if term in text]
+
+
+def test_a_field_without_a_screen_help_falls_back_to_the_ini_help(settings):
+    vm = SettingsViewModel(settings)
+    assert vm.help("match.preset") == HELP["match.preset"]
+    assert vm.help("gpio.bounce_ms") == BY_NAME["gpio.bounce_ms"].help

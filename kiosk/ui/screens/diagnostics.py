@@ -19,6 +19,7 @@ load_kv(__file__)
 class DiagnosticsScreen(KioskScreen):
     running = BooleanProperty(False)
     details = StringProperty("")
+    details_title = StringProperty("")
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
@@ -58,3 +59,4 @@ class DiagnosticsScreen(KioskScreen):
             row.ids.body.text = text
             box.add_widget(row)
         self.details = "\n".join(self.diag.details())
+        self.details_title = self.diag.details_title() if self.details else ""

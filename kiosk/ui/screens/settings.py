@@ -15,7 +15,7 @@ from kiosk.ui import theme
 from kiosk.ui.i18n import LANGUAGE_NAMES, LANGUAGES, N_, _
 from kiosk.ui.screens.base import KioskScreen, load_kv
 from kiosk.ui.screens.new_match import PRESET_NAMES
-from kiosk.ui.viewmodels.settings import LABELS, SettingsViewModel
+from kiosk.ui.viewmodels.settings import LABELS, SettingsViewModel, camera_name
 
 load_kv(__file__)
 
@@ -150,6 +150,8 @@ class SettingsScreen(KioskScreen):
             return _("To {n}").format(n=v)
         if isinstance(v, bool):
             return _("Yes") if v else _("No")
+        if name == "camera.source":
+            return camera_name(v)
         if v == "auto":
             return _("Automatic")
         return str(v)
@@ -159,7 +161,9 @@ class SettingsScreen(KioskScreen):
         grid.clear_widgets()
         for name, label in LABELS.items():
             row = Factory.SettingsRow()
+            row.setting = name
             row.ids.label.text = _(label)
+            row.ids.help.text = self.svm.help(name)
             if name == "ui.language":
                 for lang in LANGUAGES:
                     b = Factory.SettingsValue(text=LANGUAGE_NAMES[lang], selected=self.nav.language == lang)

@@ -31,7 +31,25 @@ LABELS = {
     "ui.fullscreen": N_("Full screen"),
     "ui.size": N_("Window size"),
 }
+# The help line under each field: plain words for the bar owner (the English ``help`` of
+# kiosk/settings.py documents the INI file and may be technical).
+HELP = {
+    "match.preset": N_("The rules a new match starts with. A match already started keeps its rules."),
+    "match.target": N_("Points a pair needs to win a new match (usually 101)."),
+    "ui.language": N_("The language of every screen. It changes at once."),
+    "match.both_confirm": N_("Yes: a player of each pair taps Confirm before a hand's score is saved."),
+    "camera.source": N_("Automatic finds the camera by itself. Takes effect at the next start."),
+    "ui.fullscreen": N_("Yes at the bar table: the kiosk fills the screen and cannot be closed by "
+                        "mistake. Takes effect at the next start."),
+    "ui.size": N_("Only used when Full screen is No. Takes effect at the next start."),
+}
 NEEDS_RESTART = ("camera.source", "ui.fullscreen", "ui.size")
+# How a camera source is named on screen (the others are shown as they are written).
+CAMERA_NAMES = {"auto": N_("Automatic"), "demo": N_("Demo photos")}
+
+
+def camera_name(source: str) -> str:
+    return _(CAMERA_NAMES[source]) if source in CAMERA_NAMES else source
 
 
 class PinPad:
@@ -113,7 +131,8 @@ class SettingsViewModel:
         return self.settings[name]
 
     def help(self, name: str) -> str:
-        return BY_NAME[name].help
+        """The help line under a field, in the current language (else the INI help, English)."""
+        return _(HELP[name]) if name in HELP else BY_NAME[name].help
 
     def _choices(self, name: str) -> tuple:
         if name == "match.target":
