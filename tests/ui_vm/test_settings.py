@@ -75,6 +75,7 @@ def test_changes_need_the_pin_and_are_saved(settings, tmp_path):
     assert vm.cycle("match.both_confirm") is True
     assert vm.cycle("ui.fullscreen") is False
     assert vm.cycle("ui.size") == "800x480"
+    assert [vm.cycle("ui.sound") for _ in range(3)] == ["on", "off", "auto"]
     assert [vm.cycle("camera.source") for _ in range(4)] == ["picamera2", "demo", "v4l2:/dev/video0", "auto"]
     vm.change("ui.language", "es")
     again = Settings.load(tmp_path / "settings.ini")

@@ -152,6 +152,8 @@ class SettingsScreen(KioskScreen):
             return _("Yes") if v else _("No")
         if name == "camera.source":
             return camera_name(v)
+        if name == "ui.sound" and v in ("on", "off"):
+            return _("Yes") if v == "on" else _("No")
         if v == "auto":
             return _("Automatic")
         return str(v)

@@ -27,6 +27,7 @@ LABELS = {
     "match.target": N_("Points to win"),
     "ui.language": N_("Language"),
     "match.both_confirm": N_("Both pairs confirm each hand"),
+    "ui.sound": N_("Sounds"),
     "camera.source": N_("Camera"),
     "ui.fullscreen": N_("Full screen"),
     "ui.size": N_("Window size"),
@@ -38,6 +39,8 @@ HELP = {
     "match.target": N_("Points a pair needs to win a new match (usually 101)."),
     "ui.language": N_("The language of every screen. It changes at once."),
     "match.both_confirm": N_("Yes: a player of each pair taps Confirm before a hand's score is saved."),
+    "ui.sound": N_("A tick for each card the camera reads, a chord when a hand is saved. "
+                   "Automatic: from the screen's speaker when there is no buzzer."),
     "camera.source": N_("Automatic finds the camera by itself. Takes effect at the next start."),
     "ui.fullscreen": N_("Yes at the bar table: the kiosk fills the screen and cannot be closed by "
                         "mistake. Takes effect at the next start."),
