@@ -77,6 +77,8 @@ def run(args: argparse.Namespace) -> int:
     # SDL would turn SIGTERM into a window-close request, which kiosk mode refuses; the
     # kiosk handles SIGTERM itself (systemctl stop): stop the app cleanly.
     os.environ.setdefault("SDL_NO_SIGNAL_HANDLERS", "1")
+    from kiosk.ui.rendering import configure_rendering
+    configure_rendering()
     from kivy.config import Config
     Config.set("kivy", "exit_on_escape", "0" if kiosk_mode else "1")
     Config.set("kivy", "keyboard_mode", "systemanddock" if kiosk_mode else "system")

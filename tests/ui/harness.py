@@ -28,6 +28,8 @@ def configure_kivy() -> None:
     # No sound card here: the speaker's cues play through SDL's dummy audio driver (real
     # SDL mixer, nothing audible); tests/ui/test_sound.py relies on it.
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    from kiosk.ui.rendering import configure_rendering
+    configure_rendering()  # what the kiosk draws with (botifarra-kiosk run does the same)
     from kivy.config import Config
     Config.set("graphics", "width", str(DRIVE_SIZE[0]))
     Config.set("graphics", "height", str(DRIVE_SIZE[1]))
