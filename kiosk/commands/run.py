@@ -128,15 +128,25 @@ def run(args: argparse.Namespace) -> int:
 
 
 ARENAS = 2  # glibc malloc arenas for the kiosk process (docs/perf.md)
+MMAP_THRESHOLD = 512 * 1024  # bytes: bigger blocks are mapped and unmapped, never kept in the heap
 
 
 def _limit_malloc_arenas(arenas: int) -> None:
     """Cap glibc's malloc arenas (what ``MALLOC_ARENA_MAX`` does, set from inside the
     process, before the camera threads start). Each thread that allocates under contention
     otherwise gets its own arena, and freed frames linger in each: on the camera screen that
-    is about 18 MB of peak RSS here, with the same frames and reads. Not glibc: nothing."""
+    is about 18 MB of peak RSS here, with the same frames and reads.
+
+    Also fixes the mmap threshold at ``MMAP_THRESHOLD`` (unless ``MALLOC_MMAP_THRESHOLD_``
+    is set): glibc otherwise raises it to the size of the last freed big block, so after a
+    few camera frames each 6 MB frame comes from the heap and the heap stays grown; fixed,
+    every frame-sized buffer goes back to the system when freed (about 7 MB of the camera
+    screen's peak here). Not glibc: nothing."""
     try:
         import ctypes
-        ctypes.CDLL("libc.so.6").mallopt(-8, arenas)  # -8 = M_ARENA_MAX
+        libc = ctypes.CDLL("libc.so.6")
+        libc.mallopt(-8, arenas)  # -8 = M_ARENA_MAX
+        if not os.environ.get("MALLOC_MMAP_THRESHOLD_"):
+            libc.mallopt(-3, MMAP_THRESHOLD)  # -3 = M_MMAP_THRESHOLD
     except (OSError, AttributeError):
         pass
