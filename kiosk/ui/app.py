@@ -84,6 +84,7 @@ class KioskApp(App):
         self.camera_factory = camera_factory
         self.controls = controls
         self.sound = sound  # the speaker's cues (kiosk.ui.sound.SoundPlayer) or None
+        self._problem_shown = False  # the banner shows a problem (not an info message)
         self.watchdog = watchdog
         self.usb_roots = usb_roots  # glob patterns of USB sticks (None: /media, /run/media, /mnt)
         self.clock = clock  # seconds since the epoch for the tournament clock (time.time)
@@ -203,10 +204,14 @@ class KioskApp(App):
         self.go(self.vm.screen)
         return True
 
-    def show_message(self, text: str, seconds: float = 6.0) -> None:
-        if text and not self.banner.text:
+    def show_message(self, text: str, seconds: float = 6.0, *, info: bool = False) -> None:
+        """The banner across the top. A problem (the default) sounds the error cue and turns
+        the status LED amber; ``info=True`` (e.g. "saved on the USB stick") does neither."""
+        problem = bool(text) and not info
+        if problem and not self._problem_shown:  # once, not again for a message it replaces
             self.feedback("error")
-        self._set_status("attention" if text else "ready")
+        self._problem_shown = problem
+        self._set_status("attention" if problem else "ready")
         self.banner.text = text
         self.banner.texture_update()
         self._fit_banner()

@@ -157,6 +157,23 @@ def test_auto_with_no_gpio_at_all_sounds_the_speaker_and_errors_too(kiosk, tmp_p
         player.close()
 
 
+def test_an_info_message_is_silent_and_a_problem_after_it_still_sounds(kiosk, tmp_path):
+    player = SoundPlayer(tmp_path / "sounds")
+    try:
+        d = start(kiosk, "on", controls=None, sound=player)
+        assert pump_until(lambda: player.available is not None)
+        d.app.show_message("Desat a la memòria USB", info=True)
+        d.pump(2)
+        assert not player.playing("error")
+        d.app.show_message("No hi ha cap memòria USB")  # replaces the info banner
+        assert player.playing("error")
+        player.sound("error").stop()
+        d.app.show_message("Encara no hi ha cap memòria USB")  # replaces a problem: once is enough
+        assert not player.playing("error")
+    finally:
+        player.close()
+
+
 def test_on_sounds_both_and_off_sounds_nothing(kiosk, factory, tmp_path):
     controls = TableControls(pin_factory=factory, bounce_ms=5)
     player = SoundPlayer(tmp_path / "sounds")

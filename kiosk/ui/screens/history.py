@@ -61,7 +61,7 @@ class HistoryScreen(KioskScreen):
             self.nav.show_message(str(exc))
             return
         self.busy = True
-        self.nav.show_message(_("Writing to the USB stick…"), seconds=60)
+        self.nav.show_message(_("Writing to the USB stick…"), seconds=60, info=True)
 
         def work():
             try:
@@ -80,4 +80,4 @@ class HistoryScreen(KioskScreen):
             self.nav.show_message(problem, seconds=10)
         else:
             self.nav.show_message(_("Saved on the USB stick: {name} (.json and .pdf)").format(
-                name=result.json_path.stem), seconds=10)
+                name=result.json_path.stem), seconds=10, info=True)

@@ -100,7 +100,7 @@ class SettingsScreen(KioskScreen):
             self.mode = "new_pin_again"
         elif step == "changed":
             self.mode = "options"
-            self.nav.show_message(_("The PIN is changed"))
+            self.nav.show_message(_("The PIN is changed"), info=True)
         else:
             self.mode = "new_pin"
             self.nav.show_message(step)
@@ -186,7 +186,7 @@ class SettingsScreen(KioskScreen):
             self.nav.show_message(_("The settings could not be saved: {error}").format(error=exc.strerror or exc))
             return
         if self.svm.needs_restart(name):
-            self.nav.show_message(_("Saved. It takes effect at the next start."))
+            self.nav.show_message(_("Saved. It takes effect at the next start."), info=True)
         self._build_options()
 
     def language(self, lang: str) -> None:
