@@ -25,16 +25,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                                          "(default: the settings)")
 
 
-def camera_factory(spec: str, marks: str):
-    """Build the CameraService lazily (OpenCV is imported only when the camera screen opens)."""
+def camera_factory(spec: str, marks: str, *, width: int = 1920, height: int = 1080, exposure: float = 0):
+    """Build the CameraService lazily (OpenCV is imported only when the camera screen opens).
+    ``width``, ``height`` and ``exposure`` are the ``camera.*`` settings (for the Pi camera
+    and USB cameras; the demo and file sources give their own frames)."""
     def make(**callbacks):
         from vision.reader import PileReader
         from vision.service import CameraService
         from vision.sources import open_source
 
         from kiosk import paths
-        return CameraService(open_source(spec, cache_dir=paths.cache_dir()), PileReader(marks=marks),
-                             **callbacks)
+        source = open_source(spec, width=width, height=height, exposure=exposure, cache_dir=paths.cache_dir())
+        return CameraService(source, PileReader(marks=marks), **callbacks)
     return make
 
 
@@ -110,7 +112,9 @@ def run(args: argparse.Namespace) -> int:
     except ImportError:
         watchdog = None
     app = KioskApp(journal=journal, settings=settings, db_path=db, kiosk_mode=kiosk_mode,
-                   camera_factory=camera_factory(spec, settings["camera.marks"]),
+                   camera_factory=camera_factory(spec, settings["camera.marks"], width=settings["camera.width"],
+                                                  height=settings["camera.height"],
+                                                  exposure=settings["camera.exposure"]),
                    controls=controls, sound=sound, watchdog=watchdog)
     def on_sigterm(signum, frame):
         from kivy.clock import Clock

@@ -161,3 +161,13 @@ def test_a_camera_that_goes_away_is_lost_then_found_again(tmp_path):
     src.stop()
     assert again is not None and again.number > first.number
     assert statuses.index("lost") < len(statuses) - 1 and RUNNING in statuses[statuses.index("lost"):]
+
+
+def test_the_kiosk_passes_the_camera_settings_to_the_source():
+    from kiosk.commands.run import camera_factory
+    service = camera_factory("v4l2:/dev/video9", "qr", width=1280, height=720, exposure=120)()
+    src = service.source
+    assert isinstance(src, OpenCVSource) and src.device == "/dev/video9"
+    assert (src.width, src.height, src.exposure) == (1280, 720, 120)
+    assert service.reader.marks == "qr"
+    assert service.source.status != RUNNING  # built, not started: the screen starts it
