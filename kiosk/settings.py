@@ -51,6 +51,9 @@ SETTINGS: tuple[Setting, ...] = (
     _s("match", "team_a", "Nosaltres", "Default name of the first pair"),
     _s("match", "team_b", "Vosaltres", "Default name of the second pair"),
     _s("match", "both_confirm", False, "Both pairs must confirm a hand's score"),
+    # tournament
+    _s("table", "name", "", "Name of this table in a tournament (e.g. Taula 7): shown on the scoreboard, "
+       "on the printed sheet and in the names of exported files; empty = no table name"),
     # interface
     _s("ui", "language", "ca", "Interface language", ("ca", "es", "en")),
     _s("ui", "fullscreen", True, "Full screen (kiosk mode: no cursor, Escape does not quit)"),

@@ -1,7 +1,8 @@
 """The printable score sheet of one match: an A4 PDF (fpdf2), like the paper sheet.
 
-Team names, one row a hand (trump, doubling, points, scored, running totals), the final
-totals, the winner and the date. Labels are in the kiosk's current language. No Kivy.
+The table's name (a tournament's "Taula 7", when the kiosk has one), the team names, one
+row a hand (trump, doubling, points, scored, running totals), the final totals, the winner
+and the date. Labels are in the kiosk's current language. No Kivy.
 """
 
 from __future__ import annotations
@@ -80,6 +81,10 @@ def sheet_pdf(payload: dict[str, Any]) -> bytes:
 
     pdf.set_font(family, "B", 20)
     pdf.cell(0, 12, text(_("Botifarra score sheet")), new_x="LMARGIN", new_y="NEXT")
+    table = str(payload.get("table") or "").strip()
+    if table:  # the tournament's table, on its own line: a long name wraps rather than runs off
+        pdf.set_font(family, "B", 16)
+        pdf.multi_cell(0, 8, text(table), new_x="LMARGIN", new_y="NEXT")
     pdf.set_font(family, "", 12)
     pdf.cell(0, 7, text(_("Date: {date}").format(date=payload.get("date") or "")), new_x="LMARGIN", new_y="NEXT")
     pdf.cell(0, 7, text(f"{names['A']}  –  {names['B']}"), new_x="LMARGIN", new_y="NEXT")

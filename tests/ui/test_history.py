@@ -65,3 +65,33 @@ def test_history_and_export_to_a_stick(kiosk, tmp_path):
     first = d.current.history.infos[-1].id
     d.tap(f"match_{first}")
     assert d.current.history.selected == first and d.current.history.totals == totals
+
+
+def test_export_with_a_table_name_never_overwrites(kiosk, tmp_path):
+    """The stick carried from table to table: the files carry the table's name; exporting the
+    same match again writes a -2 pair beside the first and the message names it."""
+    from kiosk.settings import Settings
+    media = tmp_path / "media"
+    stick = media / "pi" / "STICK"
+    stick.mkdir(parents=True)
+    settings = Settings(path=tmp_path / "settings.ini")
+    settings.set("table.name", "Taula 7 / Bar l'Àngel")
+    d = kiosk.start(settings=settings, usb_roots=[str(media / "*" / "*")])
+    assert d.app.sm.get_screen("scoreboard").status.startswith("Taula 7 / Bar l'Àngel · ")
+    start_match(d, dealer=0)
+    bid(d, "botifarra")
+    score_points(d, "A", 60)
+    confirm(d)
+    d.tap("history")
+    names = []
+    for _n in range(2):
+        d.tap("export")
+        wait_for(d, lambda: not d.current.busy, what="the export")
+        names.append(d.current.last_export.json_path.stem)
+        assert names[-1] in d.app.banner.text, d.app.banner.text
+    assert "-taula-7-bar-l-angel-match" in names[0] and names[1] == names[0] + "-2"
+    assert sorted(p.name for p in stick.iterdir()) == sorted(
+        f"{n}.{ext}" for n in names for ext in ("json", "pdf"))
+    first, second = (json.loads((stick / f"{n}.json").read_text("utf-8")) for n in names)
+    assert first == second and "table" not in first  # the match JSON is unchanged
+    d.shot(force=True)

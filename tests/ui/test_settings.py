@@ -133,3 +133,85 @@ def test_each_setting_has_a_help_line_translated_at_once_and_fitting_every_size(
     assert not problems, problems
     d.tap("language_ca", shot=False)
     assert i18n.language() == "ca"
+
+
+def _status_fits(d) -> list[str]:
+    """The scoreboard's status line, as laid out now: all its words shown (none cut off)."""
+    from kivy.core.text import Label as CoreLabel
+    board = d.app.sm.get_screen("scoreboard")
+    inline, line = board.ids.status_inline, board.ids.status_line
+    label = inline if board.width >= board.height else line
+    if label.text != board.status:
+        return [f"{tuple(d.window.size)}: the status is not shown ({label.text!r})"]
+    core = CoreLabel(text=label.text, font_size=label.font_size, font_name=label.font_name,
+                     bold=label.bold, halign="left", text_size=(label.width, None))
+    core.refresh()
+    w, h = core.texture.size
+    if h > label.height + 1 or w > label.width + 1:
+        return [f"{tuple(d.window.size)}: {label.text!r} needs {w}x{h}, has {label.width:.0f}x{label.height:.0f}"]
+    return []
+
+
+def test_the_table_name_typed_on_the_pad_shows_on_the_scoreboard(kiosk, tmp_path):
+    from tests.ui.flows import bid, start_match
+    from tests.ui.harness import SIZES
+    path = tmp_path / "settings.ini"
+    d = kiosk.start(settings=Settings(path=path))
+    assert i18n.language() == "ca"
+    board = d.app.sm.get_screen("scoreboard")
+    assert board.status == i18n._("No match yet: start a new one")  # no table name: as before
+    open_settings(d)
+    assert d.find("table.name").text == "–"
+    d.tap("table.name", shot=False)
+    assert d.current.mode == "table" and d.current.title == "Número d'aquesta taula"
+    assert d.current.hint == "Ara: –. 0 = sense nom de taula."
+    for key in "0379":
+        d.tap(f"pin_{key}", shot=False)
+    assert d.current.shown == "Taula 379"
+    d.tap("pin_del", shot=False)
+    assert d.current.shown == "Taula 37"
+    shot_as(d, "table_pad")
+    d.tap("pin_ok", shot=False)
+    assert d.current.mode == "options" and d.find("table.name").text == "Taula 37"
+    assert Settings.load(path)["table.name"] == "Taula 37"
+    d.pump(3)
+    rows = {row.setting: row for row in d.current.options_panel.ids.rows.children}
+    problems = []
+    for size in SIZES:
+        d.resize(size)
+        d.pump(2)
+        problems += [f"{size}: {p}" for p in _fits(d, rows["table.name"])]
+    assert not problems, problems
+    shot_as(d, "table_set")
+
+    # Back from the pad leaves the name as it was
+    d.tap("table.name", shot=False)
+    assert d.current.hint == "Ara: Taula 37. 0 = sense nom de taula."
+    d.tap("pin_5", shot=False)
+    d.tap("pin_back", shot=False)
+    assert d.current.mode == "options" and d.app.settings["table.name"] == "Taula 37"
+
+    d.tap("close", shot=False)
+    assert d.screen == "scoreboard"
+    assert board.status == "Taula 37 · " + i18n._("No match yet: start a new one")
+    start_match(d, dealer=1)
+    bid(d, "botifarra", levels=("contro",))  # the longest status: trump and multiplier too
+    assert board.status.startswith("Taula 37 · Mà 1 · ") and "×" in board.status, board.status
+    problems = []
+    for size in SIZES:
+        d.resize(size)
+        d.pump(2)
+        problems += _status_fits(d)
+    assert not problems, problems
+    shot_as(d, "table_name")
+
+    # 0 on the pad: no table name again, and the status is as before
+    open_settings(d)
+    d.tap("table.name", shot=False)
+    d.tap("pin_0", shot=False)
+    assert d.current.shown == "–"
+    d.tap("pin_ok", shot=False)
+    assert d.app.settings["table.name"] == "" and d.find("table.name").text == "–"
+    d.tap("close", shot=False)
+    assert board.status.startswith("Mà 1 · "), board.status
+    assert Settings.load(path)["table.name"] == ""

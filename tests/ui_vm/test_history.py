@@ -4,17 +4,21 @@ from __future__ import annotations
 
 import errno
 import json
+import os
+import re
 import resource
 import shutil
 import signal
 import subprocess
+from datetime import datetime
+from pathlib import Path
 
 import pytest
 
 from kiosk.game import score_match_json
 from kiosk.journal import Journal
 from kiosk.ui import i18n
-from kiosk.ui.viewmodels.history import ExportFailed, HistoryViewModel, NoStick, _explain
+from kiosk.ui.viewmodels.history import ExportFailed, HistoryViewModel, NoStick, _explain, slug
 
 
 def _match(journal, names=("Nosaltres", "Vosaltres"), hands=((("botifarra"), 72),) * 2):
@@ -115,17 +119,44 @@ def test_stick_pulled_before_writing(tmp_path, journal):
                                      "Nothing was saved on it; plug it in and try again.")
 
 
-def test_second_file_failing_leaves_nothing(tmp_path, journal):
-    """The PDF cannot take its name (a folder is in the way): the JSON is removed too."""
+def test_second_file_failing_leaves_nothing(tmp_path, journal, monkeypatch):
+    """The PDF's rename fails (the stick pulled between the two): the JSON is removed too."""
+    mid = _match(journal)
+    stick = tmp_path / "stick"
+    stick.mkdir()
+    vm = HistoryViewModel(journal, usb_roots=())
+    vm.reload()
+    payload = vm.export_payload(mid)
+    real_replace, calls = os.replace, []
+
+    def replace(src, dst):
+        calls.append(Path(dst).name)
+        if len(calls) == 2:
+            raise OSError(errno.EIO, "Input/output error")
+        return real_replace(src, dst)
+
+    monkeypatch.setattr(os, "replace", replace)
+    with pytest.raises(ExportFailed) as info:
+        vm.export(payload, stick)
+    assert calls == [f"{payload['stem']}.json", f"{payload['stem']}.pdf"]
+    assert "estirat" in str(info.value)
+    assert list(stick.iterdir()) == []
+
+
+def test_a_name_in_the_way_is_not_replaced(tmp_path, journal):
+    """A folder where the PDF would go: the pair takes the next free suffix, the folder stays."""
     mid = _match(journal)
     stick = tmp_path / "stick"
     vm = HistoryViewModel(journal, usb_roots=())
     vm.reload()
     payload = vm.export_payload(mid)
     (stick / f"{payload['stem']}.pdf" / "in_the_way").mkdir(parents=True)
-    with pytest.raises(ExportFailed):
-        vm.export(payload, stick)
-    assert sorted(p.name for p in stick.iterdir()) == [f"{payload['stem']}.pdf"]
+    result = vm.export(payload, stick)
+    assert (result.json_path.name, result.pdf_path.name) == (f"{payload['stem']}-2.json",
+                                                             f"{payload['stem']}-2.pdf")
+    assert (stick / f"{payload['stem']}.pdf" / "in_the_way").is_dir()
+    assert sorted(p.name for p in stick.iterdir()) == sorted(
+        [f"{payload['stem']}.pdf", result.json_path.name, result.pdf_path.name])
 
 
 def test_a_full_stick_leaves_nothing(tmp_path, journal):
@@ -153,3 +184,113 @@ def test_error_sentences():
     assert "plena" in _explain(OSError(errno.ENOSPC, "No space"))
     assert "només de lectura" in _explain(OSError(errno.EROFS, "Read-only"))
     assert "estirat" in _explain(OSError(errno.EIO, "I/O error"))
+
+
+# ---------------------------------------------------------------------- tournament tables
+def _pdf_text(path) -> str:
+    return subprocess.run(["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True,
+                          check=True).stdout
+
+
+def _local_stamp(journal, mid) -> str:
+    created = next(i.created_at for i in journal.matches() if i.id == mid)
+    return datetime.fromisoformat(created.replace("Z", "+00:00")).astimezone().strftime("%Y-%m-%d_%H%M")
+
+
+def test_file_stem_with_and_without_a_table_name(journal):
+    mid = _match(journal)
+    table = {"name": ""}
+    vm = HistoryViewModel(journal, usb_roots=(), table_name=lambda: table["name"])
+    vm.reload()
+    stamp = _local_stamp(journal, mid)
+    assert vm.file_stem(mid) == f"botifarra-{stamp}-match{mid}"
+    assert vm.export_payload(mid)["table"] == ""
+    table["name"] = "Taula 7"  # read at each export: a change in the settings applies at once
+    assert vm.file_stem(mid) == f"botifarra-{stamp}-taula-7-match{mid}"
+    assert vm.export_payload(mid)["table"] == "Taula 7"
+    assert vm.export_payload(mid)["stem"] == f"botifarra-{stamp}-taula-7-match{mid}"
+    table["name"] = "  ¿¿//  "  # nothing usable in a file name: no table part, the sheet keeps it
+    assert vm.file_stem(mid) == f"botifarra-{stamp}-match{mid}"
+    assert vm.export_payload(mid)["table"] == "¿¿//"
+    assert re.fullmatch(r"botifarra-\d{4}-\d\d-\d\d_\d{4}-match\d+", vm.file_stem(mid))
+
+
+@pytest.mark.parametrize("name, expected", [
+    ("Taula 7", "taula-7"),
+    ("Taula 7 / Bar l'Àngel", "taula-7-bar-l-angel"),
+    ("  MESA   12  ", "mesa-12"),
+    ("Sala Col·lectiu: Ñú 3?*<>|\"", "sala-collectiu-nu-3"),  # l·l stays one word
+    ("../../etc/passwd", "etc-passwd"),
+    ("Taula\n7\t\x00", "taula-7"),
+    ("🂡 ♠", ""),
+    ("", ""),
+    ("x" * 60 + " 7", "x" * 40),
+    ("a" * 39 + " b", "a" * 39),  # never ends on a hyphen when cut
+])
+def test_slug_of_odd_table_names(name, expected):
+    assert slug(name) == expected
+    assert re.fullmatch(r"([a-z0-9]+(-[a-z0-9]+)*)?", slug(name))
+
+
+def test_two_tables_same_minute_and_a_repeat_never_overwrite(tmp_path):
+    """Two kiosks whose match 1 started in the same minute, one stick carried between them:
+    no table name = the same stem, so the second pair of files takes -2, a third export -3."""
+    stick = tmp_path / "stick"
+    stick.mkdir()
+    journals = [Journal(tmp_path / f"table{n}.sqlite") for n in (1, 2)]
+    try:
+        mids = [_match(j, names, hands=((trump, pts),)) for j, names, trump, pts in
+                zip(journals, (("Avis", "Nets"), ("Cal Pep", "Ca la Rosa")), ("oros", "copes"), (50, 60))]
+        vms = [HistoryViewModel(j, usb_roots=()) for j in journals]
+        payloads = []
+        for vm, mid in zip(vms, mids):
+            vm.reload()
+            payloads.append(vm.export_payload(mid))
+        stem = payloads[0]["stem"]
+        payloads[1]["stem"] = stem  # the same minute, the same match id: the clash of the report
+        first = vms[0].export(payloads[0], stick)
+        second = vms[1].export(payloads[1], stick)
+        third = vms[0].export(payloads[0], stick)
+        assert [r.json_path.name for r in (first, second, third)] == [
+            f"{stem}.json", f"{stem}-2.json", f"{stem}-3.json"]
+        assert [r.pdf_path.name for r in (first, second, third)] == [
+            f"{stem}.pdf", f"{stem}-2.pdf", f"{stem}-3.pdf"]
+        assert len(list(stick.iterdir())) == 6  # no temporary file left
+        assert json.loads(first.json_path.read_text("utf-8"))["team_names"]["A"] == "Avis"
+        assert json.loads(second.json_path.read_text("utf-8"))["team_names"]["A"] == "Cal Pep"
+        assert "Avis" in _pdf_text(first.pdf_path) and "Cal Pep" in _pdf_text(second.pdf_path)
+        # only one of the pair taken: both files still move on together
+        (stick / f"{stem}-4.pdf").write_bytes(b"someone else's")
+        fourth = vms[1].export(payloads[1], stick)
+        assert (fourth.json_path.name, fourth.pdf_path.name) == (f"{stem}-5.json", f"{stem}-5.pdf")
+        assert (stick / f"{stem}-4.pdf").read_bytes() == b"someone else's"
+        assert not (stick / f"{stem}-4.json").exists()
+    finally:
+        for j in journals:
+            j.close()
+
+
+def test_table_names_keep_tables_apart_and_print_on_the_sheet(tmp_path):
+    stick = tmp_path / "stick"
+    stick.mkdir()
+    results = []
+    for n, name in ((1, "Taula 7"), (2, "Taula 7 / Bar l'Àngel")):
+        journal = Journal(tmp_path / f"table{n}.sqlite")
+        try:
+            mid = _match(journal)
+            vm = HistoryViewModel(journal, usb_roots=(str(tmp_path / "st*"),), table_name=lambda name=name: name)
+            vm.reload()
+            payload = vm.export_payload(mid)
+            assert payload["table"] == name
+            results.append(vm.export(payload))
+        finally:
+            journal.close()
+    assert "-taula-7-match" in results[0].json_path.name
+    assert "-taula-7-bar-l-angel-match" in results[1].json_path.name
+    assert len(list(stick.iterdir())) == 4
+    header = _pdf_text(results[1].pdf_path).splitlines()[:4]
+    assert any("Taula 7 / Bar l'Àngel" in line for line in header), header
+    assert any("Full de puntuació" in line for line in header), header
+    # the match JSON is the contract of issue 2: no table in it
+    data = json.loads(results[1].json_path.read_text("utf-8"))
+    assert "table" not in data and score_match_json(data)["totals"] == {"A": 144, "B": 0}

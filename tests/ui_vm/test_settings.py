@@ -122,3 +122,33 @@ def test_a_field_without_a_screen_help_falls_back_to_the_ini_help(settings):
     vm = SettingsViewModel(settings)
     assert vm.help("match.preset") == HELP["match.preset"]
     assert vm.help("gpio.bounce_ms") == BY_NAME["gpio.bounce_ms"].help
+
+
+@pytest.mark.parametrize("language, word", [("ca", "Taula"), ("es", "Mesa"), ("en", "Table")])
+def test_the_table_name_is_typed_as_a_number_and_stored_as_text(settings, tmp_path, language, word):
+    assert settings["table.name"] == ""  # the default: no table name
+    vm = SettingsViewModel(settings, clock=Clock())
+    with pytest.raises(PermissionError):
+        vm.set_table("7")
+    type_pin(vm.pin, "1234")
+    vm.unlock()
+    i18n.set_language(language)
+    try:
+        assert vm.table_name_for("") == vm.table_name_for("0") == vm.table_name_for("000") == ""
+        assert vm.set_table("07") == f"{word} 7"
+        assert Settings.load(tmp_path / "settings.ini")["table.name"] == f"{word} 7"
+        i18n.set_language("ca" if language != "ca" else "es")
+        assert settings["table.name"] == f"{word} 7", "the name is data: a language switch keeps it"
+        assert vm.set_table("0") == ""
+        assert Settings.load(tmp_path / "settings.ini")["table.name"] == ""
+    finally:
+        i18n.set_language("en")
+
+
+def test_a_table_name_written_in_the_ini_by_hand_reads_back(tmp_path):
+    path = tmp_path / "settings.ini"
+    path.write_text("[table]\nname = Taula 7 / Bar l'Àngel\n", "utf-8")
+    settings = Settings.load(path)
+    assert settings.problems == [] and settings["table.name"] == "Taula 7 / Bar l'Àngel"
+    settings.save()
+    assert Settings.load(path)["table.name"] == "Taula 7 / Bar l'Àngel"

@@ -25,7 +25,8 @@ class HistoryScreen(KioskScreen):
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
         self.history = HistoryViewModel(self.vm.journal,
-                                        usb_roots=getattr(self.nav, "usb_roots", None) or USB_ROOTS)
+                                        usb_roots=getattr(self.nav, "usb_roots", None) or USB_ROOTS,
+                                        table_name=lambda: self.nav.settings.get("table.name", ""))
 
     def refresh(self) -> None:
         self.history.reload()

@@ -128,6 +128,11 @@ class ScoreboardScreen(KioskScreen):
             self._actions()
 
     def _status(self) -> str:
+        """The status line, after the table's name when it has one ("Taula 7 · Mà 3 · ...")."""
+        table = str(self.nav.settings.get("table.name", "") or "").strip()
+        return f"{table} · {self._hand_status()}" if table else self._hand_status()
+
+    def _hand_status(self) -> str:
         vm = self.vm
         if not vm.has_match:
             return _("No match yet: start a new one")
@@ -141,7 +146,7 @@ class ScoreboardScreen(KioskScreen):
         if vm.target:
             text += " · " + _("to {target}").format(target=vm.target)
         if vm.phase == "playing" and c["trump"]:
-            text += f" · {trump_name(c['trump'])} ×{c['multiplier']}"
+            text += f" · {trump_name(c['trump'])}\u00a0×{c['multiplier']}"  # kept on one line
         return text
 
     def _actions(self) -> None:

@@ -1,6 +1,7 @@
 """Settings behind a PIN: the big PIN pad first (3 wrong tries -> wait 30 s), then the
 choices (rules preset and target for new matches, language live, camera, screen, both
-pairs confirm), the PIN change (typed twice) and the way to the diagnostics."""
+pairs confirm, the table's name typed as a number on the same pad), the PIN change (typed
+twice) and the way to the diagnostics."""
 
 from __future__ import annotations
 
@@ -15,12 +16,12 @@ from kiosk.ui import theme
 from kiosk.ui.i18n import LANGUAGE_NAMES, LANGUAGES, N_, _
 from kiosk.ui.screens.base import KioskScreen, load_kv
 from kiosk.ui.screens.new_match import PRESET_NAMES
-from kiosk.ui.viewmodels.settings import LABELS, SettingsViewModel, camera_name
+from kiosk.ui.viewmodels.settings import LABELS, TABLE_DIGITS, SettingsViewModel, camera_name
 
 load_kv(__file__)
 
 TITLES = {"pin": N_("Type the PIN"), "new_pin": N_("Type the new PIN"),
-          "new_pin_again": N_("Type the new PIN again")}
+          "new_pin_again": N_("Type the new PIN again"), "table": N_("Number of this table")}
 
 
 class PinPanel(BoxLayout):
@@ -32,7 +33,7 @@ class OptionsPanel(BoxLayout):
 
 
 class SettingsScreen(KioskScreen):
-    mode = StringProperty("pin")  # pin | options | new_pin | new_pin_again
+    mode = StringProperty("pin")  # pin | options | new_pin | new_pin_again | table
     title = StringProperty("")
     shown = StringProperty("")
     hint = StringProperty("")
@@ -43,7 +44,7 @@ class SettingsScreen(KioskScreen):
         self.pin_panel = PinPanel(screen=self)
         self.options_panel = OptionsPanel(screen=self)
         self._tick = None
-        self._typed = ""  # digits of a new PIN being typed
+        self._typed = ""  # digits of a new PIN (or of the table's number) being typed
 
     # ------------------------------------------------------------------ enter / leave
     def on_leave(self, *args):
@@ -81,7 +82,7 @@ class SettingsScreen(KioskScreen):
             self._typed = self._typed[:-1]
         elif key == "clear":
             self._typed = ""
-        elif key.isdigit() and len(self._typed) < 8:
+        elif key.isdigit() and len(self._typed) < (TABLE_DIGITS if self.mode == "table" else 8):
             self._typed += key
         self._update_pin()
 
@@ -95,6 +96,15 @@ class SettingsScreen(KioskScreen):
             self._update_pin()
             return
         typed, self._typed = self._typed, ""
+        if self.mode == "table":
+            self.mode = "options"
+            try:
+                self.svm.set_table(typed)
+            except OSError as exc:
+                self.nav.show_message(_("The settings could not be saved: {error}").format(
+                    error=exc.strerror or exc))
+            self.refresh()
+            return
         step = self.svm.enter_new_pin(typed)
         if step == "again":
             self.mode = "new_pin_again"
@@ -107,7 +117,8 @@ class SettingsScreen(KioskScreen):
         self.refresh()
 
     def pad_back(self) -> None:
-        """The Back button under the pad: leave the settings, or end a PIN change."""
+        """The Back button under the pad: leave the settings, or end a PIN change (or the
+        table's number: the name stays as it was)."""
         if self.mode == "pin":
             self.close()
         else:
@@ -119,7 +130,11 @@ class SettingsScreen(KioskScreen):
     def _update_pin(self) -> None:
         self.title = _(TITLES.get(self.mode, TITLES["pin"]))
         self.shown = "●" * len(self._digits()) or "–"
-        if self.mode == "pin":
+        if self.mode == "table":  # what OK will save, in words: "Taula 37"
+            self.shown = self.svm.table_name_for(self._typed) or "–"
+            self.hint = _("Now: {name}. 0 = no table name.").format(
+                name=self.svm.value("table.name") or "–")
+        elif self.mode == "pin":
             self.hint = self.svm.pin.problem
             if self.svm.pin.wait and self._tick is None:
                 self._tick = Clock.schedule_interval(lambda dt: self._countdown(), 0.5)
@@ -152,6 +167,8 @@ class SettingsScreen(KioskScreen):
             return _("Yes") if v else _("No")
         if name == "camera.source":
             return camera_name(v)
+        if name == "table.name":
+            return v or "–"
         if name == "ui.sound" and v in ("on", "off"):
             return _("Yes") if v == "on" else _("No")
         if v == "auto":
@@ -175,7 +192,10 @@ class SettingsScreen(KioskScreen):
             else:
                 b = Factory.SettingsValue(text=self._value_text(name))
                 b.action = name
-                b.bind(on_release=lambda w, name=name: self.cycle(name))
+                if name == "table.name":  # typed as a number on the pad
+                    b.bind(on_release=lambda w: self.table())
+                else:
+                    b.bind(on_release=lambda w, name=name: self.cycle(name))
                 row.ids.value_box.add_widget(b)
             grid.add_widget(row)
 
@@ -196,6 +216,12 @@ class SettingsScreen(KioskScreen):
         except OSError as exc:
             self.nav.show_message(_("The settings could not be saved: {error}").format(error=exc.strerror or exc))
         self._build_options()
+
+    def table(self) -> None:
+        """Open the number pad for the table's number (OK saves "Taula N"; 0 = none)."""
+        self._typed = ""
+        self.mode = "table"
+        self.refresh()
 
     def change_pin(self) -> None:
         self._typed = ""

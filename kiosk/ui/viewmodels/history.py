@@ -8,6 +8,10 @@ An export is all or nothing: both files are written to hidden temporary names on
 stick, flushed and fsynced, and only then renamed into place; on any error the temporary
 files (and a first file already renamed) are removed, and :class:`ExportFailed` carries a
 sentence for the screen.
+
+An export never overwrites: one stick goes from table to table in a tournament, so the
+names carry the table's name (``botifarra-2026-11-22_1830-taula-7-match1``) and, should a
+name still be taken, the pair of files gets ``-2``, ``-3``, ...
 """
 
 from __future__ import annotations
@@ -15,6 +19,8 @@ from __future__ import annotations
 import errno
 import glob
 import os
+import re
+import unicodedata
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -26,6 +32,16 @@ from kiosk.ui.viewmodels.match import sheet_of
 # Where desktop systems (udisks: /media/USER/LABEL, /run/media/USER/LABEL) and a manual
 # mount (/mnt/NAME) put a USB stick.
 USB_ROOTS: tuple[str, ...] = ("/media/*/*", "/run/media/*/*", "/mnt/*")
+SLUG_LENGTH = 40    # the table's part of a file name, at most
+MAX_SUFFIX = 999    # <stem>-2 ... <stem>-999: past that the stick is called full of this match
+
+
+def slug(text: str) -> str:
+    """``text`` as a safe part of a file name on any stick (FAT too): ASCII lower case,
+    digits and single hyphens ("Taula 7 / Bar l'Àngel" -> "taula-7-bar-l-angel"); "" if
+    nothing is left."""
+    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+    return re.sub(r"[^a-z0-9]+", "-", ascii_text.lower()).strip("-")[:SLUG_LENGTH].rstrip("-")
 
 
 class ExportFailed(OSError):
@@ -69,10 +85,12 @@ class HistoryViewModel:
     """Past matches (newest first), the selected match's sheet, export to a USB stick."""
 
     def __init__(self, journal, *, usb_roots: Sequence[str] = USB_ROOTS,
-                 now: Callable[[], datetime] = datetime.now) -> None:
+                 now: Callable[[], datetime] = datetime.now,
+                 table_name: Callable[[], str] = lambda: "") -> None:
         self.journal = journal
         self.usb_roots = tuple(usb_roots)
         self.now = now
+        self.table_name = table_name  # the setting table.name, read at each export ("" = none)
         self.infos: list = []
         self.selected: int | None = None
         self.match = None
@@ -161,10 +179,16 @@ class HistoryViewModel:
                     found.append(path)
         return found
 
+    def table(self) -> str:
+        return str(self.table_name() or "").strip()
+
     def file_stem(self, match_id: int) -> str:
+        """``botifarra-<date>_<HHMM>[-<table slug>]-match<id>``: tables that start their
+        match 1 in the same minute still get different names."""
         info = self.info(match_id)
         date = (_local_date(info.created_at) if info else "").replace(" ", "_").replace(":", "")
-        return f"botifarra-{date}-match{match_id}" if date else f"botifarra-match{match_id}"
+        parts = ["botifarra", date, slug(self.table()), f"match{match_id}"]
+        return "-".join(p for p in parts if p)
 
     def export_payload(self, match_id: int | None = None) -> dict[str, Any]:
         """What an export writes, read from the journal (fast; do it on the UI thread)."""
@@ -174,10 +198,12 @@ class HistoryViewModel:
         return {"match_id": match_id, "json": match.to_json(), "sheet": sheet_of(match),
                 "team_names": self.names_of(info), "totals": {k: int(match.totals.get(k, 0)) for k in "AB"},
                 "winner": match.winner, "date": _local_date(info.created_at if info else None),
-                "stem": self.file_stem(match_id)}
+                "table": self.table(), "stem": self.file_stem(match_id)}
 
     def export(self, payload: dict[str, Any], stick: Path | None = None) -> ExportResult:
-        """Write ``<stem>.json`` and ``<stem>.pdf`` to the stick (may run on a worker thread).
+        """Write ``<stem>.json`` and ``<stem>.pdf`` to the stick (may run on a worker thread),
+        or ``<stem>-2.*``, ``-3``, ... when a file of that name is already there: never over
+        another table's sheet. The result names the files actually written.
 
         Raises :class:`NoStick` or :class:`ExportFailed` (nothing half-written is left)."""
         from kiosk.journal.exchange import dumps
@@ -189,19 +215,27 @@ class HistoryViewModel:
                 raise NoStick(_("No USB stick found. Plug one in and try again."))
             stick = sticks[0]
         stick = Path(stick)
-        files = [(stick / f"{payload['stem']}.json", dumps(payload["json"]).encode("utf-8")),
-                 (stick / f"{payload['stem']}.pdf", sheet_pdf(payload))]
+        stem = payload["stem"]
+        contents = ((".json", dumps(payload["json"]).encode("utf-8")), (".pdf", sheet_pdf(payload)))
         temps: list[Path] = []
         done: list[Path] = []
         try:
-            for final, data in files:
-                tmp = final.with_name(f".{final.name}.tmp-{os.getpid()}")
+            for ext, data in contents:
+                tmp = stick / f".{stem}{ext}.tmp-{os.getpid()}"
                 temps.append(tmp)
                 with open(tmp, "wb") as fh:
                     fh.write(data)
                     fh.flush()
                     os.fsync(fh.fileno())
-            for (final, _data), tmp in zip(files, temps):
+            # Check, then rename. A no-replace rename is not to be had here: os.link fails
+            # on FAT/exFAT sticks (no hard links), Python has no renameat2(RENAME_NOREPLACE),
+            # and O_EXCL placeholders would leave empty "sheets" after a power cut. It is safe
+            # enough because this kiosk is the only writer on the stick while it is plugged
+            # in here (the stick goes from table to table; the screen runs one export at a
+            # time), and the check comes after the slow writes, just before the renames; FAT
+            # looks names up without regard to case, so the check sees any spelling of them.
+            finals = self._free_names(stick, stem, [ext for ext, _data in contents])
+            for final, tmp in zip(finals, temps):
                 os.replace(tmp, final)
                 done.append(final)
             _fsync_dir(stick)
@@ -212,7 +246,18 @@ class HistoryViewModel:
                 except OSError:
                     pass
             raise ExportFailed(exc.errno, _explain(exc)) from exc
-        return ExportResult(files[0][0], files[1][0])
+        return ExportResult(*finals)
+
+    @staticmethod
+    def _free_names(stick: Path, stem: str, exts: list[str]) -> list[Path]:
+        """``<stem><ext>`` for every ext, or the first ``<stem>-N<ext>`` (N = 2, 3, ...)
+        where none of them exists yet: the files of one export share their suffix."""
+        for n in range(1, MAX_SUFFIX + 1):
+            name = stem if n == 1 else f"{stem}-{n}"
+            paths = [stick / f"{name}{ext}" for ext in exts]
+            if not any(os.path.lexists(p) for p in paths):
+                return paths
+        raise OSError(errno.EEXIST, f"{stem}: {MAX_SUFFIX} exports of it are already on the stick")
 
 
 def _fsync_dir(folder: Path) -> None:

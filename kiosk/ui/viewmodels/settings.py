@@ -17,6 +17,7 @@ from kiosk.ui.i18n import N_, _
 MAX_TRIES = 3
 LOCK_SECONDS = 30.0
 PIN_LENGTH = (4, 8)
+TABLE_DIGITS = 4  # table numbers 1 to 9999
 TARGETS = (51, 73, 100, 101, 151, 200, 201)
 SIZES = ("auto", "800x480", "1024x600", "1280x720", "1920x1080", "720x1280")
 CAMERA_SOURCES = ("auto", "picamera2", "demo")
@@ -27,6 +28,7 @@ LABELS = {
     "match.target": N_("Points to win"),
     "ui.language": N_("Language"),
     "match.both_confirm": N_("Both pairs confirm each hand"),
+    "table.name": N_("Table"),
     "ui.sound": N_("Sounds"),
     "camera.source": N_("Camera"),
     "ui.fullscreen": N_("Full screen"),
@@ -39,6 +41,8 @@ HELP = {
     "match.target": N_("Points a pair needs to win a new match (usually 101)."),
     "ui.language": N_("The language of every screen. It changes at once."),
     "match.both_confirm": N_("Yes: a player of each pair taps Confirm before a hand's score is saved."),
+    "table.name": N_("For tournaments: shown on the scoreboard, on the printed sheet and in the names "
+                     "of the files saved on the USB stick. Tap it to type the table's number."),
     "ui.sound": N_("A tick for each card the camera reads, a chord when a hand is saved. "
                    "Automatic: from the screen's speaker when there is no buzzer."),
     "camera.source": N_("Automatic finds the camera by itself. Takes effect at the next start."),
@@ -170,6 +174,19 @@ class SettingsViewModel:
     def _require_unlocked(self) -> None:
         if not self.unlocked:
             raise PermissionError("the settings are locked: type the PIN first")
+
+    # ------------------------------------------------------------------ table name
+    @staticmethod
+    def table_name_for(digits: str) -> str:
+        """The table name a typed number gives, in the kiosk's language ("Taula 7");
+        nothing or 0 = no table name (""). The name is then data: stored as text."""
+        number = int(digits) if digits.isdigit() else 0
+        return _("Table {n}").format(n=number) if number else ""
+
+    def set_table(self, digits: str) -> str:
+        """Save the table name for the number typed on the pad; returns it ("" = none)."""
+        self._require_unlocked()
+        return self.change("table.name", self.table_name_for(digits))
 
     # ------------------------------------------------------------------ PIN change
     def enter_new_pin(self, digits: str) -> str:
