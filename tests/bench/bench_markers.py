@@ -25,7 +25,6 @@ def _frame(dictionary, n_markers: int, px_mm: float, blur: float, rng: np.random
     h, w = 1080, 1920
     img = np.full((h, w), 150, np.uint8)
     img = (img + rng.normal(0, 10, (h // 40 + 1, w // 40 + 1)).repeat(40, 0).repeat(40, 1)[:h, :w]).clip(0, 255).astype(np.uint8)
-    code_px = CODE_MM * px_mm
     sticker_px = 14 * px_mm
     cols = 8
     for i in range(n_markers):

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 
-from kiosk.ui import theme
 from kiosk.ui.i18n import _
 from kiosk.ui.screens.base import KioskScreen, level_name, load_kv, trump_name
 from kiosk.ui.viewmodels.evidence import current_evidence

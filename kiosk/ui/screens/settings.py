@@ -12,7 +12,6 @@ from kivy.factory import Factory
 from kivy.properties import ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 
-from kiosk.ui import theme
 from kiosk.ui.i18n import LANGUAGE_NAMES, LANGUAGES, N_, _
 from kiosk.ui.screens.base import KioskScreen, load_kv
 from kiosk.ui.screens.new_match import PRESET_NAMES
