@@ -93,7 +93,11 @@ class HistoryScreen(KioskScreen):
         if self.busy:
             return
         h = self.history
-        payloads, unreadable = h.today_payloads()
+        try:
+            payloads, unreadable = h.today_payloads()
+        except Exception as exc:  # the journal could not give the list
+            self.nav.show_message(str(exc))
+            return
         self._show()
         if not payloads:
             text, info = h.many_message(h.export_many(payloads, unreadable=unreadable))
@@ -106,7 +110,11 @@ class HistoryScreen(KioskScreen):
             Clock.schedule_once(lambda dt: self._progress(n, total), 0)
 
         def work():
-            result = h.export_many(payloads, unreadable=unreadable, on_progress=progress)
+            try:
+                result = h.export_many(payloads, unreadable=unreadable, on_progress=progress)
+            except Exception as exc:  # a bug, not the stick: free the buttons, then raise it on
+                Clock.schedule_once(lambda dt, exc=exc: self._crashed(exc), 0)  # the UI loop (logged, recover())
+                return
             Clock.schedule_once(lambda dt: self._exported_today(result), 0)
 
         threading.Thread(target=work, name="usb-export-today", daemon=True).start()
@@ -120,3 +128,7 @@ class HistoryScreen(KioskScreen):
         self.last_export_today = result
         text, info = self.history.many_message(result)
         self.nav.show_message(text, seconds=10, info=info)
+
+    def _crashed(self, exc: BaseException) -> None:
+        self.busy, self.running = False, ""
+        raise exc
