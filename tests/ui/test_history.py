@@ -95,3 +95,153 @@ def test_export_with_a_table_name_never_overwrites(kiosk, tmp_path):
     first, second = (json.loads((stick / f"{n}.json").read_text("utf-8")) for n in names)
     assert first == second and "table" not in first  # the match JSON is unchanged
     d.shot(force=True)
+
+
+# ---------------------------------------------------------------------- export all of today's matches
+def _journal_with_matches(db, times):
+    """Matches created at the given local times, written before the kiosk starts."""
+    from kiosk.journal import Journal
+    clock = {"t": times[0]}
+    mids = []
+    with Journal(db, clock=lambda: clock["t"]) as journal:
+        for n, t in enumerate(times):
+            clock["t"] = t
+            mid = journal.create_match({"type": "match_created", "rules": {"preset": "reglament"},
+                                        "first_dealer": 0, "players": [None] * 4,
+                                        "team_names": {"A": f"Parella {n + 1}", "B": "Rivals"}})
+            journal.append(mid, {"type": "trump", "seat": 0, "trump": "oros"})
+            journal.append(mid, {"type": "play"})
+            journal.append(mid, {"type": "hand_scored", "points": {"A": 40 + n}, "source": "points",
+                                 "evidence": None})
+            mids.append(mid)
+    return mids
+
+
+def _button_words_fit(button) -> list[str]:
+    """The button's words as laid out: at most two lines, no word cut in two, inside the button."""
+    from kivy.core.text import Label as CoreLabel
+    from kivy.app import App
+    width = button.width - App.get_running_app().u * 6
+    bad = []
+    for word in button.text.split():
+        core = CoreLabel(text=word, font_size=button.font_size, bold=button.bold)
+        core.refresh()
+        if core.texture.size[0] > width + 1:
+            bad.append(f"{button.action}: the word {word!r} is wider than the button ({width:.0f})")
+    core = CoreLabel(text=button.text, font_size=button.font_size, bold=button.bold,
+                     halign="center", text_size=(width, None))
+    core.refresh()
+    line = CoreLabel(text="Xg", font_size=button.font_size, bold=button.bold)
+    line.refresh()
+    if core.texture.size[1] > min(button.height, 2 * line.texture.size[1]) + 1:
+        bad.append(f"{button.action}: {button.text!r} needs {core.texture.size[1]} px high "
+                   f"({button.height:.0f} there, two lines at most)")
+    return bad
+
+
+def test_export_todays_matches_in_one_go(kiosk, tmp_path):
+    """Two matches yesterday, three today: the button beside Export writes today's three
+    (.json + .pdf each), shows "Escrivint n de 3…" while neither export button can start
+    another, and ends with one message; the next day's tap says there is nothing to write."""
+    import threading
+    from datetime import datetime
+    from kiosk.ui import i18n
+    from tests.ui.harness import SIZES
+    from tests.ui.ui2steps import shot_as
+    yesterday, today = datetime(2026, 11, 21, 21, 0).timestamp(), datetime(2026, 11, 22, 10, 0).timestamp()
+    mids = _journal_with_matches(kiosk.db, [yesterday, yesterday + 900, today, today + 1800, today + 3600])
+    media = tmp_path / "media"
+    stick = media / "pi" / "STICK"
+    stick.mkdir(parents=True)
+    from kiosk.settings import Settings
+    now = {"t": today + 8 * 3600}
+    d = kiosk.start(settings=Settings(path=tmp_path / "settings.ini"), usb_roots=[str(media / "*" / "*")],
+                    clock=lambda: now["t"])
+    d.tap("history")
+    assert d.screen == "history" and len(d.current.history.infos) == 5
+    assert d.find("export_today").text == "Exporta les d'avui"
+
+    # the new button beside Export: same row, same height, fitting every size in every language
+    problems = []
+    for lang in ("ca", "es", "en"):
+        d.app.set_language(lang)
+        for size in SIZES:
+            d.resize(size)
+            d.pump(2)
+            one, today_b = d.find("export"), d.find("export_today")
+            if abs(one.y - today_b.y) > 1 or today_b.x < one.right - 1 or today_b.right > d.window.width + 1:
+                problems.append(f"{lang} {size}: the buttons overlap or leave the screen")
+            problems += [f"{lang} {size}: {p}" for b in (d.find("back"), one, today_b)
+                         for p in _button_words_fit(b)]
+    assert not problems, problems
+    d.app.set_language("ca")
+    d.resize(SIZES[0])
+    d.pump(2)
+    assert i18n.language() == "ca"
+
+    texts = []
+    d.app.banner.bind(text=lambda w, text: texts.append(text))
+    button = d.find("export_today")
+    history, real_export, go_on = d.current.history, d.current.history.export, threading.Event()
+
+    def held_export(payload, stick=None):  # the first match waits until the test has looked
+        assert go_on.wait(20)
+        return real_export(payload, stick)
+
+    history.export = held_export
+    d.tap("export_today")
+    assert d.current.busy and d.current.running == "today"
+    assert not d.has("export") and not d.has("export_today")  # no second export can start
+    assert d.app.banner.text.startswith("Escrivint ") and d.app.banner.text.endswith(" de 3…")
+    shot_as(d, "writing_today")
+    d.touch_at(*button.to_window(*button.center))  # a tap on the disabled button: nothing more starts
+    assert d.current.busy and sum(t.name == "usb-export-today" for t in threading.enumerate()) == 1
+    go_on.set()
+    wait_for(d, lambda: not d.current.busy, what="the export of today's matches")
+    progress = [t for t in texts if t.startswith("Escrivint ") and " de 3" in t]
+    assert progress == ["Escrivint 1 de 3…", "Escrivint 2 de 3…", "Escrivint 3 de 3…"], texts
+    assert d.app.banner.text == "3 partides desades a la memòria USB"
+    assert not d.app._problem_shown  # an information: no error cue
+    written = d.current.last_export_today.written
+    assert [r.json_path.name.rsplit("-match", 1)[1] for r in written] == [f"{m}.json" for m in mids[2:]]
+    assert sorted(p.name for p in stick.iterdir()) == sorted(
+        n for r in written for n in (r.json_path.name, r.pdf_path.name))
+    for r, mid in zip(written, mids[2:]):
+        data = json.loads(r.json_path.read_text("utf-8"))
+        assert data["team_names"]["A"] == f"Parella {mid}" and score_match_json(data)["totals"]["A"] > 0
+        assert r.pdf_path.read_bytes().startswith(b"%PDF")
+    assert d.has("export") and d.has("export_today")
+    shot_as(d, "saved_today")
+
+    # the next day: nothing of today yet, a clear message, nothing written
+    now["t"] += 24 * 3600
+    d.touch_at(*d.app.banner.center)  # hide the message
+    d.tap("export_today")
+    assert not d.current.busy
+    assert d.app.banner.text == "Avui no hi ha cap partida: no s'ha escrit res a la memòria USB."
+    assert len(list(stick.iterdir())) == 6
+    shot_as(d, "nothing_today")
+
+
+@pytest.mark.expect_errors
+def test_a_bug_while_exporting_today_frees_the_buttons_and_recovers(kiosk, tmp_path, caplog):
+    """Not the stick but a bug on the worker thread: it reaches the UI loop's handler (logged,
+    back to the scoreboard with the score safe) and the export buttons work again."""
+    import time
+    media = tmp_path / "media"
+    (media / "pi" / "STICK").mkdir(parents=True)
+    _journal_with_matches(kiosk.db, [time.time()])
+    d = kiosk.start(usb_roots=[str(media / "*" / "*")])
+    d.tap("history", shot=False)
+
+    def broken(payload, stick=None):
+        raise RuntimeError("a bug in the PDF sheet")
+
+    d.current.history.export = broken
+    screen = d.current
+    d.tap("export_today", shot=False)
+    wait_for(d, lambda: not screen.busy, what="the failed export")
+    wait_for(d, lambda: d.screen == "scoreboard", what="the recovery")
+    assert "a bug in the PDF sheet" in caplog.text
+    assert "La puntuació està guardada" in d.app.banner.text
+    assert screen.running == "" and not list((media / "pi" / "STICK").iterdir())

@@ -1,9 +1,11 @@
 """Match history: past matches from the journal, the chosen match's score sheet, and the
-export of a match to a USB stick (JSON + printable PDF), written off the UI thread."""
+export of a match, or of all of today's matches, to a USB stick (JSON + printable PDF),
+written off the UI thread; progress and the result reach the screen through the Clock."""
 
 from __future__ import annotations
 
 import threading
+from datetime import datetime
 
 from kivy.clock import Clock
 from kivy.factory import Factory
@@ -19,14 +21,16 @@ load_kv(__file__)
 
 class HistoryScreen(KioskScreen):
     summary = StringProperty("")
-    busy = BooleanProperty(False)
+    busy = BooleanProperty(False)       # an export is running: no second one starts
+    running = StringProperty("")        # which: "one" (the selected match) or "today"
     can_export = BooleanProperty(False)
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
         self.history = HistoryViewModel(self.vm.journal,
                                         usb_roots=getattr(self.nav, "usb_roots", None) or USB_ROOTS,
-                                        table_name=lambda: self.nav.settings.get("table.name", ""))
+                                        table_name=lambda: self.nav.settings.get("table.name", ""),
+                                        now=lambda: datetime.fromtimestamp(self.vm.clock()))
 
     def refresh(self) -> None:
         self.history.reload()
@@ -61,7 +65,7 @@ class HistoryScreen(KioskScreen):
         except Exception as exc:  # the journal could not give this match
             self.nav.show_message(str(exc))
             return
-        self.busy = True
+        self.busy, self.running = True, "one"
         self.nav.show_message(_("Writing to the USB stick…"), seconds=60, info=True)
 
         def work():
@@ -75,10 +79,56 @@ class HistoryScreen(KioskScreen):
         threading.Thread(target=work, name="usb-export", daemon=True).start()
 
     def _exported(self, result, problem) -> None:
-        self.busy = False
+        self.busy, self.running = False, ""
         self.last_export = result
         if result is None:
             self.nav.show_message(problem, seconds=10)
         else:
             self.nav.show_message(_("Saved on the USB stick: {name} (.json and .pdf)").format(
                 name=result.json_path.stem), seconds=10, info=True)
+
+    def export_today(self) -> None:
+        """Every match created today onto the stick, one after another (one export at a time:
+        both export buttons are disabled while it runs)."""
+        if self.busy:
+            return
+        h = self.history
+        try:
+            payloads, unreadable = h.today_payloads()
+        except Exception as exc:  # the journal could not give the list
+            self.nav.show_message(str(exc))
+            return
+        self._show()
+        if not payloads:
+            text, info = h.many_message(h.export_many(payloads, unreadable=unreadable))
+            self.nav.show_message(text, seconds=10, info=info)
+            return
+        self.busy, self.running = True, "today"
+        self.nav.show_message(h.progress_message(1, len(payloads)), seconds=120, info=True)
+
+        def progress(n, total):
+            Clock.schedule_once(lambda dt: self._progress(n, total), 0)
+
+        def work():
+            try:
+                result = h.export_many(payloads, unreadable=unreadable, on_progress=progress)
+            except Exception as exc:  # a bug, not the stick: free the buttons, then raise it on
+                Clock.schedule_once(lambda dt, exc=exc: self._crashed(exc), 0)  # the UI loop (logged, recover())
+                return
+            Clock.schedule_once(lambda dt: self._exported_today(result), 0)
+
+        threading.Thread(target=work, name="usb-export-today", daemon=True).start()
+
+    def _progress(self, n: int, total: int) -> None:
+        if self.busy:  # a late tick never covers the final message
+            self.nav.show_message(self.history.progress_message(n, total), seconds=120, info=True)
+
+    def _exported_today(self, result) -> None:
+        self.busy, self.running = False, ""
+        self.last_export_today = result
+        text, info = self.history.many_message(result)
+        self.nav.show_message(text, seconds=10, info=info)
+
+    def _crashed(self, exc: BaseException) -> None:
+        self.busy, self.running = False, ""
+        raise exc

@@ -12,6 +12,14 @@ sentence for the screen.
 An export never overwrites: one stick goes from table to table in a tournament, so the
 names carry the table's name (``botifarra-2026-11-22_1830-taula-7-match1``) and, should a
 name still be taken, the pair of files gets ``-2``, ``-3``, ...
+
+"Export today's matches" (:meth:`HistoryViewModel.today_payloads` on the UI thread, then
+:meth:`HistoryViewModel.export_many` on a worker) writes the matches created on today's
+local date, oldest first, each through :meth:`HistoryViewModel.export` (same names, same
+never-overwrite, whole or nothing per match). It stops at the first match that fails (a
+pulled or full stick would fail the rest too): the matches already written stay, the failed
+one leaves nothing behind, the rest are not attempted, and :meth:`HistoryViewModel.many_message`
+says how many were written and that the others were not.
 """
 
 from __future__ import annotations
@@ -61,6 +69,16 @@ class ExportResult:
     pdf_path: Path
 
 
+@dataclass(frozen=True)
+class ManyExported:
+    """What "export today's matches" did: ``written`` (in order), out of ``total``; on a
+    failure ``problem`` is the :class:`ExportFailed` that stopped it (the rest not tried)."""
+    written: tuple[ExportResult, ...]
+    total: int
+    problem: ExportFailed | None = None
+    unreadable: int = 0  # today's matches the journal could not give (never attempted)
+
+
 def _local_date(iso: str | None) -> str:
     """``2026-11-22 04:13`` in local time from the journal's ISO UTC timestamp."""
     if not iso:
@@ -69,6 +87,17 @@ def _local_date(iso: str | None) -> str:
         return datetime.fromisoformat(iso.replace("Z", "+00:00")).astimezone().strftime("%Y-%m-%d %H:%M")
     except ValueError:
         return iso[:16]
+
+
+def _local_day(iso: str | None, now: datetime):
+    """The calendar day of a journal timestamp in ``now``'s time zone (local when naive)."""
+    if not iso:
+        return None
+    try:
+        when = datetime.fromisoformat(iso.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return when.astimezone(now.tzinfo).date() if now.tzinfo else when.astimezone().date()
 
 
 def _explain(exc: OSError) -> str:
@@ -247,6 +276,85 @@ class HistoryViewModel:
                     pass
             raise ExportFailed(exc.errno, _explain(exc)) from exc
         return ExportResult(*finals)
+
+    # ------------------------------------------------------------------ today's matches, in one go
+    def today_ids(self) -> list[int]:
+        """The matches created on today's local date (the injected ``now``), oldest first."""
+        now = self.now()
+        today = now.date()
+        return [i.id for i in sorted(self.journal.matches(), key=lambda i: i.id)
+                if _local_day(i.created_at, now) == today]
+
+    def today_payloads(self) -> tuple[list[dict[str, Any]], int]:
+        """The export payloads of today's matches (read from the journal: do it on the UI
+        thread), and how many of today's matches the journal could not give."""
+        from kiosk.journal import JournalError
+        self.reload()  # the file names are made from the list: read it afresh
+        payloads, unreadable = [], 0
+        for match_id in self.today_ids():
+            try:
+                payloads.append(self.export_payload(match_id))
+            except JournalError:
+                unreadable += 1
+        return payloads, unreadable
+
+    def export_many(self, payloads: Sequence[dict[str, Any]], stick: Path | None = None, *,
+                    unreadable: int = 0,
+                    on_progress: Callable[[int, int], None] | None = None) -> ManyExported:
+        """Export each payload in turn with :meth:`export` (may run on a worker thread);
+        ``on_progress(n, total)`` is called before the n-th (1-based). Stops at the first
+        failure: what was written stays, the failed match leaves nothing. Never raises
+        :class:`ExportFailed`: the result carries it."""
+        written: list[ExportResult] = []
+        total = len(payloads)
+        if total == 0:
+            return ManyExported((), 0, None, unreadable)
+        try:
+            if stick is None:
+                sticks = self.sticks()
+                if not sticks:
+                    raise NoStick(_("No USB stick found. Plug one in and try again."))
+                stick = sticks[0]
+            for n, payload in enumerate(payloads, 1):
+                if on_progress is not None:
+                    on_progress(n, total)
+                written.append(self.export(payload, stick))
+        except ExportFailed as exc:
+            return ManyExported(tuple(written), total, exc, unreadable)
+        return ManyExported(tuple(written), total, None, unreadable)
+
+    @staticmethod
+    def progress_message(n: int, total: int) -> str:
+        return _("Writing {n} of {total}…").format(n=n, total=total)
+
+    @staticmethod
+    def many_message(result: ManyExported) -> tuple[str, bool]:
+        """The one sentence for the end of "export today's matches", and whether it is only
+        information (``True``) or a problem."""
+        if result.total == 0 and not result.unreadable:
+            return _("No matches today: nothing was written to the USB stick."), True
+        if result.total == 0:
+            return _("Today's matches cannot be read: nothing was written to the USB stick."), False
+        done = len(result.written)
+        if result.problem is not None:
+            if done == 0:
+                return str(result.problem), False  # "... Nothing was saved on it ..."
+            code = result.problem.errno
+            if code in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
+                why = _("The USB stick is full.")
+            elif code in (errno.EROFS, errno.EACCES, errno.EPERM):
+                why = _("The USB stick is read-only (write-protected).")
+            else:
+                why = _("Was the USB stick pulled out? Plug it in and try again.")
+            return _("Only {done} of {total} matches were saved on the USB stick; {left} were not. "
+                     "{why}").format(done=done, total=result.total,
+                                               left=result.total - done, why=why), False
+        text = (_("1 match saved on the USB stick") if done == 1 else
+                _("{n} matches saved on the USB stick").format(n=done))
+        if result.unreadable:
+            return text + ". " + _("{n} of today's matches cannot be read; they were not saved.").format(
+                n=result.unreadable), False
+        return text, True
 
     @staticmethod
     def _free_names(stick: Path, stem: str, exts: list[str]) -> list[Path]:
