@@ -224,7 +224,8 @@ def test_export_todays_matches_in_one_go(kiosk, tmp_path):
 
 
 @pytest.mark.expect_errors
-def test_a_bug_while_exporting_today_frees_the_buttons_and_recovers(kiosk, tmp_path, caplog):
+@pytest.mark.parametrize("button", ["export_today", "export"])
+def test_a_bug_while_exporting_frees_the_buttons_and_recovers(kiosk, tmp_path, caplog, button):
     """Not the stick but a bug on the worker thread: it reaches the UI loop's handler (logged,
     back to the scoreboard with the score safe) and the export buttons work again."""
     import time
@@ -239,7 +240,9 @@ def test_a_bug_while_exporting_today_frees_the_buttons_and_recovers(kiosk, tmp_p
 
     d.current.history.export = broken
     screen = d.current
-    d.tap("export_today", shot=False)
+    if button == "export":
+        screen.select(screen.history.infos[0].id)
+    d.tap(button, shot=False)
     wait_for(d, lambda: not screen.busy, what="the failed export")
     wait_for(d, lambda: d.screen == "scoreboard", what="the recovery")
     assert "a bug in the PDF sheet" in caplog.text

@@ -71,10 +71,13 @@ class HistoryScreen(KioskScreen):
         def work():
             try:
                 result = self.history.export(payload)
-                Clock.schedule_once(lambda dt: self._exported(result, None), 0)
             except ExportFailed as exc:
                 message = str(exc)
                 Clock.schedule_once(lambda dt: self._exported(None, message), 0)
+            except Exception as exc:  # a bug, not the stick: free the buttons, then raise it on
+                Clock.schedule_once(lambda dt, exc=exc: self._crashed(exc), 0)  # the UI loop (logged, recover())
+            else:
+                Clock.schedule_once(lambda dt: self._exported(result, None), 0)
 
         threading.Thread(target=work, name="usb-export", daemon=True).start()
 
