@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import logging
+import threading
 from pathlib import Path
 
 from kivy.app import App
@@ -120,8 +121,7 @@ class KioskApp(App):
             self._wire_controls(self.controls)
             self._set_status("ready")
         if self.sound is not None and self._speaker_wanted():
-            # after the first frame: writing the cues (first boot) and opening the audio device
-            Clock.schedule_once(lambda dt: self.sound.prepare(), 0.5)
+            self._prepare_sound()
         self._tick_event = Clock.schedule_interval(self._tick, 1.0)
         self.go(self.vm.screen)
         faults = self.startup_faults()
@@ -295,6 +295,17 @@ class KioskApp(App):
                 self.sound.play(sound)
             except Exception:
                 Logger.exception("kiosk: speaker %s failed", sound)
+
+    def _prepare_sound(self) -> None:
+        """Draw the cues' WAV files (first boot only) on a worker thread, then load them on
+        the UI thread after the first frame (opening the audio device)."""
+        def work():
+            try:
+                self.sound.write_files()
+            except Exception:
+                Logger.exception("kiosk: the speaker's cues could not be written")  # prepare() says so
+            Clock.schedule_once(lambda dt: self.sound.prepare(), 0.5)
+        threading.Thread(target=work, name="sound-files", daemon=True).start()
 
     def _buzzer_fitted(self) -> bool:
         buzzer = getattr(self.controls, "buzzer", None)

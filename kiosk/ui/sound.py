@@ -157,6 +157,11 @@ class SoundPlayer:
         """True: the cues can sound; False: silent (said once in the log); None: not tried."""
         return self._ready
 
+    def write_files(self) -> dict[str, Path]:
+        """Write the cue files if they are not there yet (standard library only, no Kivy:
+        safe on a worker thread). ``prepare()`` then only reads them."""
+        return cue_files(self.folder)
+
     def prepare(self) -> bool:
         """Write the files if needed and load each once (a few ms; the audio device opens on
         the first load). Returns whether the cues can sound."""
