@@ -10,9 +10,10 @@ ARTIFACTS := artifacts
 
 # Runtime libraries (Kivy's GL/SDL stack, zbar for QR, fonts) and what the tests use
 # (a virtual X screen, pdftoppm, shellcheck, systemd-analyze).
-# The SDL2 inside Kivy's wheel loads the X11 and KMS/DRM libraries at run time (dlopen).
+# The SDL2 inside Kivy's wheel loads the X11, KMS/DRM and ALSA (the speaker's cues) libraries
+# at run time (dlopen).
 DEBS_RUN := libzbar0 libgl1 libgl1-mesa-dri libegl1 libgbm1 libdrm2 libmtdev1 fonts-dejavu-core \
-            libx11-6 libxext6 libxcursor1 libxi6 libxrandr2 libxss1 libxfixes3
+            libx11-6 libxext6 libxcursor1 libxi6 libxrandr2 libxss1 libxfixes3 libasound2
 # Debian's python3 needs python3-venv for `python3 -m venv`; a python with ensurepip does not.
 ifneq ($(shell $(PYTHON) -c 'import ensurepip, venv' 2>/dev/null && echo ok),ok)
 DEBS_RUN += python3-venv
