@@ -130,8 +130,11 @@ def test_disk_space_is_written_in_the_languages_numbers():
 def test_the_camera_setting_is_named_as_the_settings_screen_names_it():
     rows = dict((label, text) for label, text, _f in _rows(REPORTS["sound"], "ca", camera_source="auto"))
     assert rows["Càmera"] == "Configuració: Automàtic. Trobades: /dev/video0: C920"
-    rows = dict((label, text) for label, text, _f in _rows(REPORTS["mock_and_failures"], "es", "demo"))
-    assert rows["Cámara"] == "Configuración: Fotos de demostración. Encontradas: ninguna cámara"
+    rows = dict((label, (text, fine)) for label, text, fine in _rows(REPORTS["mock_and_failures"], "es", "demo"))
+    assert rows["Cámara"] == ("Configuración: Fotos de demostración. Encontradas: ninguna cámara", True)
+    rows = dict((label, (text, fine)) for label, text, fine in _rows(REPORTS["mock_and_failures"], "ca", "auto"))
+    assert rows["Càmera"] == ("Configuració: Automàtic. Trobades: cap càmera, es mostren les fotos de "
+                              "demostració", False)  # a kiosk meant to have a camera: red
 
 
 def test_the_details_stay_the_english_report_whatever_the_language():

@@ -121,9 +121,14 @@ class DiagnosticsViewModel:
         pic = cams.get("picamera2")
         if isinstance(pic, list):
             found = found + [f"picamera2: {c}" for c in pic]
-        return (_("Camera"), _("Setting: {source}. Found: {found}").format(
-            source=camera_name(self.camera_source), found=", ".join(found) if found else _("no camera")),
-            bool(found))
+        source = camera_name(self.camera_source)
+        kind = self.camera_source.split(":")[0]
+        if not found and kind == "auto":  # what the table sees: the kiosk falls back to the demo
+            return (_("Camera"), _("Setting: {source}. Found: no camera, so the demo photos are shown").format(
+                source=source), False)
+        text = _("Setting: {source}. Found: {found}").format(
+            source=source, found=", ".join(found) if found else _("no camera"))
+        return _("Camera"), text, bool(found) or kind in ("demo", "file")  # no camera wanted there
 
     def _errors(self) -> tuple[str, str, bool]:
         section = self._section("errors")
