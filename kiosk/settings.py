@@ -8,14 +8,14 @@ gives the defaults; a bad value falls back to its default and is reported in
 from __future__ import annotations
 
 import configparser
-import os
-import tempfile
+import io
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from hardware.pins import NOT_FITTED
 from kiosk import paths
+from kiosk.files import write_whole
 
 
 class OptionalInt:
@@ -182,11 +182,8 @@ class Settings:
             if not parser.has_section(s.section):
                 parser.add_section(s.section)
             parser.set(s.section, s.key, _text(s, self.values[s.name]))
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".settings-")
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            parser.write(fh)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
+        text = io.StringIO()
+        parser.write(text)
+        write_whole(path, text.getvalue())
         self.path = path
         return path

@@ -9,13 +9,12 @@ match JSON, so they are not exported.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 
 from kiosk.commands import fail
 from kiosk.commands._journal import add_db_argument, db_path, open_existing
-from kiosk.journal.schema import fsync_dir
+from kiosk.files import write_whole
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -61,15 +60,8 @@ def _write(text: str, output: Path | None) -> int:
         sys.stdout.write(text)
         sys.stdout.flush()
         return 0
-    tmp = output.with_name(f".{output.name}.tmp-{os.getpid()}")
     try:
-        with open(tmp, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, output)
-        fsync_dir(output.parent)
+        write_whole(output, text, sync_dir=True)
     except OSError as exc:
-        tmp.unlink(missing_ok=True)
         return fail("export", f"cannot write {output}: {exc.strerror or exc}", 1)
     return 0

@@ -22,6 +22,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from kiosk.files import fsync_dir
 from kiosk.journal.errors import (
     CorruptJournal, JournalBusy, JournalError, JournalVersionError, NotAJournal,
 )
@@ -210,15 +211,6 @@ def translate(exc: BaseException, path: Path) -> JournalError:
             (getattr(exc, "sqlite_errorcode", 0) or 0) & 0xFF) in _BUSY_CODES:
         return JournalBusy(f"the journal {path} is locked by another process: {exc}")
     return JournalError(f"cannot open the journal {path}: {exc}")
-
-
-def fsync_dir(directory: Path) -> None:
-    """Make a created/renamed directory entry durable (a power cut must not undo it)."""
-    fd = os.open(directory, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
 
 
 def move_aside(path: Path, reason: str, *, now: float) -> MovedAside:

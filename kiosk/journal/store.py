@@ -12,6 +12,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Callable, NamedTuple
 
+from kiosk.files import fsync_dir
 from kiosk.journal import schema
 from kiosk.journal.errors import (
     CorruptJournal, InvalidEvent, JournalError, SaveFailed, UnknownMatch, UnreadableMatch,
@@ -133,7 +134,7 @@ class Journal:
             # Reading once creates the -wal/-shm files; make their directory entries (and
             # a new database's) durable, or a power cut could lose a fsynced WAL's name.
             conn.execute("SELECT count(*) FROM matches").fetchone()
-            schema.fsync_dir(self.path.parent)
+            fsync_dir(self.path.parent)
             self._conn = conn
             self._fill_summaries()
         except BaseException:
@@ -406,7 +407,7 @@ class Journal:
             finally:
                 os.close(fd)
             os.replace(tmp, dest)
-            schema.fsync_dir(dest.parent)
+            fsync_dir(dest.parent)
         except sqlite3.Error as exc:
             raise JournalError(f"backup to {dest} failed: {exc}") from exc
         finally:

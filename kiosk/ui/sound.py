@@ -12,14 +12,15 @@ Importing this module does not import Kivy; ``SoundPlayer.prepare()`` does.
 
 from __future__ import annotations
 
+import io
 import logging
 import math
-import os
 import struct
-import tempfile
 import wave
 from collections.abc import Iterable
 from pathlib import Path
+
+from kiosk.files import write_whole
 
 log = logging.getLogger("kiosk.ui.sound")
 
@@ -95,27 +96,14 @@ def cue_samples(name: str) -> list[float]:
 def write_wav(path: Path, samples: Iterable[float], *, rate: int = RATE) -> Path:
     """Write mono 16-bit PCM, whole or not at all: a temporary file in the same folder,
     then ``os.replace`` (a power cut or an error never leaves half a WAV under ``path``)."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            with wave.open(f, "wb") as w:
-                w.setnchannels(1)
-                w.setsampwidth(2)
-                w.setframerate(rate)
-                w.writeframes(b"".join(
-                    struct.pack("<h", int(max(-1.0, min(1.0, s)) * 32767)) for s in samples))
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-    return path
+    Path(path).parent.mkdir(parents=True, exist_ok=True)  # the folder is there even if drawing fails
+    buffer = io.BytesIO()
+    with wave.open(buffer, "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(rate)
+        w.writeframes(b"".join(struct.pack("<h", int(max(-1.0, min(1.0, s)) * 32767)) for s in samples))
+    return write_whole(path, buffer.getvalue())
 
 
 def _readable(path: Path) -> bool:

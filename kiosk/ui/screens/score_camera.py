@@ -7,7 +7,6 @@ texture on the UI thread. Cards read reach the UI through ``Clock.schedule_once`
 
 from __future__ import annotations
 
-import os
 
 import threading
 from pathlib import Path
@@ -17,6 +16,7 @@ from kivy.graphics.texture import Texture
 from kivy.logger import Logger
 from kivy.properties import ListProperty, ObjectProperty, StringProperty
 
+from kiosk.files import write_whole
 from kiosk.game import Card
 from kiosk.ui.i18n import N_, _
 from kiosk.ui.screens.base import KioskScreen, load_kv
@@ -135,13 +135,9 @@ class ScoreCameraScreen(KioskScreen):
             if photo is not None:
                 try:
                     import cv2
-                    path = self._evidence_path
-                    path.parent.mkdir(parents=True, exist_ok=True)
                     ok, jpeg = cv2.imencode(".jpg", photo)
                     if ok:  # whole or not at all: a power cut never leaves half a photo
-                        tmp = path.with_name(path.name + ".tmp")
-                        tmp.write_bytes(jpeg.tobytes())
-                        os.replace(tmp, path)
+                        write_whole(self._evidence_path, jpeg.tobytes())
                 except Exception:
                     Logger.exception("kiosk: could not save the evidence photo")
         if codes:

@@ -8,9 +8,9 @@ match has exactly the events it was written against; anything else is ignored.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from pathlib import Path
+
+from kiosk.files import write_whole
 
 
 class DraftStore:
@@ -28,13 +28,7 @@ class DraftStore:
             except FileNotFoundError:
                 pass
             return
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".draft-")
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(draft, fh)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, self.path)
+        write_whole(self.path, json.dumps(draft))
 
     def load(self) -> dict | None:
         if self.path is None:

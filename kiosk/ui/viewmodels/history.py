@@ -34,6 +34,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
+from kiosk.files import fsync_dir
 from kiosk.ui.i18n import _
 from kiosk.ui.viewmodels.match import sheet_of
 
@@ -267,7 +268,7 @@ class HistoryViewModel:
             for final, tmp in zip(finals, temps):
                 os.replace(tmp, final)
                 done.append(final)
-            _fsync_dir(stick)
+            fsync_dir(stick, strict=False)  # a FAT stick may refuse to sync a folder
         except OSError as exc:
             for path in temps + done:
                 try:
@@ -368,14 +369,3 @@ class HistoryViewModel:
         raise OSError(errno.EEXIST, f"{stem}: {MAX_SUFFIX} exports of it are already on the stick")
 
 
-def _fsync_dir(folder: Path) -> None:
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
