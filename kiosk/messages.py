@@ -1,55 +1,55 @@
-"""The game core's error messages in the patron's language (Catalan, Spanish, English).
+"""The kiosk's one gettext catalogue, and the game core's errors in the patron's language.
 
-The core (:mod:`kiosk.game`) raises errors that keep an English message template and its
-params (see :mod:`kiosk.game.errors`). :func:`explain` translates the template, the place
+Every message id is English. ``locale/<lang>/LC_MESSAGES/botifarra.po`` holds each
+language; Babel extracts the ids (``babel.cfg``) and compiles the ``.mo`` files next to
+them, which are committed so that a fresh clone runs without Babel
+(docs/translations.md). At run time only the standard library's :mod:`gettext` reads them.
+
+The core (:mod:`kiosk.game`) raises errors that keep an English template and its params
+(see :mod:`kiosk.game.errors`). :func:`explain` translates the template, the place
 (``hand 3``), the game words (``sant_vicenc`` -> Sant Vicenç / San Vicente) and the nested
-phrases with ``locale/core/<lang>.po``; English is ``str(exc)`` itself. No Kivy here: the
+phrases through the same catalogue; English is ``str(exc)`` itself. No Kivy here: the
 kiosk calls ``explain(exc, app.language)`` where it shows a refused action.
-
-The ``.po`` files are read by the small parser below (the same format as ``kiosk/ui/locale``).
 """
 
 from __future__ import annotations
 
 import functools
+import gettext
 from pathlib import Path
 
 from kiosk.game.errors import WORD_PARAMS, BotifarraError, Message, english_word
-from kiosk.po import parse_po
 
-LOCALE_DIR = Path(__file__).with_name("locale") / "core"
+DOMAIN = "botifarra"
+LOCALE_DIR = Path(__file__).with_name("locale")
 LANGUAGES: tuple[str, ...] = ("ca", "es", "en")
 
 
 @functools.cache
-def catalog(language: str) -> dict[str, str]:
-    """The core's messages in ``language`` (empty for English or an unknown language)."""
-    path = LOCALE_DIR / f"{language}.po"
-    try:
-        return {k: v for k, v in parse_po(path.read_text("utf-8")).items() if k}  # no header
-    except (OSError, ValueError, SyntaxError):
-        return {}
+def translations(language: str) -> gettext.NullTranslations:
+    """The catalogue of ``language``; an unknown one gives the English message ids."""
+    return gettext.translation(DOMAIN, LOCALE_DIR, languages=[language], fallback=True)
 
 
-def _fill(template: str, params: dict, catalog: dict[str, str]) -> str:
+def _fill(template: str, params: dict, table: gettext.NullTranslations) -> str:
     def shown(name: str, value: object) -> object:
         if isinstance(value, Message):
-            return translate(value, catalog)
+            return translate(value, table)
         value = english_word(name, value)
         if name in WORD_PARAMS and isinstance(value, str):
-            return catalog.get(value, value)
+            return table.gettext(value)
         return value
 
     return template.format(**{k: shown(k, v) for k, v in params.items()})
 
 
-def translate(message: Message, catalog: dict[str, str]) -> str:
-    """One message in the catalog's language. A template with no translation keeps its
-    English words (its params are still translated: ``"{what}"`` holds a phrase); one that
-    does not fit its params is shown in English."""
-    for template in (catalog.get(message.template) or message.template, message.template):
+def translate(message: Message, table: gettext.NullTranslations) -> str:
+    """One message in the catalogue's language. A template with no translation keeps its
+    English words (its params are still translated: ``"{what}"`` holds a phrase); a
+    translation that does not fit its params is shown in English."""
+    for template in (table.gettext(message.template), message.template):
         try:
-            return _fill(template, message.params, catalog)
+            return _fill(template, message.params, table)
         except (KeyError, IndexError, ValueError, AttributeError, TypeError):
             continue
     return str(message)
@@ -64,8 +64,8 @@ def explain(exc: BaseException, language: str) -> str:
     if language == "en" or not isinstance(exc, BotifarraError):
         return str(exc)
     try:
-        table = catalog(language)
-        if not table:  # a language without translations: the English as it is
+        table = translations(language)
+        if type(table) is gettext.NullTranslations:  # no catalogue: the English as it is
             return str(exc)
         parts = [translate(m, table) for m in (*exc.context, exc.message)]
     except Exception:  # noqa: BLE001 - a message must never crash the kiosk

@@ -20,24 +20,26 @@ is kept apart in ``exc.context`` (outermost first), shown as ``"hand 3: "`` in f
 
 from __future__ import annotations
 
-# Parameters that hold a game word by its code -> the kind of word.
-WORD_PARAMS: dict[str, str] = {"level": "doubling", "needed": "doubling", "trump": "trump",
-                               "suit": "trump", "team": "team", "variant": "variant"}
-# The English text of each code (also the message id its translation is found under).
-WORDS: dict[str, dict[str, str]] = {
-    "doubling": {"contro": "contro", "recontro": "recontro", "sant_vicenc": "Sant Vicenç"},
-    "trump": {"oros": "oros", "copes": "copes", "espases": "espases", "bastos": "bastos",
-              "botifarra": "botifarra"},
-    "team": {"A": "A", "B": "B"},
-    "variant": {"four individual": "four individual", "three players": "three players",
-                "rector i vicari": "rector i vicari"},
-}
-HAND = "hand {number}"   # the context match.py adds: ``exc.hand`` is its number
-
 
 def N_(template: str) -> str:
     """Mark a message template that is not raised on the spot (a reason, a phrase)."""
     return template
+
+
+# Parameters that hold a game word by its code -> the kind of word.
+WORD_PARAMS: dict[str, str] = {"level": "doubling", "needed": "doubling", "trump": "trump",
+                               "suit": "trump", "team": "team", "variant": "variant"}
+# The English text of each code (also the message id its translation is found under; N_
+# marks each one for Babel's extractor).
+WORDS: dict[str, dict[str, str]] = {
+    "doubling": {"contro": N_("contro"), "recontro": N_("recontro"), "sant_vicenc": N_("Sant Vicenç")},
+    "trump": {"oros": N_("oros"), "copes": N_("copes"), "espases": N_("espases"), "bastos": N_("bastos"),
+              "botifarra": N_("botifarra")},
+    "team": {"A": N_("A"), "B": N_("B")},
+    "variant": {"four individual": N_("four individual"), "three players": N_("three players"),
+                "rector i vicari": N_("rector i vicari")},
+}
+HAND = N_("hand {number}")   # the context match.py adds: ``exc.hand`` is its number
 
 
 def english_word(name: str, value: object) -> object:

@@ -1,67 +1,30 @@
-"""Translations through :mod:`gettext`, Catalan first (then Spanish and English).
+"""The interface's language: Catalan first (then Spanish and English).
 
-The message ids are English; ``locale/<lang>.po`` holds each language. The ``.po`` sources
-are compiled in memory by :func:`compile_po` (a small standard-library ``msgfmt``), so no
-gettext tools are needed on the kiosk. Pure Python: the view-models translate with
-:func:`_`; the Kivy side (``kiosk.ui.tr``) re-evaluates kv rules when the language changes.
+The strings come from the kiosk's one gettext catalogue (:mod:`kiosk.messages`; message
+ids are English). Pure Python: the view-models translate with :func:`_` and
+:func:`ngettext`; the Kivy side (``kiosk.ui.tr``) re-evaluates kv rules when the language
+changes.
 """
 
 from __future__ import annotations
 
 import gettext
-import io
-import struct
-from pathlib import Path
 
-from kiosk.po import parse_po
+from kiosk.messages import LANGUAGES, translations
 
-LOCALE_DIR = Path(__file__).with_name("locale")
-LANGUAGES: tuple[str, ...] = ("ca", "es", "en")
-def N_(message: str) -> str:
-    """Mark a message for translation where it is defined; translate it with _() where shown."""
-    return message
-
+__all__ = ["LANGUAGES", "LANGUAGE_NAMES", "N_", "_", "decimal", "default_team_name", "language", "ngettext",
+           "points_text", "set_language", "tally", "translations"]
 
 LANGUAGE_NAMES = {"ca": "Català", "es": "Español", "en": "English"}
+DECIMAL_MARK = {"ca": ",", "es": ",", "en": "."}
 
 _current: gettext.NullTranslations = gettext.NullTranslations()
 _language = "en"
-_cache: dict[str, gettext.NullTranslations] = {}
 
 
-def compile_po(text: str) -> bytes:
-    """GNU ``.mo`` bytes for a ``.po`` text (what ``msgfmt`` writes)."""
-    messages = parse_po(text)
-    keys = sorted(messages)
-    ids = b""
-    strs = b""
-    offsets = []
-    for k in keys:
-        kb, vb = k.encode("utf-8"), messages[k].encode("utf-8")
-        offsets.append((len(ids), len(kb), len(strs), len(vb)))
-        ids += kb + b"\0"
-        strs += vb + b"\0"
-    n = len(keys)
-    keystart = 7 * 4 + 16 * n
-    valuestart = keystart + len(ids)
-    koffsets, voffsets = [], []
-    for o1, l1, o2, l2 in offsets:
-        koffsets += [l1, o1 + keystart]
-        voffsets += [l2, o2 + valuestart]
-    out = struct.pack("Iiiiiii", 0x950412DE, 0, n, 7 * 4, 7 * 4 + n * 8, 0, 0)
-    out += struct.pack(f"{len(koffsets)}i", *koffsets) if koffsets else b""
-    out += struct.pack(f"{len(voffsets)}i", *voffsets) if voffsets else b""
-    return out + ids + strs
-
-
-def translations(language: str) -> gettext.NullTranslations:
-    if language not in _cache:
-        po = LOCALE_DIR / f"{language}.po"
-        if po.exists():
-            _cache[language] = gettext.GNUTranslations(io.BytesIO(compile_po(po.read_text("utf-8"))))
-        else:
-            _cache[language] = gettext.NullTranslations()
-    return _cache[language]
+def N_(message: str) -> str:
+    """Mark a message for translation where it is defined; translate it with _() where shown."""
+    return message
 
 
 def set_language(language: str) -> None:
@@ -82,10 +45,42 @@ def _(message: str) -> str:
     return _current.gettext(message)
 
 
-DECIMAL_MARK = {"ca": ",", "es": ",", "en": "."}
+def ngettext(singular: str, plural: str, n: int) -> str:
+    """The form of a counted message that fits ``n`` ("1 carta", "2 cartes") in the current
+    language; the caller still fills ``{n}``."""
+    return _current.ngettext(singular, plural, n)
 
 
 def decimal(value: float, places: int = 1) -> str:
     """``value`` with ``places`` decimals in the current language: ``76,4`` in Catalan and
     Spanish, ``76.4`` in English (no thousands separator: the kiosk shows small numbers)."""
     return f"{value:.{places}f}".replace(".", DECIMAL_MARK.get(_language, "."))
+
+
+def tally(*, card_points: int, tricks: int, total: int, cards: int | None = None) -> str:
+    """A pile counted: "9 cartes · 21 punts de cartes + 2 bases = 23" (without the cards
+    when ``cards`` is None), each count in its plural form."""
+    counted = {
+        "card_points": ngettext("{n} card point", "{n} card points", card_points).format(n=card_points),
+        "tricks": ngettext("{n} trick", "{n} tricks", tricks).format(n=tricks),
+        "total": total,
+    }
+    if cards is None:
+        return _("{card_points} + {tricks} = {total}").format(**counted)
+    return _("{cards} · {card_points} + {tricks} = {total}").format(
+        cards=ngettext("{n} card", "{n} cards", cards).format(n=cards), **counted)
+
+
+def points_text(points: int) -> str:
+    """ "1 punt", "36 punts"."""
+    return ngettext("{n} point", "{n} points", points).format(n=points)
+
+
+# The default pair names are Catalan settings (kiosk/settings.py); on screen they are
+# shown in the kiosk's language as long as nobody has changed them.
+_DEFAULT_TEAMS = {"Nosaltres": N_("Us"), "Vosaltres": N_("You")}
+
+
+def default_team_name(name: str) -> str:
+    """``name`` in the current language when it is one of the default pair names."""
+    return _(_DEFAULT_TEAMS[name]) if name in _DEFAULT_TEAMS else name

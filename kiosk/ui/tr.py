@@ -1,5 +1,6 @@
-"""The Kivy side of the translations: ``tr._("...")`` in kv rules re-evaluates when the
-language changes (the Observable pattern of kivy-gettext-example)."""
+"""The Kivy side of the translations: ``tr._("...")`` and ``tr.ngettext("...", "...", n)`` in
+kv rules re-evaluate when the language changes (the Observable pattern of
+kivy-gettext-example)."""
 
 from __future__ import annotations
 
@@ -16,14 +17,17 @@ class Translator(Observable):
     def _(self, message: str) -> str:
         return i18n._(message)
 
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        return i18n.ngettext(singular, plural, n)
+
     def fbind(self, name, func, args, **kwargs):
-        if name == "_":
+        if name in ("_", "ngettext"):
             self._observers.append((func, args, kwargs))
             return len(self._observers)
         return super().fbind(name, func, *args, **kwargs)
 
     def funbind(self, name, func, args, **kwargs):
-        if name == "_":
+        if name in ("_", "ngettext"):
             self._observers = [e for e in self._observers if not (e[0] is func and e[1] is args)]
             return None
         return super().funbind(name, func, *args, **kwargs)

@@ -1,4 +1,9 @@
-"""Every UI string goes through gettext and is translated into Catalan and Spanish."""
+"""One translation mechanism: Babel extracts (Python and kv) and compiles, gettext reads.
+
+Every message the code uses is translated into Catalan and Spanish, the committed ``.mo``
+files are what ``pybabel compile`` makes of the ``.po`` files, and counted messages take
+their plural form in ca, es and en.
+"""
 
 from __future__ import annotations
 
@@ -6,68 +11,148 @@ import gettext
 import io
 import re
 import string
+from pathlib import Path
 
 import pytest
+from babel.messages.extract import extract, extract_from_dir
+from babel.messages.frontend import parse_mapping_cfg
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
 
+from kiosk.messages import DOMAIN, LANGUAGES, LOCALE_DIR
 from kiosk.ui import i18n
-from kiosk.ui.messages import all_messages
+from kiosk.ui.babel_kv import extract_kv
 
-MESSAGES = all_messages()
+ROOT = Path(__file__).resolve().parents[2]
 FIELDS = string.Formatter()
+
+
+def extracted() -> dict[str, tuple[str, ...]]:
+    """msgid -> every form of it, as ``pybabel extract -F babel.cfg .`` finds them."""
+    with open(ROOT / "babel.cfg", encoding="utf-8") as cfg:
+        method_map, options_map = parse_mapping_cfg(cfg)
+    found: dict[str, tuple[str, ...]] = {}
+    for _file, _line, message, _comments, _context in extract_from_dir(ROOT, method_map, options_map):
+        forms = message if isinstance(message, tuple) else (message,)
+        found[forms[0]] = forms
+    return found
+
+
+MESSAGES = extracted()
+
+
+def po(language: str):
+    with open(LOCALE_DIR / language / "LC_MESSAGES" / f"{DOMAIN}.po", "rb") as f:
+        return read_po(f)
 
 
 def fields(text: str) -> set[str]:
     return {f for _, f, _, _ in FIELDS.parse(text) if f is not None}
 
 
-def test_the_sources_have_messages():
-    assert len(MESSAGES) > 50 and "New match" in MESSAGES and "Undo" in MESSAGES
+def test_babel_finds_python_kv_core_and_plural_messages():
+    assert len(MESSAGES) > 300
+    assert "Undo" in MESSAGES  # Python: _("Undo")
+    assert "Who deals first?" in MESSAGES  # kv: tr._('Who deals first?')
+    assert "{level} is not allowed when trump is botifarra (preset {preset})" in MESSAGES  # core error
+    assert "Sant Vicenç" in MESSAGES and "hand {number}" in MESSAGES  # game words, context
+    assert MESSAGES["{n} card"] == ("{n} card", "{n} cards")  # ngettext
 
 
-@pytest.mark.parametrize("lang", ["ca", "es"])
-def test_every_message_is_translated_with_the_same_placeholders(lang):
-    po = i18n.parse_po((i18n.LOCALE_DIR / f"{lang}.po").read_text("utf-8"))
-    missing = sorted(m for m in MESSAGES if not po.get(m))
-    assert not missing, f"{lang}.po lacks {missing}"
-    for msgid in MESSAGES:
-        assert fields(po[msgid]) == fields(msgid), (lang, msgid)
-    stale = sorted(set(po) - MESSAGES - {""})
-    assert not stale, f"{lang}.po has messages no longer used: {stale}"
+def test_the_kv_extractor_reads_rule_values():
+    kv = (b"<Foo@Label>:\n    text: tr._('Undo')\n    hint_text: tr._(\"It's {n}\").format(n=1)\n"
+          b"    title: tr.ngettext('{n} hand', '{n} hands', root.n).format(n=root.n)\n"
+          b"    other: _('not through tr')\n")
+    found = [(line, msg) for line, msg, _c, _ctx in extract(extract_kv, io.BytesIO(kv))]
+    assert found == [(2, "Undo"), (3, "It's {n}"), (4, ("{n} hand", "{n} hands"))]
 
 
-@pytest.mark.parametrize("lang", ["ca", "es", "en"])
-def test_compiled_mo_reads_back_through_gettext(lang):
-    text = (i18n.LOCALE_DIR / f"{lang}.po").read_text("utf-8")
-    mo = gettext.GNUTranslations(io.BytesIO(i18n.compile_po(text)))
-    for msgid, msgstr in i18n.parse_po(text).items():
-        if msgid:
-            assert mo.gettext(msgid) == msgstr
+@pytest.mark.parametrize("language", ["ca", "es"])
+def test_every_message_is_translated_with_the_same_placeholders_and_none_is_stale(language):
+    catalog = po(language)
+    assert catalog.num_plurals == 2 and catalog.plural_expr == "(n != 1)"
+    have = {m.id[0] if isinstance(m.id, tuple) else m.id: m for m in catalog if m.id}
+    missing = sorted(set(MESSAGES) - set(have))
+    assert not missing, f"{language}: run pybabel update (docs/translations.md); missing {missing}"
+    stale = sorted(set(have) - set(MESSAGES))
+    assert not stale, f"{language}: messages no longer used: {stale}"
+    for msgid, forms in MESSAGES.items():
+        m = have[msgid]
+        assert not m.fuzzy, (language, msgid)
+        strings = m.string if isinstance(m.string, tuple) else (m.string,)
+        assert len(strings) == len(forms) if len(forms) == 1 else len(strings) == 2, (language, msgid)
+        for text in strings:
+            assert text, f"{language}: {msgid!r} is not translated"
+            assert fields(text) == fields(forms[-1]), (language, msgid, text)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_committed_mo_is_the_compiled_po(language):
+    """The kiosk runs from a fresh clone without Babel: the .mo files are committed, so they
+    must be what `pybabel compile` makes of today's .po."""
+    compiled = io.BytesIO()
+    write_mo(compiled, po(language))
+    fresh = gettext.GNUTranslations(io.BytesIO(compiled.getvalue()))
+    mo = LOCALE_DIR / language / "LC_MESSAGES" / f"{DOMAIN}.mo"
+    with open(mo, "rb") as f:
+        committed = gettext.GNUTranslations(f)
+    assert committed._catalog == fresh._catalog, f"run: pybabel compile -d kiosk/locale -D {DOMAIN}"
+    assert committed.plural(1) == 0 and committed.plural(2) == 1 and committed.plural(0) == 1
+
+
+PLURALS = {
+    "ca": ("1 carta · 1 punt de cartes + 1 basa = 2", "2 cartes · 21 punts de cartes + 2 bases = 23",
+           "1 punt", "36 punts"),
+    "es": ("1 carta · 1 punto de cartas + 1 baza = 2", "2 cartas · 21 puntos de cartas + 2 bazas = 23",
+           "1 punto", "36 puntos"),
+    "en": ("1 card · 1 card point + 1 trick = 2", "2 cards · 21 card points + 2 tricks = 23",
+           "1 point", "36 points"),
+}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_counted_messages_take_their_plural_form(language):
+    one, two, point, points = PLURALS[language]
+    i18n.set_language(language)
+    assert i18n.tally(cards=1, card_points=1, tricks=1, total=2) == one
+    assert i18n.tally(cards=2, card_points=21, tricks=2, total=23) == two
+    assert i18n.points_text(1) == point and i18n.points_text(36) == points
+    assert "21 de cart" not in i18n.tally(card_points=21, tricks=0, total=21)
+    assert i18n.ngettext("{n} trick", "{n} tricks", 0).format(n=0).endswith(("bases", "bazas", "tricks"))
+
+
+def test_a_one_card_pile_is_one_card():
+    from kiosk.ui.viewmodels.cards import CardPicker
+
+    i18n.set_language("ca")
+    assert CardPicker("A", ["1O"]).problem.startswith("1 carta:")
+    assert CardPicker("A", ["1O", "2O"]).problem.startswith("2 cartes:")
+
+
+@pytest.mark.parametrize(("language", "us", "you"),
+                         [("ca", "Nosaltres", "Vosaltres"), ("es", "Nosotros", "Vosotros"), ("en", "Us", "You")])
+def test_the_default_pair_names_are_shown_in_the_kiosk_language(language, us, you):
+    i18n.set_language(language)
+    assert (i18n.default_team_name("Nosaltres"), i18n.default_team_name("Vosaltres")) == (us, you)
+    assert i18n.default_team_name("Els Manetes") == "Els Manetes"  # a name someone chose stays
 
 
 def test_switching_language_changes_the_text_at_once():
-    try:
-        i18n.set_language("ca")
-        assert i18n._("Undo") == "Desfer"
-        i18n.set_language("es")
-        assert i18n._("Undo") == "Deshacer"
-        i18n.set_language("en")
-        assert i18n._("Undo") == "Undo"
-    finally:
-        i18n.set_language("en")
+    i18n.set_language("ca")
+    assert i18n._("Undo") == "Desfer"
+    i18n.set_language("es")
+    assert i18n._("Undo") == "Deshacer"
+    i18n.set_language("en")
+    assert i18n._("Undo") == "Undo"
     with pytest.raises(ValueError):
         i18n.set_language("fr")
-
-
-def test_po_parser_handles_continuations_and_escapes():
-    po = 'msgid ""\nmsgstr "X: y\\n"\n\n#, fuzzy\nmsgid "a"\nmsgstr "b"\n\nmsgid "two "\n"lines"\nmsgstr "dues \\"línies\\"\\n"\n'
-    assert i18n.parse_po(po) == {"": "X: y\n", "two lines": 'dues "línies"\n'}
 
 
 def test_no_user_text_bypasses_gettext_in_kv():
     """kv ``text:`` values are either bound data or tr._(...) (no bare English words)."""
     bare = re.compile(r"^\s*text:\s*'([A-Za-z][a-z]+[^']*)'\s*$")
     offenders = []
-    for path in sorted((i18n.LOCALE_DIR.parent).rglob("*.kv")):
+    for path in sorted((ROOT / "kiosk" / "ui").rglob("*.kv")):
         for n, line in enumerate(path.read_text("utf-8").splitlines(), 1):
             if bare.match(line):
                 offenders.append(f"{path.name}:{n}: {line.strip()}")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from kivy.properties import BooleanProperty, ListProperty, StringProperty
 
-from kiosk.ui.i18n import _
+from kiosk.ui.i18n import _, points_text, tally
 from kiosk.ui.screens.base import KioskScreen, load_kv, trump_name
 from kiosk.ui.viewmodels.evidence import current_evidence
 
@@ -16,9 +16,9 @@ def breakdown_lines(vm) -> list[dict]:
     lines = []
     for b in vm.breakdown():
         if b.card_points is not None and b.tricks is not None:
-            source = _("{cp} card points + {tricks} tricks = {p}").format(cp=b.card_points, tricks=b.tricks, p=b.points)
+            source = tally(card_points=b.card_points, tricks=b.tricks, total=b.points)
         elif b.points is not None:
-            source = _("{p} points").format(p=b.points)
+            source = points_text(b.points)
         else:
             source = ""
         if b.scored:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from kivy.properties import NumericProperty, StringProperty
 
-from kiosk.ui.i18n import N_, _
+from kiosk.ui.i18n import N_, _, default_team_name
 from kiosk.ui.screens.base import KioskScreen, load_kv
 from kiosk.ui.viewmodels.match import PRESETS, TARGETS
 
@@ -31,8 +31,8 @@ class NewMatchScreen(KioskScreen):
         self.preset = s["match.preset"]
         self.target = int(s["match.target"]) if RULES[self.preset].target else 0
         self.ids.team_a.text = self.ids.team_a.text or ""
-        self.ids.team_a.hint_text = s["match.team_a"]
-        self.ids.team_b.hint_text = s["match.team_b"]
+        self.ids.team_a.hint_text = default_team_name(s["match.team_a"])
+        self.ids.team_b.hint_text = default_team_name(s["match.team_b"])
         for i in range(4):
             self.ids[f"player_{i}"].hint_text = _("Seat {n}").format(n=i + 1)
         self.drawn_suit = ""

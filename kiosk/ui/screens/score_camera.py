@@ -18,7 +18,7 @@ from kivy.properties import ListProperty, ObjectProperty, StringProperty
 
 from kiosk.files import write_whole
 from kiosk.game import Card
-from kiosk.ui.i18n import N_, _
+from kiosk.ui.i18n import N_, _, tally
 from kiosk.ui.screens.base import KioskScreen, load_kv
 from kiosk.ui.viewmodels.cards import CardPicker
 
@@ -184,8 +184,7 @@ class ScoreCameraScreen(KioskScreen):
 
     def _update(self) -> None:
         p = self._picker()
-        self.count = _("{cards} cards · {points} points + {tricks} tricks = {total}").format(
-            cards=len(p.selected), points=p.card_points, tricks=p.tricks, total=p.points)
+        self.count = tally(cards=len(p.selected), card_points=p.card_points, tricks=p.tricks, total=p.points)
 
     def restart_pile(self) -> None:
         """Start reading the pile again from nothing."""

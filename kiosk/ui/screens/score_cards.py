@@ -7,7 +7,7 @@ from kivy.properties import StringProperty
 
 from kiosk.game import Card
 from kiosk.ui import theme
-from kiosk.ui.i18n import _
+from kiosk.ui.i18n import tally
 from kiosk.ui.screens.base import KioskScreen, load_kv
 from kiosk.ui.viewmodels.cards import RANK_COLUMNS, SUIT_ROWS, CardPicker
 from kiosk.ui.widgets import KButton, KLabel
@@ -97,8 +97,7 @@ class ScoreCardsScreen(KioskScreen):
             b.selected = card in p.selected
             b.disabled = card in p.other
             b.color_bg = theme.SUIT[card.suit.catalan][:3] + (0.35,)
-        self.count = _("{cards} cards · {points} points + {tricks} tricks = {total}").format(
-            cards=len(p.selected), points=p.card_points, tricks=p.tricks, total=p.points)
+        self.count = tally(cards=len(p.selected), card_points=p.card_points, tricks=p.tricks, total=p.points)
         self.problem = p.problem or ""
 
     def done(self) -> None:

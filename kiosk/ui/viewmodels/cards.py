@@ -4,7 +4,7 @@ with the same rules as a camera read (whole tricks, no card twice)."""
 from __future__ import annotations
 
 from kiosk.game import DECK, Card, Suit, card_points
-from kiosk.ui.i18n import _
+from kiosk.ui.i18n import _, ngettext
 
 SUIT_ROWS: tuple[Suit, ...] = (Suit.OROS, Suit.COPES, Suit.ESPASES, Suit.BASTOS)
 RANK_COLUMNS: tuple[int, ...] = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12)
@@ -53,7 +53,8 @@ class CardPicker:
         """Why the pile cannot be scored yet, in the current language, or None."""
         n = len(self.selected)
         if n % 4:
-            return _("{n} cards: a pile is whole tricks (4 cards each)").format(n=n)
+            return ngettext("{n} card: a pile is whole tricks (4 cards each)",
+                            "{n} cards: a pile is whole tricks (4 cards each)", n).format(n=n)
         if self.selected & self.other:
             return _("A card is in both piles")
         return None

@@ -75,7 +75,8 @@ class DiagnosticsViewModel:
         app, libs = self._section("app"), self._section("libraries")
         versions = "  ".join(f"{name} {libs[key]}" for key, name in LIBRARY_NAMES.items()
                              if key in libs and not str(libs[key]).startswith(("not importable", "import ")))
-        return (_("Versions"), f"{_('App')} {app.get('version', '?')}  Python {app.get('python', '?')}  {versions}"
+        app_name = _("App")  # outside the f-string, where Babel's extractor sees it
+        return (_("Versions"), f"{app_name} {app.get('version', '?')}  Python {app.get('python', '?')}  {versions}"
                 .rstrip(), True)
 
     def _journal(self) -> tuple[str, str, bool]:

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from kiosk.game import BotifarraError
-from kiosk.ui.i18n import _
+from kiosk.ui.i18n import _, points_text, tally
 
 JPEG_START = b"\xff\xd8"
 
@@ -40,10 +40,9 @@ class HandEvidence:
         head = _("Hand {n}: the camera read {team}'s pile").format(n=self.number, team=who) if who \
             else _("Hand {n}: read by the camera").format(n=self.number)
         if self.card_points is not None and self.tricks is not None:
-            counted = _("{cards} cards · {cp} card points + {tricks} tricks = {p}").format(
-                cards=self.cards, cp=self.card_points, tricks=self.tricks, p=self.points)
+            counted = tally(cards=self.cards, card_points=self.card_points, tricks=self.tricks, total=self.points)
         elif self.points is not None:
-            counted = _("{p} points").format(p=self.points)
+            counted = points_text(self.points)
         else:
             counted = ""
         return f"{head}\n{counted}" if counted else head

@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from kiosk.files import fsync_dir
-from kiosk.ui.i18n import _
+from kiosk.ui.i18n import _, ngettext
 from kiosk.ui.viewmodels.match import sheet_of
 
 # Where desktop systems (udisks: /media/USER/LABEL, /run/media/USER/LABEL) and a manual
@@ -350,8 +350,7 @@ class HistoryViewModel:
             return _("Only {done} of {total} matches were saved on the USB stick; {left} were not. "
                      "{why}").format(done=done, total=result.total,
                                                left=result.total - done, why=why), False
-        text = (_("1 match saved on the USB stick") if done == 1 else
-                _("{n} matches saved on the USB stick").format(n=done))
+        text = ngettext("{n} match saved on the USB stick", "{n} matches saved on the USB stick", done).format(n=done)
         if result.unreadable:
             return text + ". " + _("{n} of today's matches cannot be read; they were not saved.").format(
                 n=result.unreadable), False
