@@ -2,8 +2,9 @@
 watchdog pet and of a buzzer call, and how long `diag` takes.
 
 ``python -m tests.bench.bench_hardware`` (or ``make bench``); prints a markdown table.
-Measured with gpiozero's MockFactory (the debounce and timers are the real code); on a Pi
-the lgpio edge callback adds its own (small) delay.
+Measured with gpiozero's MockFactory: the hold timer is gpiozero's own (its hold thread);
+the debounce is the pin driver's (``bounce_time``; on a Pi lgpio's kernel debounce, whose
+delay is the bounce time itself), which mock pins do not apply.
 """
 from __future__ import annotations
 
