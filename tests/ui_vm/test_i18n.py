@@ -157,3 +157,35 @@ def test_no_user_text_bypasses_gettext_in_kv():
             if bare.match(line):
                 offenders.append(f"{path.name}:{n}: {line.strip()}")
     assert not offenders, offenders
+
+
+def test_kv_rules_follow_a_language_switch_singular_and_plural():
+    """``tr._`` and ``tr.ngettext`` in a real kv rule: re-evaluated on ``tr.switch`` and
+    when the count changes."""
+    from kivy.lang import Builder
+    from kivy.properties import NumericProperty, StringProperty
+    from kivy.uix.widget import Widget
+
+    from kiosk.ui.tr import tr
+
+    class TrProbe(Widget):
+        label = StringProperty("")
+        counted = StringProperty("")
+        n = NumericProperty(1)
+
+    rules = ("#:import tr kiosk.ui.tr.tr\n<TrProbe>:\n    label: tr._('Undo')\n"
+             "    counted: tr.ngettext('{n} card', '{n} cards', root.n).format(n=root.n)\n")
+    Builder.load_string(rules, filename="tr_probe.kv")
+    try:
+        tr.switch("en")
+        probe = TrProbe()
+        assert (probe.label, probe.counted) == ("Undo", "1 card")
+        tr.switch("ca")
+        assert (probe.label, probe.counted) == ("Desfer", "1 carta")
+        probe.n = 3
+        assert probe.counted == "3 cartes"
+        tr.switch("es")
+        assert (probe.label, probe.counted) == ("Deshacer", "3 cartas")
+    finally:
+        tr.switch("en")
+        Builder.unload_file("tr_probe.kv")
