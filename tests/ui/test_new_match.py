@@ -59,3 +59,16 @@ def test_presets_cycle_and_a_fixed_hands_preset_has_no_target(kiosk):
     d.tap("start")
     vm = d.app.vm
     assert vm.match.rules.max_hands == 8 and vm.target is None
+
+
+@pytest.mark.parametrize(("language", "us", "you"), [("en", "Us", "You"), ("ca", "Nosaltres", "Vosaltres")])
+def test_the_pair_placeholders_are_in_the_kiosk_language(kiosk, language, us, you):
+    from kiosk.settings import Settings
+
+    settings = Settings()
+    settings.set("ui.language", language)
+    d = kiosk.start(settings=settings)
+    d.tap("new_match")
+    ids = d.current.ids
+    assert (ids.team_a.hint_text, ids.team_b.hint_text) == (us, you)
+    assert ids.player_0.hint_text == ("Seat 1" if language == "en" else "Seient 1")
