@@ -454,6 +454,6 @@ def test_export_today_skips_a_match_that_cannot_be_read_and_says_so(tmp_path):
         result = vm.export_many(payloads, tmp_path, unreadable=unreadable)
         text, info = vm.many_message(result)
         assert len(result.written) == 1 and not info
-        assert text == "1 partida desada a la memòria USB. 1 de les partides d'avui no es poden llegir; no s'han desat."
+        assert text == "1 partida desada a la memòria USB. 1 de les partides d'avui no es pot llegir; no s'ha desat."
     finally:
         journal.close()

@@ -352,8 +352,9 @@ class HistoryViewModel:
                                                left=result.total - done, why=why), False
         text = ngettext("{n} match saved on the USB stick", "{n} matches saved on the USB stick", done).format(n=done)
         if result.unreadable:
-            return text + ". " + _("{n} of today's matches cannot be read; they were not saved.").format(
-                n=result.unreadable), False
+            return text + ". " + ngettext("{n} of today's matches cannot be read; it was not saved.",
+                                          "{n} of today's matches cannot be read; they were not saved.",
+                                          result.unreadable).format(n=result.unreadable), False
         return text, True
 
     @staticmethod
