@@ -189,3 +189,19 @@ def test_kv_rules_follow_a_language_switch_singular_and_plural():
     finally:
         tr.switch("en")
         Builder.unload_file("tr_probe.kv")
+
+
+def test_the_kiosk_translates_without_babel_installed():
+    """Babel is a build tool (the test extra): at run time only gettext reads the .mo files."""
+    import subprocess
+    import sys
+
+    code = ("import sys; sys.modules['babel'] = None\n"  # any `import babel` now fails
+            "from kiosk.ui import i18n\nfrom kiosk.messages import explain\n"
+            "from kiosk.game import MatchStateError\n"
+            "i18n.set_language('ca')\n"
+            "print(i18n._('Undo'), '|', i18n.tally(cards=1, card_points=1, tricks=1, total=2), '|',"
+            " explain(MatchStateError('nothing to undo'), 'es'))\n")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "Desfer | 1 carta · 1 punt de cartes + 1 basa = 2 | No hay nada que deshacer"
