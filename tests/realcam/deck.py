@@ -330,8 +330,10 @@ def _index(st: DeckStyle, card: Card, ppm: float) -> np.ndarray:
     return patch
 
 
+@lru_cache(maxsize=8)
 def card_alpha(px_per_mm: float) -> np.ndarray:
-    """The card's outline as a uint8 mask (255 inside), rounded corners, anti-aliased."""
+    """The card's outline as a uint8 mask (255 inside), rounded corners, anti-aliased
+    (read-only, cached)."""
     w, h = int(round(CARD_W_MM * px_per_mm)), int(round(CARD_H_MM * px_per_mm))
     m = np.zeros((h, w), np.uint8)
     pen = _Pen(m, px_per_mm)
@@ -340,6 +342,7 @@ def card_alpha(px_per_mm: float) -> np.ndarray:
     pen.rect(0, r, CARD_W_MM, CARD_H_MM - r, 255)
     for c in ((r, r), (CARD_W_MM - r, r), (r, CARD_H_MM - r), (CARD_W_MM - r, CARD_H_MM - r)):
         pen.circle(c, r, 255)
+    m.setflags(write=False)
     return m
 
 
