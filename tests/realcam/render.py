@@ -43,6 +43,7 @@ class CardTruth:
     occluded: bool
     contrast: int
     marker_quads: tuple[np.ndarray, ...] = ()
+    card_corners: np.ndarray | None = None  # the card's corners (output px), its top-left first
 
     @property
     def visible(self) -> bool:
@@ -59,7 +60,7 @@ class ShotMeta:
     px_per_mm: float  # at the image centre, delivered image
     layout: str
     deck_style: str
-    marks: str
+    marks: str | None  # None: an ordinary deck, no stickers
     distractors: tuple[str, ...]
     face_down: int
     glare_peak: float
@@ -100,6 +101,12 @@ class Canvas:
         self.albedo = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
         self.label = np.zeros((h, w), np.uint16)
         self.gloss = np.full((h, w), 35, np.uint8)
+
+    def copy(self) -> "Canvas":
+        out = Canvas.__new__(Canvas)
+        out.size, out.hm = self.size, self.hm
+        out.albedo, out.label, out.gloss = self.albedo.copy(), self.label.copy(), self.gloss.copy()
+        return out
 
     def paste(self, tex: np.ndarray, alpha: np.ndarray, place_mm: np.ndarray, tex_ppm: float,
               label: int, gloss: float, *, darken: bool = False) -> None:
@@ -188,11 +195,15 @@ class Item:
 
 
 def card_item(code: str, place: np.ndarray, rng: np.random.Generator, *, style: str, ppm: float,
-              marks: str = "aruco", sticker_mm: float = kit.STICKER_MM, gloss: float | None = None) -> Item:
+              marks: str | None = "aruco", sticker_mm: float = kit.STICKER_MM,
+              gloss: float | None = None) -> Item:
     places = sticker_places(rng, sticker_mm)
-    tex = marked_card(code, style, ppm, places, marks, sticker_mm)
-    corners = marker_corners_mm(sticker_mm, marks).reshape(1, -1, 2)
-    quads = tuple(cv2.perspectiveTransform(corners, p)[0] for p in places)
+    if marks is None:  # an ordinary deck: no stickers
+        tex, quads = card_face(code, style=style, px_per_mm=ppm), ()
+    else:
+        tex = marked_card(code, style, ppm, places, marks, sticker_mm)
+        corners = marker_corners_mm(sticker_mm, marks).reshape(1, -1, 2)
+        quads = tuple(cv2.perspectiveTransform(corners, p)[0] for p in places)
     g = gloss if gloss is not None else float(rng.uniform(0.6, 1.3))  # curl: each card its own
     return Item(tex, card_alpha(ppm), ppm, place, CARD_ID0 + DECK.index(Card.parse(code)), g,
                 code=code, markers_mm=quads)
@@ -234,14 +245,27 @@ def _contrast(grey: np.ndarray, quad: np.ndarray) -> int:
 
 
 def shoot(items: list[Item], *, mode: str, pose: camera.Pose, lighting, exposure: camera.Exposure,
-          rng: np.random.Generator, table_seed: int = 0, motion: tuple[float, float] = (0.0, 0.0)):
-    """Lay ``items`` on the table and take the picture. Returns (image, jpeg, truth)."""
+          rng: np.random.Generator, table_seed: int = 0, motion: tuple[float, float] = (0.0, 0.0),
+          static: int = 0, cache: dict | None = None):
+    """Lay ``items`` on the table and take the picture. Returns (image, jpeg, truth).
+
+    ``static``: the first items do not change from frame to frame (a dealing sequence);
+    their canvas is kept in ``cache`` and copied, not drawn again."""
     from tests.realcam import light as lightmod
 
     rsize, osize = camera.MODES[camera.check_mode(mode)]
     hm = pose.table_to_image(rsize)
-    cv = Canvas(rsize, hm, np.random.default_rng(table_seed))
-    for it in items:
+    key = tuple(it.label for it in items[:static])
+    if cache is not None and key in cache:
+        cv = cache[key].copy()
+    else:
+        cv = Canvas(rsize, hm, np.random.default_rng(table_seed))
+        for it in items[:static]:
+            cv.paste(it.texture, it.alpha, it.place, it.ppm, it.label, it.gloss, darken=it.darken)
+        if cache is not None:
+            cache.clear()  # a dealt pile only grows: the previous state is not needed again
+            cache[key] = cv.copy()
+    for it in items[static:]:
         cv.paste(it.texture, it.alpha, it.place, it.ppm, it.label, it.gloss, darken=it.darken)
     if any(it.moving for it in items) and math.hypot(*motion) > 0.5:
         # the moving things smear along their motion: blur the picture, keep it where they are
@@ -292,7 +316,9 @@ def shoot(items: list[Item], *, mode: str, pose: camera.Pose, lighting, exposure
             glare=glares[best] if sides else 0.0,
             occluded=any(0.0 < cv_ < 0.995 for cv_ in covers),
             contrast=_contrast(grey, quads[best]) if sides else 0,
-            marker_quads=tuple(quads)))
+            marker_quads=tuple(quads),
+            card_corners=cv2.perspectiveTransform(
+                np.float32([[[0, 0], [CARD_W_MM, 0], [CARD_W_MM, CARD_H_MM], [0, CARD_H_MM]]]), hm @ it.place)[0] * k))
     return image, jpeg, truth
 
 
@@ -302,10 +328,12 @@ def draw_exposure(mode: str, rng: np.random.Generator, *, lighting: str = "bar")
     video = mode != "still"
     dim = lighting != "even"
     return camera.Exposure(
-        defocus_px=float(rng.uniform(0.3, 1.4) if video else rng.uniform(0.5, 3.0)),
+        # focus error: a blur disk of 1-5 sensor pixels' radius (the module's autofocus hunting
+        # or a fixed focus set for another height); binning halves it in video
+        defocus_px=float(rng.uniform(0.5, 2.5) if video else rng.uniform(1.0, 5.0)),
         motion_px=float(rng.uniform(0.0, 1.2) if video else rng.uniform(0.0, 2.5)),
         motion_deg=float(rng.uniform(0, 180)),
-        gain=float(rng.uniform(3, 12) if video and dim else rng.uniform(1.5, 6)),
+        gain=float(rng.uniform(4, 16) if video and dim else rng.uniform(1.5, 6)),
         warmth=0.0,  # set from the lighting by the caller
         awb=float(rng.uniform(0.5, 0.9)),
         sharpen=float(rng.uniform(0.4, 1.2)),
@@ -324,7 +352,7 @@ def draw_pose(rng: np.random.Generator, *, height_cm: float | None, tilt_deg: fl
 def render(seed: int, *, mode: str = "1080p", height_cm: float | None = None, tilt_deg: float | None = None,
            layout: str | None = None, cards: int | list[str] | None = None,
            distractors: tuple[str, ...] | None = None, face_down: int | None = None,
-           deck_style: str | None = None, marks: str = "aruco", lighting: str = "bar",
+           deck_style: str | None = None, marks: str | None = "aruco", lighting: str = "bar",
            glare: float | None = None, mat: str | None = "A3") -> Shot:
     """A seeded photo of a pile on the mat through the modelled camera.
 
