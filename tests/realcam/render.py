@@ -328,9 +328,10 @@ def draw_exposure(mode: str, rng: np.random.Generator, *, lighting: str = "bar")
     video = mode != "still"
     dim = lighting != "even"
     return camera.Exposure(
-        # focus error: a blur disk of 1-5 sensor pixels' radius (the module's autofocus hunting
-        # or a fixed focus set for another height); binning halves it in video
-        defocus_px=float(rng.uniform(0.5, 2.5) if video else rng.uniform(1.0, 5.0)),
+        # focus error. Video: a blur disk of 1-5 sensor pixels' radius (continuous autofocus
+        # hunting, or a focus set for another height), halved by the 2x2 binning. A still
+        # runs an autofocus cycle first: 0.5-2.5 sensor pixels left.
+        defocus_px=float(rng.uniform(0.5, 2.5) if video else rng.uniform(0.5, 2.5)),
         motion_px=float(rng.uniform(0.0, 1.2) if video else rng.uniform(0.0, 2.5)),
         motion_deg=float(rng.uniform(0, 180)),
         gain=float(rng.uniform(4, 16) if video and dim else rng.uniform(1.5, 6)),
