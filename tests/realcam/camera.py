@@ -147,18 +147,20 @@ def lamp_colour(warmth: float) -> np.ndarray:
 
 
 def develop(linear: np.ndarray, ex: Exposure, out_size: tuple[int, int],
-            rng: np.random.Generator) -> tuple[np.ndarray, bytes]:
+            rng: np.random.Generator, *, lamp: np.ndarray | None = None) -> tuple[np.ndarray, bytes]:
     """The sensor and the ISP: linear BGR float32 radiance (1.0 = a white card in full light,
-    more where glare is) -> (the delivered BGR uint8 frame after JPEG, the JPEG bytes).
+    more where glare is) under white light, ``lamp`` the light's BGR gains -> (the delivered
+    BGR uint8 frame after JPEG, the JPEG bytes).
 
     Works on ``linear`` in place to keep a 12 MP still's memory low."""
     h, w = linear.shape[:2]
     # the Bayer mosaic, RGGB from the top-left (what COLOR_BayerBG2BGR expects)
+    g = np.ones(3, np.float32) if lamp is None else np.asarray(lamp, np.float32)
     raw = np.empty((h, w), np.float32)
-    raw[0::2, 0::2] = linear[0::2, 0::2, 2]
-    raw[0::2, 1::2] = linear[0::2, 1::2, 1]
-    raw[1::2, 0::2] = linear[1::2, 0::2, 1]
-    raw[1::2, 1::2] = linear[1::2, 1::2, 0]
+    raw[0::2, 0::2] = linear[0::2, 0::2, 2] * g[2]
+    raw[0::2, 1::2] = linear[0::2, 1::2, 1] * g[1]
+    raw[1::2, 0::2] = linear[1::2, 0::2, 1] * g[1]
+    raw[1::2, 1::2] = linear[1::2, 1::2, 0] * g[0]
     del linear
     # photons -> electrons: a white card in full light fills this many electrons at this gain
     # (about 9000 e- full well at gain 1); read noise 2.5 e- at high gain, more at low gain
@@ -178,8 +180,7 @@ def develop(linear: np.ndarray, ex: Exposure, out_size: tuple[int, int],
     del raw16
     # white balance (partial: bars keep some of the warm cast) and the gamma curve, one LUT per
     # channel over the 12-bit values
-    lamp = lamp_colour(ex.warmth)
-    wb = (1.0 / lamp) * ex.awb + (1 - ex.awb)
+    wb = (1.0 / g) * ex.awb + (1 - ex.awb)
     codes = np.arange(4096, dtype=np.float32)
     lin = np.clip((codes - 64) / (0.7 * 4095 * 1.08), 0, None)  # a white card just under 1
     out = np.empty((h, w, 3), np.uint8)

@@ -237,6 +237,34 @@ def _quad_cover(label: np.ndarray, quad: np.ndarray, want: int) -> float:
     return float((label[y0:y1, x0:x1][sel] == want).mean()) if sel.any() else 0.0
 
 
+def _smear(cv: Canvas, labels: list[int], motion: tuple[float, float]) -> None:
+    """Smear the moving objects along ``motion`` (render px over the exposure): the average of
+    shifted copies, only in their neighbourhood, kept where they (smeared) are."""
+    mask = np.isin(cv.label, labels)
+    ys, xs = np.nonzero(mask)
+    if not len(xs):
+        return
+    length = math.hypot(*motion)
+    pad = int(math.ceil(length / 2)) + 2
+    h, w = cv.label.shape
+    x0, x1 = max(xs.min() - pad, 0), min(xs.max() + pad + 1, w)
+    y0, y1 = max(ys.min() - pad, 0), min(ys.max() + pad + 1, h)
+    roi = cv.albedo[y0:y1, x0:x1].astype(np.float32)
+    m = mask[y0:y1, x0:x1].astype(np.float32)
+    n = int(min(max(3, math.ceil(length)), 24))
+    acc, macc = np.zeros_like(roi), np.zeros_like(m)
+    for k in range(n):
+        f = k / (n - 1) - 0.5
+        shift = np.float32([[1, 0, f * motion[0]], [0, 1, f * motion[1]]])
+        acc += cv2.warpAffine(roi * m[..., None], shift, (x1 - x0, y1 - y0), borderMode=cv2.BORDER_REPLICATE)
+        macc += cv2.warpAffine(m, shift, (x1 - x0, y1 - y0))
+    acc /= n
+    macc /= n
+    # over the background: the smeared object (premultiplied) + what shows through it
+    out = acc + roi * (1 - macc)[..., None]
+    cv.albedo[y0:y1, x0:x1] = np.clip(out, 0, 255).astype(np.uint8)
+
+
 def _contrast(grey: np.ndarray, quad: np.ndarray) -> int:
     dst = np.float32([[0, 0], [31, 0], [31, 31], [0, 31]])
     patch = cv2.warpPerspective(grey, cv2.getPerspectiveTransform(np.float32(quad), dst), (32, 32))
@@ -268,28 +296,22 @@ def shoot(items: list[Item], *, mode: str, pose: camera.Pose, lighting, exposure
     for it in items[static:]:
         cv.paste(it.texture, it.alpha, it.place, it.ppm, it.label, it.gloss, darken=it.darken)
     if any(it.moving for it in items) and math.hypot(*motion) > 0.5:
-        # the moving things smear along their motion: blur the picture, keep it where they are
-        ids = np.array([it.label for it in items if it.moving])
-        mask = np.isin(cv.label, ids).astype(np.float32)
-        k = camera.line_kernel(math.hypot(*motion), math.degrees(math.atan2(motion[1], motion[0])))
-        mask = cv2.filter2D(mask, -1, k)
-        smear = cv2.filter2D(cv.albedo, -1, k)
-        cv.albedo = cv2.blendLinear(smear, cv.albedo, mask, 1 - mask)
+        _smear(cv, [it.label for it in items if it.moving], motion)
     irr, glare = lightmod.light_maps(lighting, pose, rsize)
-    lamp = camera.lamp_colour(lighting.warmth)
     w, h = rsize
-    # light varies slowly: the coarse maps scaled up; glare x gloss keeps the objects' edges
+    # light varies slowly: the coarse maps scaled up; glare x gloss keeps the objects' edges.
+    # The lamp's colour is one gain per channel: the sensor applies it (camera.develop).
     irr = cv2.resize(irr, (w + lightmod.GRID * 2, h + lightmod.GRID * 2), interpolation=cv2.INTER_LINEAR)[:h, :w]
     glare_full = cv2.resize(glare, (w + lightmod.GRID * 2, h + lightmod.GRID * 2),
                             interpolation=cv2.INTER_LINEAR)[:h, :w]
     glare_full = cv2.multiply(glare_full, cv.gloss, scale=0.01, dtype=cv2.CV_32F)
     linear = cv2.LUT(cv.albedo, camera.LINEAR_LUT)
     del cv.albedo
-    cv2.multiply(linear, cv2.merge([irr * float(c) for c in lamp]), dst=linear)
+    linear *= irr[..., None]
     del irr
-    cv2.add(linear, cv2.merge([glare_full * float(c) for c in lamp]), dst=linear)
+    linear += glare_full[..., None]
     linear = camera.blur_optics(linear, exposure)
-    image, jpeg = camera.develop(linear, exposure, osize, rng)
+    image, jpeg = camera.develop(linear, exposure, osize, rng, lamp=camera.lamp_colour(lighting.warmth))
     del linear
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     k = osize[0] / rsize[0]
