@@ -10,8 +10,8 @@ Light and sensor, in this order (``develop``): scene reflectance (sRGB albedo ->
 warm lamp light with fall-off (lamp gradient, lens vignette) x hand shadows, + specular
 glare on glossy objects; lens defocus (disk PSF) and motion blur; the Bayer mosaic
 (RGGB, demosaiced with OpenCV's ``COLOR_BayerBG2BGR``); shot noise and read noise at the
-analogue gain; demosaic; white balance and gamma; ISP scaling (video); unsharp-mask
-sharpening (its halos); JPEG.
+analogue gain; demosaic; white balance and gamma; ISP denoise (chroma hard, luma with
+the gain); ISP scaling (video); unsharp-mask sharpening (its halos); JPEG.
 """
 
 from __future__ import annotations
@@ -190,6 +190,15 @@ def develop(linear: np.ndarray, ex: Exposure, out_size: tuple[int, int],
         lut = np.clip(curve * 255 + 0.5, 0, 255).astype(np.uint8)
         out[..., ch] = lut[rgb[..., ch]]
     del rgb
+    # the ISP's denoise, stronger at high gain: colour noise smoothed hard, luma a little
+    # (this smear, not only the lens, is what softens small cells in a dim bar)
+    ycc = cv2.cvtColor(out, cv2.COLOR_BGR2YCrCb)
+    y, cr, cb = cv2.split(ycc)
+    y = cv2.GaussianBlur(y, (0, 0), 0.15 + 0.04 * ex.gain)
+    cr = cv2.GaussianBlur(cr, (0, 0), 1.5)
+    cb = cv2.GaussianBlur(cb, (0, 0), 1.5)
+    out = cv2.cvtColor(cv2.merge([y, cr, cb]), cv2.COLOR_YCrCb2BGR)
+    del ycc, cr, cb
     if out_size != (w, h):  # the ISP's scaler
         out = cv2.resize(out, out_size, interpolation=cv2.INTER_AREA if out_size[0] < w * 0.75
                          else cv2.INTER_LINEAR)
