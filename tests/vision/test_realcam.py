@@ -190,3 +190,14 @@ def test_an_enrolment_photo_has_one_card_and_no_sticker():
     assert corners is not None and (corners >= 0).all() and (corners[:, 0] < 1920).all()
     _, ids, _ = cv2.aruco.ArucoDetector(card_dictionary()).detectMarkers(cv2.cvtColor(shot.image, cv2.COLOR_BGR2GRAY))
     assert ids is None or all(i >= 48 for i in ids.ravel())  # only the mat's corners
+
+
+def test_harsh_glare_washes_some_stickers_out():
+    from tests.realcam.render import render
+
+    shot = render(1, mode="1080p", cards=14, layout="spread", lighting="harsh", glare=1.6, distractors=())
+    seen = [t for t in shot.truth if t.visible]
+    assert min(t.contrast for t in seen) < 60  # the "washed out"
+    assert max(t.contrast for t in seen) > 120  # and not the whole frame
+    washed = min(seen, key=lambda t: t.contrast)
+    assert washed.glare > max(t.glare for t in seen if t.contrast > 120)
