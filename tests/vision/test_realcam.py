@@ -86,7 +86,8 @@ def test_same_seed_same_pixels_and_truth():
     assert c.jpeg != a.jpeg
 
 
-@pytest.mark.parametrize("mode, size", [("720p", (1280, 720)), ("1080p", (1920, 1080)), ("still", (4608, 2592))])
+@pytest.mark.parametrize("mode, size", [("720p", (1280, 720)), ("1080p", (1920, 1080)),
+                                        pytest.param("still", (4608, 2592), marks=pytest.mark.slow)])
 def test_each_mode_delivers_its_frame_size(mode, size):
     from tests.realcam.render import render
 
@@ -162,6 +163,7 @@ def test_distractor_frames_hold_no_face_up_card():
 
 # -- dealing and enrolment (issue 11) ---------------------------------------------------------
 
+@pytest.mark.slow
 def test_a_deal_names_its_order_and_its_still_windows():
     from tests.realcam.deal import deal
 
