@@ -89,15 +89,25 @@ class Outbox:
     # -- rounds ----------------------------------------------------------------------
 
     def save_assignment(self, assignment: RoundAssignment) -> None:
+        """Keep the latest order; the same order received again (a retained resend) keeps
+        its first time of receipt, which is what new matches are compared with."""
         with self._lock:
+            row = self._conn.execute("SELECT payload FROM assignment WHERE id = 1").fetchone()
+            if row and bytes(row[0]) == assignment.to_bytes():
+                return
             self._conn.execute(
                 "INSERT OR REPLACE INTO assignment (id, payload, received_at) VALUES (1, ?, ?)",
                 (assignment.to_bytes(), self._clock()))
 
     def assignment(self) -> RoundAssignment | None:
+        received = self.received_assignment()
+        return received[0] if received else None
+
+    def received_assignment(self) -> tuple[RoundAssignment, float] | None:
+        """The latest round order and when this table received it (by its own clock)."""
         with self._lock:
-            row = self._conn.execute("SELECT payload FROM assignment WHERE id = 1").fetchone()
-        return RoundAssignment.from_bytes(self.table, row[0]) if row else None
+            row = self._conn.execute("SELECT payload, received_at FROM assignment WHERE id = 1").fetchone()
+        return (RoundAssignment.from_bytes(self.table, row[0]), row[1]) if row else None
 
     def bind_round(self, match: int, round_number: int | None) -> int | None:
         """Bind ``match`` to a round once (the first binding stays); returns the binding."""

@@ -9,6 +9,7 @@ outage's backlog drains at a steady pace instead of as a flood.
 
 from __future__ import annotations
 
+import calendar
 import logging
 import os
 import threading
@@ -29,6 +30,7 @@ from kiosk.club.outbox import Outbox
 
 log = logging.getLogger(__name__)
 SESSION_EXPIRY_S = 7 * 24 * 3600   # the broker keeps our subscriptions and queued acks a week
+ROUND_GRACE_S = 0.3
 
 
 @dataclass
@@ -94,6 +96,7 @@ class Publisher:
         # thread touches it; paho's thread only moves _acked and raises _reconnected.
         self._inflight: dict[tuple[int, int], float] = {}
         self._reconnected = False
+        self._subscribed_at: float | None = None
         self._acked: dict[int, int] = {m: u for m, (u, _) in self.outbox.all_acked().items()}
         self._confirm_acked = {m for m, (_, c) in self.outbox.all_acked().items() if c}
         self._tracked: dict[int, _Tracked] = {}
@@ -114,6 +117,7 @@ class Publisher:
         self._client.on_connect = self._on_connect
         self._client.on_disconnect = self._on_disconnect
         self._client.on_message = self._on_message
+        self._client.on_subscribe = self._on_subscribe
 
     # -- life --------------------------------------------------------------------------
 
@@ -186,6 +190,13 @@ class Publisher:
             self._dirty = True
             self._cond.notify_all()
 
+    def _on_subscribe(self, client, userdata, mid, reason_codes, properties) -> None:
+        with self._cond:
+            if self._subscribed_at is None:
+                self._subscribed_at = time.monotonic()
+            self._dirty = True
+            self._cond.notify_all()
+
     def _on_disconnect(self, client, userdata, flags, reason_code, properties) -> None:
         with self._cond:
             self._connected = False
@@ -233,8 +244,10 @@ class Publisher:
                 log.exception("club: publishing failed; retrying")
                 again_in = self._poll_s
 
-    def _scan(self) -> None:
-        """Refresh the events of matches whose journal summary changed."""
+    def _scan(self) -> int:
+        """Refresh the events of matches whose journal summary changed; returns how many
+        matches wait for the round order before they can be sent."""
+        waiting = 0
         for info in self._journal.matches():
             key = (info.updated_at, info.is_over, info.hands, tuple(sorted(info.totals.items())), info.phase)
             tracked = self._tracked.get(info.id)
@@ -242,19 +255,30 @@ class Publisher:
             # re-read (it is one match per table); a finished one only when its summary moves.
             if tracked is not None and tracked.key == key and info.is_over:
                 continue
-            events = self._journal.events(info.id)
             bound, round_number = self.outbox.bound_round(info.id)
             if not bound:
+                if not self._round_known():
+                    waiting += 1  # not yet: the retained round order may be on its way
+                    continue
                 round_number = self.outbox.bind_round(info.id, self._round_for(info.created_at))
-            self._tracked[info.id] = _Tracked(key, events, round_number)
+            self._tracked[info.id] = _Tracked(key, self._journal.events(info.id), round_number)
+        return waiting
+
+    def _round_known(self) -> bool:
+        """Has the broker had its chance to hand us the retained round order? (It comes
+        right after the SUBACK; a short grace covers paho's thread handing it over.)"""
+        with self._cond:
+            return self._subscribed_at is not None and time.monotonic() - self._subscribed_at > ROUND_GRACE_S
 
     def _round_for(self, created_at: str) -> int | None:
-        """The round a new match belongs to: the latest order received before it began."""
-        assignment = self.outbox.assignment()
-        if assignment is None:
+        """The round a new match belongs to: the latest order received before it began.
+        Both times are this kiosk's own clock (the organiser's may differ)."""
+        received = self.outbox.received_assignment()
+        if received is None:
             return None
-        created = time.mktime(time.strptime(created_at, "%Y-%m-%dT%H:%M:%SZ")) - time.timezone
-        return assignment.round if created >= int(assignment.started_at) - 1 else None
+        assignment, received_at = received
+        created = calendar.timegm(time.strptime(created_at, "%Y-%m-%dT%H:%M:%SZ"))
+        return assignment.round if created >= int(received_at) - 1 else None
 
     def _take_token(self) -> bool:
         now = time.monotonic()
@@ -267,9 +291,9 @@ class Publisher:
 
     def _pump(self) -> float:
         """Send what is due; returns how soon to look again (0: at the next poll)."""
-        self._scan()
-        pending = 0
-        again_in = 0.0
+        waiting = self._scan()
+        pending = waiting
+        again_in = ROUND_GRACE_S if waiting else 0.0
         now = time.monotonic()
         confirmations = {c.match: c for c in self.outbox.confirmations()}
         with self._cond:
