@@ -150,6 +150,7 @@ class Publisher:
         """Something was written to the journal: look now rather than at the next poll."""
         with self._cond:
             self._dirty = True
+            self._pending = -1  # unknown until the next scan: wait_acked must not pass on stale news
             self._cond.notify_all()
 
     def status(self) -> PublisherStatus:

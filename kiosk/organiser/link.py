@@ -12,6 +12,7 @@ import logging
 import queue
 import threading
 import time
+from dataclasses import dataclass
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.packettypes import PacketTypes
@@ -24,6 +25,12 @@ from kiosk.organiser.tournament import Tournament
 
 log = logging.getLogger(__name__)
 BATCH = 500
+
+
+@dataclass(frozen=True)
+class _Online:
+    table: str
+    online: bool
 
 
 class BrokerLink:
@@ -112,11 +119,9 @@ class BrokerLink:
             elif leaf == "confirm":
                 self._queue.put(Confirmation.from_bytes(table, msg.payload))
             elif leaf == "online":
-                self.tournament.table_changed(table, online=msg.payload == b"online")
+                self._queue.put(_Online(table, msg.payload == b"online"))
             elif leaf == "state" and msg.payload:
-                state = TableState.from_bytes(table, msg.payload)
-                self.tournament.table_changed(table, state={
-                    "match": state.match, "minutes_left": state.minutes_left, "hand": state.hand})
+                self._queue.put(TableState.from_bytes(table, msg.payload))
         except BadMessage as exc:
             log.warning("organiser: ignored a bad message on %s: %s", msg.topic, exc)
 
@@ -147,7 +152,10 @@ class BrokerLink:
         events = [Incoming(m.table, m.match, m.seq, m.event, m.round) for m in batch
                   if isinstance(m, EventMessage)]
         confirmations = [(c.table, c.match, c.by, c.upto) for c in batch if isinstance(c, Confirmation)]
-        acks = self.tournament.ingest(events, confirmations)
+        online = {o.table: o.online for o in batch if isinstance(o, _Online)}  # the latest wins
+        states = {s.table: {"match": s.match, "minutes_left": s.minutes_left, "hand": s.hand}
+                  for s in batch if isinstance(s, TableState)}
+        acks = self.tournament.ingest(events, confirmations, online, states)
         stored_at = time.time()
         for (table, match), upto in acks.items():
             confirmed = self.tournament.store.confirmation(table, match) is not None

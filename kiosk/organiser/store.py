@@ -128,20 +128,26 @@ class Store:
 
     # -- table traffic -----------------------------------------------------------------
 
-    def ingest(self, events: list[Incoming], confirmations: list[tuple[str, int, str, int]]
+    def ingest(self, events: list[Incoming], confirmations: list[tuple[str, int, str, int]],
+               online: dict[str, bool] | None = None, states: dict[str, dict] | None = None
                ) -> dict[tuple[str, int], int]:
-        """Store a batch in ONE transaction; returns each touched match's contiguous
-        stored seq (what to ack)."""
+        """Store a batch in ONE transaction (one fsync); returns each touched match's
+        contiguous stored seq (what to ack)."""
         now = self._clock()
         touched = {(e.table, e.match) for e in events} | {(t, m) for t, m, _, _ in confirmations}
         with self._tx() as c:
+            for table, is_online in (online or {}).items():
+                self._set_online(c, table, is_online, now)
+            for table, state in (states or {}).items():
+                self._set_state(c, table, state, now)
             c.executemany(
                 "INSERT OR IGNORE INTO events (tbl, match, seq, data, round, received_at) "
                 "VALUES (?, ?, ?, ?, ?, ?)",
                 [(e.table, e.match, e.seq, json.dumps(e.event, sort_keys=True, ensure_ascii=False),
                   e.round, now) for e in events])
             c.executemany(
-                "INSERT OR IGNORE INTO confirmations (tbl, match, by, upto, at) VALUES (?, ?, ?, ?, ?)",
+                "INSERT INTO confirmations (tbl, match, by, upto, at) VALUES (?, ?, ?, ?, ?) "
+                "ON CONFLICT(tbl, match) DO UPDATE SET upto = max(upto, excluded.upto), by = excluded.by",
                 [(t, m, by, upto, now) for t, m, by, upto in confirmations])
             return {key: self._contiguous(c, *key) for key in touched}
 
@@ -179,16 +185,16 @@ class Store:
                                      (table, match)).fetchone()
         return row[0] if row else None
 
-    def set_online(self, table: str, online: bool) -> None:
-        with self._tx() as c:
-            c.execute("INSERT INTO tables (tbl, online, since) VALUES (?, ?, ?) ON CONFLICT(tbl) DO "
-                      "UPDATE SET since = CASE WHEN online = excluded.online THEN since ELSE excluded.since END, "
-                      "online = excluded.online", (table, int(online), self._clock()))
+    @staticmethod
+    def _set_online(c: sqlite3.Connection, table: str, online: bool, now: float) -> None:
+        c.execute("INSERT INTO tables (tbl, online, since) VALUES (?, ?, ?) ON CONFLICT(tbl) DO "
+                  "UPDATE SET since = CASE WHEN online = excluded.online THEN since ELSE excluded.since END, "
+                  "online = excluded.online", (table, int(online), now))
 
-    def set_state(self, table: str, state: dict) -> None:
-        with self._tx() as c:
-            c.execute("INSERT INTO tables (tbl, online, since, state) VALUES (?, 1, ?, ?) ON CONFLICT(tbl) "
-                      "DO UPDATE SET state = excluded.state", (table, self._clock(), json.dumps(state)))
+    @staticmethod
+    def _set_state(c: sqlite3.Connection, table: str, state: dict, now: float) -> None:
+        c.execute("INSERT INTO tables (tbl, online, since, state) VALUES (?, 1, ?, ?) ON CONFLICT(tbl) "
+                  "DO UPDATE SET state = excluded.state", (table, now, json.dumps(state)))
 
     def table_status(self) -> dict[str, tuple[bool, float, dict | None]]:
         """table -> (online, since when, latest retained state)."""

@@ -115,10 +115,12 @@ class Tournament:
 
     # -- table traffic -----------------------------------------------------------------
 
-    def ingest(self, events: list[Incoming], confirmations: list[tuple[str, int, str, int]]
+    def ingest(self, events: list[Incoming], confirmations: list[tuple[str, int, str, int]] = (),
+               online: dict[str, bool] | None = None, states: dict[str, dict] | None = None
                ) -> dict[tuple[str, int], int]:
-        """Store a batch, fold what it added; returns (table, match) -> seq to ack."""
-        acks = self.store.ingest(events, confirmations)
+        """Store a batch (with the tables' online flags and states), fold what it added;
+        returns (table, match) -> seq to ack."""
+        acks = self.store.ingest(list(events), list(confirmations), online, states)
         with self._lock:
             for key in acks:
                 self._refold(key)
@@ -140,13 +142,6 @@ class Tournament:
                 break
             fold.seq = inc.seq
 
-    def table_changed(self, table: str, *, online: bool | None = None, state: dict | None = None) -> None:
-        if online is not None:
-            self.store.set_online(table, online)
-        if state is not None:
-            self.store.set_state(table, state)
-        self._bump()
-
     # -- views -------------------------------------------------------------------------
 
     def tables(self) -> list[TableRow]:
@@ -160,7 +155,9 @@ class Tournament:
                 continue
             m = fold.match
             online, since, state = status.get(table, (False, now, None))
-            confirmed = m.is_over and (self.store.confirmation(table, match_id) or 0) >= 1
+            # confirmed = the opponents tapped for the result as it stands now (an undo after
+            # the tap reopens it)
+            confirmed = m.is_over and (self.store.confirmation(table, match_id) or 0) >= fold.seq
             minutes = (state or {}).get("minutes_left") if (state or {}).get("match") == match_id else None
             attention = []
             if not online:
