@@ -53,11 +53,13 @@ _PAGE = """<!doctype html>
  main { display:grid; grid-template-columns: 3fr 2fr; gap:1em; padding:.6em 1em; }
  table { width:100%; border-collapse:collapse; }
  th { text-align:left; color:var(--dim); font-weight:normal; border-bottom:1px solid var(--dim); }
- td, th { padding:.15em .35em; white-space:nowrap; } td.n { text-align:right; }
+ td, th { padding:.15em .35em; white-space:nowrap; } td.n, th.n { text-align:right; }
  tr.prov td { color: var(--dim); font-style: italic; }
  .tables { display:grid; grid-template-columns: repeat(auto-fill, minmax(8.5em, 1fr)); gap:.4em;
            align-content:start; }
- .t { border:2px solid var(--dim); border-radius:.4em; padding:.25em .45em; }
+ .t { border:2px solid var(--dim); border-radius:.4em; padding:.25em .45em; overflow:hidden; }
+ .t .meta { white-space:nowrap; overflow:hidden; text-overflow:ellipsis; }
+ h2 { margin:.1em 0 .3em; }
  .t .score { font-size:1.35em; font-weight:bold; } .t .meta { color:var(--dim); font-size:.75em; }
  .t.over { border-color: var(--accent); } .t.att { border-color: var(--warn); }
  .badge { color:var(--warn); font-size:.75em; }
@@ -73,8 +75,9 @@ const L = __LABELS__;
 const esc = s => String(s).replace(/[&<>"]/g, c => ({"&":"&amp;","<":"&lt;",">":"&gt;",'"':"&quot;"}[c]));
 document.getElementById("tables-title").textContent = L.tables;
 function draw(data) {
-  const head = `<tr><th>#</th><th>${L.pair}</th><th>${L.won}</th><th>${L.drawn}</th><th>${L.lost}</th>`
-    + `<th>${L.score}</th><th>${L.diff}</th><th>${L.points_for}</th></tr>`;
+  const head = `<tr><th class="n">#</th><th>${L.pair}</th><th class="n">${L.won}</th><th class="n">${L.drawn}</th>`
+    + `<th class="n">${L.lost}</th><th class="n">${L.score}</th><th class="n">${L.diff}</th>`
+    + `<th class="n">${L.points_for}</th></tr>`;
   document.querySelector("#standings thead").innerHTML = head;
   document.querySelector("#standings tbody").innerHTML = data.standings.map(r =>
     `<tr class="${r.provisional ? "prov" : ""}" data-pair="${r.pair}"><td class="n">${r.rank}</td>`
@@ -87,12 +90,15 @@ function draw(data) {
   for (const t of data.tables) latest[t.table] = t;
   document.getElementById("tables").innerHTML = Object.values(latest).map(t => {
     const att = t.attention.map(a => L[a] || a).join(" · ");
-    const state = t.over ? (t.confirmed ? L.confirmed : L.unconfirmed) : L.playing;
+    const state = t.over ? (t.confirmed ? L.confirmed : "") : L.playing;
+    const who = (data.pairs || {})[t.table];
     const hand = `${L.hand} ${t.over ? t.hands : t.hand}${t.max_hands ? "/" + t.max_hands : ""}`;
     const mins = t.minutes_left != null && !t.over ? ` · ${t.minutes_left} ${L.min}` : "";
     return `<div class="t ${t.over ? "over" : ""} ${t.attention.length ? "att" : ""}" data-table="${esc(t.table)}">`
-      + `<div>${L.table} ${esc(t.table)}</div><div class="score">${t.totals.A} – ${t.totals.B}</div>`
-      + `<div class="meta">${hand}${mins} · ${state}</div><div class="badge">${esc(att)}</div></div>`;
+      + `<div>${L.table} ${esc(t.table)}</div>`
+      + (who && t.round === data.round ? `<div class="meta">${esc(who[0])} – ${esc(who[1])}</div>` : "")
+      + `<div class="score">${t.totals.A} – ${t.totals.B}</div>`
+      + `<div class="meta">${hand}${mins}${state ? " · " + state : ""}</div><div class="badge">${esc(att)}</div></div>`;
   }).join("");
   document.body.dataset.version = data.version;
 }

@@ -35,7 +35,11 @@ def _table_json(row) -> dict:
 
 def snapshot(tournament: Tournament) -> dict:
     rounds = tournament.store.rounds()
-    return {"version": tournament.version, "round": rounds[-1].number if rounds else None,
+    current = rounds[-1].number if rounds else None
+    names = {p.id: p.name for p in tournament.store.pairs()}
+    pairs = {p.table: [names.get(p.pair_a, ""), names.get(p.pair_b, "")]
+             for p in tournament.store.pairings() if p.round == current and p.table is not None}
+    return {"version": tournament.version, "round": current, "pairs": pairs,
             "tables": [_table_json(r) for r in tournament.tables()],
             "standings": [asdict(s) for s in tournament.standings()]}
 
