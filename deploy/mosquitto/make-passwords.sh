@@ -7,7 +7,10 @@ set -euo pipefail
 [ $# -ge 2 ] || { echo "usage: $0 FILE TABLES [ORGANISER_PASSWORD]" >&2; exit 2; }
 file=$1
 tables=$2
-[[ $tables =~ ^[0-9]+$ ]] && [ "$tables" -ge 1 ] || { echo "$0: TABLES must be a number >= 1" >&2; exit 2; }
+if ! [[ $tables =~ ^[0-9]+$ ]] || [ "$tables" -lt 1 ]; then
+    echo "$0: TABLES must be a number >= 1" >&2
+    exit 2
+fi
 command -v mosquitto_passwd >/dev/null || { echo "$0: mosquitto_passwd not found (apt install mosquitto)" >&2; exit 1; }
 random() { head -c 12 /dev/urandom | base64 | tr -d '/+=' | cut -c1-10; }
 umask 077
