@@ -15,13 +15,14 @@ def start_from_settings(settings, db_path, *, on_round=None):
     if not (settings["club.broker"] and settings["club.table"]):
         return None
     from kiosk.club.publisher import Publisher
+    from kiosk.journal import JournalError
     try:
         publisher = Publisher(db_path, settings["club.table"], settings["club.broker"],
                               user=settings["club.user"] or None,
                               password=settings["club.password"] or None,
                               poll_s=0.5, on_round=on_round)
         publisher.start()
-    except (ClubError, OSError) as exc:
+    except (ClubError, JournalError, OSError) as exc:
         logging.getLogger(__name__).error("club mode off: %s", exc)
         return None
     return publisher

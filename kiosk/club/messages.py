@@ -70,6 +70,7 @@ class Ack:
     match: int
     upto: int
     confirmed: bool = False  # the opponents' confirmation of the result is stored too
+    organiser: str = ""      # which tournament file stored it (the organiser's id)
 
     def to_bytes(self) -> bytes:
         return _dump(self)
@@ -78,7 +79,7 @@ class Ack:
     def from_bytes(cls, table: str, payload: bytes | str) -> "Ack":
         data = _load(payload)
         return cls(table=table, match=_int(data, "match", minimum=1), upto=_int(data, "upto"),
-                   confirmed=bool(data.get("confirmed", False)))
+                   confirmed=bool(data.get("confirmed", False)), organiser=str(data.get("organiser") or ""))
 
 
 @dataclass(frozen=True)

@@ -20,8 +20,11 @@ from pathlib import Path
 from kiosk.club.messages import Confirmation, RoundAssignment
 
 _SCHEMA = (
-    "CREATE TABLE IF NOT EXISTS acked (match INTEGER PRIMARY KEY, upto INTEGER NOT NULL, "
-    "  confirmed INTEGER NOT NULL DEFAULT 0)",
+    # acks per organiser's tournament file: a new tournament (a new organiser database)
+    # has none of this table's events, however far the previous one had acked them
+    "CREATE TABLE IF NOT EXISTS acked (organiser TEXT NOT NULL, match INTEGER NOT NULL, "
+    "  upto INTEGER NOT NULL, confirmed INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (organiser, match))",
+    "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
     "CREATE TABLE IF NOT EXISTS match_round (match INTEGER PRIMARY KEY, round INTEGER)",
     "CREATE TABLE IF NOT EXISTS assignment (id INTEGER PRIMARY KEY CHECK (id = 1), "
     "  payload BLOB NOT NULL, received_at REAL NOT NULL)",
@@ -45,8 +48,8 @@ class Outbox:
     Example::
 
         box = Outbox(tmp / "journal.sqlite", "7")
-        box.mark_acked(1, 5)
-        assert box.acked(1) == 5
+        box.mark_acked("org-1", 1, 5)
+        assert box.all_acked("org-1") == {1: (5, False)}
     """
 
     def __init__(self, journal_path: str | os.PathLike, table: str, *,
@@ -67,24 +70,29 @@ class Outbox:
         with self._lock:
             self._conn.close()
 
-    def acked(self, match: int) -> int:
+    def all_acked(self, organiser: str) -> dict[int, tuple[int, bool]]:
+        """match -> (acked up to seq, confirmation acked), by that organiser."""
         with self._lock:
-            row = self._conn.execute("SELECT upto FROM acked WHERE match = ?", (match,)).fetchone()
-        return row[0] if row else 0
+            return {m: (u, bool(c)) for m, u, c in self._conn.execute(
+                "SELECT match, upto, confirmed FROM acked WHERE organiser = ?", (organiser,))}
 
-    def all_acked(self) -> dict[int, tuple[int, bool]]:
-        """match -> (acked up to seq, confirmation acked)."""
-        with self._lock:
-            return {m: (u, bool(c)) for m, u, c in
-                    self._conn.execute("SELECT match, upto, confirmed FROM acked")}
-
-    def mark_acked(self, match: int, upto: int, *, confirmed: bool = False) -> None:
+    def mark_acked(self, organiser: str, match: int, upto: int, *, confirmed: bool = False) -> None:
         """Never moves backwards: acks can arrive out of order after a reconnect."""
         with self._lock:
             self._conn.execute(
-                "INSERT INTO acked (match, upto, confirmed) VALUES (?, ?, ?) "
-                "ON CONFLICT(match) DO UPDATE SET upto = max(upto, excluded.upto), "
-                "confirmed = max(confirmed, excluded.confirmed)", (match, upto, int(confirmed)))
+                "INSERT INTO acked (organiser, match, upto, confirmed) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT(organiser, match) DO UPDATE SET upto = max(upto, excluded.upto), "
+                "confirmed = max(confirmed, excluded.confirmed)", (organiser, match, upto, int(confirmed)))
+
+    def organiser(self) -> str:
+        """The organiser this table last heard from ('' = none yet)."""
+        with self._lock:
+            row = self._conn.execute("SELECT value FROM meta WHERE key = 'organiser'").fetchone()
+        return row[0] if row else ""
+
+    def set_organiser(self, organiser: str) -> None:
+        with self._lock:
+            self._conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('organiser', ?)", (organiser,))
 
     # -- rounds ----------------------------------------------------------------------
 

@@ -92,13 +92,18 @@ class Publisher:
         self._connected = False
         self._error: str | None = None
         self._pending = -1           # unknown until the first scan
+        self._settled = False        # True once connected and the retained messages are in
         # (match, seq) -> when sent; seq 0 = the match's confirmation. Only the publisher's
         # thread touches it; paho's thread only moves _acked and raises _reconnected.
         self._inflight: dict[tuple[int, int], float] = {}
         self._reconnected = False
         self._subscribed_at: float | None = None
-        self._acked: dict[int, int] = {m: u for m, (u, _) in self.outbox.all_acked().items()}
-        self._confirm_acked = {m for m, (_, c) in self.outbox.all_acked().items() if c}
+        # what the organiser we last heard from has acked (its id comes retained on
+        # ORGANISER_ID; a different id is a new tournament file that has nothing yet)
+        self._organiser = self.outbox.organiser()
+        self._acked: dict[int, int] = {}
+        self._confirm_acked: set[int] = set()
+        self._load_acks()
         self._tracked: dict[int, _Tracked] = {}
         self._last_state: bytes | None = None
         self._tokens = float(window)
@@ -161,7 +166,7 @@ class Publisher:
         """Block until every journal event (and confirmation) is acknowledged."""
         deadline = None if timeout is None else time.monotonic() + timeout
         with self._cond:
-            while self._pending != 0:
+            while self._pending != 0 or not self._settled:
                 left = None if deadline is None else deadline - time.monotonic()
                 if left is not None and left <= 0:
                     return False
@@ -174,14 +179,33 @@ class Publisher:
         self.outbox.save_confirmation(Confirmation(self.table, match, by, upto))
         self.notify()
 
+    def _load_acks(self) -> None:
+        acks = self.outbox.all_acked(self._organiser)
+        self._acked = {m: u for m, (u, _) in acks.items()}
+        self._confirm_acked = {m for m, (_, c) in acks.items() if c}
+
     # -- paho's thread -----------------------------------------------------------------
+
+    def _switch_organiser(self, organiser: str) -> None:
+        """Called with self._cond held."""
+        if organiser and organiser != self._organiser:
+            self._organiser = organiser
+            self.outbox.set_organiser(organiser)
+            self._load_acks()
+            self._reconnected = True  # forget what was in flight: it went to the other one
+            self._pending = -1
+            self._dirty = True
+            self._cond.notify_all()
 
     def _on_connect(self, client, userdata, flags, reason_code, properties) -> None:
         if reason_code.is_failure:
             with self._cond:
                 self._error = f"the broker refused table {self.table}: {reason_code}"
             return
-        client.subscribe([(topics.topic(self.table, "ack"), 1), (topics.topic(self.table, "round"), 1)])
+        with self._cond:
+            self._subscribed_at = None  # each connection waits for its retained messages
+        client.subscribe([(topics.topic(self.table, "ack"), 1), (topics.topic(self.table, "round"), 1),
+                          (topics.ORGANISER_ID, 1)])
         client.publish(topics.topic(self.table, "online"), b"online", qos=1, retain=True)
         with self._cond:
             self._connected = True
@@ -193,8 +217,7 @@ class Publisher:
 
     def _on_subscribe(self, client, userdata, mid, reason_codes, properties) -> None:
         with self._cond:
-            if self._subscribed_at is None:
-                self._subscribed_at = time.monotonic()
+            self._subscribed_at = time.monotonic()
             self._dirty = True
             self._cond.notify_all()
 
@@ -205,14 +228,22 @@ class Publisher:
                 self._error = f"the broker refused table {self.table}: {reason_code}"
 
     def _on_message(self, client, userdata, msg) -> None:
+        if msg.topic == topics.ORGANISER_ID:
+            with self._cond:
+                self._switch_organiser(msg.payload.decode("utf-8", "replace").strip())
+            return
         split = topics.split(msg.topic)
         if split is None or split[0] != self.table:
             return
         try:
             if split[1] == "ack":
                 ack = Ack.from_bytes(self.table, msg.payload)
-                self.outbox.mark_acked(ack.match, ack.upto, confirmed=ack.confirmed)
                 with self._cond:
+                    if not self._organiser:
+                        self._switch_organiser(ack.organiser)
+                    if ack.organiser != self._organiser:
+                        return  # a late ack of another tournament file: not this one's
+                    self.outbox.mark_acked(ack.organiser, ack.match, ack.upto, confirmed=ack.confirmed)
                     if ack.upto > self._acked.get(ack.match, 0):
                         self._acked[ack.match] = ack.upto
                     if ack.confirmed:
@@ -293,6 +324,13 @@ class Publisher:
     def _pump(self) -> float:
         """Send what is due; returns how soon to look again (0: at the next poll)."""
         waiting = self._scan()
+        # the retained organiser id and round order come right after the SUBACK: until then
+        # we cannot tell what is acked (a new tournament file has nothing), so send nothing
+        settled = self._round_known()
+        if not settled:
+            with self._cond:
+                if self._connected:
+                    waiting = max(waiting, 1)
         pending = waiting
         again_in = ROUND_GRACE_S if waiting else 0.0
         now = time.monotonic()
@@ -319,7 +357,7 @@ class Publisher:
             conf = confirmations.get(match_id)
             confirm_due = conf is not None and match_id not in confirm_acked
             pending += int(confirm_due)
-            if not connected:
+            if not connected or not settled:
                 continue
             for seq in unsent:
                 sent_at = self._inflight.get((match_id, seq))
@@ -343,6 +381,7 @@ class Publisher:
             self._publish_state()
         with self._cond:
             self._pending = pending
+            self._settled = settled
             self._cond.notify_all()
         return again_in
 

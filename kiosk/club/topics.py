@@ -10,6 +10,7 @@ every table instead of a line per table.
 - ``botifarra/table/<t>/online``  table -> everyone, retained: "online" / "offline" (will)
 - ``botifarra/table/<t>/ack``     organiser -> table: stored up to seq (QoS 1)
 - ``botifarra/table/<t>/round``   organiser -> table, retained: pairing + end conditions
+- ``botifarra/organiser/id``      organiser -> everyone, retained: its tournament file's id
 """
 
 from __future__ import annotations
@@ -21,7 +22,10 @@ from kiosk.club.errors import BadBrokerURL, BadTableName
 
 PREFIX = "botifarra/table"
 ORGANISER_USER = "organiser"
-_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$")
+ORGANISER_ID = "botifarra/organiser/id"
+# A topic level may hold anything but the separators and wildcards; the name is also the
+# table's broker login, so no surrounding spaces either.
+_NAME = re.compile(r"^[^/+#\x00\s](?:[^/+#\x00]{0,62}[^/+#\x00\s])?$")
 
 TABLE_TO_ORGANISER = ("events", "confirm", "state", "online")
 ORGANISER_TO_TABLE = ("ack", "round")
@@ -30,8 +34,8 @@ ORGANISER_TO_TABLE = ("ack", "round")
 def check_table(name: str) -> str:
     """``name`` if it can be a table's topic level and login; raises BadTableName."""
     if not isinstance(name, str) or not _NAME.match(name):
-        raise BadTableName(f"table name {name!r}: use 1-32 letters, digits, '.', '_' or '-' "
-                           "(it is a topic level and the table's broker login)")
+        raise BadTableName(f"table name {name!r}: 1-64 characters without '/', '+', '#' or "
+                           "spaces at either end (it is a topic level and the table's broker login)")
     if name == ORGANISER_USER:
         raise BadTableName(f"table name {name!r} is the organiser's login")
     return name

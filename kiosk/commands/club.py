@@ -82,7 +82,8 @@ def _wait(publisher, timeout: float | None, *, until_acked: bool) -> int:
         if deadline is not None and time.monotonic() >= deadline:
             status = publisher.status()
             state = "connected" if status.connected else "not connected to the broker"
-            print(f"club publish: {status.pending} not acknowledged yet ({state})", file=sys.stderr)
+            count = f"{status.pending} events" if status.pending >= 0 else "events"
+            print(f"club publish: {count} not acknowledged yet ({state})", file=sys.stderr)
             return 1 if until_acked or not status.connected else 0
         if not status.connected and not said_waiting and time.monotonic() - started > 3:
             print("club publish: waiting for the broker...", file=sys.stderr)

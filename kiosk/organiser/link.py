@@ -98,6 +98,7 @@ class BrokerLink:
             return
         self.error = None
         client.subscribe([(topics.subscription(leaf), 1) for leaf in topics.TABLE_TO_ORGANISER])
+        client.publish(topics.ORGANISER_ID, self.tournament.store.id.encode(), qos=1, retain=True)
         self.connected.set()
         # Round orders are retained at the broker, but a broker that lost its store would
         # leave tables without them: publish the current round again on every connect.
@@ -159,6 +160,7 @@ class BrokerLink:
         stored_at = time.time()
         for (table, match), upto in acks.items():
             confirmed = self.tournament.store.confirmation(table, match) is not None
-            self._client.publish(topics.topic(table, "ack"), Ack(table, match, upto, confirmed).to_bytes(), qos=1)
+            ack = Ack(table, match, upto, confirmed, self.tournament.store.id)
+            self._client.publish(topics.topic(table, "ack"), ack.to_bytes(), qos=1)
         if self._on_batch:
             self._on_batch(events, stored_at)

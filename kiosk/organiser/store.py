@@ -40,6 +40,9 @@ _SCHEMA = (
     """CREATE TABLE IF NOT EXISTS corrections (
            id INTEGER PRIMARY KEY, at REAL NOT NULL, round INTEGER NOT NULL, tbl TEXT NOT NULL,
            totals_a INTEGER NOT NULL, totals_b INTEGER NOT NULL, before TEXT, reason TEXT NOT NULL)""",
+    "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    # this tournament file's identity: tables keep their acks per organiser id
+    "INSERT OR IGNORE INTO meta (key, value) VALUES ('id', lower(hex(randomblob(8))))",
     """CREATE TRIGGER IF NOT EXISTS corrections_kept BEFORE DELETE ON corrections
            BEGIN SELECT RAISE(ABORT, 'corrections are an audit trail'); END""",
     """CREATE TRIGGER IF NOT EXISTS corrections_unchanged BEFORE UPDATE ON corrections
@@ -118,6 +121,7 @@ class Store:
         self._conn.execute("PRAGMA synchronous = FULL")
         for statement in _SCHEMA:
             self._conn.execute(statement)
+        self.id: str = self._conn.execute("SELECT value FROM meta WHERE key = 'id'").fetchone()[0]
 
     def close(self) -> None:
         with self._lock:

@@ -60,6 +60,17 @@ def test_until_acked_sends_everything_and_exits_0(tmp_path, broker_factory):
                     "--until-acked", "--timeout", "30", env_home=tmp_path).returncode == 0
     link.stop()
 
+    # next week's tournament: a new organiser file has none of it, so everything goes again
+    fresh = Tournament(Store(tmp_path / "club-next.sqlite"))
+    link = BrokerLink(fresh, broker.url, password=ORGANISER_PASSWORD)
+    link.start()
+    assert link.connected.wait(10)
+    r = _publish("--broker", broker.url, "--table", "7", "--db", str(db), "--password", table_password("7"),
+                 "--until-acked", "--timeout", "30", env_home=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert {row.match: (row.totals, row.hands, row.winner) for row in fresh.tables()} == expected
+    link.stop()
+
 
 def test_until_acked_with_no_broker_gives_up_at_the_timeout(tmp_path):
     db = tmp_path / "j.sqlite"
