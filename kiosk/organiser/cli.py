@@ -31,6 +31,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--password", help="broker password (default: $BOTIFARRA_CLUB_PASSWORD)")
     p.add_argument("--ca-file", help="CA certificate for mqtts://")
     p.add_argument("--title", default="Botifarra", help="the tournament's name on the page and the PDF")
+    p.add_argument("--admin-token", help="require this token for changes (POST); default: "
+                                         "$BOTIFARRA_CLUB_ADMIN_TOKEN, else none (keep the port on the bar's LAN)")
     return parser
 
 
@@ -61,7 +63,9 @@ def main(argv: list[str] | None = None) -> int:
                       password=args.password or os.environ.get("BOTIFARRA_CLUB_PASSWORD"))
     link.start()
     try:
-        uvicorn.run(create_app(tournament, title=args.title), host=host, port=int(port),
+        app = create_app(tournament, title=args.title,
+                         admin_token=args.admin_token or os.environ.get("BOTIFARRA_CLUB_ADMIN_TOKEN") or None)
+        uvicorn.run(app, host=host, port=int(port),
                     log_level="warning", timeout_graceful_shutdown=2)
     finally:
         link.stop()

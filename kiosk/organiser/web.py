@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 import asyncio
+import hmac
 import json
 from dataclasses import asdict
 
@@ -44,7 +45,9 @@ def snapshot(tournament: Tournament) -> dict:
             "standings": [asdict(s) for s in tournament.standings()]}
 
 
-def create_app(tournament: Tournament, *, title: str = "Botifarra") -> Starlette:
+def create_app(tournament: Tournament, *, title: str = "Botifarra", admin_token: str | None = None) -> Starlette:
+    """The app. With ``admin_token``, every POST needs ``Authorization: Bearer <token>``
+    (the page and the GETs stay open: the projector and the players read them)."""
     async def home(request: Request) -> HTMLResponse:
         return HTMLResponse(page.render(request.query_params.get("lang", "ca"), title))
 
@@ -143,6 +146,15 @@ def create_app(tournament: Tournament, *, title: str = "Botifarra") -> Starlette
                                        rounds=len(tournament.store.rounds()), labels=labels)
         return Response(data, media_type="application/pdf")
 
+    def guarded(endpoint):
+        async def check(request: Request):
+            if admin_token and request.method == "POST" and not hmac.compare_digest(
+                    request.headers.get("authorization", ""), f"Bearer {admin_token}"):
+                return _bad("this needs the organiser's token (Authorization: Bearer ...)", 401)
+            return await endpoint(request)
+        return check
+
+    pairs, withdraw, rounds, corrections = map(guarded, (pairs, withdraw, rounds, corrections))
     return Starlette(routes=[
         Route("/", home), Route("/events", events),
         Route("/api/tables", tables), Route("/api/standings", standings),

@@ -15,7 +15,8 @@ from tests.club.broker import ORGANISER_PASSWORD, free_port
 
 
 class Organiser:
-    def __init__(self, db: Path, broker_url: str, *, log: Path) -> None:
+    def __init__(self, db: Path, broker_url: str, *, log: Path, token: str | None = None) -> None:
+        self.token = token
         self.db = db
         self.broker_url = broker_url
         self.port = free_port()
@@ -27,7 +28,8 @@ class Organiser:
         out = open(self.log, "ab")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "kiosk.organiser.cli", "serve", "--broker", self.broker_url,
-             "--db", str(self.db), "--http", f"127.0.0.1:{self.port}", "--password", ORGANISER_PASSWORD],
+             "--db", str(self.db), "--http", f"127.0.0.1:{self.port}", "--password", ORGANISER_PASSWORD,
+             *(["--admin-token", self.token] if self.token else [])],
             stdout=out, stderr=subprocess.STDOUT)
         out.close()
         deadline = time.monotonic() + 20
@@ -58,9 +60,12 @@ class Organiser:
         with urllib.request.urlopen(self.base + path, timeout=10) as r:
             return json.load(r)
 
-    def post(self, path: str, body: dict):
-        req = urllib.request.Request(self.base + path, data=json.dumps(body).encode(),
-                                     headers={"Content-Type": "application/json"})
+    def post(self, path: str, body: dict, *, token: str | None = None):
+        headers = {"Content-Type": "application/json"}
+        token = token if token is not None else self.token
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        req = urllib.request.Request(self.base + path, data=json.dumps(body).encode(), headers=headers)
         try:
             with urllib.request.urlopen(req, timeout=10) as r:
                 return r.status, json.load(r)

@@ -19,8 +19,10 @@ def _raw(organiser: Organiser, path: str) -> bytes:
 
 def test_a_tournament_run_from_the_api(tmp_path, broker_factory):
     broker = broker_factory([str(t) for t in range(1, 5)])
-    org = Organiser(tmp_path / "club.sqlite", broker.url, log=tmp_path / "org.log").start()
+    org = Organiser(tmp_path / "club.sqlite", broker.url, log=tmp_path / "org.log", token="s3cret").start()
     try:
+        assert org.post("/api/pairs", {"name": "Intrús"}, token="guess")[0] == 401
+        assert org.get("/api/pairs") == []
         for p in range(1, 6):
             assert org.post("/api/pairs", {"name": f"Parella {p}", "players": ["a", "b"]})[0] == 201
         assert org.post("/api/pairs", {"name": " "})[0] == 400
