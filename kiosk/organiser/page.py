@@ -89,7 +89,8 @@ function draw(data) {
   const latest = {};
   for (const t of data.tables) latest[t.table] = t;
   document.getElementById("tables").innerHTML = Object.values(latest).map(t => {
-    const att = t.attention.map(a => L[a] || a).join(" · ");
+    const since = t.offline_since ? " " + new Date(t.offline_since * 1000).toTimeString().slice(0, 5) : "";
+    const att = t.attention.map(a => (L[a] || a) + (a === "offline" ? since : "")).join(" · ");
     const state = t.over ? (t.confirmed ? L.confirmed : "") : L.playing;
     const who = (data.pairs || {})[t.table];
     const hand = `${L.hand} ${t.over ? t.hands : t.hand}${t.max_hands ? "/" + t.max_hands : ""}`;
