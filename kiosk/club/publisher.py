@@ -24,7 +24,7 @@ from paho.mqtt.properties import Properties
 
 from kiosk.club import topics
 from kiosk.club.messages import (
-    Ack, BadMessage, Confirmation, EventMessage, RoundAssignment, TableState,
+    Ack, BadMessage, Confirmation, EventMessage, RoundAssignment,
 )
 from kiosk.club.outbox import Outbox
 
@@ -388,22 +388,12 @@ class Publisher:
     def _publish_state(self) -> None:
         if not self._tracked:
             return
+        from kiosk.club.round import table_state
         match_id = max(self._tracked)
-        from kiosk.game import Match
         tracked = self._tracked[match_id]
-        try:
-            match = Match.from_events(tracked.events)
-        except Exception:  # an unreadable match: the journal says why; no state to show
-            return
-        assignment = self.outbox.assignment()
-        minutes_left = None
-        if assignment and tracked.round == assignment.round and assignment.conditions.time_limit_min:
-            end = assignment.started_at + 60 * assignment.conditions.time_limit_min
-            minutes_left = max(0.0, round((end - self._clock()) / 60.0, 0))
-        state = TableState(self.table, match_id, dict(match.totals), len(match.hands),
-                           match.hand_number, match.rules.max_hands, minutes_left, match.is_over,
-                           match.winner, tracked.round)
-        payload = state.to_bytes()
-        if payload != self._last_state:
+        state = table_state(self.table, match_id, tracked.events, tracked.round,
+                            self.outbox.assignment(), now=self._clock())
+        payload = state.to_bytes() if state else None
+        if payload and payload != self._last_state:
             self._client.publish(topics.topic(self.table, "state"), payload, qos=1, retain=True)
             self._last_state = payload

@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
-from kiosk.club.messages import Confirmation, RoundAssignment
+from kiosk.club.messages import Confirmation, RoundAssignment, TableState
 
 _WORDS = {
     "ca": ("Ronda", "Taula", "Parella", "contra", "punts", "mans", "màx.", "min"),
@@ -55,6 +55,21 @@ def minutes_left(assignment: RoundAssignment, *, now: float | None = None) -> in
     end = assignment.started_at + 60 * assignment.conditions.time_limit_min
     left = end - (time.time() if now is None else now)
     return max(0, math.ceil(left / 60))
+
+
+def table_state(table: str, match_id: int, events: list[dict], round_number: int | None,
+                assignment: RoundAssignment | None, *, now: float) -> TableState | None:
+    """What the table shows now (its retained ``state``), or None for an unreadable match."""
+    from kiosk.game import BotifarraError, Match
+    try:
+        match = Match.from_events(events)
+    except (BotifarraError, KeyError, TypeError, ValueError):
+        return None  # the journal says why; there is no score to show
+    left = None
+    if assignment is not None and round_number == assignment.round:
+        left = minutes_left(assignment, now=now)
+    return TableState(table, match_id, dict(match.totals), len(match.hands), match.hand_number,
+                      match.rules.max_hands, left, match.is_over, match.winner, round_number)
 
 
 def match_created_event(assignment: RoundAssignment, *, first_dealer: int = 0,
