@@ -18,7 +18,7 @@ DEBS_RUN := libzbar0 libgl1 libgl1-mesa-dri libegl1 libgbm1 libdrm2 libmtdev1 fo
 ifneq ($(shell $(PYTHON) -c 'import ensurepip, venv' 2>/dev/null && echo ok),ok)
 DEBS_RUN += python3-venv
 endif
-DEBS_TEST := $(DEBS_RUN) xvfb xauth poppler-utils shellcheck systemd
+DEBS_TEST := $(DEBS_RUN) xvfb xauth poppler-utils shellcheck systemd mosquitto chromium
 
 .PHONY: run test bench setup setup-test clean
 .DEFAULT_GOAL := run

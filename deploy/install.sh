@@ -71,6 +71,7 @@ die() {
 }
 
 ARGS=("$@")
+if [ "${1:-}" = "--organiser" ]; then shift; exec bash "$(dirname "${BASH_SOURCE[0]}")/install-organiser.sh" "$@"; fi
 while [ $# -gt 0 ]; do
     case "$1" in
         --dry-run) DRY_RUN=1 ;;

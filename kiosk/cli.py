@@ -26,6 +26,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "read": ("kiosk.commands.read", "read marked cards in photos"),
     "kit": ("kiosk.commands.kit", "make the printable marked-deck kit (stickers, mat)"),
     "diag": ("kiosk.commands.diag", "print a diagnostics report for a bug report"),
+    "club": ("kiosk.commands.club", "club mode: publish the journal to a tournament's organiser"),
 }
 
 

@@ -54,6 +54,11 @@ SETTINGS: tuple[Setting, ...] = (
     # tournament
     _s("table", "name", "", "Name of this table in a tournament (e.g. Taula 7): shown on the scoreboard, "
        "on the printed sheet and in the names of exported files; empty = no table name"),
+    # club mode (docs/club.md): empty broker = not in a tournament
+    _s("club", "broker", "", "Tournament broker, mqtt://HOST:PORT or mqtts://HOST:PORT; empty = no club mode"),
+    _s("club", "table", "", "This table's name in the tournament: a topic level and its broker login (e.g. 7)"),
+    _s("club", "user", "", "Broker user; empty = the table's name"),
+    _s("club", "password", "", "Broker password of this table"),
     # interface
     _s("ui", "language", "ca", "Interface language", ("ca", "es", "en")),
     _s("ui", "fullscreen", True, "Full screen (kiosk mode: no cursor, Escape does not quit)"),

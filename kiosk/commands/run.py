@@ -121,9 +121,13 @@ def run(args: argparse.Namespace) -> int:
         Clock.schedule_once(lambda dt: app.stop(), 0)
 
     signal.signal(signal.SIGTERM, on_sigterm)
+    from kiosk.club import start_from_settings
+    club = start_from_settings(settings, db)  # None unless [club] broker and table are set
     try:
         app.run()
     finally:
+        if club is not None:
+            club.stop()
         journal.close()
         sound.close()
         if controls is not None and hasattr(controls, "close"):

@@ -1,0 +1,111 @@
+"""The live page for the projector (served by the organiser's app; no broker websockets),
+in Catalan, Spanish and English. It redraws from server-sent events on every change."""
+
+from __future__ import annotations
+
+import html
+import json
+
+LANGUAGES = ("ca", "es", "en")
+
+LABELS: dict[str, dict[str, str]] = {
+    "ca": {"title": "Classificació", "tables": "Taules", "pair": "Parella", "won": "G", "drawn": "E",
+           "lost": "P", "score": "Punts", "diff": "Dif.", "points_for": "A favor", "table": "Taula",
+           "round": "Ronda", "rounds": "Rondes", "hand": "Mà", "offline": "sense connexió",
+           "unconfirmed": "per confirmar", "provisional": "provisional: resultat encara no confirmat",
+           "confirmed": "confirmat", "playing": "en joc", "time_up": "temps esgotat", "error": "error",
+           "min": "min", "bye": "descansa", "live": "en directe"},
+    "es": {"title": "Clasificación", "tables": "Mesas", "pair": "Pareja", "won": "G", "drawn": "E",
+           "lost": "P", "score": "Puntos", "diff": "Dif.", "points_for": "A favor", "table": "Mesa",
+           "round": "Ronda", "rounds": "Rondas", "hand": "Mano", "offline": "sin conexión",
+           "unconfirmed": "por confirmar", "provisional": "provisional: resultado aún no confirmado",
+           "confirmed": "confirmado", "playing": "en juego", "time_up": "tiempo agotado", "error": "error",
+           "min": "min", "bye": "descansa", "live": "en directo"},
+    "en": {"title": "Standings", "tables": "Tables", "pair": "Pair", "won": "W", "drawn": "D",
+           "lost": "L", "score": "Score", "diff": "Diff", "points_for": "For", "table": "Table",
+           "round": "Round", "rounds": "Rounds", "hand": "Hand", "offline": "offline",
+           "unconfirmed": "to confirm", "provisional": "provisional: result not confirmed yet",
+           "confirmed": "confirmed", "playing": "playing", "time_up": "time up", "error": "error",
+           "min": "min", "bye": "bye", "live": "live"},
+}
+
+
+def render(lang: str, title: str) -> str:
+    lang = lang if lang in LANGUAGES else "ca"
+    labels = LABELS[lang]
+    return (_PAGE.replace("__LANG__", lang)
+                 .replace("__TITLE__", html.escape(title))
+                 .replace("__LABELS__", json.dumps(labels, ensure_ascii=False)))
+
+
+_PAGE = """<!doctype html>
+<html lang="__LANG__"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>__TITLE__</title>
+<style>
+ :root { --bg:#0f2a1d; --fg:#f4f1e8; --dim:#a9b8ad; --accent:#f2c14e; --warn:#e4572e; }
+ * { box-sizing: border-box; }
+ body { margin:0; background:var(--bg); color:var(--fg); font-family: "DejaVu Sans", sans-serif;
+        font-size: clamp(14px, 1.55vw, 30px); }
+ header { display:flex; justify-content:space-between; align-items:baseline; padding:.5em 1em;
+          border-bottom: 3px solid var(--accent); }
+ h1 { margin:0; font-size:1.8em; } #round { color:var(--accent); font-size:1.3em; }
+ main { display:grid; grid-template-columns: 3fr 2fr; gap:1em; padding:.6em 1em; }
+ table { width:100%; border-collapse:collapse; }
+ th { text-align:left; color:var(--dim); font-weight:normal; border-bottom:1px solid var(--dim); }
+ td, th { padding:.15em .35em; white-space:nowrap; } td.n, th.n { text-align:right; }
+ tr.prov td { color: var(--dim); font-style: italic; }
+ .tables { display:grid; grid-template-columns: repeat(auto-fill, minmax(8.5em, 1fr)); gap:.4em;
+           align-content:start; }
+ .t { border:2px solid var(--dim); border-radius:.4em; padding:.25em .45em; overflow:hidden; }
+ .t .meta { white-space:nowrap; overflow:hidden; text-overflow:ellipsis; }
+ h2 { margin:.1em 0 .3em; }
+ .t .score { font-size:1.35em; font-weight:bold; } .t .meta { color:var(--dim); font-size:.75em; }
+ .t.over { border-color: var(--accent); } .t.att { border-color: var(--warn); }
+ .badge { color:var(--warn); font-size:.75em; }
+ #live { color:var(--dim); font-size:.7em; } #live.on::before { content:"● "; color:#6fcf6f; }
+</style></head>
+<body>
+<header><h1 id="title">__TITLE__</h1><span id="round"></span><span id="live"></span></header>
+<main><section><table id="standings"><thead></thead><tbody></tbody></table>
+<p id="note"></p></section>
+<section><h2 id="tables-title"></h2><div class="tables" id="tables"></div></section></main>
+<script>
+const L = __LABELS__;
+const esc = s => String(s).replace(/[&<>"]/g, c => ({"&":"&amp;","<":"&lt;",">":"&gt;",'"':"&quot;"}[c]));
+document.getElementById("tables-title").textContent = L.tables;
+function draw(data) {
+  const head = `<tr><th class="n">#</th><th>${L.pair}</th><th class="n">${L.won}</th><th class="n">${L.drawn}</th>`
+    + `<th class="n">${L.lost}</th><th class="n">${L.score}</th><th class="n">${L.diff}</th>`
+    + `<th class="n">${L.points_for}</th></tr>`;
+  document.querySelector("#standings thead").innerHTML = head;
+  document.querySelector("#standings tbody").innerHTML = data.standings.map(r =>
+    `<tr class="${r.provisional ? "prov" : ""}" data-pair="${r.pair}"><td class="n">${r.rank}</td>`
+    + `<td>${esc(r.name)}${r.provisional ? " *" : ""}</td><td class="n">${r.won}</td>`
+    + `<td class="n">${r.drawn}</td><td class="n">${r.lost}</td><td class="n">${r.score}</td>`
+    + `<td class="n">${r.diff > 0 ? "+" : ""}${r.diff}</td><td class="n">${r.points_for}</td></tr>`).join("");
+  document.getElementById("note").textContent = data.standings.some(r => r.provisional) ? "* " + L.provisional : "";
+  document.getElementById("round").textContent = data.round ? `${L.round} ${data.round}` : "";
+  const latest = {};
+  for (const t of data.tables) latest[t.table] = t;
+  document.getElementById("tables").innerHTML = Object.values(latest).map(t => {
+    const since = t.offline_since ? " " + new Date(t.offline_since * 1000).toTimeString().slice(0, 5) : "";
+    const att = t.attention.map(a => (L[a] || a) + (a === "offline" ? since : "")).join(" · ");
+    const state = t.over ? (t.confirmed ? L.confirmed : "") : L.playing;
+    const who = (data.pairs || {})[t.table];
+    const hand = `${L.hand} ${t.over ? t.hands : t.hand}${t.max_hands ? "/" + t.max_hands : ""}`;
+    const mins = t.minutes_left != null && !t.over ? ` · ${t.minutes_left} ${L.min}` : "";
+    return `<div class="t ${t.over ? "over" : ""} ${t.attention.length ? "att" : ""}" data-table="${esc(t.table)}">`
+      + `<div>${L.table} ${esc(t.table)}</div>`
+      + (who && t.round === data.round ? `<div class="meta">${esc(who[0])} – ${esc(who[1])}</div>` : "")
+      + `<div class="score">${t.totals.A} – ${t.totals.B}</div>`
+      + `<div class="meta">${hand}${mins}${state ? " · " + state : ""}</div><div class="badge">${esc(att)}</div></div>`;
+  }).join("");
+  document.body.dataset.version = data.version;
+}
+const live = document.getElementById("live");
+const source = new EventSource("events");
+source.onmessage = ev => { live.className = "on"; live.textContent = L.live; draw(JSON.parse(ev.data)); };
+source.onerror = () => { live.className = ""; live.textContent = "…"; };
+</script></body></html>
+"""

@@ -1,0 +1,83 @@
+"""A real Mosquitto for the club tests: the shipped deploy/mosquitto config and ACL, a
+password file made with mosquitto_passwd, a temporary persistence folder and a free
+loopback port. ``kill()`` is SIGKILL (no chance to save), ``start()`` brings it back on
+the same port with the same store."""
+
+from __future__ import annotations
+
+import getpass
+import os
+import re
+import signal
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+DEPLOY = ROOT / "deploy" / "mosquitto"
+ORGANISER_PASSWORD = "org-pw"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def table_password(table: str) -> str:
+    return f"pw-{table}"
+
+
+class Broker:
+    def __init__(self, workdir: Path, tables: list[str]) -> None:
+        self.dir = Path(workdir)
+        self.dir.mkdir(parents=True, exist_ok=True)
+        self.port = free_port()
+        self.url = f"mqtt://127.0.0.1:{self.port}"
+        self.proc: subprocess.Popen | None = None
+        passwd = self.dir / "passwd"
+        passwd.write_text("")
+        subprocess.run(["mosquitto_passwd", "-b", str(passwd), "organiser", ORGANISER_PASSWORD], check=True)
+        # one call per user is slow (each hashes with many rounds): write the lines in one go
+        for table in tables:
+            subprocess.run(["mosquitto_passwd", "-b", str(passwd), table, table_password(table)], check=True)
+        (self.dir / "acl").write_text((DEPLOY / "acl").read_text())
+        conf = (DEPLOY / "botifarra.conf").read_text()
+        conf = re.sub(r"(?m)^listener 1883$", f"listener {self.port} 127.0.0.1", conf)
+        conf = conf.replace("/etc/mosquitto/botifarra/passwd", str(passwd))
+        conf = conf.replace("/etc/mosquitto/botifarra/acl", str(self.dir / "acl"))
+        (self.dir / "store").mkdir(exist_ok=True)
+        conf += f"\npersistence true\npersistence_location {self.dir / 'store'}/\n"
+        if os.geteuid() == 0:  # as root mosquitto would switch to the 'mosquitto' user
+            conf += f"user {getpass.getuser()}\n"
+        (self.dir / "mosquitto.conf").write_text(conf)
+
+    def start(self) -> "Broker":
+        log = open(self.dir / "mosquitto.log", "ab")
+        self.proc = subprocess.Popen(["mosquitto", "-c", str(self.dir / "mosquitto.conf")],
+                                     stdout=log, stderr=subprocess.STDOUT)
+        log.close()
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError("mosquitto exited: " + (self.dir / "mosquitto.log").read_text()[-800:])
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
+                return self
+            except OSError:
+                time.sleep(0.05)
+        raise RuntimeError("mosquitto did not listen within 10 s")
+
+    def kill(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                self.kill()

@@ -1,0 +1,73 @@
+"""The organiser's app as a real process (``botifarra-club serve``) for the club tests."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+from tests.club.broker import ORGANISER_PASSWORD, free_port
+
+
+class Organiser:
+    def __init__(self, db: Path, broker_url: str, *, log: Path, token: str | None = None) -> None:
+        self.token = token
+        self.db = db
+        self.broker_url = broker_url
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.log = log
+        self.proc: subprocess.Popen | None = None
+
+    def start(self) -> "Organiser":
+        out = open(self.log, "ab")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "kiosk.organiser.cli", "serve", "--broker", self.broker_url,
+             "--db", str(self.db), "--http", f"127.0.0.1:{self.port}", "--password", ORGANISER_PASSWORD,
+             *(["--admin-token", self.token] if self.token else [])],
+            stdout=out, stderr=subprocess.STDOUT)
+        out.close()
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError("organiser exited: " + self.log.read_text()[-1500:])
+            try:
+                self.get("/api/tables")
+                return self
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError("the organiser did not answer within 20 s")
+
+    def kill(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+    def get(self, path: str):
+        with urllib.request.urlopen(self.base + path, timeout=10) as r:
+            return json.load(r)
+
+    def post(self, path: str, body: dict, *, token: str | None = None):
+        headers = {"Content-Type": "application/json"}
+        token = token if token is not None else self.token
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        req = urllib.request.Request(self.base + path, data=json.dumps(body).encode(), headers=headers)
+        try:
+            with urllib.request.urlopen(req, timeout=10) as r:
+                return r.status, json.load(r)
+        except urllib.error.HTTPError as exc:
+            return exc.code, json.load(exc)
