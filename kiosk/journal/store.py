@@ -8,16 +8,20 @@ import sqlite3
 import threading
 import time
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Callable, NamedTuple
 
 from kiosk.files import fsync_dir
-from kiosk.journal import schema
+from kiosk.journal import lock, schema
 from kiosk.journal.errors import (
     CorruptJournal, InvalidEvent, JournalError, SaveFailed, UnknownMatch, UnreadableMatch,
 )
+from kiosk.journal.faults import FaultKind, JournalFault, classify, error_for
+from kiosk.journal.records import MatchInfo, encode as _encode, info as _info
+from kiosk.journal.records import summary as _summary
 from kiosk.journal.schema import MovedAside
+
+__all__ = ["CurrentMatch", "Journal", "MatchInfo"]
 
 
 def _match_type():
@@ -25,27 +29,6 @@ def _match_type():
     # `matches`) does not pay for more than it uses.
     from kiosk.game import Match
     return Match
-
-
-@dataclass(frozen=True)
-class MatchInfo:
-    """One line of the match list."""
-
-    id: int
-    created_at: str          # ISO 8601 UTC of the match_created event
-    updated_at: str          # ISO 8601 UTC of the latest event
-    team_names: dict | None  # {"A": ..., "B": ...}
-    players: list | None     # 4 names or None
-    totals: dict             # {"A": n, "B": n}
-    winner: str | None       # "A", "B" or None
-    is_over: bool
-    hands: int               # hands recorded (played, penalties, misdeals)
-    phase: str | None        # where the match stands ("choose_trump", ..., "over")
-    end_reason: str | None = None  # once over: "target", "hands", "time", "abandoned"
-    error: str | None = None # set when the match's events no longer fold
-
-    def to_dict(self) -> dict:
-        return asdict(self)
 
 
 class CurrentMatch(NamedTuple):
@@ -79,10 +62,16 @@ class Journal:
         recover: move a damaged file aside and start afresh (default) or raise.
         clock: seconds since the epoch, for timestamps (``time.time``).
 
+    Only *proven* damage moves a file aside (:mod:`kiosk.journal.faults`); a full disk, a
+    read-only place or a lock leave it untouched and raise a :class:`SaveFailed` subclass.
+    ``exclusive=True`` (the kiosk) also holds the single-instance lock (``<name>.lock``).
+
     Raises:
         CorruptJournal: damaged file and ``recover=False`` (or it could not be moved aside).
         JournalVersionError, NotAJournal: a newer kiosk's file, another program's database.
-        JournalBusy: another process held the lock past the busy timeout.
+        JournalFull, JournalReadOnly, JournalBusy, JournalDirMissing, SaveFailed: the place
+            is at fault; the file is kept as it is.
+        JournalInUse: ``exclusive`` and another kiosk holds the journal.
 
     Example::
 
@@ -93,14 +82,68 @@ class Journal:
     """
 
     def __init__(self, path: str | os.PathLike, *, recover: bool = True,
-                 clock: Callable[[], float] = time.time) -> None:
+                 clock: Callable[[], float] = time.time, exclusive: bool = False) -> None:
+        self._setup(path, clock, exclusive)
+        self._lock_fd = lock.acquire(self.path) if exclusive else None
+        try:
+            self._conn = self._open(recover)
+        except BaseException:
+            lock.release(self._lock_fd)
+            raise
+
+    def _setup(self, path, clock, exclusive: bool) -> None:
         self.path = Path(path)
         self._clock = clock
+        self._exclusive = exclusive
         self._lock = threading.RLock()
         self._cache: dict[int, tuple[int, Any]] = {}  # match id -> (last seq, Match)
         self.moved_aside: MovedAside | None = None
         self.migrated_from: int | None = None
-        self._conn = self._open(recover)
+        self.startup_fault: JournalFault | None = None  # what the kiosk shows at start
+        self._standby: JournalError | None = None
+        self._lock_fd: int | None = None
+
+    @classmethod
+    def standby(cls, path: str | os.PathLike, fault: JournalError, *,
+                clock: Callable[[], float] = time.time, exclusive: bool = True) -> "Journal":
+        """A journal that cannot be written now (``fault``: full disk, read-only place,
+        another kiosk...): it reads what the file holds, so the table still sees its match,
+        and every write first retries opening the file for writing; until that works each
+        write raises the fault's :class:`SaveFailed` subclass. Nothing is written meanwhile."""
+        self = cls.__new__(cls)
+        self._setup(path, clock, exclusive)
+        self._standby = fault
+        self.startup_fault = JournalFault(classify(fault, self.path), self.path, str(fault))
+        self._conn = schema.open_read_only(self.path)
+        return self
+
+    @property
+    def writable(self) -> bool:
+        """False while in standby (see :meth:`standby`)."""
+        return self._standby is None
+
+    def _retry(self) -> None:
+        """In standby: try the file again; on success the journal is writable from now on."""
+        if self._standby is None:
+            return
+        try:
+            fd = lock.acquire(self.path) if self._exclusive else None
+            try:
+                conn = self._open(True)
+            except BaseException:
+                lock.release(fd)
+                raise
+        except SaveFailed as exc:
+            self._standby = exc
+            raise error_for(classify(exc, self.path), self.path, str(exc), writing=True) from exc
+        except JournalError as exc:
+            self._standby = exc
+            raise SaveFailed(f"NOT saved: the journal {self.path} cannot be written: {exc}",
+                             path=self.path, reason=str(exc)) from exc
+        old, self._conn, self._lock_fd = self._conn, conn, fd
+        old.close()
+        self._cache.clear()
+        self._standby = None
 
     # -- opening ---------------------------------------------------------------------
 
@@ -108,13 +151,15 @@ class Journal:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise JournalError(f"cannot create the journal's directory {self.path.parent}: "
-                               f"{exc.strerror or exc}") from exc
+            raise error_for(classify(exc, self.path), self.path, exc.strerror or str(exc)) from exc
         try:
             return self._open_checked()
-        except (sqlite3.Error, OSError) as exc:
-            if not schema.is_damage(exc, self.path):
-                raise schema.translate(exc, self.path) from exc
+        except (sqlite3.Error, OSError, JournalError) as exc:
+            kind = classify(exc, self.path)
+            if kind is not FaultKind.DAMAGED:
+                if isinstance(exc, JournalError):
+                    raise
+                raise error_for(kind, self.path, str(exc)) from exc
             reason = f"{type(exc).__name__}: {exc}"
             if not recover:
                 raise CorruptJournal(
@@ -124,7 +169,7 @@ class Journal:
         try:
             return self._open_checked()
         except (sqlite3.Error, OSError) as exc:
-            raise schema.translate(exc, self.path) from exc
+            raise error_for(classify(exc, self.path), self.path, str(exc)) from exc
 
     def _open_checked(self) -> sqlite3.Connection:
         schema.probe(self.path)
@@ -162,6 +207,8 @@ class Journal:
     def close(self) -> None:
         with self._lock:
             self._conn.close()
+            lock.release(self._lock_fd)
+            self._lock_fd = None
 
     def __enter__(self) -> "Journal":
         return self
@@ -173,6 +220,7 @@ class Journal:
 
     def create_match(self, event: dict) -> int:
         """Start a match from its ``match_created`` event; returns the new match id."""
+        self._retry()
         _, canon = _encode(event)
         if canon["type"] != "match_created":
             raise InvalidEvent(f"a match starts with a match_created event, not {canon['type']!r}")
@@ -186,6 +234,7 @@ class Journal:
         """Validate ``event`` against the match, save it durably, return the new Match."""
         data, canon = _encode(event)
         with self._guard(writing=True):
+            self._retry()
             self._begin()
             try:
                 last = self._last_seq(match_id)
@@ -221,6 +270,7 @@ class Journal:
                 raise JournalError("internal: an imported match does not fold back to itself")
             prepared.append((events, match))
         with self._guard(writing=True):
+            self._retry()
             self._begin()
             try:
                 ids = [self._insert_match(events, match, transaction=False, imported=True)
@@ -271,7 +321,7 @@ class Journal:
         try:
             self._conn.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as exc:
-            raise schema.translate(exc, self.path) from exc
+            raise error_for(classify(exc, self.path), self.path, str(exc), writing=True) from exc
 
     def _commit(self) -> None:
         self._conn.execute("COMMIT")  # fsyncs the WAL (synchronous=FULL); errors: _guard
@@ -292,15 +342,16 @@ class Journal:
             try:
                 yield
             except sqlite3.Error as exc:
-                if isinstance(exc, sqlite3.DatabaseError) and schema.is_damage(exc, self.path):
+                kind = classify(exc, self.path)
+                if kind is FaultKind.DAMAGED:
                     raise CorruptJournal(
                         f"the journal {self.path} is damaged ({exc}); "
                         + ("this change is NOT saved" if writing else "it cannot be read"),
                         path=self.path, reason=str(exc)) from exc
                 if writing:
-                    raise SaveFailed(f"not saved: the journal {self.path} could not be "
-                                     f"written: {exc}") from exc
-                raise JournalError(f"the journal {self.path} could not be read: {exc}") from exc
+                    raise error_for(kind, self.path, str(exc), writing=True) from exc
+                raise JournalError(f"the journal {self.path} could not be read: {exc}",
+                                   path=self.path, reason=str(exc)) from exc
 
     # -- reading ---------------------------------------------------------------------
 
@@ -413,40 +464,3 @@ class Journal:
         finally:
             tmp.unlink(missing_ok=True)
         return dest
-
-
-def _encode(event: Any) -> tuple[str, dict]:
-    """The event as stored (JSON text) and as applied (parsed back from that text), so the
-    in-memory state is exactly the fold of what is on disk."""
-    if not isinstance(event, dict) or not isinstance(event.get("type"), str):
-        raise InvalidEvent(f"an event is a dict with a 'type': {event!r:.80}")
-    try:
-        data = json.dumps(event, ensure_ascii=False, allow_nan=False, sort_keys=True)
-    except (TypeError, ValueError) as exc:
-        raise InvalidEvent(f"event {event['type']!r} is not JSON: {exc}") from exc
-    return data, json.loads(data)
-
-
-def _summary(match) -> dict:
-    team_names = getattr(match, "team_names", None)
-    players = getattr(match, "players", None)
-    return {
-        "team_names": dict(team_names) if team_names else None,
-        "players": list(players) if players else None,
-        "totals": dict(match.totals),
-        "winner": match.winner,
-        "is_over": bool(match.is_over),
-        "hands": len(match.hands),
-        "phase": getattr(match, "phase", None),
-        "end_reason": getattr(match, "end_reason", None),
-    }
-
-
-def _info(match_id: int, created_at: str, updated_at: str | None, summary: str | None) -> MatchInfo:
-    s = json.loads(summary) if summary else {"error": "no summary"}
-    return MatchInfo(
-        id=match_id, created_at=created_at, updated_at=updated_at or created_at,
-        team_names=s.get("team_names"), players=s.get("players"),
-        totals=s.get("totals") or {"A": 0, "B": 0}, winner=s.get("winner"),
-        is_over=bool(s.get("is_over")), hands=int(s.get("hands") or 0),
-        phase=s.get("phase"), end_reason=s.get("end_reason"), error=s.get("error"))
