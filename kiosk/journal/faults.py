@@ -97,6 +97,8 @@ def classify(exc: BaseException, path: Path) -> FaultKind:
             return FaultKind(exc.kind)
         except ValueError:
             return FaultKind.CANNOT_OPEN
+    if isinstance(exc, UnicodeDecodeError):
+        return FaultKind.DAMAGED  # SQLite quoted undecodable bytes from a damaged schema
     if isinstance(exc, IsADirectoryError):
         return FaultKind.DAMAGED  # a directory where the journal file should be
     if isinstance(exc, sqlite3.Error):

@@ -145,10 +145,14 @@ def probe(path: Path) -> None:
 def check(conn: sqlite3.Connection, path: Path) -> None:
     """Raise if the open file is damaged, someone else's, or from a newer kiosk."""
     # bytes, decoded leniently: on damaged pages quick_check quotes whatever bytes it found
+    # (and SQLite's own error message may quote them too: Python then fails to decode it)
     conn.text_factory = bytes
     try:
         result = [r[0].decode("utf-8", errors="replace") if isinstance(r[0], bytes) else str(r[0])
                   for r in conn.execute("PRAGMA quick_check").fetchall()]
+    except UnicodeDecodeError as exc:
+        raise sqlite3.DatabaseError("quick_check: database disk image is malformed (" +
+                                    exc.object.decode("utf-8", errors="replace")[:120] + ")") from None
     finally:
         conn.text_factory = str
     if result != ["ok"]:

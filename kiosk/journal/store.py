@@ -84,12 +84,7 @@ class Journal:
     def __init__(self, path: str | os.PathLike, *, recover: bool = True,
                  clock: Callable[[], float] = time.time, exclusive: bool = False) -> None:
         self._setup(path, clock, exclusive)
-        self._lock_fd = lock.acquire(self.path) if exclusive else None
-        try:
-            self._conn = self._open(recover)
-        except BaseException:
-            lock.release(self._lock_fd)
-            raise
+        self._conn = self._open(recover)
 
     def _setup(self, path, clock, exclusive: bool) -> None:
         self.path = Path(path)
@@ -126,12 +121,12 @@ class Journal:
         """In standby: try the file again; on success the journal is writable from now on."""
         if self._standby is None:
             return
+        old = self._conn  # _open_checked points self._conn at the connection it tries
         try:
-            fd = lock.acquire(self.path) if self._exclusive else None
             try:
                 conn = self._open(True)
             except BaseException:
-                lock.release(fd)
+                self._conn = old
                 raise
         except SaveFailed as exc:
             self._standby = exc
@@ -140,7 +135,7 @@ class Journal:
             self._standby = exc
             raise SaveFailed(f"NOT saved: the journal {self.path} cannot be written: {exc}",
                              path=self.path, reason=str(exc)) from exc
-        old, self._conn, self._lock_fd = self._conn, conn, fd
+        self._conn = conn
         old.close()
         self._cache.clear()
         self._standby = None
@@ -152,9 +147,19 @@ class Journal:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise error_for(classify(exc, self.path), self.path, exc.strerror or str(exc)) from exc
+        if self._exclusive and self._lock_fd is None:
+            self._lock_fd = lock.acquire(self.path)  # JournalInUse: another kiosk has it
+        try:
+            return self._open_and_recover(recover)
+        except BaseException:
+            lock.release(self._lock_fd)
+            self._lock_fd = None
+            raise
+
+    def _open_and_recover(self, recover: bool) -> sqlite3.Connection:
         try:
             return self._open_checked()
-        except (sqlite3.Error, OSError, JournalError) as exc:
+        except (sqlite3.Error, OSError, JournalError, UnicodeDecodeError) as exc:
             kind = classify(exc, self.path)
             if kind is not FaultKind.DAMAGED:
                 if isinstance(exc, JournalError):
@@ -173,6 +178,10 @@ class Journal:
 
     def _open_checked(self) -> sqlite3.Connection:
         schema.probe(self.path)
+        # SQLite quietly opens a file it cannot write read-only; the first save would fail
+        if not (os.access(self.path.parent, os.W_OK) and
+                (not self.path.exists() or os.access(self.path, os.W_OK))):
+            raise error_for(FaultKind.READ_ONLY, self.path, "not writable")
         conn = schema.connect(self.path)
         try:
             self.migrated_from = schema.migrate(conn)
@@ -341,7 +350,7 @@ class Journal:
         with self._lock:
             try:
                 yield
-            except sqlite3.Error as exc:
+            except (sqlite3.Error, UnicodeDecodeError) as exc:
                 kind = classify(exc, self.path)
                 if kind is FaultKind.DAMAGED:
                     raise CorruptJournal(
