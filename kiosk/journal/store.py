@@ -16,6 +16,7 @@ from kiosk.journal import lock, schema
 from kiosk.journal.errors import (
     CorruptJournal, InvalidEvent, JournalError, SaveFailed, UnknownMatch, UnreadableMatch,
 )
+from kiosk.journal.maintenance import Maintenance
 from kiosk.journal.faults import FaultKind, JournalFault, classify, error_for
 from kiosk.journal.records import MatchInfo, encode as _encode, info as _info
 from kiosk.journal.records import summary as _summary
@@ -38,7 +39,7 @@ class CurrentMatch(NamedTuple):
     match: Any
 
 
-class Journal:
+class Journal(Maintenance):
     """The kiosk's match journal: one SQLite file of append-only events per match.
 
     The state of a match is the fold of its events (``Match.from_events``), so reopening
@@ -425,51 +426,3 @@ class Journal:
             # the file is sound but these events no longer make a match (hand-edited data,
             # a rule the core dropped): this match cannot be resumed, the others can
             raise UnreadableMatch(f"match {match_id} cannot be resumed: {exc}") from exc
-
-    # -- maintenance -----------------------------------------------------------------
-
-    def storage_settings(self) -> dict:
-        """What the durability rests on, for diagnostics: journal mode, synchronous level
-        (2 = FULL), schema version, SQLite version."""
-        with self._lock:
-            q = lambda pragma: self._conn.execute(f"PRAGMA {pragma}").fetchone()[0]  # noqa: E731
-            return {"journal_mode": q("journal_mode"), "synchronous": q("synchronous"),
-                    "schema_version": q("user_version"), "sqlite_version": sqlite3.sqlite_version}
-
-    def integrity_check(self) -> list[str]:
-        """SQLite's full check: ``["ok"]`` for a sound file."""
-        with self._lock:
-            return [r[0] for r in self._conn.execute("PRAGMA integrity_check")]
-
-    def backup(self, dest: str | os.PathLike) -> Path:
-        """Write a consistent copy of the journal to ``dest`` (SQLite's backup API: a
-        snapshot even while the kiosk writes). The copy is a single self-contained file
-        (rollback-journal mode, no -wal), checked, fsynced and renamed into place, so
-        ``dest`` is either the old backup or the complete new one."""
-        dest = Path(dest)
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        tmp = dest.with_name(f".{dest.name}.tmp-{os.getpid()}")
-        tmp.unlink(missing_ok=True)
-        try:
-            copy = sqlite3.connect(str(tmp), isolation_level=None)
-            try:
-                with self._lock:
-                    self._conn.backup(copy)
-                copy.execute("PRAGMA journal_mode = DELETE")
-                result = [r[0] for r in copy.execute("PRAGMA integrity_check")]
-            finally:
-                copy.close()
-            if result != ["ok"]:
-                raise JournalError(f"the backup copy failed its check: {result[:3]}")
-            fd = os.open(tmp, os.O_RDONLY)
-            try:
-                os.fsync(fd)
-            finally:
-                os.close(fd)
-            os.replace(tmp, dest)
-            fsync_dir(dest.parent)
-        except sqlite3.Error as exc:
-            raise JournalError(f"backup to {dest} failed: {exc}") from exc
-        finally:
-            tmp.unlink(missing_ok=True)
-        return dest
