@@ -79,9 +79,9 @@ def hand_events(data: object, dealer: int) -> list[dict]:
 def match_from_json(data: object):
     """A ``Match`` from the match JSON. Errors name the hand (``hand 3: ...``)."""
     from kiosk.game.match import Match
+    from kiosk.game.matchinput import check_match
 
-    if not isinstance(data, dict):
-        raise MatchStateError("the match must be a JSON object with a list of hands")
+    check_match(data)
     rules = data.get("rules")
     try:
         m = Match.create(rules if rules is not None else {}, first_dealer=data.get("first_dealer", 0),

@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass
 from typing import Iterable, Mapping
@@ -21,14 +22,23 @@ HALF = 36
 TRICKS_PER_HAND = 12
 
 
+# A card as text: rank 1-12 in ASCII digits, no leading zero, then the suit letter.
+# ("09O", "²O" or full-width digits are refused: str.isdigit() would let them through.)
+CARD_TEXT = re.compile(r"\s*(?:[1-9]|1[0-2])[OCEB]\s*", re.ASCII | re.IGNORECASE)
+
+
 def _cards(items: Iterable[object], what: "str | Message") -> list[Card]:
-    if isinstance(items, (str, bytes)) or not isinstance(items, Iterable):
+    # a list (JSON array) or tuple: a dict or a set would give its keys in no card order
+    if not isinstance(items, (list, tuple)):
         raise InvalidPileError("{what} must be a list of cards such as [\"9O\", \"1C\"]", what=what)
     out = []
     for x in items:
         if isinstance(x, Card):
             out.append(x)
         else:
+            if isinstance(x, str) and not CARD_TEXT.fullmatch(x):
+                raise InvalidCardError("unknown card {text!r}: write rank 1-12 then O, C, E or B "
+                                       "(e.g. 9O)", text=x).within("{what}", what=what)
             try:
                 out.append(Card.parse(x))  # type: ignore[arg-type]
             except InvalidCardError as e:

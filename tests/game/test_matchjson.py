@@ -5,7 +5,7 @@ import pytest
 from kiosk.game import DECK, BotifarraError, Match, score_match_json
 
 EXAMPLE = {
-    "rules": {"preset": "reglament", "target": 301},
+    "rules": {"preset": "reglament", "target": 201},
     "first_dealer": 0,
     "players": ["Anna", "Pere", "Marta", "Joan"],
     "hands": [
