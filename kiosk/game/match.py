@@ -10,6 +10,7 @@ import copy
 from dataclasses import dataclass, field, replace
 
 from kiosk.game.bidding import BID_TYPES, Contract
+from kiosk.game.log import AppendLog
 from kiosk.game.errors import (
     HAND, N_, BotifarraError, IllegalBidError, InvalidScoreError, MatchStateError, Message,
     RulesError,
@@ -22,8 +23,35 @@ from kiosk.game.seats import TEAMS, check_seat, check_team, roles_for, Roles, te
 
 EVENT_TYPES = ("match_created", "trump", "delegate", "double", "play", "hand_scored",
                "penalty", "misdeal", "undo", "redo", "edit", "time_up", "match_ended")
+# the events _extend folds without apply's checks of shape (undo and redo refold)
+_PLAIN_EVENTS = frozenset(EVENT_TYPES) - {"match_created", "undo", "redo"}
 SOURCES = ("camera", "cards", "points", "json")
 END_REASONS = ("target", "hands", "time", "abandoned")
+
+
+def _with(obj, **changes):
+    """``dataclasses.replace`` for the fold's own frozen records, which have no
+    ``__post_init__`` to run: a copy with ``changes``, several times quicker (it runs once
+    per event, so a whole match's fold depends on it)."""
+    new = object.__new__(type(obj))
+    if hasattr(obj, "__dict__"):
+        new.__dict__.update(obj.__dict__)
+    else:
+        for name in type(obj).__slots__:
+            object.__setattr__(new, name, getattr(obj, name))
+    for name, value in changes.items():
+        object.__setattr__(new, name, value)
+    return new
+
+
+def _copy_json(value):
+    """A deep copy of JSON data (dicts, lists, scalars); what ``copy.deepcopy`` does for an
+    event, several times faster (no memo: JSON has no shared or cyclic parts)."""
+    if isinstance(value, dict):
+        return {k: _copy_json(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_copy_json(v) for v in value]
+    return value
 
 
 def _in_hand(err: BotifarraError, number: int) -> BotifarraError:
@@ -105,7 +133,7 @@ def _end_check(rules: Rules, totals: dict[str, int], counted: int, k: int,
 class _Tally:
     """The hands with running totals, and where the match ended (derived from entries)."""
 
-    records: tuple[HandRecord, ...] = ()
+    records: AppendLog = field(default_factory=AppendLog)  # of HandRecord
     counted: int = 0
     ending: _Ending = _Ending(None)
 
@@ -162,7 +190,7 @@ def _tally(rules: Rules, first_dealer: int, entries: tuple[_Entry, ...],
 
 @dataclass(frozen=True, slots=True)
 class _Fold:
-    entries: tuple[_Entry, ...] = ()
+    entries: AppendLog = field(default_factory=AppendLog)  # of _Entry
     contract: Contract | None = None
     stop_after: int | None = None
     abandoned: bool = False
@@ -181,9 +209,9 @@ class Match:
     first_dealer: int
     players: tuple[str | None, ...]
     team_names: dict[str, str]
-    _events: tuple[dict, ...] = field(repr=False)
-    _done: tuple[dict, ...] = field(repr=False, default=())
-    _undone: tuple[dict, ...] = field(repr=False, default=())
+    _events: AppendLog = field(repr=False)
+    _done: AppendLog = field(repr=False, default_factory=AppendLog)
+    _undone: AppendLog = field(repr=False, default_factory=AppendLog)
     _fold: _Fold = field(repr=False, default=_Fold())
 
     # -- building ---------------------------------------------------------------------
@@ -230,7 +258,7 @@ class Match:
         stored = {"type": "match_created", "rules": rules.to_dict(), "first_dealer": first_dealer,
                   "players": list(players), "team_names": dict(names)}
         m = cls(rules=rules, first_dealer=first_dealer, players=tuple(players),
-                team_names=dict(names), _events=(stored,),
+                team_names=dict(names), _events=AppendLog([stored]),
                 _fold=_Fold(contract=Contract(first_dealer)))
         return m
 
@@ -243,9 +271,14 @@ class Match:
         if not isinstance(first, dict) or first.get("type") != "match_created":
             raise MatchStateError("the first event must be match_created")
         m = cls._created(first)
+        run: list[dict] = []  # plain events folded together (see _extend); undo/redo one by one
         for ev in events[1:]:
+            if isinstance(ev, dict) and ev.get("type") in _PLAIN_EVENTS:
+                run.append(_copy_json(ev))
+                continue
+            m, run = m._extend(run), []
             m = m.apply(ev)
-        return m
+        return m._extend(run)
 
     @property
     def _ending(self) -> _Ending:
@@ -258,6 +291,11 @@ class Match:
     @property
     def events(self) -> list[dict]:
         return copy.deepcopy(list(self._events))
+
+    def iter_events(self):
+        """The events without copying them, for a caller that only reads them (the
+        journal encodes each one)."""
+        return iter(self._events)
 
     @property
     def hands(self) -> list[HandRecord]:
@@ -364,7 +402,7 @@ class Match:
         kind = event.get("type")
         if kind not in EVENT_TYPES:
             raise MatchStateError("unknown event type {kind!r}", kind=kind)
-        ev = copy.deepcopy(event)
+        ev = _copy_json(event)
         if kind == "match_created":
             raise MatchStateError("the match already exists")
         if kind == "undo":
@@ -383,8 +421,34 @@ class Match:
                               self._undone[:-1])
         return self._next(ev, self._step(self._fold, ev), self._done + (ev,), ())
 
-    def _next(self, ev: dict, fold: _Fold, done: tuple, undone: tuple) -> "Match":
-        return replace(self, _events=self._events + (ev,), _done=done, _undone=undone, _fold=fold)
+    def _extend(self, events: list[dict]) -> "Match":
+        """``apply`` of several events made by the core itself (match JSON's hands, already
+        of the right shape and owned by no one else): one new Match for all of them, which
+        keeps folding a whole match linear and quick."""
+        if not events:
+            return self
+        fold = self._fold
+        contract, bidding = fold.contract, False
+        for ev in events:
+            if ev["type"] in BID_TYPES and contract is not None and not fold.over:
+                # a bid changes the contract only: one new _Fold for all of a hand's bids
+                try:
+                    contract = contract.bid(ev, self.rules, players=self.players)
+                except BotifarraError as e:
+                    raise _in_hand(e, len(fold.entries) + 1) from None
+                bidding = True
+                continue
+            if bidding:
+                fold, bidding = _with(fold, contract=contract), False
+            fold = self._step(fold, ev)
+            contract = fold.contract
+        if bidding:
+            fold = _with(fold, contract=contract)
+        return _with(self, _events=self._events + events, _done=self._done + events,
+                     _undone=AppendLog(), _fold=fold)
+
+    def _next(self, ev: dict, fold: AppendLog, done: AppendLog, undone: AppendLog) -> "Match":
+        return _with(self, _events=self._events + (ev,), _done=done, _undone=undone, _fold=fold)
 
     def _over_error(self, fold: _Fold) -> MatchStateError:
         hands, end = fold.tally.records, fold.tally.ending
@@ -416,23 +480,23 @@ class Match:
         contract = fold.contract
         assert contract is not None
         if kind in BID_TYPES:
-            return replace(fold, contract=contract.bid(ev, self.rules, players=self.players))
+            return _with(fold, contract=contract.bid(ev, self.rules, players=self.players))
         if kind == "time_up":
             if fold.stop_after is not None:
                 raise MatchStateError("time is already up")
             stop = len(fold.entries) + (1 if contract.started else 0)
             t = fold.tally
             end = _end_check(self.rules, t.totals, t.counted, len(fold.entries), stop) or _Ending(None)
-            return replace(fold, stop_after=stop, tally=replace(t, ending=end))
+            return _with(fold, stop_after=stop, tally=replace(t, ending=end))
         if kind == "match_ended":
             reason = ev.get("reason", "abandoned")
             if not isinstance(reason, str):
                 raise MatchStateError("match_ended: reason must be text such as 'abandoned'")
-            return replace(fold, abandoned=True)
+            return _with(fold, abandoned=True)
         entry = entry_from_event(contract, ev)
         entries = fold.entries + (entry,)
         tally = _tally_add(self.rules, self.first_dealer, fold.tally, entry, fold.stop_after)
-        return replace(fold, entries=entries, tally=tally,
+        return _with(fold, entries=entries, tally=tally,
                        contract=Contract((self.first_dealer + len(entries)) % 4))
 
     def _edit(self, fold: _Fold, ev: dict) -> _Fold:
@@ -457,7 +521,7 @@ class Match:
         except BotifarraError as e:
             raise _in_hand(e, number) from None
         entries = fold.entries[:index] + (entry,) + fold.entries[index + 1:]
-        new = replace(fold, entries=entries,
+        new = _with(fold, entries=entries,
                       tally=_tally(self.rules, self.first_dealer, entries, fold.stop_after))
         end = new.tally.ending
         if end.at is not None and end.at < n:

@@ -24,6 +24,17 @@ HAND_KEYS = {"trump", "delegated", "doubling", "piles", "points", "penalty", "mi
              "source", "evidence", "dealer"}
 
 
+_TRUMPS = {t.value: t for t in Trump}  # the common spelling, without Trump.parse's search
+
+
+def _owned(value: object) -> object:
+    """A copy of a hand's piles or points (one level of lists in a dict), else as given
+    (the core refuses it with its own message)."""
+    if isinstance(value, dict):
+        return {k: list(v) if isinstance(v, list) else v for k, v in value.items()}
+    return value
+
+
 def _in_hand(err: BotifarraError, number: int) -> BotifarraError:
     """The same error said about hand ``number`` (``hand 3: ...``; ``err.hand`` == 3)."""
     return err if str(err).startswith(f"hand {number}") else err.within(HAND, number=number)
@@ -57,22 +68,24 @@ def hand_events(data: object, dealer: int) -> list[dict]:
         raise MatchStateError("delegated must be true or false")
     events: list[dict] = []
     if "trump" in data and data["trump"] is not None:
-        trump = Trump.parse(data["trump"])
+        trump = _TRUMPS.get(data["trump"]) if isinstance(data["trump"], str) else None
+        trump = trump or Trump.parse(data["trump"])
         doubling = Doubling.parse(data.get("doubling"))
         events = bid_events(dealer, trump, delegated=delegated, doubling=doubling)
     elif not misdeal:
         raise MatchStateError("trump is missing (oros, copes, espases, bastos or botifarra)")
     elif data.get("doubling") not in (None, "none") or delegated:
         raise MatchStateError("doubling or delegated given without trump")
+    # copies of the caller's piles and points: the Match owns its events
     extra = {"source": data.get("source", "json"), "evidence": data.get("evidence")}
     if misdeal:
         events.append({"type": "misdeal", **extra})
     elif "penalty" in data:
         events.append({"type": "penalty", "offender": data["penalty"], **extra})
     elif "piles" in data:
-        events.append({"type": "hand_scored", "piles": data["piles"], **extra})
+        events.append({"type": "hand_scored", "piles": _owned(data["piles"]), **extra})
     else:
-        events.append({"type": "hand_scored", "points": data["points"], **extra})
+        events.append({"type": "hand_scored", "points": _owned(data["points"]), **extra})
     return events
 
 
@@ -106,12 +119,13 @@ def match_from_json(data: object):
             events = hand_events(hand, m.dealer)
         except BotifarraError as e:
             raise _in_hand(e, number) from None
-        for j, ev in enumerate(events):
+        if time_up_after == number and not m.time_up:
             # time ran out during this hand: say so before its result, as the kiosk did
-            if (time_up_after == number and j == len(events) - 1 and not m.time_up
-                    and m.contract is not None and m.contract.started):
-                m = m.apply({"type": "time_up"})
-            m = m.apply(ev)  # apply names the hand in its errors
+            m = m._extend(events[:-1])
+            if m.contract is not None and m.contract.started:
+                m = m._extend([{"type": "time_up"}])
+            events = events[-1:]
+        m = m._extend(events)  # names the hand in its errors, as apply does
         if time_up_after == number and not m.time_up:
             if m.is_over:
                 raise MatchStateError("time_up_after: the match was already over after hand {number}",

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass
-from typing import Iterable, Mapping
+from collections.abc import Iterable, Mapping
 
 from kiosk.game.cards import DECK, Card, card_points
 from kiosk.game.errors import N_, InvalidCardError, InvalidPileError, InvalidScoreError, Message

@@ -274,7 +274,7 @@ class Journal(Maintenance):
             matches = parse_matches(list(matches))
         prepared = []
         for match in matches:
-            events = [_encode(e) for e in match.events]
+            events = [_encode(e) for e in match.iter_events()]
             # The stored events must fold back to the very same match.
             if Match.from_events([canon for _, canon in events]) != match:
                 raise JournalError("internal: an imported match does not fold back to itself")
