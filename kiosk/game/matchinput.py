@@ -103,8 +103,8 @@ def check_name(value: object, what: str) -> None:
                          what=what, limit=NAME_MAX, count=len(value))
     if not all(c == " " or c.isprintable() for c in value):
         bad = next(c for c in value if not (c == " " or c.isprintable()))
-        raise RulesError("{what} has the character U+{code:04X}, which cannot be shown",
-                         what=what, code=ord(bad))
+        raise RulesError("{what} has the character {code}, which cannot be shown",
+                         what=what, code=f"U+{ord(bad):04X}")
 
 
 def check_match(data: object) -> dict:
