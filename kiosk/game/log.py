@@ -30,7 +30,7 @@ class AppendLog:
         return self._n
 
     def __iter__(self) -> Iterator[Any]:
-        return islice(self._items, self._n)
+        return islice(self._items, self._n)  # from the start: no skipping
 
     def __reversed__(self) -> Iterator[Any]:
         return (self._items[i] for i in range(self._n - 1, -1, -1))
@@ -51,7 +51,7 @@ class AppendLog:
             # the newest value: extend the shared list (one step under the GIL), then make
             # sure no other thread extended it first; if one did, fall back to a copy
             items.extend(more)
-            if all(a is b for a, b in zip(islice(items, n, None), more)):
+            if all(a is b for a, b in zip(items[n:n + len(more)], more)):  # O(len(more))
                 return AppendLog._view(items, n + len(more))
         return AppendLog._view(items[:n] + more, n + len(more))
 
