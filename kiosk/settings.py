@@ -1,14 +1,17 @@
 """One declarative table of the kiosk's settings, with defaults and help text.
 
 Stored as INI (``settings.ini`` in the config dir). Reading never fails: a missing file
-gives the defaults; a bad value falls back to its default and is reported in
-``Settings.problems`` so the kiosk can show a clear message.
+gives the defaults; a bad value (not of its kind, outside its range, not one of its
+choices, nan, inf) falls back to its default and is reported in ``Settings.problems`` so
+the kiosk shows its warning banner.
 """
 
 from __future__ import annotations
 
 import configparser
 import io
+import math
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -33,27 +36,36 @@ class Setting:
     kind: type
     help: str
     choices: tuple | None = None
+    low: float | None = None    # numbers: the range a value must be in (inclusive)
+    high: float | None = None
+    pattern: str | None = None  # text: a regular expression the whole value must match
 
     @property
     def name(self) -> str:
         return f"{self.section}.{self.key}"
 
 
-def _s(section, key, default, help, choices=None, kind=None):
-    return Setting(section, key, default, kind or type(default), help, choices)
+def _s(section, key, default, help, choices=None, kind=None, *, low=None, high=None, pattern=None):
+    return Setting(section, key, default, kind or type(default), help, choices, low, high, pattern)
+
+
+NAME = r"[^\x00-\x1f\x7f]{1,40}"  # a pair's name: 1-40 characters; printable is checked too
+BCM = {"low": 0, "high": 27}       # the Pi's GPIO numbers
 
 
 SETTINGS: tuple[Setting, ...] = (
     # match defaults
     _s("match", "preset", "reglament", "Rules preset for new matches",
        ("reglament", "butinet", "girona", "torrefarrera", "regional_234")),
-    _s("match", "target", 101, "Points to win (101 by default; 51, 73, 100, 151, 200, 201)"),
-    _s("match", "team_a", "Nosaltres", "Default name of the first pair"),
-    _s("match", "team_b", "Vosaltres", "Default name of the second pair"),
+    _s("match", "target", 101, "Points to win (101 by default; 51, 73, 100, 151, 200, 201)",
+       (51, 73, 100, 101, 151, 200, 201)),
+    _s("match", "team_a", "Nosaltres", "Default name of the first pair", pattern=NAME),
+    _s("match", "team_b", "Vosaltres", "Default name of the second pair", pattern=NAME),
     _s("match", "both_confirm", False, "Both pairs must confirm a hand's score"),
     # tournament
     _s("table", "name", "", "Name of this table in a tournament (e.g. Taula 7): shown on the scoreboard, "
-       "on the printed sheet and in the names of exported files; empty = no table name"),
+       "on the printed sheet and in the names of exported files; empty = no table name",
+       pattern=r"[^\x00-\x1f\x7f]{0,40}"),
     # club mode (docs/club.md): empty broker = not in a tournament
     _s("club", "broker", "", "Tournament broker, mqtt://HOST:PORT or mqtts://HOST:PORT; empty = no club mode"),
     _s("club", "table", "", "This table's name in the tournament: a topic level and its broker login (e.g. 7)"),
@@ -62,39 +74,64 @@ SETTINGS: tuple[Setting, ...] = (
     # interface
     _s("ui", "language", "ca", "Interface language", ("ca", "es", "en")),
     _s("ui", "fullscreen", True, "Full screen (kiosk mode: no cursor, Escape does not quit)"),
-    _s("ui", "size", "auto", "Window size when not full screen, e.g. 800x480"),
-    _s("ui", "pin", "1234", "PIN that opens the settings"),
+    _s("ui", "size", "auto", "Window size when not full screen, e.g. 800x480",
+       pattern=r"auto|[1-9][0-9]{2,3}x[1-9][0-9]{2,3}"),
+    _s("ui", "pin", "1234", "PIN that opens the settings", pattern=r"[0-9]{4,8}"),
     _s("ui", "sound", "auto", "Sounds from the screen's speaker (card read, hand saved, error): "
        "auto = only when no GPIO buzzer is fitted, on, off", ("auto", "on", "off")),
     # camera
     _s("camera", "source", "auto",
        "auto (Pi camera, then USB, then demo), demo, picamera2, v4l2:/dev/video0, or file:PATH"),
-    _s("camera", "width", 1920, "Capture width in pixels"),
-    _s("camera", "height", 1080, "Capture height in pixels"),
-    _s("camera", "exposure", 0, "Manual exposure (0 = automatic)"),
+    _s("camera", "width", 1920, "Capture width in pixels", low=160, high=4656),
+    _s("camera", "height", 1080, "Capture height in pixels", low=120, high=3496),
+    _s("camera", "exposure", 0, "Manual exposure (0 = automatic)", low=0, high=1_000_000),
     _s("camera", "marks", "aruco", "Card marks the reader looks for", ("aruco", "qr")),
     # hardware (BCM pin numbers; empty = not fitted)
     _s("gpio", "enabled", False, "Use GPIO buttons, light, LED and buzzer"),
     _s("gpio", "pin_factory", "auto", "gpiozero pin factory: auto, lgpio, rpigpio, mock"),
-    _s("gpio", "scan_pin", 17, "SCAN button (BCM), to ground; empty = not fitted", kind=OptionalInt),
-    _s("gpio", "confirm_pin", 27, "CONFIRM button (BCM), to ground; empty = not fitted", kind=OptionalInt),
+    _s("gpio", "scan_pin", 17, "SCAN button (BCM), to ground; empty = not fitted", kind=OptionalInt, **BCM),
+    _s("gpio", "confirm_pin", 27, "CONFIRM button (BCM), to ground; empty = not fitted", kind=OptionalInt,
+       **BCM),
     _s("gpio", "undo_pin", 22, "UNDO button (BCM), to ground; hold for settings; empty = not fitted",
-       kind=OptionalInt),
-    _s("gpio", "hold_seconds", 3.0, "Hold time of UNDO that opens the settings"),
-    _s("gpio", "bounce_ms", 30, "Button debounce time in milliseconds"),
-    _s("gpio", "light_pin", 18, "Camera light MOSFET gate (PWM); empty = not fitted", kind=OptionalInt),
-    _s("gpio", "light_brightness", 0.8, "Camera light brightness while reading (0-1)"),
+       kind=OptionalInt, **BCM),
+    _s("gpio", "hold_seconds", 3.0, "Hold time of UNDO that opens the settings", low=0.5, high=30),
+    _s("gpio", "bounce_ms", 30, "Button debounce time in milliseconds", low=0, high=1000),
+    _s("gpio", "light_pin", 18, "Camera light MOSFET gate (PWM); empty = not fitted", kind=OptionalInt,
+       **BCM),
+    _s("gpio", "light_brightness", 0.8, "Camera light brightness while reading (0-1)", low=0, high=1),
     _s("gpio", "led_red_pin", 5, "Status LED red leg; empty = not fitted (all three legs or none)",
-       kind=OptionalInt),
-    _s("gpio", "led_green_pin", 6, "Status LED green leg; empty = not fitted", kind=OptionalInt),
-    _s("gpio", "led_blue_pin", 13, "Status LED blue leg; empty = not fitted", kind=OptionalInt),
-    _s("gpio", "buzzer_pin", 12, "Buzzer (PWM tone); empty = not fitted", kind=OptionalInt),
+       kind=OptionalInt, **BCM),
+    _s("gpio", "led_green_pin", 6, "Status LED green leg; empty = not fitted", kind=OptionalInt, **BCM),
+    _s("gpio", "led_blue_pin", 13, "Status LED blue leg; empty = not fitted", kind=OptionalInt, **BCM),
+    _s("gpio", "buzzer_pin", 12, "Buzzer (PWM tone); empty = not fitted", kind=OptionalInt, **BCM),
 )
 
 BY_NAME: dict[str, Setting] = {s.name: s for s in SETTINGS}
 
 
+def check(setting: Setting, value: Any) -> Any:
+    """``value`` if the table allows it for ``setting``; else ValueError saying why."""
+    if value is None and setting.kind is OptionalInt:
+        return value
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        if not math.isfinite(value):
+            raise ValueError(f"{value!r} is not a number")
+        if (setting.low is not None and value < setting.low) or \
+                (setting.high is not None and value > setting.high):
+            raise ValueError(f"{value!r} is outside {setting.low:g}-{setting.high:g}")
+    if isinstance(value, str) and setting.pattern is not None and not (
+            re.fullmatch(setting.pattern, value) and value.isprintable()):
+        raise ValueError(f"{value!r} is not allowed here")
+    if setting.choices and value not in setting.choices:
+        raise ValueError(f"{value!r} is not one of {', '.join(map(str, setting.choices))}")
+    return value
+
+
 def _convert(setting: Setting, raw: str) -> Any:
+    return check(setting, _parse(setting, raw))
+
+
+def _parse(setting: Setting, raw: str) -> Any:
     if setting.kind is bool:
         low = raw.strip().lower()
         if low in ("1", "true", "yes", "on", "si", "sí"):
@@ -106,14 +143,15 @@ def _convert(setting: Setting, raw: str) -> Any:
         text = raw.strip()
         if text.lower() in OptionalInt.NOTHING:
             return None
+        if len(text) > 12:  # refused before int() reads thousands of digits
+            raise ValueError(f"{raw[:20]!r}... is not a pin number")
         try:
             return int(text)
         except ValueError:
             raise ValueError(f"{raw!r} is not a whole number (empty = not fitted)") from None
-    value = setting.kind(raw.strip())
-    if setting.choices and value not in setting.choices:
-        raise ValueError(f"{raw!r} is not one of {', '.join(map(str, setting.choices))}")
-    return value
+    if setting.kind in (int, float) and len(raw.strip()) > 40:
+        raise ValueError(f"{raw[:20]!r}... is not a number in range")
+    return setting.kind(raw.strip())
 
 
 def _text(setting: Setting, value: Any) -> str:
@@ -147,7 +185,7 @@ class Settings:
 
     def set(self, name: str, value: Any) -> None:
         setting = BY_NAME[name]
-        self.values[name] = (value if isinstance(value, setting.kind)
+        self.values[name] = (check(setting, value) if isinstance(value, setting.kind)
                              else _convert(setting, "" if value is None else str(value)))
 
     def section(self, section: str) -> dict[str, Any]:

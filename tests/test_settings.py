@@ -86,3 +86,32 @@ def test_a_corrupt_file_gives_the_defaults_and_one_clear_problem(tmp_path, conte
 def test_a_missing_file_is_the_defaults_without_a_problem(tmp_path):
     settings = Settings.load(tmp_path / "nowhere" / "settings.ini")
     assert settings.values == Settings().values and settings.problems == []
+
+
+@pytest.mark.parametrize("section, key, raw", [
+    ("match", "target", "-5"), ("match", "target", "77"), ("camera", "width", "0"),
+    ("camera", "width", "nan"), ("camera", "exposure", "1e308"), ("gpio", "hold_seconds", "nan"),
+    ("gpio", "hold_seconds", "inf"), ("gpio", "hold_seconds", "1e308"),
+    ("gpio", "light_brightness", "-0.5"), ("gpio", "buzzer_pin", "99"),
+    ("gpio", "bounce_ms", "9" * 5000), ("ui", "size", "0x0"), ("ui", "pin", "12\x1b"),
+    ("match", "team_a", "A" * 41), ("match", "team_a", "Nos\u202eltres"),
+])
+def test_values_out_of_their_range_are_refused_and_the_default_used(tmp_path, section, key, raw):
+    from kiosk.settings import BY_NAME
+    ini = tmp_path / "settings.ini"
+    ini.write_text(f"[{section}]\n{key} = {raw}\n", encoding="utf-8")
+    settings = Settings.load(ini)
+    name = f"{section}.{key}"
+    assert settings[name] == BY_NAME[name].default
+    (problem,) = settings.problems
+    assert f"[{section}] {key}" in problem and "using" in problem and "\n" not in problem
+
+
+def test_set_refuses_a_value_out_of_range():
+    settings = Settings()
+    with pytest.raises(ValueError):
+        settings.set("camera.width", 0)
+    with pytest.raises(ValueError):
+        settings.set("gpio.light_brightness", float("nan"))
+    settings.set("camera.width", 1280)
+    assert settings["camera.width"] == 1280

@@ -10,21 +10,30 @@ import sys
 
 
 class InputUnreadable(OSError):
-    """A command's input file (or standard input) cannot be read as UTF-8 text."""
+    """A command's input file (or standard input) cannot be read."""
+
+
+def one_line(message: object) -> str:
+    """``message`` as one line a terminal shows as it is: whitespace runs become one space,
+    control and format characters (ESC, NUL, bidi overrides) and lone surrogates become
+    visible escapes."""
+    text = " ".join(str(message).split())
+    return "".join(c if c.isprintable() else ascii(c)[1:-1] for c in text)
 
 
 def fail(command: str, message: object, status: int = 2) -> int:
     """Print the one-line message for ``command`` on stderr and return ``status``."""
-    print(f"botifarra-kiosk {command}: {' '.join(str(message).split())}", file=sys.stderr)
+    print(f"botifarra-kiosk {command}: {one_line(message)}", file=sys.stderr)
     return status
 
 
-def read_input(name: str) -> str:
-    """The text of file ``name``, or of standard input for ``-``."""
+def read_input(name: str, limit: int) -> bytes:
+    """The bytes of file ``name``, or of standard input for ``-``; at most ``limit`` bytes
+    are read (one more tells the caller that the input is too big)."""
     try:
         if name == "-":
-            return sys.stdin.read()
-        with open(name, encoding="utf-8") as f:
-            return f.read()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputUnreadable(f"cannot read {name}: {getattr(exc, 'strerror', None) or exc}") from exc
+            return sys.stdin.buffer.read(limit + 1)
+        with open(name, "rb") as f:
+            return f.read(limit + 1)
+    except OSError as exc:
+        raise InputUnreadable(f"cannot read {name}: {exc.strerror or exc}") from exc

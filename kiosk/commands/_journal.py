@@ -19,6 +19,11 @@ def db_path(args: argparse.Namespace) -> Path:
 
 def open_existing(path: Path):
     """Open a journal for reading: never moves a damaged file aside (the kiosk does that,
-    and tells the people at the table); raises JournalError instead."""
-    from kiosk.journal import Journal
-    return Journal(path, recover=False)
+    and tells the people at the table); raises JournalError instead. A journal that
+    cannot be written now (full disk, read-only, another kiosk) is still read."""
+    from kiosk.journal import Journal, SaveFailed
+    try:
+        return Journal(path, recover=False)
+    except SaveFailed as exc:
+        # a full disk, a read-only place, a busy or in-use journal: reading still works
+        return Journal.standby(path, exc, exclusive=False)

@@ -23,10 +23,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from kiosk.game import BotifarraError
     from kiosk.journal import InvalidEvent, Journal, JournalError
+    from kiosk.game.matchinput import MAX_BYTES
     from kiosk.journal.exchange import read_matches
 
     try:
-        text = read_input(args.file)
+        text = read_input(args.file, MAX_BYTES)
     except InputUnreadable as exc:
         return fail("import", exc, 2)
     try:

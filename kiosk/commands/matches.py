@@ -56,7 +56,8 @@ def _state(info) -> str:
 
 
 def _team(info, team: str) -> str:
-    return (info.team_names or {}).get(team) or team
+    from kiosk.commands import one_line
+    return one_line((info.team_names or {}).get(team) or team)  # no raw ESC or bidi codes
 
 
 def table(infos) -> str:

@@ -1,15 +1,18 @@
 """``botifarra-kiosk read IMAGE... [--json] [--marks aruco|qr]``: the marked cards in photos.
 
 Prints ``{"images": [{"file": ..., "cards": [...]}, ...], "cards": [every card once]}``
-with ``--json``, else one line per photo. An unreadable file: exit 2, one line on stderr.
+with ``--json``, else one line per photo. An unreadable file, or a photo of more than
+50 megapixels (its header is read first; nothing is decoded): exit 2, one line on stderr.
 """
 
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 from kiosk.commands import fail
+from kiosk.commands._imagehead import MAX_PIXELS, image_size
 
 
 def add_arguments(parser) -> None:
@@ -21,7 +24,28 @@ def add_arguments(parser) -> None:
                         help="also write each photo with what was found drawn on it into DIR")
 
 
+def _too_big(name: str) -> str | None:
+    """Why the photo ``name`` is refused before decoding (too many pixels), or None."""
+    try:
+        size = image_size(name)
+    except OSError:
+        return None  # load_image says why the file cannot be read
+    if size is None:
+        return None
+    width, height = size
+    if width * height > MAX_PIXELS:
+        return (f"{name}: the image is {width}x{height} ({width * height / 1e6:.0f} megapixels); "
+                f"read takes photos of at most {MAX_PIXELS // 1_000_000} megapixels")
+    return None
+
+
 def run(args) -> int:
+    for name in args.images:  # before OpenCV is even imported: nothing decoded
+        refusal = _too_big(name)
+        if refusal:
+            return fail("read", refusal, 2)
+    # and OpenCV's own limit, for formats whose header is not read here
+    os.environ.setdefault("OPENCV_IO_MAX_IMAGE_PIXELS", str(MAX_PIXELS))
     import cv2
 
     from kiosk.game import DECK

@@ -61,11 +61,6 @@ def run(args: argparse.Namespace) -> int:
 
     settings = Settings.load()
     db = args.db or paths.default_db()
-    try:
-        db.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        print(f"botifarra-kiosk run: cannot create {db.parent}: {exc.strerror}", file=sys.stderr)
-        return 2
     kiosk_mode = not args.windowed and bool(settings["ui.fullscreen"])
     if size is None and settings["ui.size"] != "auto":
         m = SIZE.match(str(settings["ui.size"]))
@@ -93,12 +88,13 @@ def run(args: argparse.Namespace) -> int:
     Config.set("graphics", "resizable", "0" if kiosk_mode else "1")
 
     from kivy.logger import Logger
-    from kiosk.journal import Journal
+    from kiosk.journal.startup import open_for_kiosk
     from kiosk.ui.app import KioskApp
 
-    # settings.problems and journal.moved_aside reach the app with settings and journal:
-    # it logs them and shows them to the table (KioskApp.startup_faults).
-    journal = Journal(db)
+    # settings.problems, journal.moved_aside and journal.startup_fault reach the app with
+    # settings and journal: it logs them and shows them to the table (startup_faults). The
+    # kiosk starts whatever the journal's state: a fault is said on screen, never a crash.
+    journal = open_for_kiosk(db)
     spec = args.camera or settings["camera.source"]
     try:
         controls = _controls(settings)

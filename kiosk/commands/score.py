@@ -25,20 +25,15 @@ def _fail(message: object) -> int:
 
 def run(args: argparse.Namespace) -> int:
     from kiosk.game import BotifarraError, score_match_json
+    from kiosk.game.matchinput import MAX_BYTES, loads
 
     try:
-        text = read_input(args.file)
+        text = read_input(args.file, MAX_BYTES)
     except InputUnreadable as e:
         return _fail(e)
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
-        return _fail(f"invalid JSON: {e.msg} (line {e.lineno}, column {e.colno})")
-    try:
-        result = score_match_json(data)
+        result = score_match_json(loads(text))
     except BotifarraError as e:
         return _fail(str(e))
-    except RecursionError:
-        return _fail("the JSON is nested too deeply")
     sys.stdout.write(json.dumps(result, indent=args.indent, ensure_ascii=False) + "\n")
     return 0

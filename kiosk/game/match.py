@@ -10,159 +10,53 @@ import copy
 from dataclasses import dataclass, field, replace
 
 from kiosk.game.bidding import BID_TYPES, Contract
-from kiosk.game.errors import (
-    HAND, N_, BotifarraError, IllegalBidError, InvalidScoreError, MatchStateError, Message,
-    RulesError,
+from kiosk.game.errors import HAND, BotifarraError, MatchStateError, RulesError
+from kiosk.game.handjson import hand_events
+from kiosk.game.log import AppendLog
+from kiosk.game.matchinput import check_match
+from kiosk.game.rules import Rules
+from kiosk.game.scoring import HandRecord
+from kiosk.game.seats import check_seat, roles_for, Roles
+from kiosk.game.tally import (
+    SOURCES, _end_check, _Ending, _in_hand, _Tally, _tally, _tally_add, _team_word,  # noqa: F401
+    entry_from_event, entry_from_hand_json,
 )
-from kiosk.game.rules import Doubling, Rules, Trump
-from kiosk.game.scoring import (
-    HandPoints, HandRecord, points_from_piles, points_from_total, score_penalty, score_points,
-)
-from kiosk.game.seats import TEAMS, check_seat, check_team, roles_for, Roles, team_of
 
 EVENT_TYPES = ("match_created", "trump", "delegate", "double", "play", "hand_scored",
                "penalty", "misdeal", "undo", "redo", "edit", "time_up", "match_ended")
-SOURCES = ("camera", "cards", "points", "json")
+# the events _extend folds without apply's checks of shape (undo and redo refold)
+_PLAIN_EVENTS = frozenset(EVENT_TYPES) - {"match_created", "undo", "redo"}
 END_REASONS = ("target", "hands", "time", "abandoned")
 
 
-def _in_hand(err: BotifarraError, number: int) -> BotifarraError:
-    """The same error said about hand ``number`` (``hand 3: ...``; ``err.hand`` == 3)."""
-    if str(err).startswith(f"hand {number}"):
-        return err
-    return err.within(HAND, number=number)
-
-
-@dataclass(frozen=True, slots=True)
-class _Entry:
-    """One finished hand as entered (before totals)."""
-
-    kind: str                              # played | penalty | misdeal
-    trump: Trump | None = None
-    delegated: bool = False
-    doubling: Doubling = Doubling.NONE
-    hand_points: HandPoints | None = None
-    piles: dict[str, tuple[str, ...]] | None = None
-    points_given: dict[str, int] | None = None
-    offender: str | None = None
-    source: str = "cards"
-    evidence: str | None = None
-
-    def to_json(self) -> dict:
-        d: dict = {}
-        if self.trump is not None:
-            d["trump"] = self.trump.value
-            d["delegated"] = self.delegated
-            d["doubling"] = self.doubling.key
-        if self.kind == "misdeal":
-            d["misdeal"] = True
-        elif self.kind == "penalty":
-            d["penalty"] = self.offender
-        elif self.piles is not None:
-            d["piles"] = {t: list(v) for t, v in self.piles.items()}
-        else:
-            d["points"] = dict(self.points_given or {})
-        d["source"] = self.source
-        if self.evidence is not None:
-            d["evidence"] = self.evidence
-        return d
-
-
-@dataclass(frozen=True, slots=True)
-class _Ending:
-    at: int | None            # number of hands after which the match ended (None: not over)
-    reason: str | None = None
-    winner: str | None = None
-
-
-def _team_word(team: str, names: dict[str, str]) -> Message:
-    name = names.get(team)
-    if not name or name == team:
-        return Message(N_("team {team}"), team=team)
-    return Message(N_("team {team} ({name})"), team=team, name=name)
-
-
-def _end_check(rules: Rules, totals: dict[str, int], counted: int, k: int,
-               stop_after: int | None) -> _Ending | None:
-    """Does the match end after ``k`` hands (``counted`` of them not misdeals)?"""
-    if rules.target is not None:
-        for t in TEAMS:
-            if totals[t] >= rules.target:
-                return _Ending(k, "target", t)
-    lead = None if totals["A"] == totals["B"] else max(TEAMS, key=lambda t: totals[t])
-    if rules.max_hands is not None and counted >= rules.max_hands:
-        extra = counted - rules.max_hands
-        if lead is not None and (not rules.tie_extra_hands or extra % rules.tie_extra_hands == 0):
-            return _Ending(k, "hands", lead)
-        if lead is None and not rules.tie_extra_hands:
-            return _Ending(k, "hands", None)
-    if stop_after is not None and k >= stop_after:
-        return _Ending(k, "time", lead)
-    return None
-
-
-@dataclass(frozen=True, slots=True)
-class _Tally:
-    """The hands with running totals, and where the match ended (derived from entries)."""
-
-    records: tuple[HandRecord, ...] = ()
-    counted: int = 0
-    ending: _Ending = _Ending(None)
-
-    @property
-    def totals(self) -> dict[str, int]:
-        return dict(self.records[-1].totals) if self.records else {"A": 0, "B": 0}
-
-
-def _tally_add(rules: Rules, first_dealer: int, tally: _Tally, e: _Entry,
-               stop_after: int | None) -> _Tally:
-    """The tally with one more finished hand (the match must not be over)."""
-    i = len(tally.records)
-    totals = tally.totals
-    counted = tally.counted
-    dealer = (first_dealer + i) % 4
-    if e.kind == "misdeal":
-        scored = {"A": 0, "B": 0}
-        multiplier = None
+def _with(obj, **changes):
+    """``dataclasses.replace`` for the fold's own frozen records, which have no
+    ``__post_init__`` to run: a copy with ``changes``, several times quicker (it runs once
+    per event, so a whole match's fold depends on it)."""
+    new = object.__new__(type(obj))
+    if hasattr(obj, "__dict__"):
+        new.__dict__.update(obj.__dict__)
     else:
-        multiplier = rules.multiplier(e.trump, e.doubling)  # type: ignore[arg-type]
-        if e.kind == "penalty":
-            scored = score_penalty(e.offender, multiplier)  # type: ignore[arg-type]
-        else:
-            scored = score_points(e.hand_points.points, multiplier)  # type: ignore[union-attr]
-        counted += 1
-    if rules.points_cap is not None:
-        scored = {t: max(0, min(scored[t], rules.points_cap - totals[t])) for t in TEAMS}
-    totals = {t: totals[t] + scored[t] for t in TEAMS}
-    hp = e.hand_points
-    record = HandRecord(
-        number=i + 1, dealer=dealer, kind=e.kind, trump=e.trump,
-        trump_team=team_of(dealer) if e.trump is not None else None,
-        delegated=e.delegated, doubling=e.doubling, multiplier=multiplier,
-        points=dict(hp.points) if hp else None,
-        card_points=dict(hp.card_points) if hp and hp.card_points else None,
-        tricks=dict(hp.tricks) if hp and hp.tricks else None,
-        scored=scored, totals=dict(totals), source=e.source, evidence=e.evidence,
-        offender=e.offender, piles=e.piles,
-    )
-    end = _end_check(rules, totals, counted, i + 1, stop_after) or _Ending(None)
-    return _Tally(tally.records + (record,), counted, end)
+        for name in type(obj).__slots__:
+            object.__setattr__(new, name, getattr(obj, name))
+    for name, value in changes.items():
+        object.__setattr__(new, name, value)
+    return new
 
 
-def _tally(rules: Rules, first_dealer: int, entries: tuple[_Entry, ...],
-           stop_after: int | None) -> _Tally:
-    """The whole tally from scratch (after an edit); stops where the match ended."""
-    t = _Tally(ending=_end_check(rules, {"A": 0, "B": 0}, 0, 0, stop_after) or _Ending(None))
-    for e in entries:
-        if t.ending.at is not None:
-            break
-        t = _tally_add(rules, first_dealer, t, e, stop_after)
-    return t
+def _copy_json(value):
+    """A deep copy of JSON data (dicts, lists, scalars); what ``copy.deepcopy`` does for an
+    event, several times faster (no memo: JSON has no shared or cyclic parts)."""
+    if isinstance(value, dict):
+        return {k: _copy_json(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_copy_json(v) for v in value]
+    return value
 
 
 @dataclass(frozen=True, slots=True)
 class _Fold:
-    entries: tuple[_Entry, ...] = ()
+    entries: AppendLog = field(default_factory=AppendLog)  # of _Entry
     contract: Contract | None = None
     stop_after: int | None = None
     abandoned: bool = False
@@ -181,9 +75,9 @@ class Match:
     first_dealer: int
     players: tuple[str | None, ...]
     team_names: dict[str, str]
-    _events: tuple[dict, ...] = field(repr=False)
-    _done: tuple[dict, ...] = field(repr=False, default=())
-    _undone: tuple[dict, ...] = field(repr=False, default=())
+    _events: AppendLog = field(repr=False)
+    _done: AppendLog = field(repr=False, default_factory=AppendLog)
+    _undone: AppendLog = field(repr=False, default_factory=AppendLog)
     _fold: _Fold = field(repr=False, default=_Fold())
 
     # -- building ---------------------------------------------------------------------
@@ -230,7 +124,7 @@ class Match:
         stored = {"type": "match_created", "rules": rules.to_dict(), "first_dealer": first_dealer,
                   "players": list(players), "team_names": dict(names)}
         m = cls(rules=rules, first_dealer=first_dealer, players=tuple(players),
-                team_names=dict(names), _events=(stored,),
+                team_names=dict(names), _events=AppendLog([stored]),
                 _fold=_Fold(contract=Contract(first_dealer)))
         return m
 
@@ -243,9 +137,14 @@ class Match:
         if not isinstance(first, dict) or first.get("type") != "match_created":
             raise MatchStateError("the first event must be match_created")
         m = cls._created(first)
+        run: list[dict] = []  # plain events folded together (see _extend); undo/redo one by one
         for ev in events[1:]:
+            if isinstance(ev, dict) and ev.get("type") in _PLAIN_EVENTS:
+                run.append(_copy_json(ev))
+                continue
+            m, run = m._extend(run), []
             m = m.apply(ev)
-        return m
+        return m._extend(run)
 
     @property
     def _ending(self) -> _Ending:
@@ -258,6 +157,11 @@ class Match:
     @property
     def events(self) -> list[dict]:
         return copy.deepcopy(list(self._events))
+
+    def iter_events(self):
+        """The events without copying them, for a caller that only reads them (the
+        journal encodes each one)."""
+        return iter(self._events)
 
     @property
     def hands(self) -> list[HandRecord]:
@@ -364,7 +268,7 @@ class Match:
         kind = event.get("type")
         if kind not in EVENT_TYPES:
             raise MatchStateError("unknown event type {kind!r}", kind=kind)
-        ev = copy.deepcopy(event)
+        ev = _copy_json(event)
         if kind == "match_created":
             raise MatchStateError("the match already exists")
         if kind == "undo":
@@ -383,8 +287,34 @@ class Match:
                               self._undone[:-1])
         return self._next(ev, self._step(self._fold, ev), self._done + (ev,), ())
 
-    def _next(self, ev: dict, fold: _Fold, done: tuple, undone: tuple) -> "Match":
-        return replace(self, _events=self._events + (ev,), _done=done, _undone=undone, _fold=fold)
+    def _extend(self, events: list[dict]) -> "Match":
+        """``apply`` of several events made by the core itself (match JSON's hands, already
+        of the right shape and owned by no one else): one new Match for all of them, which
+        keeps folding a whole match linear and quick."""
+        if not events:
+            return self
+        fold = self._fold
+        contract, bidding = fold.contract, False
+        for ev in events:
+            if ev["type"] in BID_TYPES and contract is not None and not fold.over:
+                # a bid changes the contract only: one new _Fold for all of a hand's bids
+                try:
+                    contract = contract.bid(ev, self.rules, players=self.players)
+                except BotifarraError as e:
+                    raise _in_hand(e, len(fold.entries) + 1) from None
+                bidding = True
+                continue
+            if bidding:
+                fold, bidding = _with(fold, contract=contract), False
+            fold = self._step(fold, ev)
+            contract = fold.contract
+        if bidding:
+            fold = _with(fold, contract=contract)
+        return _with(self, _events=self._events + events, _done=self._done + events,
+                     _undone=AppendLog(), _fold=fold)
+
+    def _next(self, ev: dict, fold: AppendLog, done: AppendLog, undone: AppendLog) -> "Match":
+        return _with(self, _events=self._events + (ev,), _done=done, _undone=undone, _fold=fold)
 
     def _over_error(self, fold: _Fold) -> MatchStateError:
         hands, end = fold.tally.records, fold.tally.ending
@@ -416,23 +346,23 @@ class Match:
         contract = fold.contract
         assert contract is not None
         if kind in BID_TYPES:
-            return replace(fold, contract=contract.bid(ev, self.rules, players=self.players))
+            return _with(fold, contract=contract.bid(ev, self.rules, players=self.players))
         if kind == "time_up":
             if fold.stop_after is not None:
                 raise MatchStateError("time is already up")
             stop = len(fold.entries) + (1 if contract.started else 0)
             t = fold.tally
             end = _end_check(self.rules, t.totals, t.counted, len(fold.entries), stop) or _Ending(None)
-            return replace(fold, stop_after=stop, tally=replace(t, ending=end))
+            return _with(fold, stop_after=stop, tally=replace(t, ending=end))
         if kind == "match_ended":
             reason = ev.get("reason", "abandoned")
             if not isinstance(reason, str):
                 raise MatchStateError("match_ended: reason must be text such as 'abandoned'")
-            return replace(fold, abandoned=True)
+            return _with(fold, abandoned=True)
         entry = entry_from_event(contract, ev)
         entries = fold.entries + (entry,)
         tally = _tally_add(self.rules, self.first_dealer, fold.tally, entry, fold.stop_after)
-        return replace(fold, entries=entries, tally=tally,
+        return _with(fold, entries=entries, tally=tally,
                        contract=Contract((self.first_dealer + len(entries)) % 4))
 
     def _edit(self, fold: _Fold, ev: dict) -> _Fold:
@@ -457,7 +387,7 @@ class Match:
         except BotifarraError as e:
             raise _in_hand(e, number) from None
         entries = fold.entries[:index] + (entry,) + fold.entries[index + 1:]
-        new = replace(fold, entries=entries,
+        new = _with(fold, entries=entries,
                       tally=_tally(self.rules, self.first_dealer, entries, fold.stop_after))
         end = new.tally.ending
         if end.at is not None and end.at < n:
@@ -472,62 +402,62 @@ class Match:
                 at=end.at, next=n + 1).within(HAND, number=number)
         return new
 
-    # -- JSON ---------------------------------------------------------------------------
+    # -- JSON (the match JSON of issue 2; see kiosk.game.matchjson) --------------------
     def to_json(self) -> dict:
-        from kiosk.game.matchjson import match_to_json
-        return match_to_json(self)
+        """The match JSON (finished hands; bids of a hand in progress are not kept)."""
+        fold = self._fold
+        out = {"rules": self.rules.to_dict(), "first_dealer": self.first_dealer,
+               "players": list(self.players), "team_names": dict(self.team_names),
+               "hands": [e.to_json() for e in fold.entries]}
+        if fold.stop_after is not None and fold.stop_after <= len(fold.entries):
+            out["time_up_after"] = fold.stop_after
+        if fold.abandoned:
+            out["ended"] = next((e.get("reason", "abandoned") for e in reversed(self._done)
+                                 if e["type"] == "match_ended"), "abandoned")
+        return out
 
     @classmethod
-    def from_json(cls, data: dict) -> "Match":
-        from kiosk.game.matchjson import match_from_json
-        return match_from_json(data)
-
-
-def entry_from_event(contract: Contract, ev: dict) -> _Entry:
-    """A finished hand from its closing event (hand_scored, penalty or misdeal)."""
-    kind = ev["type"]
-    source = ev.get("source", "cards")
-    if source not in SOURCES:
-        raise InvalidScoreError("unknown source {source!r} (camera, cards, points or json)", source=source)
-    evidence = ev.get("evidence")
-    if evidence is not None and not isinstance(evidence, str):
-        raise InvalidScoreError("evidence must be an image path or null")
-    common = dict(trump=contract.trump, delegated=contract.delegated,
-                  doubling=contract.doubling, source=source, evidence=evidence)
-    if kind == "misdeal":
-        if contract.trump is None:  # a delegate without trump says nothing about the void hand
-            common["delegated"] = False
-        return _Entry(kind="misdeal", **common)
-    if contract.trump is None:
-        if kind == "penalty":
-            raise IllegalBidError("trump has not been chosen, so a penalty cannot be scored yet")
-        raise IllegalBidError("trump has not been chosen, so the hand cannot be scored yet")
-    if kind == "penalty":
-        offender = ev.get("offender")
-        try:
-            check_team(offender)
-        except RulesError:
-            raise InvalidScoreError("penalty: the offender must be team 'A' or 'B', not {value!r}",
-                                    value=offender) from None
-        return _Entry(kind="penalty", offender=offender, **common)
-    # hand_scored
-    piles, points = ev.get("piles"), ev.get("points")
-    if (piles is None) == (points is None):
-        raise InvalidScoreError("give either the piles or one team's points")
-    if piles is not None:
-        hp = points_from_piles(piles)
-        stored = {t: tuple(c.upper().strip() if isinstance(c, str) else str(c) for c in piles[t])
-                  for t in TEAMS if t in piles}
-        return _Entry(kind="played", hand_points=hp, piles=stored, **common)
-    hp = points_from_total(points)
-    return _Entry(kind="played", hand_points=hp, points_given=dict(points), **common)
-
-
-def entry_from_hand_json(data: object, dealer: int, rules: Rules) -> _Entry:
-    """A finished hand from its match-JSON form, checked like the events it stands for."""
-    from kiosk.game.matchjson import hand_events
-    contract = Contract(dealer)
-    events = hand_events(data, dealer)
-    for ev in events[:-1]:
-        contract = contract.bid(ev, rules)
-    return entry_from_event(contract, events[-1])
+    def from_json(cls, data: object) -> "Match":
+        """A Match from the match JSON (checked strictly first: kiosk.game.matchinput).
+        Errors name the hand (``hand 3: ...``)."""
+        check_match(data)
+        assert isinstance(data, dict)
+        rules = data.get("rules")
+        m = cls.create(rules if rules is not None else {}, first_dealer=data.get("first_dealer", 0),
+                       players=data.get("players"), team_names=data.get("team_names"))
+        hands = data.get("hands", [])
+        if not isinstance(hands, list):
+            raise MatchStateError("hands must be a list")
+        time_up_after = data.get("time_up_after")
+        if time_up_after is not None and (isinstance(time_up_after, bool)
+                                          or not isinstance(time_up_after, int)
+                                          or not 0 <= time_up_after <= len(hands)):
+            raise MatchStateError("time_up_after must be a number of hands from 0 to {count}",
+                                  count=len(hands))
+        ended = data.get("ended")
+        if ended is not None and not isinstance(ended, str):
+            raise MatchStateError("ended must be a reason such as 'abandoned'")
+        if time_up_after == 0:
+            m = m.apply({"type": "time_up"})
+        for number, hand in enumerate(hands, start=1):
+            try:
+                events = hand_events(hand, m.dealer)
+            except BotifarraError as e:
+                raise _in_hand(e, number) from None
+            if time_up_after == number and not m.time_up:
+                # time ran out during this hand: say so before its result, as the kiosk did
+                m = m._extend(events[:-1])
+                if m.contract is not None and m.contract.started:
+                    m = m._extend([{"type": "time_up"}])
+                events = events[-1:]
+            m = m._extend(events)  # names the hand in its errors, as apply does
+            if time_up_after == number and not m.time_up:
+                if m.is_over:
+                    raise MatchStateError("time_up_after: the match was already over after "
+                                          "hand {number}", number=number)
+                m = m.apply({"type": "time_up"})
+        if ended:
+            if m.is_over:
+                raise MatchStateError("ended: the match was already over")
+            m = m.apply({"type": "match_ended", "reason": ended})
+        return m

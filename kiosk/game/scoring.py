@@ -7,9 +7,10 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass
-from typing import Iterable, Mapping
+from collections.abc import Iterable, Mapping
 
 from kiosk.game.cards import DECK, Card, card_points
 from kiosk.game.errors import N_, InvalidCardError, InvalidPileError, InvalidScoreError, Message
@@ -21,19 +22,56 @@ HALF = 36
 TRICKS_PER_HAND = 12
 
 
+# A card as text: rank 1-12 in ASCII digits, no leading zero, then the suit letter.
+# ("09O", "²O" or full-width digits are refused: str.isdigit() would let them through.)
+CARD_TEXT = re.compile(r"\s*(?:[1-9]|1[0-2])[OCEB]\s*", re.ASCII | re.IGNORECASE)
+
+
 def _cards(items: Iterable[object], what: "str | Message") -> list[Card]:
-    if isinstance(items, (str, bytes)) or not isinstance(items, Iterable):
+    # a list (JSON array) or tuple: a dict or a set would give its keys in no card order
+    if not isinstance(items, (list, tuple)):
         raise InvalidPileError("{what} must be a list of cards such as [\"9O\", \"1C\"]", what=what)
     out = []
     for x in items:
         if isinstance(x, Card):
             out.append(x)
         else:
+            if isinstance(x, str) and not CARD_TEXT.fullmatch(x):
+                raise InvalidCardError("unknown card {text!r}: write rank 1-12 then O, C, E or B "
+                                       "(e.g. 9O)", text=x).within("{what}", what=what)
             try:
                 out.append(Card.parse(x))  # type: ignore[arg-type]
             except InvalidCardError as e:
                 raise e.within("{what}", what=what) from None
     return out
+
+
+_CODE_INDEX = {c.code: i for i, c in enumerate(DECK)}
+
+
+def _indices(items: object) -> list[int] | None:
+    """Deck positions of a list of exact card codes ("9O"), or None for anything else."""
+    if not isinstance(items, (list, tuple)):
+        return None
+    try:
+        return [_CODE_INDEX[x] for x in items]
+    except (KeyError, TypeError):
+        return None
+
+
+def _valid_codes(cards: object, other: object, trick_size: int) -> list[Card] | None:
+    """The pile as cards if it (and ``other``) are plainly valid, by deck positions (ints
+    hash far quicker than cards: a 100,000-hand match has millions of them); None sends
+    the pile to the full check, which says what is wrong."""
+    mine = _indices(cards)
+    if mine is None or len(set(mine)) != len(mine) or len(mine) % trick_size:
+        return None
+    if other is not None:
+        rest = _indices(other)
+        if rest is None or len(set(rest)) != len(rest) or len(rest) % trick_size \
+                or set(mine) & set(rest) or len(mine) + len(rest) != len(DECK):
+            return None
+    return [DECK[i] for i in mine]
 
 
 def validate_pile(cards: Iterable[object], *, other: Iterable[object] | None = None,
@@ -45,6 +83,10 @@ def validate_pile(cards: Iterable[object], *, other: Iterable[object] | None = N
     Whole tricks only, every card of ``deck``, no card twice; with ``other``: no card in
     both piles and together they make the whole deck.
     """
+    if deck is DECK and trick_size > 0:
+        quick = _valid_codes(cards, other, trick_size)
+        if quick is not None:
+            return quick
     pile = _cards(cards, name)
     deck_set = set(deck)
     for c in pile:

@@ -4,8 +4,10 @@ See :class:`Journal` and docs/journal.md (where the file lives, guarantees, back
 """
 
 from kiosk.journal.errors import (  # noqa: F401
-    CorruptJournal, InvalidEvent, JournalBusy, JournalError, JournalVersionError, NotAJournal,
-    SaveFailed, UnknownMatch, UnreadableMatch,
+    CorruptJournal, InvalidEvent, JournalBusy, JournalDirMissing, JournalError, JournalFull,
+    JournalInUse, JournalReadOnly, JournalVersionError, NotAJournal, SaveFailed, UnknownMatch,
+    UnreadableMatch,
 )
 from kiosk.journal.schema import SCHEMA_VERSION, MovedAside  # noqa: F401
 from kiosk.journal.store import CurrentMatch, Journal, MatchInfo  # noqa: F401
+from kiosk.journal.faults import FaultKind, JournalFault  # noqa: F401

@@ -10,23 +10,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from kiosk.journal.errors import InvalidEvent
-
 
 def matches_in(data: Any) -> list[dict]:
-    """The match objects in a parsed file (see the module doc)."""
-    if isinstance(data, dict) and "matches" in data and "hands" not in data:
-        data = data["matches"]
-        if not isinstance(data, list):
-            raise InvalidEvent("'matches' must be a list of matches")
-    if isinstance(data, dict):
-        return [data]
-    if isinstance(data, list):
-        for i, m in enumerate(data, 1):
-            if not isinstance(m, dict):
-                raise InvalidEvent(f"match {i}: a match is a JSON object with a list of hands")
-        return data
-    raise InvalidEvent("expected a match object or {\"matches\": [...]}")
+    """The match objects in a parsed file (see the module doc); unknown keys refused."""
+    from kiosk.game.matchinput import matches_in as strict
+
+    return strict(data)
 
 
 def parse_matches(data: Any) -> list:
@@ -49,15 +38,12 @@ def parse_matches(data: Any) -> list:
     return out
 
 
-def read_matches(text: str) -> list:
-    """Parse and validate a match file's text (see :func:`parse_matches`)."""
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InvalidEvent(f"invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from None
-    except RecursionError:
-        raise InvalidEvent("the JSON is nested too deeply") from None
-    return parse_matches(data)
+def read_matches(text: bytes | str) -> list:
+    """Parse and validate a match file (see :mod:`kiosk.game.matchinput` and
+    :func:`parse_matches`): the one strict reading ``import`` and the kiosk's import share."""
+    from kiosk.game.matchinput import loads
+
+    return parse_matches(loads(text))
 
 
 def dumps(data: Any) -> str:

@@ -23,9 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from kiosk.files import fsync_dir
-from kiosk.journal.errors import (
-    CorruptJournal, JournalBusy, JournalError, JournalVersionError, NotAJournal,
-)
+from kiosk.journal.errors import CorruptJournal, JournalVersionError, NotAJournal
 
 APPLICATION_ID = int.from_bytes(b"BOTI", "big")  # marks the file as ours (PRAGMA application_id)
 
@@ -63,14 +61,6 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
-# SQLite primary result codes that mean "this file is damaged or not a database".
-_DAMAGE_CODES = {
-    11,  # SQLITE_CORRUPT
-    26,  # SQLITE_NOTADB
-    14,  # SQLITE_CANTOPEN (when the path exists: a directory, an unreadable file)
-    10,  # SQLITE_IOERR (short reads of a truncated file, a directory in place of the file)
-}
-_BUSY_CODES = {5, 6}  # SQLITE_BUSY, SQLITE_LOCKED
 BUSY_TIMEOUT_S = 10.0
 
 
@@ -111,8 +101,8 @@ def connect(path: Path) -> sqlite3.Connection:
         mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
         if str(mode).lower() != "wal":
             # e.g. a read-only file system: the file is not damaged, we just cannot write
-            raise JournalError(f"{path}: cannot use write-ahead logging here (journal_mode "
-                               f"stayed {mode}); is the file system read-only?")
+            raise sqlite3.OperationalError(f"{path}: cannot use write-ahead logging here "
+                                           f"(journal_mode stayed {mode})")
         # FULL: the WAL is fsynced at every COMMIT, so a returned append survives a power cut
         # even before the WAL is checkpointed into the main file.
         conn.execute("PRAGMA synchronous = FULL")
@@ -154,7 +144,17 @@ def probe(path: Path) -> None:
 
 def check(conn: sqlite3.Connection, path: Path) -> None:
     """Raise if the open file is damaged, someone else's, or from a newer kiosk."""
-    result = [r[0] for r in conn.execute("PRAGMA quick_check").fetchall()]
+    # bytes, decoded leniently: on damaged pages quick_check quotes whatever bytes it found
+    # (and SQLite's own error message may quote them too: Python then fails to decode it)
+    conn.text_factory = bytes
+    try:
+        result = [r[0].decode("utf-8", errors="replace") if isinstance(r[0], bytes) else str(r[0])
+                  for r in conn.execute("PRAGMA quick_check").fetchall()]
+    except UnicodeDecodeError as exc:
+        raise sqlite3.DatabaseError("quick_check: database disk image is malformed (" +
+                                    exc.object.decode("utf-8", errors="replace")[:120] + ")") from None
+    finally:
+        conn.text_factory = str
     if result != ["ok"]:
         raise sqlite3.DatabaseError("quick_check: " + "; ".join(result[:3]))
     version = conn.execute("PRAGMA user_version").fetchone()[0]
@@ -187,32 +187,6 @@ def migrate(conn: sqlite3.Connection) -> int:
     return start
 
 
-def is_damage(exc: BaseException, path: Path) -> bool:
-    """Does this error mean the file at ``path`` is damaged or unreadable (not busy, not
-    a missing directory)?"""
-    if isinstance(exc, (IsADirectoryError, PermissionError)):
-        return True
-    if isinstance(exc, sqlite3.DatabaseError):
-        code = getattr(exc, "sqlite_errorcode", None)
-        if code is None:  # our own quick_check / WAL failures carry no code
-            return path.exists()
-        primary = code & 0xFF
-        if primary in _BUSY_CODES:
-            return False
-        if primary in (14, 10):
-            return path.exists()
-        return primary in _DAMAGE_CODES
-    return False
-
-
-def translate(exc: BaseException, path: Path) -> JournalError:
-    """A JournalError for an sqlite/OS error that is not damage."""
-    if isinstance(exc, sqlite3.DatabaseError) and (
-            (getattr(exc, "sqlite_errorcode", 0) or 0) & 0xFF) in _BUSY_CODES:
-        return JournalBusy(f"the journal {path} is locked by another process: {exc}")
-    return JournalError(f"cannot open the journal {path}: {exc}")
-
-
 def move_aside(path: Path, reason: str, *, now: float) -> MovedAside:
     """Rename the damaged file and its -wal/-shm/-journal to ``<name>.damaged-<UTC time>``
     (keeping SQLite's suffixes, so the set opens together for a rescue). Never deletes."""
@@ -233,3 +207,25 @@ def move_aside(path: Path, reason: str, *, now: float) -> MovedAside:
                     f"aside: {exc}", path=path, reason=reason) from exc
     fsync_dir(path.parent)
     return MovedAside(path=path, moved_to=target, reason=reason)
+
+
+def open_read_only(path: Path) -> sqlite3.Connection:
+    """A connection that only reads ``path``, for a journal that cannot be written now (full
+    disk, read-only place, another kiosk): the table still sees its match. Falls back to
+    ignoring the WAL (``immutable``: when even the -shm cannot be made), then to an empty
+    in-memory journal (no readable file at all)."""
+    uri = path.resolve().as_uri()
+    if path.is_file():
+        for query in ("?mode=ro", "?mode=ro&immutable=1"):
+            conn = sqlite3.connect(uri + query, uri=True, timeout=BUSY_TIMEOUT_S,
+                                   isolation_level=None, check_same_thread=False)
+            try:
+                check(conn, path)
+                if conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION:
+                    return conn
+            except (sqlite3.Error, JournalVersionError, NotAJournal):
+                pass
+            conn.close()
+    conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+    migrate(conn)
+    return conn

@@ -8,16 +8,21 @@ import sqlite3
 import threading
 import time
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Callable, NamedTuple
 
 from kiosk.files import fsync_dir
-from kiosk.journal import schema
+from kiosk.journal import lock, schema
 from kiosk.journal.errors import (
     CorruptJournal, InvalidEvent, JournalError, SaveFailed, UnknownMatch, UnreadableMatch,
 )
+from kiosk.journal.maintenance import Maintenance
+from kiosk.journal.faults import FaultKind, JournalFault, classify, error_for
+from kiosk.journal.records import MatchInfo, encode as _encode, info as _info
+from kiosk.journal.records import summary as _summary
 from kiosk.journal.schema import MovedAside
+
+__all__ = ["CurrentMatch", "Journal", "MatchInfo"]
 
 
 def _match_type():
@@ -27,27 +32,6 @@ def _match_type():
     return Match
 
 
-@dataclass(frozen=True)
-class MatchInfo:
-    """One line of the match list."""
-
-    id: int
-    created_at: str          # ISO 8601 UTC of the match_created event
-    updated_at: str          # ISO 8601 UTC of the latest event
-    team_names: dict | None  # {"A": ..., "B": ...}
-    players: list | None     # 4 names or None
-    totals: dict             # {"A": n, "B": n}
-    winner: str | None       # "A", "B" or None
-    is_over: bool
-    hands: int               # hands recorded (played, penalties, misdeals)
-    phase: str | None        # where the match stands ("choose_trump", ..., "over")
-    end_reason: str | None = None  # once over: "target", "hands", "time", "abandoned"
-    error: str | None = None # set when the match's events no longer fold
-
-    def to_dict(self) -> dict:
-        return asdict(self)
-
-
 class CurrentMatch(NamedTuple):
     """The match the kiosk resumes: its id (to append to) and its state."""
 
@@ -55,7 +39,7 @@ class CurrentMatch(NamedTuple):
     match: Any
 
 
-class Journal:
+class Journal(Maintenance):
     """The kiosk's match journal: one SQLite file of append-only events per match.
 
     The state of a match is the fold of its events (``Match.from_events``), so reopening
@@ -79,10 +63,16 @@ class Journal:
         recover: move a damaged file aside and start afresh (default) or raise.
         clock: seconds since the epoch, for timestamps (``time.time``).
 
+    Only *proven* damage moves a file aside (:mod:`kiosk.journal.faults`); a full disk, a
+    read-only place or a lock leave it untouched and raise a :class:`SaveFailed` subclass.
+    ``exclusive=True`` (the kiosk) also holds the single-instance lock (``<name>.lock``).
+
     Raises:
         CorruptJournal: damaged file and ``recover=False`` (or it could not be moved aside).
         JournalVersionError, NotAJournal: a newer kiosk's file, another program's database.
-        JournalBusy: another process held the lock past the busy timeout.
+        JournalFull, JournalReadOnly, JournalBusy, JournalDirMissing, SaveFailed: the place
+            is at fault; the file is kept as it is.
+        JournalInUse: ``exclusive`` and another kiosk holds the journal.
 
     Example::
 
@@ -93,14 +83,63 @@ class Journal:
     """
 
     def __init__(self, path: str | os.PathLike, *, recover: bool = True,
-                 clock: Callable[[], float] = time.time) -> None:
+                 clock: Callable[[], float] = time.time, exclusive: bool = False) -> None:
+        self._setup(path, clock, exclusive)
+        self._conn = self._open(recover)
+
+    def _setup(self, path, clock, exclusive: bool) -> None:
         self.path = Path(path)
         self._clock = clock
+        self._exclusive = exclusive
         self._lock = threading.RLock()
         self._cache: dict[int, tuple[int, Any]] = {}  # match id -> (last seq, Match)
         self.moved_aside: MovedAside | None = None
         self.migrated_from: int | None = None
-        self._conn = self._open(recover)
+        self.startup_fault: JournalFault | None = None  # what the kiosk shows at start
+        self._standby: JournalError | None = None
+        self._lock_fd: int | None = None
+
+    @classmethod
+    def standby(cls, path: str | os.PathLike, fault: JournalError, *,
+                clock: Callable[[], float] = time.time, exclusive: bool = True) -> "Journal":
+        """A journal that cannot be written now (``fault``: full disk, read-only place,
+        another kiosk...): it reads what the file holds, so the table still sees its match,
+        and every write first retries opening the file for writing; until that works each
+        write raises the fault's :class:`SaveFailed` subclass. Nothing is written meanwhile."""
+        self = cls.__new__(cls)
+        self._setup(path, clock, exclusive)
+        self._standby = fault
+        self.startup_fault = JournalFault(classify(fault, self.path), self.path, str(fault))
+        self._conn = schema.open_read_only(self.path)
+        return self
+
+    @property
+    def writable(self) -> bool:
+        """False while in standby (see :meth:`standby`)."""
+        return self._standby is None
+
+    def _retry(self) -> None:
+        """In standby: try the file again; on success the journal is writable from now on."""
+        if self._standby is None:
+            return
+        old = self._conn  # _open_checked points self._conn at the connection it tries
+        try:
+            try:
+                conn = self._open(True)
+            except BaseException:
+                self._conn = old
+                raise
+        except SaveFailed as exc:
+            self._standby = exc
+            raise error_for(classify(exc, self.path), self.path, str(exc), writing=True) from exc
+        except JournalError as exc:
+            self._standby = exc
+            raise SaveFailed(f"NOT saved: the journal {self.path} cannot be written: {exc}",
+                             path=self.path, reason=str(exc)) from exc
+        self._conn = conn
+        old.close()
+        self._cache.clear()
+        self._standby = None
 
     # -- opening ---------------------------------------------------------------------
 
@@ -108,13 +147,25 @@ class Journal:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise JournalError(f"cannot create the journal's directory {self.path.parent}: "
-                               f"{exc.strerror or exc}") from exc
+            raise error_for(classify(exc, self.path), self.path, exc.strerror or str(exc)) from exc
+        if self._exclusive and self._lock_fd is None:
+            self._lock_fd = lock.acquire(self.path)  # JournalInUse: another kiosk has it
+        try:
+            return self._open_and_recover(recover)
+        except BaseException:
+            lock.release(self._lock_fd)
+            self._lock_fd = None
+            raise
+
+    def _open_and_recover(self, recover: bool) -> sqlite3.Connection:
         try:
             return self._open_checked()
-        except (sqlite3.Error, OSError) as exc:
-            if not schema.is_damage(exc, self.path):
-                raise schema.translate(exc, self.path) from exc
+        except (sqlite3.Error, OSError, JournalError, UnicodeDecodeError) as exc:
+            kind = classify(exc, self.path)
+            if kind is not FaultKind.DAMAGED:
+                if isinstance(exc, JournalError):
+                    raise
+                raise error_for(kind, self.path, str(exc)) from exc
             reason = f"{type(exc).__name__}: {exc}"
             if not recover:
                 raise CorruptJournal(
@@ -124,10 +175,14 @@ class Journal:
         try:
             return self._open_checked()
         except (sqlite3.Error, OSError) as exc:
-            raise schema.translate(exc, self.path) from exc
+            raise error_for(classify(exc, self.path), self.path, str(exc)) from exc
 
     def _open_checked(self) -> sqlite3.Connection:
         schema.probe(self.path)
+        # SQLite quietly opens a file it cannot write read-only; the first save would fail
+        if not (os.access(self.path.parent, os.W_OK) and
+                (not self.path.exists() or os.access(self.path, os.W_OK))):
+            raise error_for(FaultKind.READ_ONLY, self.path, "not writable")
         conn = schema.connect(self.path)
         try:
             self.migrated_from = schema.migrate(conn)
@@ -162,6 +217,8 @@ class Journal:
     def close(self) -> None:
         with self._lock:
             self._conn.close()
+            lock.release(self._lock_fd)
+            self._lock_fd = None
 
     def __enter__(self) -> "Journal":
         return self
@@ -173,6 +230,7 @@ class Journal:
 
     def create_match(self, event: dict) -> int:
         """Start a match from its ``match_created`` event; returns the new match id."""
+        self._retry()
         _, canon = _encode(event)
         if canon["type"] != "match_created":
             raise InvalidEvent(f"a match starts with a match_created event, not {canon['type']!r}")
@@ -186,6 +244,7 @@ class Journal:
         """Validate ``event`` against the match, save it durably, return the new Match."""
         data, canon = _encode(event)
         with self._guard(writing=True):
+            self._retry()
             self._begin()
             try:
                 last = self._last_seq(match_id)
@@ -215,12 +274,13 @@ class Journal:
             matches = parse_matches(list(matches))
         prepared = []
         for match in matches:
-            events = [_encode(e) for e in match.events]
+            events = [_encode(e) for e in match.iter_events()]
             # The stored events must fold back to the very same match.
             if Match.from_events([canon for _, canon in events]) != match:
                 raise JournalError("internal: an imported match does not fold back to itself")
             prepared.append((events, match))
         with self._guard(writing=True):
+            self._retry()
             self._begin()
             try:
                 ids = [self._insert_match(events, match, transaction=False, imported=True)
@@ -271,7 +331,7 @@ class Journal:
         try:
             self._conn.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as exc:
-            raise schema.translate(exc, self.path) from exc
+            raise error_for(classify(exc, self.path), self.path, str(exc), writing=True) from exc
 
     def _commit(self) -> None:
         self._conn.execute("COMMIT")  # fsyncs the WAL (synchronous=FULL); errors: _guard
@@ -291,16 +351,17 @@ class Journal:
         with self._lock:
             try:
                 yield
-            except sqlite3.Error as exc:
-                if isinstance(exc, sqlite3.DatabaseError) and schema.is_damage(exc, self.path):
+            except (sqlite3.Error, UnicodeDecodeError) as exc:
+                kind = classify(exc, self.path)
+                if kind is FaultKind.DAMAGED:
                     raise CorruptJournal(
                         f"the journal {self.path} is damaged ({exc}); "
                         + ("this change is NOT saved" if writing else "it cannot be read"),
                         path=self.path, reason=str(exc)) from exc
                 if writing:
-                    raise SaveFailed(f"not saved: the journal {self.path} could not be "
-                                     f"written: {exc}") from exc
-                raise JournalError(f"the journal {self.path} could not be read: {exc}") from exc
+                    raise error_for(kind, self.path, str(exc), writing=True) from exc
+                raise JournalError(f"the journal {self.path} could not be read: {exc}",
+                                   path=self.path, reason=str(exc)) from exc
 
     # -- reading ---------------------------------------------------------------------
 
@@ -365,88 +426,3 @@ class Journal:
             # the file is sound but these events no longer make a match (hand-edited data,
             # a rule the core dropped): this match cannot be resumed, the others can
             raise UnreadableMatch(f"match {match_id} cannot be resumed: {exc}") from exc
-
-    # -- maintenance -----------------------------------------------------------------
-
-    def storage_settings(self) -> dict:
-        """What the durability rests on, for diagnostics: journal mode, synchronous level
-        (2 = FULL), schema version, SQLite version."""
-        with self._lock:
-            q = lambda pragma: self._conn.execute(f"PRAGMA {pragma}").fetchone()[0]  # noqa: E731
-            return {"journal_mode": q("journal_mode"), "synchronous": q("synchronous"),
-                    "schema_version": q("user_version"), "sqlite_version": sqlite3.sqlite_version}
-
-    def integrity_check(self) -> list[str]:
-        """SQLite's full check: ``["ok"]`` for a sound file."""
-        with self._lock:
-            return [r[0] for r in self._conn.execute("PRAGMA integrity_check")]
-
-    def backup(self, dest: str | os.PathLike) -> Path:
-        """Write a consistent copy of the journal to ``dest`` (SQLite's backup API: a
-        snapshot even while the kiosk writes). The copy is a single self-contained file
-        (rollback-journal mode, no -wal), checked, fsynced and renamed into place, so
-        ``dest`` is either the old backup or the complete new one."""
-        dest = Path(dest)
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        tmp = dest.with_name(f".{dest.name}.tmp-{os.getpid()}")
-        tmp.unlink(missing_ok=True)
-        try:
-            copy = sqlite3.connect(str(tmp), isolation_level=None)
-            try:
-                with self._lock:
-                    self._conn.backup(copy)
-                copy.execute("PRAGMA journal_mode = DELETE")
-                result = [r[0] for r in copy.execute("PRAGMA integrity_check")]
-            finally:
-                copy.close()
-            if result != ["ok"]:
-                raise JournalError(f"the backup copy failed its check: {result[:3]}")
-            fd = os.open(tmp, os.O_RDONLY)
-            try:
-                os.fsync(fd)
-            finally:
-                os.close(fd)
-            os.replace(tmp, dest)
-            fsync_dir(dest.parent)
-        except sqlite3.Error as exc:
-            raise JournalError(f"backup to {dest} failed: {exc}") from exc
-        finally:
-            tmp.unlink(missing_ok=True)
-        return dest
-
-
-def _encode(event: Any) -> tuple[str, dict]:
-    """The event as stored (JSON text) and as applied (parsed back from that text), so the
-    in-memory state is exactly the fold of what is on disk."""
-    if not isinstance(event, dict) or not isinstance(event.get("type"), str):
-        raise InvalidEvent(f"an event is a dict with a 'type': {event!r:.80}")
-    try:
-        data = json.dumps(event, ensure_ascii=False, allow_nan=False, sort_keys=True)
-    except (TypeError, ValueError) as exc:
-        raise InvalidEvent(f"event {event['type']!r} is not JSON: {exc}") from exc
-    return data, json.loads(data)
-
-
-def _summary(match) -> dict:
-    team_names = getattr(match, "team_names", None)
-    players = getattr(match, "players", None)
-    return {
-        "team_names": dict(team_names) if team_names else None,
-        "players": list(players) if players else None,
-        "totals": dict(match.totals),
-        "winner": match.winner,
-        "is_over": bool(match.is_over),
-        "hands": len(match.hands),
-        "phase": getattr(match, "phase", None),
-        "end_reason": getattr(match, "end_reason", None),
-    }
-
-
-def _info(match_id: int, created_at: str, updated_at: str | None, summary: str | None) -> MatchInfo:
-    s = json.loads(summary) if summary else {"error": "no summary"}
-    return MatchInfo(
-        id=match_id, created_at=created_at, updated_at=updated_at or created_at,
-        team_names=s.get("team_names"), players=s.get("players"),
-        totals=s.get("totals") or {"A": 0, "B": 0}, winner=s.get("winner"),
-        is_over=bool(s.get("is_over")), hands=int(s.get("hands") or 0),
-        phase=s.get("phase"), end_reason=s.get("end_reason"), error=s.get("error"))

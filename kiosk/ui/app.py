@@ -144,6 +144,10 @@ class KioskApp(App):
             Logger.error("kiosk: the journal was damaged (%s); moved aside to %s",
                          moved.reason, moved.moved_to)
             out.append(moved.message(self.language) or moved.message("ca"))
+        fault = getattr(self.journal, "startup_fault", None)
+        if fault is not None:
+            Logger.error("kiosk: journal fault at start: %s (%s)", fault.kind.value, fault.detail)
+            out.append(fault.message(self.language))
         return out
 
     def _tick(self, dt) -> None:

@@ -24,7 +24,7 @@ GOOD = {"rules": {"preset": "reglament", "target": 101}, "first_dealer": 0,
 def run_cli(capsys, monkeypatch, tmp_path, data, *, raw=False, stdin=False):
     text = data if raw else json.dumps(data)
     if stdin:
-        monkeypatch.setattr(sys, "stdin", io.StringIO(text))
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(text.encode("utf-8"))))
         rc = main(["score", "-"])
     else:
         f = tmp_path / "match.json"

@@ -5,7 +5,7 @@ import pytest
 from kiosk.game import DECK, BotifarraError, Match, score_match_json
 
 EXAMPLE = {
-    "rules": {"preset": "reglament", "target": 301},
+    "rules": {"preset": "reglament", "target": 201},
     "first_dealer": 0,
     "players": ["Anna", "Pere", "Marta", "Joan"],
     "hands": [
@@ -99,3 +99,20 @@ def test_bad_input_names_the_hand_and_what_is_wrong(hands, message):
 def test_bad_match_level_input(data, words):
     with pytest.raises(BotifarraError, match=words):
         score_match_json(data)
+
+
+def test_no_import_circle_between_the_match_and_its_json():
+    """match.py folds; matchjson.py reads and writes whole matches above it; the JSON of a
+    hand sits below both (handjson.py) and imports neither."""
+    import ast
+    from pathlib import Path
+
+    import kiosk.game as game
+
+    def imported(name: str) -> set[str]:
+        tree = ast.parse((Path(game.__file__).parent / f"{name}.py").read_text())
+        return {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
+
+    assert "kiosk.game.matchjson" not in imported("match")
+    assert not {"kiosk.game.match", "kiosk.game.matchjson"} & imported("handjson")
+    assert not {"kiosk.game.match", "kiosk.game.matchjson"} & imported("tally")

@@ -1,0 +1,74 @@
+"""The JSON of one hand of the match JSON, as the events it stands for.
+
+Below :mod:`kiosk.game.match` (which uses it to apply an ``edit``) and
+:mod:`kiosk.game.matchjson` (which reads whole matches); it imports neither.
+"""
+
+from __future__ import annotations
+
+from kiosk.game.bidding import bid_events
+from kiosk.game.errors import MatchStateError
+from kiosk.game.rules import Doubling, Trump
+
+HAND_KEYS = {"trump", "delegated", "doubling", "piles", "points", "penalty", "misdeal",
+             "source", "evidence", "dealer"}
+
+
+_TRUMPS = {t.value: t for t in Trump}  # the common spelling, without Trump.parse's search
+
+
+def _owned(value: object) -> object:
+    """A copy of a hand's piles or points (one level of lists in a dict), else as given
+    (the core refuses it with its own message)."""
+    if isinstance(value, dict):
+        return {k: list(v) if isinstance(v, list) else v for k, v in value.items()}
+    return value
+
+
+def hand_events(data: object, dealer: int) -> list[dict]:
+    """The events one hand of the match JSON stands for (bids, play, then the result)."""
+    if not isinstance(data, dict):
+        raise MatchStateError(
+            "a hand must be an object such as {{\"trump\": \"oros\", \"points\": {{\"A\": 45}}}}")
+    unknown = sorted(set(data) - HAND_KEYS)
+    if unknown:
+        raise MatchStateError("unknown field {field!r} (use trump, delegated, doubling, "
+                              "piles, points, penalty or misdeal)", field=unknown[0])
+    if "dealer" in data and data["dealer"] != dealer:
+        raise MatchStateError("the dealer is seat {dealer} (from first_dealer and the rotation), "
+                              "not {value!r}", dealer=dealer, value=data["dealer"])
+    misdeal = data.get("misdeal", False)
+    if not isinstance(misdeal, bool):
+        raise MatchStateError("misdeal must be true or false")
+    results = [k for k in ("piles", "points", "penalty") if k in data]
+    if misdeal and results:
+        raise MatchStateError("a misdealt hand cannot also have {field}", field=results[0])
+    if not misdeal and len(results) != 1:
+        if not results:
+            raise MatchStateError("say how the hand ended: piles, points, penalty or misdeal")
+        raise MatchStateError("give only one of piles, points and penalty (got {fields})",
+                              fields=" and ".join(results))
+    delegated = data.get("delegated", False)
+    if not isinstance(delegated, bool):
+        raise MatchStateError("delegated must be true or false")
+    events: list[dict] = []
+    if "trump" in data and data["trump"] is not None:
+        trump = _TRUMPS.get(data["trump"]) if isinstance(data["trump"], str) else None
+        trump = trump or Trump.parse(data["trump"])
+        doubling = Doubling.parse(data.get("doubling"))
+        events = bid_events(dealer, trump, delegated=delegated, doubling=doubling)
+    elif not misdeal:
+        raise MatchStateError("trump is missing (oros, copes, espases, bastos or botifarra)")
+    elif data.get("doubling") not in (None, "none") or delegated:
+        raise MatchStateError("doubling or delegated given without trump")
+    # copies of the caller's piles and points: the Match owns its events
+    extra = {"source": data.get("source", "json"), "evidence": data.get("evidence")}
+    if misdeal:
+        events.append({"type": "misdeal", **extra})
+    elif "penalty" in data:
+        events.append({"type": "penalty", "offender": data["penalty"], **extra})
+    elif "piles" in data:
+        events.append({"type": "hand_scored", "piles": _owned(data["piles"]), **extra})
+    else:
+        events.append({"type": "hand_scored", "points": _owned(data["points"]), **extra})
+    return events

@@ -1,0 +1,206 @@
+"""A match's finished hands and their running totals: the part of the fold that scores.
+
+``_Entry`` is one finished hand as entered; ``_Tally`` the hand records with totals and
+where the match ended. Each hand adds to the tally in constant time (``AppendLog``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from kiosk.game.bidding import Contract
+from kiosk.game.errors import (
+    HAND, N_, BotifarraError, IllegalBidError, InvalidScoreError, Message, RulesError,
+)
+from kiosk.game.handjson import hand_events
+from kiosk.game.log import AppendLog
+from kiosk.game.rules import Doubling, Rules, Trump
+from kiosk.game.scoring import (
+    HandPoints, HandRecord, points_from_piles, points_from_total, score_penalty, score_points,
+)
+from kiosk.game.seats import TEAMS, check_team, team_of
+
+SOURCES = ("camera", "cards", "points", "json")
+
+
+def _in_hand(err: BotifarraError, number: int) -> BotifarraError:
+    """The same error said about hand ``number`` (``hand 3: ...``; ``err.hand`` == 3)."""
+    if str(err).startswith(f"hand {number}"):
+        return err
+    return err.within(HAND, number=number)
+
+
+@dataclass(frozen=True, slots=True)
+class _Entry:
+    """One finished hand as entered (before totals)."""
+
+    kind: str                              # played | penalty | misdeal
+    trump: Trump | None = None
+    delegated: bool = False
+    doubling: Doubling = Doubling.NONE
+    hand_points: HandPoints | None = None
+    piles: dict[str, tuple[str, ...]] | None = None
+    points_given: dict[str, int] | None = None
+    offender: str | None = None
+    source: str = "cards"
+    evidence: str | None = None
+
+    def to_json(self) -> dict:
+        d: dict = {}
+        if self.trump is not None:
+            d["trump"] = self.trump.value
+            d["delegated"] = self.delegated
+            d["doubling"] = self.doubling.key
+        if self.kind == "misdeal":
+            d["misdeal"] = True
+        elif self.kind == "penalty":
+            d["penalty"] = self.offender
+        elif self.piles is not None:
+            d["piles"] = {t: list(v) for t, v in self.piles.items()}
+        else:
+            d["points"] = dict(self.points_given or {})
+        d["source"] = self.source
+        if self.evidence is not None:
+            d["evidence"] = self.evidence
+        return d
+
+
+@dataclass(frozen=True, slots=True)
+class _Ending:
+    at: int | None            # number of hands after which the match ended (None: not over)
+    reason: str | None = None
+    winner: str | None = None
+
+
+def _team_word(team: str, names: dict[str, str]) -> Message:
+    name = names.get(team)
+    if not name or name == team:
+        return Message(N_("team {team}"), team=team)
+    return Message(N_("team {team} ({name})"), team=team, name=name)
+
+
+def _end_check(rules: Rules, totals: dict[str, int], counted: int, k: int,
+               stop_after: int | None) -> _Ending | None:
+    """Does the match end after ``k`` hands (``counted`` of them not misdeals)?"""
+    if rules.target is not None:
+        for t in TEAMS:
+            if totals[t] >= rules.target:
+                return _Ending(k, "target", t)
+    lead = None if totals["A"] == totals["B"] else max(TEAMS, key=lambda t: totals[t])
+    if rules.max_hands is not None and counted >= rules.max_hands:
+        extra = counted - rules.max_hands
+        if lead is not None and (not rules.tie_extra_hands or extra % rules.tie_extra_hands == 0):
+            return _Ending(k, "hands", lead)
+        if lead is None and not rules.tie_extra_hands:
+            return _Ending(k, "hands", None)
+    if stop_after is not None and k >= stop_after:
+        return _Ending(k, "time", lead)
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class _Tally:
+    """The hands with running totals, and where the match ended (derived from entries)."""
+
+    records: AppendLog = field(default_factory=AppendLog)  # of HandRecord
+    counted: int = 0
+    ending: _Ending = _Ending(None)
+
+    @property
+    def totals(self) -> dict[str, int]:
+        return dict(self.records[-1].totals) if self.records else {"A": 0, "B": 0}
+
+
+def _tally_add(rules: Rules, first_dealer: int, tally: _Tally, e: _Entry,
+               stop_after: int | None) -> _Tally:
+    """The tally with one more finished hand (the match must not be over)."""
+    i = len(tally.records)
+    totals = tally.totals
+    counted = tally.counted
+    dealer = (first_dealer + i) % 4
+    if e.kind == "misdeal":
+        scored = {"A": 0, "B": 0}
+        multiplier = None
+    else:
+        multiplier = rules.multiplier(e.trump, e.doubling)  # type: ignore[arg-type]
+        if e.kind == "penalty":
+            scored = score_penalty(e.offender, multiplier)  # type: ignore[arg-type]
+        else:
+            scored = score_points(e.hand_points.points, multiplier)  # type: ignore[union-attr]
+        counted += 1
+    if rules.points_cap is not None:
+        scored = {t: max(0, min(scored[t], rules.points_cap - totals[t])) for t in TEAMS}
+    totals = {t: totals[t] + scored[t] for t in TEAMS}
+    hp = e.hand_points
+    record = HandRecord(
+        number=i + 1, dealer=dealer, kind=e.kind, trump=e.trump,
+        trump_team=team_of(dealer) if e.trump is not None else None,
+        delegated=e.delegated, doubling=e.doubling, multiplier=multiplier,
+        points=dict(hp.points) if hp else None,
+        card_points=dict(hp.card_points) if hp and hp.card_points else None,
+        tricks=dict(hp.tricks) if hp and hp.tricks else None,
+        scored=scored, totals=dict(totals), source=e.source, evidence=e.evidence,
+        offender=e.offender, piles=e.piles,
+    )
+    end = _end_check(rules, totals, counted, i + 1, stop_after) or _Ending(None)
+    return _Tally(tally.records + (record,), counted, end)
+
+
+def _tally(rules: Rules, first_dealer: int, entries: tuple[_Entry, ...],
+           stop_after: int | None) -> _Tally:
+    """The whole tally from scratch (after an edit); stops where the match ended."""
+    t = _Tally(ending=_end_check(rules, {"A": 0, "B": 0}, 0, 0, stop_after) or _Ending(None))
+    for e in entries:
+        if t.ending.at is not None:
+            break
+        t = _tally_add(rules, first_dealer, t, e, stop_after)
+    return t
+
+
+def entry_from_event(contract: Contract, ev: dict) -> _Entry:
+    """A finished hand from its closing event (hand_scored, penalty or misdeal)."""
+    kind = ev["type"]
+    source = ev.get("source", "cards")
+    if source not in SOURCES:
+        raise InvalidScoreError("unknown source {source!r} (camera, cards, points or json)", source=source)
+    evidence = ev.get("evidence")
+    if evidence is not None and not isinstance(evidence, str):
+        raise InvalidScoreError("evidence must be an image path or null")
+    common = dict(trump=contract.trump, delegated=contract.delegated,
+                  doubling=contract.doubling, source=source, evidence=evidence)
+    if kind == "misdeal":
+        if contract.trump is None:  # a delegate without trump says nothing about the void hand
+            common["delegated"] = False
+        return _Entry(kind="misdeal", **common)
+    if contract.trump is None:
+        if kind == "penalty":
+            raise IllegalBidError("trump has not been chosen, so a penalty cannot be scored yet")
+        raise IllegalBidError("trump has not been chosen, so the hand cannot be scored yet")
+    if kind == "penalty":
+        offender = ev.get("offender")
+        try:
+            check_team(offender)
+        except RulesError:
+            raise InvalidScoreError("penalty: the offender must be team 'A' or 'B', not {value!r}",
+                                    value=offender) from None
+        return _Entry(kind="penalty", offender=offender, **common)
+    # hand_scored
+    piles, points = ev.get("piles"), ev.get("points")
+    if (piles is None) == (points is None):
+        raise InvalidScoreError("give either the piles or one team's points")
+    if piles is not None:
+        hp = points_from_piles(piles)
+        stored = {t: tuple(c.upper().strip() if isinstance(c, str) else str(c) for c in piles[t])
+                  for t in TEAMS if t in piles}
+        return _Entry(kind="played", hand_points=hp, piles=stored, **common)
+    hp = points_from_total(points)
+    return _Entry(kind="played", hand_points=hp, points_given=dict(points), **common)
+
+
+def entry_from_hand_json(data: object, dealer: int, rules: Rules) -> _Entry:
+    """A finished hand from its match-JSON form, checked like the events it stands for."""
+    contract = Contract(dealer)
+    events = hand_events(data, dealer)
+    for ev in events[:-1]:
+        contract = contract.bid(ev, rules)
+    return entry_from_event(contract, events[-1])

@@ -1,0 +1,99 @@
+"""Scale and refusal figures of issue 12, each through the real CLI in its own process
+(``python -m tests.bench faults``): ``score`` of 100,000 hands, ``import`` of 10,000 hands
+into a new journal, ``read`` of a valid 20000x20000 PNG (refused from its header).
+
+Inputs are the hard realistic ones: every hand doubled or not, delegated or not, a third
+with both piles written out card by card (the biggest hands there are), the rest by
+points; the PNG is a real one (its 1.2 GB of pixels compressed), not just a header.
+Times are wall clock and the child's CPU time (one core: the CLI is single-threaded);
+peak RSS is the child's ``ru_maxrss``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+import zlib
+from pathlib import Path
+
+from kiosk.game import DECK
+
+ROOT = Path(__file__).resolve().parents[2]
+CARDS = [c.code for c in DECK]
+
+
+def match_json(hands: int) -> dict:
+    out = []
+    for i in range(hands):
+        hand: dict = {"trump": ("oros", "copes", "espases", "bastos", "botifarra")[i % 5],
+                      "delegated": i % 7 == 0, "doubling": ("none", "contro")[i % 2]}
+        if i % 3 == 0:
+            k = 4 * (6 + i % 4)  # pair A took 6-9 tricks
+            hand["piles"] = {"A": CARDS[:k], "B": CARDS[k:]}
+        else:
+            hand["points"] = {"A": 37 + i % 20}  # A always ahead: no tie at the end
+        out.append(hand)
+    return {"rules": {"preset": "girona", "max_hands": hands}, "first_dealer": 0,
+            "players": ["Anna", "Pere", "Marta", "Joan"],
+            "team_names": {"A": "Nosaltres", "B": "Vosaltres"}, "hands": out}
+
+
+def big_png(path: Path, width: int, height: int) -> None:
+    """A valid RGB PNG of ``width`` x ``height`` (grey with a gradient), written row by row."""
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    row = b"\0" + bytes(range(256)) * (width * 3 // 256) + b"\x80" * (width * 3 % 256)
+    comp = zlib.compressobj(1)
+    with open(path, "wb") as f:
+        f.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)))
+        block = row * 256
+        for start in range(0, height, 256):
+            data = comp.compress(block if height - start >= 256 else row * (height - start))
+            if data:
+                f.write(chunk(b"IDAT", data))
+        f.write(chunk(b"IDAT", comp.flush()) + chunk(b"IEND", b""))
+
+
+def cli(*args: str) -> tuple[int, float, float, float, str]:
+    """(exit status, wall s, CPU s, peak RSS MB, last stderr line) of ``botifarra-kiosk ARGS``."""
+    t = time.perf_counter()
+    proc = subprocess.Popen([sys.executable, "-m", "kiosk", *args], cwd=ROOT,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    err = proc.stderr.read().decode("utf-8", "replace")
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - t
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    return (proc.returncode, wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024,
+            (err.strip().splitlines() or [""])[-1][:90])
+
+
+def main() -> None:
+    print("| CLI, one process | exit | wall s | CPU s | peak RSS MB | target |")
+    print("|---|---|---|---|---|---|")
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        for hands in (10_000, 100_000):
+            f = tmp / f"m{hands}.json"
+            f.write_text(json.dumps(match_json(hands)))
+            rc, wall, cpu, rss, _ = cli("score", str(f))
+            mb = f.stat().st_size / 2**20
+            print(f"| score {hands:,} hands ({mb:.0f} MB) | {rc} | {wall:.2f} | {cpu:.2f} | {rss:.0f} |"
+                  f" {'<= 5 s' if hands == 100_000 else ''} |")
+        f = tmp / "m10000.json"
+        rc, wall, cpu, rss, _ = cli("import", str(f), "--db", str(tmp / "journal.sqlite"))
+        print(f"| import 10,000 hands (new journal) | {rc} | {wall:.2f} | {cpu:.2f} | {rss:.0f} | <= 5 s |")
+        png = tmp / "big.png"
+        big_png(png, 20000, 20000)
+        rc, wall, cpu, rss, err = cli("read", str(png))
+        print(f"| read 20000x20000 PNG ({png.stat().st_size / 2**20:.1f} MB file), refused | {rc} |"
+              f" {wall:.2f} | {cpu:.2f} | {rss:.0f} | < 1 s, <= 300 MB |")
+        print(f"\nread says: `{err}`\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,147 @@
+"""Property-based fuzz of the match JSON: 20,000 mutated matches through the CLI's main()
+(in-process, for speed): no traceback, exit 0 with JSON, or exit 2 with exactly one line
+on stderr and nothing on stdout; an ``import`` refused writes nothing (no journal file).
+
+Each hypothesis example draws a seed and mutates the match ten times (2,000 examples x 10),
+so the run stays within the suite's time while hypothesis still shrinks a failure to its
+seed. The example database (hypothesis' default, ``.hypothesis/``) keeps only failures.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import random
+import sys
+
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from kiosk.cli import main
+from kiosk.game import DECK
+
+CARDS = [c.code for c in DECK]
+BASE = {"rules": {"preset": "reglament", "target": 101}, "first_dealer": 1,
+        "players": ["Anna", "Pere", "Marta", "Joan"], "team_names": {"A": "Nosaltres", "B": "Vosaltres"},
+        "hands": [{"trump": "oros", "delegated": False, "doubling": "contro", "piles": {"A": CARDS[:36]}},
+                  {"trump": "botifarra", "points": {"B": 41}},
+                  {"trump": "copes", "doubling": "recontro", "penalty": "A"},
+                  {"misdeal": True},
+                  {"trump": "bastos", "delegated": True, "points": {"A": 30, "B": 42}}]}
+NASTY = [None, True, 0, -1, 1.5, "", "x", [], {}, [None], {"A": None}, "²O", "09O", "９O", "0O",
+         "13O", "9o", " 9O", "9O\x00", "\x1b[31m", "\u202eabc", "\ud800", "A" * 41, 10 ** 30,
+         -10 ** 12, 1e308, "oros", "contro", "sant_vicenc", "girona", "butinet", 151, 77, "A", "B",
+         {"preset": []}, {"preset": "girona", "max_hands": 0}, [[[[[[[[[[]]]]]]]]]]]
+KEYS = ["rules", "first_dealer", "players", "team_names", "hands", "time_up_after", "ended",
+        "matches", "preset", "target", "trump", "piles", "points", "penalty", "misdeal", "A", "B",
+        "doubling", "delegated", "source", "evidence", "dealer", "unknown", "max_hands"]
+
+
+def _nodes(value, path=()):
+    yield path, value
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from _nodes(v, path + (k,))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from _nodes(v, path + (i,))
+
+
+def _set(doc, path, value):
+    if not path:
+        return value
+    target = doc
+    for p in path[:-1]:
+        target = target[p]
+    target[path[-1]] = value
+    return doc
+
+
+def mutate_object(rng: random.Random) -> object:
+    doc = json.loads(json.dumps(BASE))
+    for _ in range(rng.randint(1, 4)):
+        nodes = list(_nodes(doc))
+        path, node = rng.choice(nodes)
+        action = rng.randrange(6)
+        if action == 0:
+            doc = _set(doc, path, rng.choice(NASTY))
+        elif action == 1 and isinstance(node, dict) and node:
+            del node[rng.choice(list(node))]
+        elif action == 2 and isinstance(node, dict):
+            node[rng.choice(KEYS)] = rng.choice(NASTY)
+        elif action == 3 and isinstance(node, list):
+            node.append(json.loads(json.dumps(rng.choice(node) if node else rng.choice(NASTY))))
+        elif action == 4 and isinstance(node, list) and node:
+            node.pop(rng.randrange(len(node)))
+        elif action == 5 and isinstance(node, str) and node:
+            i = rng.randrange(len(node))
+            node = node[:i] + rng.choice("²９0\x00\u202e\ud800 ") + node[i + 1:]
+            doc = _set(doc, path, node)
+    return doc
+
+
+def mutate_bytes(rng: random.Random, text: bytes) -> bytes:
+    """Damage at the level of the text: what an object cannot hold."""
+    choice = rng.randrange(7)
+    if choice == 0:  # a duplicate key
+        return text.replace(b'"hands":', b'"hands": [], "hands":', 1)
+    if choice == 1:  # invalid UTF-8
+        i = rng.randrange(len(text))
+        return text[:i] + bytes([rng.choice([0x80, 0xC3, 0xFF, 0xED])]) + text[i:]
+    if choice == 2:  # cut short
+        return text[:rng.randrange(len(text))]
+    if choice == 3:  # deep nesting
+        depth = rng.choice([17, 100, 1000, 100_000])
+        return text.replace(b'"hands":', b'"x": ' + b"[" * depth + b"]" * depth + b', "hands":', 1)
+    if choice == 4:  # a huge integer
+        return text.replace(b"41", b"4" * rng.choice([10, 4300, 5000]), 1)
+    if choice == 5:  # NaN / Infinity
+        return text.replace(b"41", rng.choice([b"NaN", b"Infinity", b"-Infinity", b"1e999"]), 1)
+    i = rng.randrange(len(text))  # a random byte
+    return text[:i] + bytes([rng.randrange(256)]) + text[i + 1:]
+
+
+def run(argv: list[str], data: bytes) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    old = sys.stdin
+    sys.stdin = io.TextIOWrapper(io.BytesIO(data), encoding="utf-8")
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                rc = main(argv)
+            except SystemExit as exc:  # argparse
+                rc = exc.code
+    finally:
+        sys.stdin = old
+    return rc, out.getvalue(), err.getvalue()
+
+
+def one_match(rng: random.Random) -> bytes:
+    doc = mutate_object(rng)
+    text = json.dumps(doc, ensure_ascii=rng.random() < 0.5).encode("utf-8", "surrogatepass")
+    return mutate_bytes(rng, text) if rng.random() < 0.35 else text
+
+
+@settings(max_examples=2000, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 2**32 - 1))
+def test_20000_mutated_matches_exit_0_or_2_with_one_line(seed, tmp_path_factory):
+    rng = random.Random(seed)
+    for n in range(10):
+        data = one_match(rng)
+        importing = n == 0 and rng.random() < 0.2
+        if importing:
+            db = tmp_path_factory.mktemp("fuzz") / "journal.sqlite"
+            rc, out, err = run(["import", "-", "--db", str(db)], data)
+        else:
+            rc, out, err = run(["score", "-"], data)
+        assert rc in (0, 2), (rc, err, data[:300])
+        if rc == 2:
+            assert out == "" and len(err.splitlines()) == 1 and err.endswith("\n"), (err, data[:300])
+            assert err.isprintable() or err[:-1].isprintable(), err
+            if importing:
+                assert not db.exists() and not list(db.parent.iterdir())
+        else:
+            assert err == ""
+            if not importing:
+                json.loads(out)
