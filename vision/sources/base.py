@@ -16,14 +16,11 @@ A fake source for tests is a subclass with ``_grab`` and ``_grab_still``.
 
 from __future__ import annotations
 
-import os
 import threading
 import time
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Callable
 
-import cv2
 import numpy as np
 
 from vision.errors import (BadFrameError, CameraDriverError, CameraError, CameraLostError,
