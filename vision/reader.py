@@ -21,9 +21,7 @@ that are not one of the 48 cards are ignored. The mat (ArUco corners) works the 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable
 
 import cv2
 import numpy as np
@@ -33,103 +31,12 @@ from vision.errors import ImageError
 from vision.kit import (CARD_H_MM, CARD_W_MM, MAT_SIZES_MM, STICKER_MM, check_marks, code_side_mm,
                         marker_side_mm, mat_marker_corners_mm)
 from vision.marks import ALL_IDS, MAT_IDS, card_dictionary
+from vision.softdecode import SoftDecoder
+from vision.result import (CARD_TWICE, MAT_NOT_FOUND, Detection, LiveAccumulator,  # noqa: F401
+                           Problem, ReadResult)
 
 CARD_DIAGONAL_MM = float(np.hypot(CARD_W_MM, CARD_H_MM))
 _MAT_OF = {mid: size for size, ids in MAT_IDS.items() for mid in ids}
-
-# Problem kinds (the UI shows ``message``; Catalan first)
-MAT_NOT_FOUND = "mat_not_found"
-CARD_TWICE = "card_twice"
-
-
-@dataclass(frozen=True)
-class Detection:
-    """One sticker seen: its card and its four corners in the image (pixels)."""
-    card: Card
-    corners: np.ndarray  # (4, 2) float32, the code's own top-left, top-right, ...
-
-    @property
-    def centre(self) -> tuple[float, float]:
-        c = self.corners.mean(axis=0)
-        return float(c[0]), float(c[1])
-
-
-@dataclass(frozen=True)
-class Problem:
-    """A failed check, to show on the photo (``cards`` are outlined) and offer for correction."""
-    kind: str
-    message: str
-    cards: tuple[Card, ...] = ()
-
-
-@dataclass
-class ReadResult:
-    cards: list[Card]  # each card once, in deck order
-    detections: list[Detection]  # every sticker accepted (a card may have two)
-    mat_found: bool = False
-    mat_size: str | None = None
-    mat_corners: np.ndarray | None = None  # (4, 2) image pixels of the mat's paper corners
-    homography: np.ndarray | None = None  # image pixels -> mat millimetres
-    rejected: list[tuple[np.ndarray, str]] = field(default_factory=list)  # candidate corners, why
-    problems: list[Problem] = field(default_factory=list)
-    image_size: tuple[int, int] = (0, 0)  # (width, height) of the image read
-    ms: float = 0.0
-
-    @property
-    def codes(self) -> list[str]:
-        return [c.code for c in self.cards]
-
-    def detections_of(self, card: Card) -> list[Detection]:
-        return [d for d in self.detections if d.card == card]
-
-    def scaled(self, factor: float) -> "ReadResult":
-        """The same result for an image ``factor`` times bigger (recognition on a
-        downscaled frame, annotation on the full one)."""
-        s = np.diag([1 / factor, 1 / factor, 1.0])
-        return ReadResult(
-            cards=list(self.cards),
-            detections=[Detection(d.card, d.corners * factor) for d in self.detections],
-            mat_found=self.mat_found, mat_size=self.mat_size,
-            mat_corners=None if self.mat_corners is None else self.mat_corners * factor,
-            homography=None if self.homography is None else self.homography @ s,
-            rejected=[(c * factor, why) for c, why in self.rejected],
-            problems=list(self.problems),
-            image_size=(int(round(self.image_size[0] * factor)), int(round(self.image_size[1] * factor))),
-            ms=self.ms)
-
-    def annotate(self, image: np.ndarray, *, problems: Iterable[Problem] = (),
-                 show_rejected: bool = True) -> np.ndarray:
-        """A copy of ``image`` (BGR or gray) with the mat outline, every card found (green,
-        with its code), rejected candidates (orange) and the cards of failed checks (red, with
-        the messages listed at the top). ``problems`` adds checks made later (vision.checks)."""
-        out = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR) if image.ndim == 2 else image.copy()
-        scale = max(out.shape[1] / 1920, 0.5)
-        thick = max(1, int(round(2 * scale)))
-        all_problems = list(self.problems) + list(problems)
-        bad = {c for p in all_problems for c in p.cards}
-        if self.mat_corners is not None:
-            cv2.polylines(out, [self.mat_corners.astype(np.int32)], True, (255, 200, 0), thick, cv2.LINE_AA)
-        if show_rejected:
-            for corners, _why in self.rejected:
-                cv2.polylines(out, [corners.astype(np.int32)], True, (0, 140, 255), thick, cv2.LINE_AA)
-        for d in self.detections:
-            colour = (0, 0, 255) if d.card in bad else (0, 200, 0)
-            cv2.polylines(out, [d.corners.astype(np.int32)], True, colour, thick + 1, cv2.LINE_AA)
-            x, y = d.corners[:, 0].max() + 4, d.corners[:, 1].min()
-            cv2.putText(out, d.card.code, (int(x), int(y) + int(14 * scale)), cv2.FONT_HERSHEY_SIMPLEX,
-                        0.6 * scale, (0, 0, 0), thick + 2, cv2.LINE_AA)
-            cv2.putText(out, d.card.code, (int(x), int(y) + int(14 * scale)), cv2.FONT_HERSHEY_SIMPLEX,
-                        0.6 * scale, colour, thick, cv2.LINE_AA)
-        lines = [f"{len(self.cards)} cartes"] + [p.message for p in all_problems]
-        for i, text in enumerate(lines):
-            y = int((30 + 30 * i) * scale)
-            colour = (0, 0, 255) if i else (255, 255, 255)
-            cv2.putText(out, text, (int(12 * scale), y), cv2.FONT_HERSHEY_SIMPLEX, 0.8 * scale, (0, 0, 0),
-                        thick + 3, cv2.LINE_AA)
-            cv2.putText(out, text, (int(12 * scale), y), cv2.FONT_HERSHEY_SIMPLEX, 0.8 * scale, colour,
-                        thick, cv2.LINE_AA)
-        return out
-
 
 def _to_gray(image: np.ndarray) -> np.ndarray:
     if not isinstance(image, np.ndarray) or image.size == 0:
@@ -154,6 +61,15 @@ def load_image(path) -> np.ndarray:
     if img is None:
         raise ImageError(f"{path}: not an image OpenCV can read")
     return img
+
+
+MIN_SOFT_SIDE_PX = 10.0  # under 1.25 px per cell no decision can have a margin
+MAX_SOFT_CANDIDATES = 200  # a busy table shows ~100 squares; bounded time on clutter
+
+
+def _side(q: np.ndarray) -> float:
+    q = q.reshape(4, 2)
+    return float(np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1).mean())
 
 
 def _quad_ok(q: np.ndarray) -> tuple[bool, float, str]:
@@ -192,6 +108,7 @@ class PileReader:
         params.adaptiveThreshWinSizeStep = 10
         params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_NONE
         self._detector = cv2.aruco.ArucoDetector(self._dictionary, params)
+        self._soft = SoftDecoder()
 
     # -- public -------------------------------------------------------------------------
 
@@ -204,8 +121,9 @@ class PileReader:
         corners, ids, unread = self._detector.detectMarkers(gray)
         corners = list(corners)
         ids = [] if ids is None else ids.ravel().tolist()
+        not_read: list[np.ndarray] = []
         if self.marks == "aruco" and len(unread):
-            more_c, more_i = self._second_look(gray, corners, ids, unread)
+            more_c, more_i, not_read = self._soft_look(gray, corners, ids, unread)
             corners += more_c
             ids += more_i
         mats: dict[int, np.ndarray] = {}
@@ -217,7 +135,7 @@ class PileReader:
                 mats[mid] = q
             elif 0 <= i < len(DECK):
                 aruco_cards.append((DECK[i], q))
-        result = ReadResult(cards=[], detections=[], image_size=(w, h))
+        result = ReadResult(cards=[], detections=[], image_size=(w, h), unread=not_read)
         self._find_mat(mats, result)
 
         if self.marks == "aruco":
@@ -301,36 +219,32 @@ class PileReader:
             scan(up, 2.0, int(x0), int(y0))
         return list(found.items())
 
-    def _second_look(self, gray: np.ndarray, corners, ids, unread) -> tuple[list, list]:
-        """Squares the detector found but could not read, of a sticker's size: look again
-        at 3x on a sharpened crop (small, blurred stickers). Same dictionary, same checks."""
-        sides = [float(np.linalg.norm(q.reshape(4, 2) - np.roll(q.reshape(4, 2), -1, 0), axis=1).mean())
-                 for q, i in zip(corners, ids) if i < len(DECK)]
+    def _soft_look(self, gray: np.ndarray, corners, ids, unread) -> tuple[list, list, list]:
+        """Squares the detector found but could not read: soft decision (vision.softdecode)
+        on each one of a sticker's size that does not overlap a marker already read. Returns
+        (corners, ids) read, and the squares refused ("seen but not read")."""
+        sides = [_side(q) for q, i in zip(corners, ids) if i < len(DECK)]
         typical = float(np.median(sides)) if sides else None
-        lo, hi = (0.6 * typical, 1.6 * typical) if typical else (12.0, 90.0)
-        h, w = gray.shape[:2]
-        out_c, out_i = [], []
-        for q in unread[:60]:
-            q = q.reshape(4, 2)
-            side = float(np.linalg.norm(q - np.roll(q, -1, 0), axis=1).mean())
-            if not lo <= side <= hi:
+        lo, hi = (0.6 * typical, 1.6 * typical) if typical else (MIN_SOFT_SIDE_PX, 0.25 * min(gray.shape[:2]))
+        lo = max(lo, MIN_SOFT_SIDE_PX)
+        taken = [(q.reshape(4, 2).mean(axis=0), _side(q)) for q in corners]
+        out_c, out_i, refused = [], [], []
+        for q in sorted(unread, key=lambda q: -_side(q))[:MAX_SOFT_CANDIDATES]:
+            q = q.reshape(4, 2).astype(np.float32)
+            side = _side(q)
+            if not lo <= side <= hi or not _quad_ok(q)[0]:
                 continue
             c = q.mean(axis=0)
-            x0, y0 = (np.maximum(c - 1.2 * side, 0)).astype(int)
-            x1, y1 = (np.minimum(c + 1.2 * side, (w, h))).astype(int)
-            if x1 - x0 < 8 or y1 - y0 < 8:
-                continue
-            up = cv2.resize(gray[y0:y1, x0:x1], None, fx=3, fy=3, interpolation=cv2.INTER_CUBIC)
-            up = cv2.addWeighted(up, 1.8, cv2.GaussianBlur(up, (0, 0), 3), -0.8, 0)
-            cs, found, _ = self._detector.detectMarkers(up)
-            if found is None:
-                continue
-            for qq, i in zip(cs, found.ravel().tolist()):
-                qq = qq.reshape(4, 2) / 3.0 + (x0, y0)
-                if np.linalg.norm(qq.mean(axis=0) - c) < 0.5 * side:
-                    out_c.append(qq.astype(np.float32))
-                    out_i.append(int(i))
-        return out_c, out_i
+            if any(np.linalg.norm(c - tc) < 0.5 * max(ts, side) for tc, ts in taken):
+                continue  # the same square at another threshold, or a marker already read
+            taken.append((c, side))
+            got = self._soft.decode(gray, q)
+            if got.read:
+                out_c.append(got.corners.reshape(1, 4, 2))
+                out_i.append(int(got.index))
+            else:
+                refused.append(got.corners)
+        return out_c, out_i, refused
 
     def _accept(self, gray: np.ndarray, candidates: list[tuple[Card, np.ndarray]], expected_mm: float,
                 result: ReadResult) -> None:
@@ -371,38 +285,3 @@ class PileReader:
             if len(ds) > 2 or far > CARD_DIAGONAL_MM * 1.05:
                 result.problems.append(Problem(CARD_TWICE, f"{card.code} apareix dues vegades", (card,)))
         result.cards = [c for c in DECK if c in seen]
-
-
-class LiveAccumulator:
-    """Cards accumulate as the pile slides under the camera: a card is counted once it has
-    been seen in ``frames_needed`` frames (not necessarily consecutive). ``add`` returns the
-    cards counted by that frame (for the beep and the tick on screen)."""
-
-    def __init__(self, *, frames_needed: int = 2):
-        self.frames_needed = int(frames_needed)
-        self._seen: dict[Card, int] = {}
-        self._counted: list[Card] = []
-
-    def add(self, result: ReadResult) -> list[Card]:
-        new: list[Card] = []
-        for card in result.cards:
-            n = self._seen.get(card, 0) + 1
-            self._seen[card] = n
-            if n == self.frames_needed:
-                self._counted.append(card)
-                new.append(card)
-        return new
-
-    @property
-    def cards(self) -> list[Card]:
-        """Counted cards, in the order they were counted."""
-        return list(self._counted)
-
-    @property
-    def pending(self) -> list[Card]:
-        """Seen, but not yet in enough frames."""
-        return [c for c, n in self._seen.items() if n < self.frames_needed]
-
-    def reset(self) -> None:
-        self._seen.clear()
-        self._counted.clear()
