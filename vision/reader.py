@@ -31,8 +31,9 @@ from vision.errors import ImageError
 from vision.kit import (CARD_H_MM, CARD_W_MM, MAT_SIZES_MM, STICKER_MM, check_marks, code_side_mm,
                         marker_side_mm, mat_marker_corners_mm)
 from vision.marks import ALL_IDS, MAT_IDS, card_dictionary
+from vision.fusion import STICKERS_DISAGREE, disagreeing_pairs
 from vision.softdecode import SoftDecoder
-from vision.result import (CARD_TWICE, MAT_NOT_FOUND, Detection, LiveAccumulator,  # noqa: F401
+from vision.result import (CARD_TWICE, HARD_MARGIN, MAT_NOT_FOUND, Detection, LiveAccumulator,  # noqa: F401
                            Problem, ReadResult)
 
 CARD_DIAGONAL_MM = float(np.hypot(CARD_W_MM, CARD_H_MM))
@@ -122,19 +123,21 @@ class PileReader:
         corners = list(corners)
         ids = [] if ids is None else ids.ravel().tolist()
         not_read: list[np.ndarray] = []
+        margins = [HARD_MARGIN] * len(corners)
         if self.marks == "aruco" and len(unread):
-            more_c, more_i, not_read = self._soft_look(gray, corners, ids, unread)
+            more_c, more_i, more_m, not_read = self._soft_look(gray, corners, ids, unread)
             corners += more_c
             ids += more_i
+            margins += more_m
         mats: dict[int, np.ndarray] = {}
-        aruco_cards: list[tuple[Card, np.ndarray]] = []
-        for q, i in zip(corners, ids):
+        aruco_cards: list[tuple[Card, np.ndarray, float]] = []
+        for q, i, margin in zip(corners, ids, margins):
             q = q.reshape(4, 2).astype(np.float32)
             mid = ALL_IDS[i] if 0 <= i < len(ALL_IDS) else None
             if mid in _MAT_OF:
                 mats[mid] = q
             elif 0 <= i < len(DECK):
-                aruco_cards.append((DECK[i], q))
+                aruco_cards.append((DECK[i], q, margin))
         result = ReadResult(cards=[], detections=[], image_size=(w, h), unread=not_read)
         self._find_mat(mats, result)
 
@@ -142,7 +145,7 @@ class PileReader:
             candidates = aruco_cards
             expected_mm = marker_side_mm(self.sticker_mm)
         else:
-            candidates = self._read_qr(gray, result)
+            candidates = [(c, q, HARD_MARGIN) for c, q in self._read_qr(gray, result)]
             expected_mm = code_side_mm(self.sticker_mm) * 21 / 25
         self._accept(gray, candidates, expected_mm, result)
         result.ms = (time.perf_counter() - start) * 1000
@@ -219,16 +222,16 @@ class PileReader:
             scan(up, 2.0, int(x0), int(y0))
         return list(found.items())
 
-    def _soft_look(self, gray: np.ndarray, corners, ids, unread) -> tuple[list, list, list]:
+    def _soft_look(self, gray: np.ndarray, corners, ids, unread) -> tuple[list, list, list, list]:
         """Squares the detector found but could not read: soft decision (vision.softdecode)
         on each one of a sticker's size that does not overlap a marker already read. Returns
-        (corners, ids) read, and the squares refused ("seen but not read")."""
+        (corners, ids, margins) read, and the squares refused ("seen but not read")."""
         sides = [_side(q) for q, i in zip(corners, ids) if i < len(DECK)]
         typical = float(np.median(sides)) if sides else None
         lo, hi = (0.6 * typical, 1.6 * typical) if typical else (MIN_SOFT_SIDE_PX, 0.25 * min(gray.shape[:2]))
         lo = max(lo, MIN_SOFT_SIDE_PX)
         taken = [(q.reshape(4, 2).mean(axis=0), _side(q)) for q in corners]
-        out_c, out_i, refused = [], [], []
+        out_c, out_i, out_m, refused = [], [], [], []
         for q in sorted(unread, key=lambda q: -_side(q))[:MAX_SOFT_CANDIDATES]:
             q = q.reshape(4, 2).astype(np.float32)
             side = _side(q)
@@ -242,24 +245,25 @@ class PileReader:
             if got.read:
                 out_c.append(got.corners.reshape(1, 4, 2))
                 out_i.append(int(got.index))
+                out_m.append(got.margin)
             else:
                 refused.append(got.corners)
-        return out_c, out_i, refused
+        return out_c, out_i, out_m, refused
 
-    def _accept(self, gray: np.ndarray, candidates: list[tuple[Card, np.ndarray]], expected_mm: float,
-                result: ReadResult) -> None:
+    def _accept(self, gray: np.ndarray, candidates: list[tuple[Card, np.ndarray, float]],
+                expected_mm: float, result: ReadResult) -> None:
         hom = result.homography
-        shaped: list[tuple[Card, np.ndarray, float]] = []
-        for card, q in candidates:
+        shaped: list[tuple[Card, np.ndarray, float, float]] = []
+        for card, q, margin in candidates:
             ok, side_px, why = _quad_ok(q)
             if not ok:
                 result.rejected.append((q, why))
                 continue
-            shaped.append((card, q, side_px))
+            shaped.append((card, q, side_px, margin))
         # size: in mm on the mat, or against the other stickers in the photo
-        sized: list[tuple[Card, np.ndarray, float]] = []
-        median_px = float(np.median([s for _, _, s in shaped])) if len(shaped) >= 3 else None
-        for card, q, side_px in shaped:
+        sized: list[tuple[Card, np.ndarray, float, float]] = []
+        median_px = float(np.median([s[2] for s in shaped])) if len(shaped) >= 3 else None
+        for card, q, side_px, margin in shaped:
             if hom is not None:
                 mm = cv2.perspectiveTransform(q.reshape(1, 4, 2), hom)[0]
                 side_mm = float(np.linalg.norm(mm - np.roll(mm, -1, axis=0), axis=1).mean())
@@ -269,9 +273,17 @@ class PileReader:
             elif median_px is not None and not 0.6 * median_px <= side_px <= 1.6 * median_px:
                 result.rejected.append((q, "size"))
                 continue
-            sized.append((card, q, side_px))
-        for card, q, _side in sized:
-            result.detections.append(Detection(card, q))
+            sized.append((card, q, side_px, margin))
+        found = [Detection(card, q, margin) for card, q, _side, margin in sized]
+        if self.marks == "aruco":  # the two stickers of one card must agree, or neither counts
+            refused = {k for pair in disagreeing_pairs(found, self.sticker_mm) for k in pair}
+            for k in sorted(refused):
+                result.unread.append(found[k].corners)
+            if refused:
+                result.problems.append(Problem(STICKERS_DISAGREE, "Els dos adhesius d'una carta no diuen el "
+                                               "mateix: mireu la carta marcada"))
+            found = [d for k, d in enumerate(found) if k not in refused]
+        result.detections.extend(found)
         # each card once; a card at two places further apart than a card is flagged
         seen: dict[Card, list[Detection]] = {}
         for d in result.detections:

@@ -11,6 +11,8 @@ import numpy as np
 
 from kiosk.game import Card
 
+HARD_MARGIN = 50.0
+
 # Problem kinds (the UI shows ``message``; Catalan first)
 MAT_NOT_FOUND = "mat_not_found"
 CARD_TWICE = "card_twice"
@@ -18,9 +20,12 @@ CARD_TWICE = "card_twice"
 
 @dataclass(frozen=True)
 class Detection:
-    """One sticker seen: its card and its four corners in the image (pixels)."""
+    """One sticker seen: its card, its four corners in the image (pixels), and ``margin``:
+    nats by which the soft decision chose it (vision.softdecode); an ArUco hard decode
+    (3 wrong bits at most, codes 13 apart) counts as ``HARD_MARGIN``."""
     card: Card
     corners: np.ndarray  # (4, 2) float32, the code's own top-left, top-right, ...
+    margin: float = 50.0  # HARD_MARGIN
 
     @property
     def centre(self) -> tuple[float, float]:
@@ -65,7 +70,7 @@ class ReadResult:
         s = np.diag([1 / factor, 1 / factor, 1.0])
         return ReadResult(
             cards=list(self.cards),
-            detections=[Detection(d.card, d.corners * factor) for d in self.detections],
+            detections=[Detection(d.card, d.corners * factor, d.margin) for d in self.detections],
             mat_found=self.mat_found, mat_size=self.mat_size,
             mat_corners=None if self.mat_corners is None else self.mat_corners * factor,
             homography=None if self.homography is None else self.homography @ s,

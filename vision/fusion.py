@@ -1,0 +1,103 @@
+"""Evidence put together: the two stickers of one card, and several frames of one pile.
+
+A card carries two stickers, diagonally opposite and turned 180 degrees to each other
+(vision.kit). When both show, they must name the same card: two different codes at the
+two sticker places of one card are a misread or a forged sticker, and neither is counted.
+
+Several frames of the same still pile (the live video between two stills, or a burst of
+stills) vote: each sticker place (in mat millimetres, or image pixels without the mat)
+collects the margins (nats, see vision.softdecode) of the cards read there; a place counts
+the card with the largest sum only if it leads every other card read there by
+``min_lead`` nats. A place where two cards keep being read is refused, not guessed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from kiosk.game import DECK, Card
+from vision.kit import CARD_H_MM, CARD_W_MM, STICKER_INSET_MM, code_side_mm, marker_side_mm
+from vision.result import Detection, ReadResult
+
+STICKERS_DISAGREE = "stickers_disagree"
+PLACE_DISPUTED = "place_disputed"
+
+
+def partner_offset(sticker_mm: float) -> np.ndarray:
+    """Where the other sticker's marker starts (its own top-left corner), in marker sides
+    along this marker's own axes: the same vector seen from either sticker (180-degree turn)."""
+    m = marker_side_mm(sticker_mm)
+    quiet = (code_side_mm(sticker_mm) - m) / 2
+    x0 = STICKER_INSET_MM + (sticker_mm - code_side_mm(sticker_mm)) / 2 + quiet
+    y0 = STICKER_INSET_MM + quiet
+    return np.array([(CARD_W_MM - 2 * x0) / m, (CARD_H_MM - 2 * y0) / m], np.float32)
+
+
+def _axes(d: Detection) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    q = d.corners
+    return q[0], (q[1] - q[0] + q[2] - q[3]) / 2, (q[3] - q[0] + q[2] - q[1]) / 2
+
+
+def disagreeing_pairs(detections: list[Detection], sticker_mm: float) -> list[tuple[int, int]]:
+    """Index pairs of detections that sit at the two sticker places of ONE card (position
+    within half a marker, turned 180 degrees within 12 degrees) but name different cards."""
+    off = partner_offset(sticker_mm)
+    pairs = []
+    for i, a in enumerate(detections):
+        o, ux, uy = _axes(a)
+        where = o + off[0] * ux + off[1] * uy
+        side = float(np.linalg.norm(ux))
+        for j, b in enumerate(detections):
+            if j <= i or b.card == a.card:
+                continue
+            ob, bx, _ = _axes(b)
+            if np.linalg.norm(ob - where) > 0.5 * side:
+                continue
+            cos = float(np.dot(ux, bx) / max(np.linalg.norm(ux) * np.linalg.norm(bx), 1e-9))
+            if cos < -np.cos(np.radians(12)):
+                pairs.append((i, j))
+    return pairs
+
+
+@dataclass
+class PileVote:
+    """Votes of several reads of the same still pile (see the module's doc).
+    ``place_mm``: how close two reads must be to be the same sticker place."""
+    min_lead: float = 12.0
+    place_mm: float = 6.0
+    _places: list[tuple[np.ndarray, dict[Card, float]]] = field(default_factory=list)
+    frames: int = 0
+
+    def add(self, result: ReadResult) -> None:
+        self.frames += 1
+        for d in result.detections:
+            c = np.float32(d.centre)
+            if result.homography is not None:
+                c = cv2.perspectiveTransform(c.reshape(1, 1, 2), result.homography)[0, 0]
+                tol = self.place_mm
+            else:
+                tol = self.place_mm * float(np.linalg.norm(d.corners[1] - d.corners[0])) / 9.6
+            for where, votes in self._places:
+                if np.linalg.norm(where - c) <= tol:
+                    votes[d.card] = votes.get(d.card, 0.0) + d.margin
+                    break
+            else:
+                self._places.append((c, {d.card: d.margin}))
+
+    def decide(self) -> tuple[list[Card], list[Card]]:
+        """(cards counted, in deck order; cards of disputed places, not counted)."""
+        counted: set[Card] = set()
+        disputed: set[Card] = set()
+        for _where, votes in self._places:
+            ranked = sorted(votes.items(), key=lambda kv: -kv[1])
+            lead = ranked[0][1] - (ranked[1][1] if len(ranked) > 1 else 0.0)
+            if lead >= self.min_lead:
+                counted.add(ranked[0][0])
+            if len(ranked) > 1:
+                disputed.update(c for c, _ in ranked)
+        # a card counted at one place and disputed at another is still counted: its other
+        # sticker, or another frame, read it cleanly
+        return [c for c in DECK if c in counted], [c for c in DECK if c in disputed - counted]
