@@ -36,30 +36,25 @@ def partner_offset(sticker_mm: float) -> np.ndarray:
     return np.array([(CARD_W_MM - 2 * x0) / m, (CARD_H_MM - 2 * y0) / m], np.float32)
 
 
-def _axes(d: Detection) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    q = d.corners
-    return q[0], (q[1] - q[0] + q[2] - q[3]) / 2, (q[3] - q[0] + q[2] - q[1]) / 2
-
-
 def disagreeing_pairs(detections: list[Detection], sticker_mm: float) -> list[tuple[int, int]]:
     """Index pairs of detections that sit at the two sticker places of ONE card (position
     within half a marker, turned 180 degrees within 12 degrees) but name different cards."""
+    if len(detections) < 2:
+        return []
     off = partner_offset(sticker_mm)
-    pairs = []
-    for i, a in enumerate(detections):
-        o, ux, uy = _axes(a)
-        where = o + off[0] * ux + off[1] * uy
-        side = float(np.linalg.norm(ux))
-        for j, b in enumerate(detections):
-            if j <= i or b.card == a.card:
-                continue
-            ob, bx, _ = _axes(b)
-            if np.linalg.norm(ob - where) > 0.5 * side:
-                continue
-            cos = float(np.dot(ux, bx) / max(np.linalg.norm(ux) * np.linalg.norm(bx), 1e-9))
-            if cos < -np.cos(np.radians(12)):
-                pairs.append((i, j))
-    return pairs
+    q = np.array([d.corners for d in detections], np.float32)  # (n, 4, 2)
+    o = q[:, 0]
+    ux = (q[:, 1] - q[:, 0] + q[:, 2] - q[:, 3]) / 2
+    uy = (q[:, 3] - q[:, 0] + q[:, 2] - q[:, 1]) / 2
+    where = o + off[0] * ux + off[1] * uy  # (n, 2): where each one's partner starts
+    side = np.linalg.norm(ux, axis=1)
+    near = np.linalg.norm(where[:, None, :] - o[None, :, :], axis=2) <= 0.5 * side[:, None]
+    unit = ux / np.maximum(side[:, None], 1e-9)
+    turned = unit @ unit.T < -np.cos(np.radians(12))
+    cards = np.array([DECK.index(d.card) for d in detections])
+    differ = cards[:, None] != cards[None, :]
+    hits = near & turned & differ
+    return sorted({(min(i, j), max(i, j)) for i, j in zip(*np.nonzero(hits))})
 
 
 @dataclass

@@ -27,7 +27,7 @@ import numpy as np
 from vision.kit import MAT_CODE_MM, STICKER_MM, marker_side_mm, mat_marker_corners_mm
 from vision.result import ReadResult
 
-MIN_MARKER_PX = 14.0  # under 1.75 px per cell: the soft decision has no margin left
+MIN_MARKER_PX = 12.0  # under 1.5 px per cell the realistic camera loses cards even in stills
 WEAK_MARKER_PX = 20.0  # 20 px and up: video frames read >= 99 % (docs/vision.md)
 MAX_EDGE_CELLS = 1.3  # an edge wider than 1.3 cells of a card's marker: cells run together
 GLARE_LEVEL = 250  # grey level of a burnt-out highlight

@@ -31,7 +31,7 @@ def test_a_good_setup_says_so_with_its_measures(reader):
 
 
 def test_camera_too_high_is_blocking(reader):
-    c = _check(reader, px_per_mm=1.3, blur=0.5)
+    c = _check(reader, px_per_mm=1.1, blur=0.5)
     assert not c.ok and c.findings[0].kind == TOO_HIGH and "massa alta" in c.messages[0]
 
 
