@@ -179,3 +179,27 @@ def check_setup(gray: np.ndarray, result: ReadResult, *, sticker_mm: float = STI
     if not findings:
         findings.append(Finding(GOOD, f"Muntatge correcte: codis de {marker_px:.0f} px, imatge nítida."))
     return SetupCheck(px_per_mm, marker_px, edge_px, edge_cells, tuple(findings), glare)
+
+
+def probe_setup(spec: str = "auto", *, timeout_s: float = 5.0) -> dict[str, object]:
+    """Open the camera of the ``camera.source`` setting, read one frame and check the set-up:
+    ``diag``'s "camera set-up" section. The demo and file sources have no set-up to measure;
+    a camera that is busy (the kiosk has it) or in fault says so."""
+    from vision.reader import PileReader
+    from vision.sources import DemoSource, FileSource, open_source
+
+    source = open_source(spec)
+    if isinstance(source, (DemoSource, FileSource)):
+        return {"camera": f"{source.name}: no camera, no set-up to measure"}
+    source.start()
+    try:
+        frame = source.latest(timeout_s)
+        if frame is None:
+            return {"camera": f"{source.name}: no frame in {timeout_s:g} s ({source.message}"
+                              + (f"; {source.error}" if source.error and not source.is_fault else "") + ")"}
+        image = frame.gray if frame.gray is not None else frame.image
+        check = check_setup(image, PileReader().read(image), video=True)
+    finally:
+        source.stop()
+    return {"camera": source.name, "frame": f"{image.shape[1]}x{image.shape[0]}",
+            "verdict": "ok" if check.ok else "NOT OK", "check": check.lines()}

@@ -56,3 +56,9 @@ def test_a_card_in_glare_is_said_and_marked(reader):
 def test_without_the_mat_nothing_is_measured(reader):
     c = _check(reader, px_per_mm=2.6, blur=0.5, mat=None)
     assert not c.ok and c.findings[0].kind == NO_MAT and c.px_per_mm is None
+
+
+def test_diag_probe_without_a_camera_says_there_is_nothing_to_measure():
+    from vision.setup_check import probe_setup
+
+    assert "no set-up to measure" in probe_setup("demo")["camera"]
