@@ -20,7 +20,7 @@ import numpy as np
 
 from kiosk.game import DECK, Card
 from vision.kit import CARD_H_MM, CARD_W_MM, STICKER_INSET_MM, code_side_mm, marker_side_mm
-from vision.result import Detection, ReadResult
+from vision.result import Detection, Problem, ReadResult
 
 STICKERS_DISAGREE = "stickers_disagree"
 PLACE_DISPUTED = "place_disputed"
@@ -96,3 +96,29 @@ class PileVote:
         # a card counted at one place and disputed at another is still counted: its other
         # sticker, or another frame, read it cleanly
         return [c for c in DECK if c in counted], [c for c in DECK if c in disputed - counted]
+
+
+def merge_reads(first: ReadResult, second: ReadResult) -> ReadResult:
+    """Two reads of the same still pile (a second, darker exposure): the cards the vote
+    counts, with their stickers; squares still unread in the first that the second read
+    are no longer marked."""
+    vote = PileVote()
+    vote.add(first)
+    vote.add(second)
+    counted, disputed = vote.decide()
+    keep = set(counted)
+    detections, seen = [], set()
+    for d in first.detections + second.detections:
+        if d.card in keep and (d.card, d.centre) not in seen:
+            seen.add((d.card, d.centre))
+            detections.append(d)
+    centres = np.array([d.centre for d in detections], np.float32).reshape(-1, 2)
+    unread = [q for q in first.unread
+              if not len(centres) or np.linalg.norm(centres - q.mean(axis=0), axis=1).min()
+              > float(np.linalg.norm(q[1] - q[0]))]
+    problems = list(first.problems)
+    if disputed:
+        problems.append(Problem(PLACE_DISPUTED, "Una carta es llegeix de dues maneres: mireu-la", tuple(disputed)))
+    return ReadResult(cards=counted, detections=detections, mat_found=first.mat_found, mat_size=first.mat_size,
+                      mat_corners=first.mat_corners, homography=first.homography, rejected=list(first.rejected),
+                      unread=unread, problems=problems, image_size=first.image_size, ms=first.ms + second.ms)

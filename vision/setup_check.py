@@ -139,6 +139,15 @@ def _glare_blobs(gray: np.ndarray, result: ReadResult, min_side_px: float) -> li
     return out
 
 
+def glare_squares(image: np.ndarray, result: ReadResult) -> list[np.ndarray]:
+    """Stickers (read or not) and patches of the mat in glare, as corner quads."""
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+    quads = [q for q in [d.corners for d in result.detections] + list(result.unread) if _in_glare(gray, q)]
+    sides = [float(np.linalg.norm(d.corners[1] - d.corners[0])) for d in result.detections]
+    marker_px = float(np.median(sides)) if sides else WEAK_MARKER_PX
+    return quads + _glare_blobs(gray, result, 0.5 * marker_px)
+
+
 def check_setup(gray: np.ndarray, result: ReadResult, *, sticker_mm: float = STICKER_MM,
                 video: bool = True) -> SetupCheck:
     """Measure the set-up on one frame (grey, the image ``result`` was read from).

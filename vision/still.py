@@ -30,7 +30,9 @@ import cv2
 import numpy as np
 
 from vision.errors import CameraError
+from vision.fusion import merge_reads
 from vision.reader import PileReader, ReadResult
+from vision.setup_check import glare_squares
 from vision.sources import Frame, FrameSource
 
 log = logging.getLogger(__name__)
@@ -75,10 +77,14 @@ class Stillness:
 
 @dataclass(frozen=True)
 class StillRead:
-    """A still and what was read in it; ``why``: "still" (the pile settled) or "scan"."""
+    """A still and what was read in it; ``why``: "still" (the pile settled) or "scan".
+    ``darker``: a second, darker still was read too because of glare (its cards are in
+    ``result``); ``glare``: squares still in glare after that (ask to move those cards)."""
     frame: Frame
     result: ReadResult
     why: str
+    darker: bool = False
+    glare: tuple = ()
 
 
 class StillCapture:
@@ -91,11 +97,13 @@ class StillCapture:
                  on_still: Callable[[StillRead], None],
                  on_error: Callable[[CameraError], None] | None = None,
                  light: Callable[[bool], None] | None = None,
-                 stillness: Stillness | None = None, still_timeout_s: float = 5.0):
+                 stillness: Stillness | None = None, still_timeout_s: float = 5.0,
+                 darker_scale: float = 0.4):
         self.source, self.reader = source, reader
         self.on_still, self.on_error, self.light = on_still, on_error, light
         self.stillness = stillness if stillness is not None else Stillness()
         self.still_timeout_s = float(still_timeout_s)
+        self.darker_scale = float(darker_scale)
         self._stop = threading.Event()
         self._wanted = threading.Event()
         self._thread: threading.Thread | None = None
@@ -127,7 +135,7 @@ class StillCapture:
 
     def _run(self) -> None:
         last = 0
-        armed = True  # a settled pile gives one still; motion re-arms
+        armed = True  # a settled pile gives one still (SCAN counts as it); motion re-arms
         while not self._stop.is_set():
             frame = self.source.latest(0.2, after=last)
             if self._stop.is_set():
@@ -140,21 +148,21 @@ class StillCapture:
                 last = frame.number
                 img = frame.gray if frame.gray is not None else frame.image
                 settled = self.stillness.update(small_gray(img), frame.time)
-                if not settled:
-                    armed = True
-                elif armed and why is None:
+                if self.stillness.motion > self.stillness.motion_level:
+                    armed = True  # the pile changed: the next settle is a new still
+                elif settled and armed and why is None:
                     why = "still"
             if why is None:
                 continue
             armed = False
             self._take(why)
 
-    def _take(self, why: str) -> None:
+    def _capture(self, exposure_scale: float = 1.0) -> Frame | None:
         try:
             if self.light is not None:
                 self.light(True)
             try:
-                still = self.source.capture_still(self.still_timeout_s)
+                return self.source.capture_still(self.still_timeout_s, exposure_scale=exposure_scale)
             finally:
                 if self.light is not None:
                     self.light(False)
@@ -162,17 +170,32 @@ class StillCapture:
             log.warning("still not taken: %s", exc)
             if self.on_error is not None:
                 self.on_error(exc)
-            return
         except Exception:
             log.exception("the light callback failed")
+        return None
+
+    def _take(self, why: str) -> None:
+        still = self._capture()
+        if still is None:
             return
         try:
             result = self.reader.read(still.image)
+            glare = glare_squares(still.image, result)
+            darker = False
+            if glare and self.source.supports_exposure:
+                # glare: the same pile at a darker exposure, where the highlight is no longer
+                # burnt out; both reads are sure of what they report, so their cards add up
+                second = self._capture(self.darker_scale)
+                if second is not None:
+                    extra = self.reader.read(second.image)
+                    result = merge_reads(result, extra)
+                    glare = glare_squares(second.image, extra)
+                    darker = True
         except Exception:
             log.exception("reading still %d failed", still.number)
             return
         self.stills += 1
         try:
-            self.on_still(StillRead(still, result, why))
+            self.on_still(StillRead(still, result, why, darker, tuple(glare)))
         except Exception:
             log.exception("still callback failed")

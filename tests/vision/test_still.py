@@ -108,3 +108,60 @@ def test_a_camera_that_fails_the_still_is_reported_not_raised():
         cap.request()
         assert done.wait(10)
     assert "mode switch" in str(errors[0]) and lights == [True, False]
+
+
+class _GlossyCamera(_TableCamera):
+    """A still at the automatic exposure burns out the lamp's reflection over one sticker;
+    a darker one (where the camera supports it) does not."""
+    supports_exposure = True
+
+    def __init__(self, photo, glare_at, **kw):
+        super().__init__(photo, **kw)
+        self.glare_at = glare_at
+        self.scales = []
+
+    def _grab_still(self, exposure_scale=1.0):
+        self.scales.append(exposure_scale)
+        img = self.photo.copy()
+        if exposure_scale == 1.0:
+            cv2.circle(img, self.glare_at, 30, (255, 255, 255), -1)
+            img = cv2.GaussianBlur(img, (0, 0), 1.0)
+        return img
+
+
+def _glare_case():
+    scene = make_scene(8, cards=8, px_per_mm=2.6, glare=0)
+    first = PileReader().read(scene.image)
+    d = first.detections[0]
+    others = [x for x in first.detections if x.card != d.card]
+    return scene, d, others
+
+
+def test_glare_over_a_sticker_takes_a_second_darker_still(one_core):
+    scene, d, _ = _glare_case()
+    centre = tuple(int(v) for v in d.centre)
+    src = _GlossyCamera(scene.image, centre, hand_frames=0)
+    got, done = [], threading.Event()
+    with src, StillCapture(src, PileReader(), on_still=lambda r: (got.append(r), done.set())) as cap:
+        src.latest(3)
+        cap.request()
+        assert done.wait(20)
+    read = got[0]
+    assert src.scales == [1.0, 0.4] and read.darker
+    assert set(read.result.cards) == set(scene.cards) and read.glare == ()
+
+
+def test_without_exposure_control_glare_is_reported_for_the_player(one_core):
+    scene, d, _ = _glare_case()
+    centre = tuple(int(v) for v in d.centre)
+    src = _GlossyCamera(scene.image, centre, hand_frames=0)
+    src.supports_exposure = False
+    got, done = [], threading.Event()
+    with src, StillCapture(src, PileReader(), on_still=lambda r: (got.append(r), done.set())) as cap:
+        src.latest(3)
+        cap.request()
+        assert done.wait(20)
+    read = got[0]
+    assert src.scales == [1.0] and not read.darker and read.glare
+    assert any(np.abs(q.mean(axis=0) - centre).max() < 40 for q in read.glare)
+    assert set(read.result.cards) <= set(scene.cards)

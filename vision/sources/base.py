@@ -85,6 +85,7 @@ class FrameSource:
 
     name = "source"
     interval = 0.0
+    supports_exposure = False  # capture_still(exposure_scale=...) really changes the exposure
     backoff = (0.5, 5.0)
 
     def __init__(self, *, on_status: Callable[[str], None] | None = None):
@@ -99,6 +100,7 @@ class FrameSource:
         self._wake = threading.Event()  # stop() or a still request cuts a paced wait short
         self._still_wanted = threading.Event()
         self._still: Frame | CameraError | None = None
+        self._exposure_scale = 1.0
 
     # -- interface ------------------------------------------------------------------
 
@@ -119,16 +121,18 @@ class FrameSource:
         """A fault that needs a person, not a cable: the status LED shows it."""
         return self._status == FAULT
 
-    def capture_still(self, timeout_s: float = 5.0) -> Frame:
+    def capture_still(self, timeout_s: float = 5.0, *, exposure_scale: float = 1.0) -> Frame:
         """ONE picture at the sensor's full resolution (``Frame.still``), taken by the
-        grabbing thread between two video frames. Blocks: call it from a worker thread,
-        never the UI thread. Raises :class:`CameraError` when the source is not running,
-        fails, or gives nothing within ``timeout_s``."""
+        grabbing thread between two video frames. ``exposure_scale``: below 1, a darker
+        exposure than the automatic one (glare; only where ``supports_exposure``). Blocks:
+        call it from a worker thread, never the UI thread. Raises :class:`CameraError` when
+        the source is not running, fails, or gives nothing within ``timeout_s``."""
         if self._thread is None or self._stop.is_set():
             raise CameraLostError("the camera is not running")
         deadline = time.monotonic() + timeout_s
         with self._cond:
             self._still = None
+            self._exposure_scale = float(exposure_scale)
             self._still_wanted.set()
             self._wake.set()
             while self._still is None:
@@ -263,7 +267,8 @@ class FrameSource:
     def _take_still(self) -> None:
         self._still_wanted.clear()
         try:
-            got = self._grab_still()
+            scale = self._exposure_scale
+            got = self._grab_still(exposure_scale=scale) if scale != 1.0 else self._grab_still()
             image = got[0] if isinstance(got, tuple) else got
             if image is None or image.size == 0:
                 raise BadFrameError(f"the {self.name} camera gave an empty still")

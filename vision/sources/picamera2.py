@@ -60,6 +60,7 @@ class Picamera2Source(FrameSource):
     """
 
     name = "picamera2"
+    supports_exposure = True
 
     def __init__(self, *, main: tuple[int, int] = (1920, 1080), lores: tuple[int, int] = (1536, 864),
                  exposure: float = 0, on_pi: bool | None = None, on_status=None):
@@ -97,9 +98,21 @@ class Picamera2Source(FrameSource):
             raise CameraLostError(f"Pi camera: {exc}") from exc
         return main, lores[: self.lores[1], : self.lores[0]]
 
-    def _grab_still(self):
+    def _grab_still(self, exposure_scale: float = 1.0):
+        """The still configuration for one picture. A darker still (glare): the automatic
+        exposure's time times ``exposure_scale`` with the same gain, then automatic again."""
+        cam = self._cam
         try:
-            return self._cam.switch_mode_and_capture_array(self._still_config, "main")
+            if exposure_scale != 1.0:
+                meta = cam.capture_metadata()
+                cam.set_controls({"AeEnable": False, "AnalogueGain": float(meta["AnalogueGain"]),
+                                  "ExposureTime": max(100, int(meta["ExposureTime"] * exposure_scale))})
+            try:
+                return cam.switch_mode_and_capture_array(self._still_config, "main")
+            finally:
+                if exposure_scale != 1.0:
+                    cam.set_controls({"AeEnable": True} if not self.exposure
+                                     else {"AeEnable": False, "ExposureTime": int(self.exposure)})
         except Exception as exc:
             raise CameraLostError(f"Pi camera still: {exc}") from exc
 
