@@ -1,8 +1,10 @@
 """Evidence put together: the two stickers of one card, and several frames of one pile.
 
 A card carries two stickers, diagonally opposite and turned 180 degrees to each other
-(vision.kit). When both show, they must name the same card: two different codes at the
-two sticker places of one card are a misread or a forged sticker, and neither is counted.
+(vision.kit). Two different codes at the two sticker places of one card are either a
+misread or another card lying over this one's corner, turned round (the realistic camera
+shows it in 1 still in 6). When one of the two is a soft read (a margin under a hard
+decode's), neither is counted: the pair is marked unread. Two hard decodes stand.
 
 Several frames of the same still pile (the live video between two stills, or a burst of
 stills) vote: each sticker place (in mat millimetres, or image pixels without the mat)
@@ -20,7 +22,7 @@ import numpy as np
 
 from kiosk.game import DECK, Card
 from vision.kit import CARD_H_MM, CARD_W_MM, STICKER_INSET_MM, code_side_mm, marker_side_mm
-from vision.result import Detection, Problem, ReadResult
+from vision.result import HARD_MARGIN, Detection, Problem, ReadResult
 
 STICKERS_DISAGREE = "stickers_disagree"
 PLACE_DISPUTED = "place_disputed"
@@ -55,6 +57,13 @@ def disagreeing_pairs(detections: list[Detection], sticker_mm: float) -> list[tu
     differ = cards[:, None] != cards[None, :]
     hits = near & turned & differ
     return sorted({(min(i, j), max(i, j)) for i, j in zip(*np.nonzero(hits))})
+
+
+def doubtful_pairs(detections: list[Detection], sticker_mm: float) -> set[int]:
+    """Indices of detections in a disagreeing pair where one of the two is a soft read
+    (margin under a hard decode's): neither may count."""
+    return {k for i, j in disagreeing_pairs(detections, sticker_mm)
+            if min(detections[i].margin, detections[j].margin) < HARD_MARGIN for k in (i, j)}
 
 
 @dataclass
