@@ -200,35 +200,36 @@ def refine_corners(gray: np.ndarray, corners: np.ndarray) -> np.ndarray:
     return refined
 
 
-@lru_cache(maxsize=1)
-def _sample_points() -> np.ndarray:
-    """(boxes * 16, 2) points in marker cell units (the marker spans 0..8): a 4x4 grid inside
-    each observation box, the same boxes the templates average over."""
+@lru_cache(maxsize=2)
+def _sample_points(k: int = 4) -> np.ndarray:
+    """(boxes * k*k, 2) points in marker cell units (the marker spans 0..8): a k x k grid
+    inside each observation box, the same boxes the templates average over. The pose search
+    uses k = 2 (a quarter of the work), the decision k = 4."""
     boxes, _, _ = _sample_boxes()
     off = (CANVAS - MARKER_CELLS) / 2
     pts = []
     for y0, y1, x0, x1 in boxes:
-        ys = y0 + (np.arange(4) + 0.5) * (y1 - y0) / 4
-        xs = x0 + (np.arange(4) + 0.5) * (x1 - x0) / 4
+        ys = y0 + (np.arange(k) + 0.5) * (y1 - y0) / k
+        xs = x0 + (np.arange(k) + 0.5) * (x1 - x0) / k
         yy, xx = np.meshgrid(ys, xs, indexing="ij")
         pts.append(np.stack([xx.ravel(), yy.ravel()], 1) / PX_PER_CELL - off)
     return np.concatenate(pts).astype(np.float32)
 
 
-def _points(corners: np.ndarray) -> np.ndarray:
-    """The sample points of one pose in the image: (boxes * 16, 2)."""
+def _points(corners: np.ndarray, k: int = 4) -> np.ndarray:
+    """The sample points of one pose in the image: (boxes * k*k, 2)."""
     unit = np.float32([[0, 0], [MARKER_CELLS, 0], [MARKER_CELLS, MARKER_CELLS], [0, MARKER_CELLS]])
     hom = cv2.getPerspectiveTransform(unit, corners.reshape(4, 2).astype(np.float32))
-    pts = cv2.perspectiveTransform(_sample_points().reshape(-1, 1, 2), hom)
+    pts = cv2.perspectiveTransform(_sample_points(k).reshape(-1, 1, 2), hom)
     return pts.reshape(-1, 2)
 
 
-def _sample(gray: np.ndarray, xy: np.ndarray) -> np.ndarray:
-    """Box means at (P, boxes * 16, 2) image points: (P, boxes)."""
+def _sample(gray: np.ndarray, xy: np.ndarray, k: int = 4) -> np.ndarray:
+    """Box means at (P, boxes * k*k, 2) image points: (P, boxes)."""
     n_pose = xy.shape[0]
-    xy = np.ascontiguousarray(xy.reshape(-1, 16, 2), np.float32)  # remap wants under 32k columns
+    xy = np.ascontiguousarray(xy.reshape(-1, k * k, 2), np.float32)  # remap wants under 32k columns
     vals = cv2.remap(gray, xy[..., 0], xy[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    return vals.reshape(n_pose, -1, 16).astype(np.float32).mean(axis=2)
+    return vals.reshape(n_pose, -1, k * k).astype(np.float32).mean(axis=2)
 
 
 def observe(gray: np.ndarray, corners: np.ndarray) -> np.ndarray:
@@ -237,12 +238,12 @@ def observe(gray: np.ndarray, corners: np.ndarray) -> np.ndarray:
     return _sample(gray, _points(corners)[None])[0]
 
 
-def _pose_points(q: np.ndarray, step_px: float) -> tuple[np.ndarray, np.ndarray]:
+def _pose_points(q: np.ndarray, step_px: float, k: int = 2) -> tuple[np.ndarray, np.ndarray]:
     """The square moved by -2..2 steps in x and y and scaled by 0.96/1/1.04 about its centre
     (a similarity in the image: applied to the sample points directly). Returns the 75
-    corner sets and their sample points (75, boxes * 16, 2)."""
+    corner sets and their sample points (75, boxes * k*k, 2)."""
     c = q.mean(axis=0)
-    pts = _points(q) - c
+    pts = _points(q, k) - c
     steps = np.arange(-2, 3, dtype=np.float32) * step_px
     dy, dx = np.meshgrid(steps, steps, indexing="ij")
     shifts = np.tile(np.stack([dx.ravel(), dy.ravel()], 1) + c, (3, 1))  # (75, 2)
@@ -279,11 +280,11 @@ class SoftDecoder:
         r = _mv(self._t, obs_c / np.sqrt(ss))
         if float(r.max()) < 0.6 * self.min_fit:
             return q  # not a marker of the family at all: not worth the search
-        top = np.argsort(r)[-12:]  # a few codes, rotations, blurs: the pose is not theirs to choose
+        top = np.argpartition(r, -12)[-12:]  # a few codes, rotations, blurs: the pose is not theirs to choose
         t = self._t[top]
         for step in (0.25, 0.125):
             poses, clouds = _pose_points(q, step)
-            obs = _sample(gray, clouds)
+            obs = _sample(gray, clouds, 2)
             obs = obs - obs.mean(axis=1, keepdims=True)
             obs /= np.maximum(np.linalg.norm(obs, axis=1, keepdims=True), 1e-6)
             score = np.einsum("pn,hn->ph", obs, t).max(axis=1)
