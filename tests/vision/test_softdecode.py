@@ -137,3 +137,15 @@ def test_small_stickers_through_a_cheap_camera_are_read_and_never_wrong(reader, 
         found += len(set(result.cards) & set(scene.cards))
         total += len(scene.cards)
     assert found >= 0.9 * total, (found, total)
+
+
+@pytest.mark.parametrize("mode,seed", [("720p", 3), ("1080p", 4)])
+def test_realistic_distractor_table_gives_no_card(reader, mode, seed, one_core):
+    """The realistic camera's table with no face-up card: QR menu, coaster, phone, other
+    fiducials, a glass ring, face-down cards. Whatever squares are seen, none is a card."""
+    from tests.realcam.render import render
+
+    shot = render(95_000 + seed, mode=mode, cards=0, face_down=6,
+                  distractors=("coaster", "phone", "menu", "fake_markers", "face_down", "glass_ring"))
+    result = reader.read(shot.image)
+    assert result.cards == [] and shot.wrong(result.codes) == set()
