@@ -31,3 +31,7 @@ class BadFrameError(CameraError):
 
 class SourceSpecError(VisionError, ValueError):
     """A camera source setting that does not make sense (``open_source`` spec)."""
+
+
+class CameraDriverError(CameraError):
+    """The camera's library cannot be loaded (Picamera2 on a Pi): a fault, not a cable."""

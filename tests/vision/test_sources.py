@@ -171,3 +171,72 @@ def test_the_kiosk_passes_the_camera_settings_to_the_source():
     assert (src.width, src.height, src.exposure) == (1280, 720, 120)
     assert service.reader.marks == "qr"
     assert service.source.status != RUNNING  # built, not started: the screen starts it
+
+
+def test_on_a_pi_without_picamera2_the_source_says_fault_with_the_reason(tmp_path, monkeypatch):
+    import sys
+
+    from vision.sources import FAULT
+    from vision.sources import picamera2 as pisrc
+
+    model = tmp_path / "model"
+    model.write_bytes(b"Raspberry Pi 5 Model B Rev 1.0\0")
+    assert pisrc.on_raspberry_pi(model) and not pisrc.on_raspberry_pi(tmp_path / "none")
+    # a real import failure: a picamera2 module that raises what a numpy-ABI break raises
+    fake = tmp_path / "pkg" / "picamera2"
+    fake.mkdir(parents=True)
+    (fake / "__init__.py").write_text("raise ImportError('numpy.core.multiarray failed to import')\n")
+    monkeypatch.syspath_prepend(str(tmp_path / "pkg"))
+    monkeypatch.delitem(sys.modules, "picamera2", raising=False)
+    statuses = []
+    src = Picamera2Source(on_pi=True, on_status=statuses.append).start()
+    try:
+        deadline = time.monotonic() + 5
+        while src.status != FAULT and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert src.status == FAULT and src.is_fault
+        assert "numpy.core.multiarray" in src.message and "Avaria" in src.message
+    finally:
+        src.stop()
+    assert statuses[:1] == [FAULT]
+    off_pi = Picamera2Source(on_pi=False).start()
+    try:
+        deadline = time.monotonic() + 5
+        while off_pi.status == "starting" and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert off_pi.status == NO_CAMERA and not off_pi.is_fault
+    finally:
+        off_pi.stop()
+
+
+class _StillCamera(FrameSource):
+    """Video frames 320x180; a still, on request, 1280x720 (a fake sensor)."""
+    name = "still-camera"
+    interval = 0.02
+
+    def _grab(self):
+        return np.full((180, 320, 3), 80, np.uint8)
+
+    def _grab_still(self):
+        return np.full((720, 1280, 3), 200, np.uint8)
+
+
+def test_capture_still_serves_one_full_resolution_frame_between_video_frames():
+    with _StillCamera() as src:
+        first = src.latest(3)
+        still = src.capture_still(3)
+        assert still.still and still.image.shape == (720, 1280, 3) and still.number > first.number
+        after = src.latest(3, after=still.number)
+        assert after.image.shape == (180, 320, 3) and not after.still
+    with pytest.raises(Exception, match="not running"):
+        src.capture_still(0.5)
+
+
+def test_file_source_serves_its_still_image(tmp_path):
+    cv2.imwrite(str(tmp_path / "video.png"), np.zeros((90, 160, 3), np.uint8))
+    cv2.imwrite(str(tmp_path / "still.png"), np.full((900, 1600, 3), 255, np.uint8))
+    with FileSource(tmp_path / "video.png", fps=5, still=tmp_path / "still.png") as src:
+        assert src.latest(3).image.shape == (90, 160, 3)
+        t = time.monotonic()
+        still = src.capture_still(3)
+        assert still.image.shape == (900, 1600, 3) and time.monotonic() - t < 1.0  # not a paced wait

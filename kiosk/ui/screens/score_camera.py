@@ -32,6 +32,7 @@ STATUS_TEXT = {
     "bad_frame": N_("The camera gives pictures that cannot be read."),
     "ended": N_("The video has ended."),
     "stopped": N_("Camera stopped"),
+    "fault": N_("Fault: the Pi camera software cannot be loaded. The installation needs repair."),
 }
 
 
@@ -148,6 +149,9 @@ class ScoreCameraScreen(KioskScreen):
 
     def _show_status(self, status: str) -> None:
         self.status = _(STATUS_TEXT[status]) if status in STATUS_TEXT else status
+        error = getattr(getattr(self.service, "source", None), "error", None)
+        if status == "fault" and error is not None:  # the reason, as the import gave it
+            self.status += f" ({error})"
 
     # ------------------------------------------------------------------ UI thread
     def _show_latest(self, dt) -> None:

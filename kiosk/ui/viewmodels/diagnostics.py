@@ -1,5 +1,5 @@
 """Diagnostics for the settings screen: the report of ``botifarra-kiosk diag``
-(kiosk/commands/diag.py) read into a few plain sentences plus the details.
+(kiosk/diagnostics/probes.py) read into a few plain sentences plus the details.
 
 Plain Python (no Kivy). ``collect()`` is slow (it imports each library in a child process),
 so the screen runs it on a worker thread and hands the report back through the Clock.
@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 from typing import Any, Callable
 
-from kiosk.commands.diag import section_lines
+from kiosk.diagnostics.probes import section_lines
 from kiosk.ui.i18n import _, decimal
 from kiosk.ui.viewmodels.settings import camera_name
 
@@ -32,7 +32,7 @@ def _size(number: str, unit: str) -> str:
 
 
 def _default_collect(db: Path | None) -> dict[str, Any]:
-    from kiosk.commands import diag
+    from kiosk.diagnostics import probes as diag
     return diag.collect(argparse.Namespace(db=db, json=True),
                         {name: diag.SECTIONS[name] for name in SECTIONS})
 
