@@ -28,13 +28,14 @@ BACKUP_TIMER=botifarra-kiosk-backup.timer
 DROPIN_DIR=$UNIT_DIR/$SERVICE.d
 DROPIN=$DROPIN_DIR/desktop-session.conf
 GROUPS_DROPIN=$DROPIN_DIR/supplementary-groups.conf
+POLKIT_RULE=50-botifarra-kiosk-usb.rules
 # Camera, display, touch, GPIO, speaker. Only those that exist go into the unit: a group
 # that does not exist stops the service at start (status 216/GROUP).
 GROUPS_WANTED=(video render input gpio audio)
 
 # Python 3 and venv; numpy from Debian (the lock pins Debian's version, so pip leaves it);
 # zbar for QR marks; the SDL2 / GL / DRM runtime Kivy draws with; fonts; sqlite3 and rsync
-# for maintenance.
+# for maintenance; udisks2 + polkitd mount USB sticks for the export (no desktop needed).
 APT_PACKAGES=(
     python3 python3-venv python3-pip python3-numpy
     libzbar0
@@ -42,6 +43,7 @@ APT_PACKAGES=(
     libgl1 libgles2 libegl1 libgbm1 libdrm2 libgl1-mesa-dri libmtdev1
     fonts-dejavu-core
     sqlite3 rsync git ca-certificates
+    udisks2 polkitd
 )
 # Only in Raspberry Pi OS's own repository; seen through --system-site-packages. Each is
 # installed on its own, so one missing package is named and does not stop the others.
@@ -325,6 +327,8 @@ step "systemd units"
 for unit in "$SERVICE" "$BACKUP_SERVICE" "$BACKUP_TIMER"; do
     run install -m 0644 "$APP_DIR/deploy/systemd/$unit" "$UNIT_DIR/$unit"
 done
+# udisks2 mounts USB sticks for the service's user (no desktop session to ask).
+run install -D -m 0644 "$APP_DIR/deploy/polkit/$POLKIT_RULE" "/etc/polkit-1/rules.d/$POLKIT_RULE"
 run install -d -m 0755 "$DROPIN_DIR"
 {
     echo "# Written by install.sh: those of ${GROUPS_WANTED[*]} that exist here."

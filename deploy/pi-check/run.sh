@@ -69,9 +69,13 @@ mount_into() {
     mount --bind /dev/pts "$root/dev/pts" && MOUNTED+=("$root/dev/pts")
     cp -L /etc/resolv.conf "$root/etc/resolv.conf"
 }
+# A host that reaches PyPI through a TLS-inspecting proxy trusts it with its own bundle
+# (pip's `cert` setting): the root's pip gets the same bundle, nothing else of the host's.
+PIP_ENV=()
+host_cert=${PIP_CERT:-$(python3 -m pip config get global.cert 2>/dev/null || true)}
 in_root() {
     chroot "$ROOTFS" /usr/bin/env -i PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin \
-        HOME=/root LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive "$@"
+        HOME=/root LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive "${PIP_ENV[@]}" "$@"
 }
 
 if [ -e "$ROOTFS/.pi-check-ready" ]; then
@@ -97,6 +101,10 @@ else
     mv "$BUILD" "$ROOTFS"
 fi
 mount_into "$ROOTFS"
+if [ -n "$host_cert" ] && [ -r "$host_cert" ]; then
+    cp "$host_cert" "$ROOTFS/etc/ssl/certs/pi-check-host-pip.crt"
+    PIP_ENV=(PIP_CERT=/etc/ssl/certs/pi-check-host-pip.crt)
+fi
 echo "    $(in_root uname -m) $(in_root python3 --version) $(grep PRETTY_NAME "$ROOTFS/etc/os-release")"
 
 phase "the stand-in extension (python3-bottleneck, built against numpy 1.x) before the install"

@@ -120,3 +120,14 @@ def test_the_unit_gets_only_the_groups_that_exist_here():
     assert set(named) <= {"video", "render", "input", "gpio", "audio"}
     for group in {"video", "render", "input", "gpio", "audio"} & existing:
         assert group in named
+
+
+def test_the_polkit_rule_lets_the_service_user_mount_usb_sticks():
+    rule = (ROOT / "deploy" / "polkit" / "50-botifarra-kiosk-usb.rules").read_text()
+    assert 'subject.user !== "botifarra"' in rule
+    # what kiosk/usb.py's udisksctl mount, unmount and power-off ask for
+    for action in ("filesystem-mount", "filesystem-mount-other-seat", "power-off-drive-other-seat"):
+        assert f'"org.freedesktop.udisks2.{action}"' in rule
+    out = run_install("--dry-run", "--no-start").stdout
+    assert "/etc/polkit-1/rules.d/50-botifarra-kiosk-usb.rules" in out
+    assert "udisks2" in (ROOT / "deploy" / "install.sh").read_text()
