@@ -9,8 +9,10 @@ and elsewhere those folders are often something else.
 Mounting: the service runs as the unprivileged user ``botifarra``, so it asks udisks2 over
 D-Bus (``udisksctl``; deploy/polkit allows that user to mount, unmount and power off
 removable drives without a desktop session). Run as root (e.g. ``sudo botifarra-kiosk``),
-it mounts with ``mount(8)`` under ``/run/botifarra-kiosk/usb``. A stick someone else already
-mounted is used where it is, and unmounted the same way when done.
+it mounts with ``mount(8)`` under ``/run/botifarra-kiosk/usb``. A stick a desktop already
+mounted (under ``/media`` or ``/run/media``) is used where it is, and unmounted when done.
+A removable disk mounted anywhere else is the system's (the kiosk's data partition may be on
+a USB disk: docs/deploy.md) and is never offered, written or unmounted.
 
 Example::
 
@@ -33,6 +35,8 @@ from typing import Iterator, Protocol
 # disk with no file system) is not offered as a stick.
 FILESYSTEMS = ("vfat", "exfat", "ntfs", "ntfs3", "ext2", "ext3", "ext4")
 TIMEOUT_S = 60  # mounting a large stick or unmounting with much to flush takes seconds
+# Where desktops and udisks2 mount sticks, and where SystemMounter does.
+MEDIA_ROOTS = (Path("/media"), Path("/run/media"), Path("/run/botifarra-kiosk/usb"))
 
 
 class StickError(OSError):
@@ -164,16 +168,24 @@ class UsbSticks:
         dev_root: where the device nodes are (``/dev``).
         mounter: how to mount (default: udisks2 as a user, mount(8) as root).
         mountinfo: the mount table, to find a stick already mounted.
+        media_roots: where a mounted stick may be (a disk mounted elsewhere is the system's).
     Raises (from :meth:`opened`): :class:`NoStickFound`, :class:`StickError`.
     """
 
     def __init__(self, *, sys_root: Path = Path("/sys"), dev_root: Path = Path("/dev"),
                  mounter: Mounter | None = None,
-                 mountinfo: Path = Path("/proc/self/mountinfo")) -> None:
+                 mountinfo: Path = Path("/proc/self/mountinfo"),
+                 media_roots: tuple[Path, ...] = MEDIA_ROOTS) -> None:
         self.sys_root = Path(sys_root)
         self.dev_root = Path(dev_root)
         self.mounter = mounter or default_mounter()
         self.mountinfo = Path(mountinfo)
+        self.media_roots = tuple(Path(r) for r in media_roots)
+        if isinstance(self.mounter, SystemMounter):
+            self.media_roots += (self.mounter.mount_root,)
+
+    def _is_media(self, folder: Path) -> bool:
+        return any(folder == root or root in folder.parents for root in self.media_roots)
 
     def find(self) -> list[Stick]:
         """Every file system on a removable disk, disk by disk, partition by partition."""
@@ -181,8 +193,11 @@ class UsbSticks:
         for disk in removable_disks(self.sys_root):
             folder = self.sys_root / "block" / disk
             parts = sorted(p.name for p in folder.iterdir() if (p / "partition").exists())
-            for name in parts or [disk]:
-                device = self.dev_root / name
+            devices = [self.dev_root / name for name in parts or [disk]]
+            if any((where := mount_point(d, self.mountinfo)) is not None and not self._is_media(where)
+                   for d in devices):
+                continue  # part of it is mounted as the system's: not a stick to write on
+            for device in devices:
                 found = probe(device)
                 if found is not None and found[0] in FILESYSTEMS:
                     sticks.append(Stick(device, disk, *found))

@@ -75,7 +75,8 @@ def loop_stick(tmp_path: Path, *, fs: str = "vfat", label: str = "STICK", size_m
         disk.mkdir(parents=True)
         (disk / "removable").write_text("1\n" if removable else "0\n")
         mount_root = tmp_path / "run" / "usb"
-        usb = UsbSticks(sys_root=sys_root, mounter=SystemMounter(mount_root))
+        usb = UsbSticks(sys_root=sys_root, mounter=SystemMounter(mount_root),
+                        media_roots=(tmp_path / "media",))
         yield LoopStick(image, device, sys_root, usb, mount_root)
     finally:
         for line in Path("/proc/mounts").read_text().splitlines():

@@ -76,6 +76,22 @@ def test_a_stick_mounted_already_is_used_where_it_is_and_unmounted(tmp_path, fs)
         assert stick.files()["a.txt"] == b"a"
 
 
+def test_a_removable_disk_mounted_as_the_systems_is_never_a_stick(tmp_path, fs):
+    """The kiosk's data partition on a USB disk (docs/deploy.md): not written, not unmounted."""
+    with loop_stick(tmp_path, fs=fs) as stick:
+        data = tmp_path / "var" / "lib" / "botifarra-kiosk"
+        data.mkdir(parents=True)
+        subprocess.run(["mount", str(stick.device), str(data)], check=True, timeout=60)
+        try:
+            assert stick.usb.find() == []
+            with pytest.raises(NoStickFound):
+                with stick.usb.opened():
+                    pass
+            assert mount_point(stick.device) == data
+        finally:
+            subprocess.run(["umount", str(data)], check=True, timeout=60)
+
+
 def test_the_export_writes_both_files_unmounts_and_says_it_is_safe(tmp_path, fs, journal):
     mid = _match(journal)
     with loop_stick(tmp_path, fs=fs) as stick:
