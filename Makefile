@@ -61,8 +61,9 @@ lock:
 	bash deploy/lock.sh
 
 # An emulated Raspberry Pi OS (arm64 Debian bookworm) installs and runs the kiosk.
+# Its root gets the run-time libraries of `make run` and a virtual screen.
 pi-check:
-	bash deploy/pi-check/run.sh
+	PI_CHECK_DEBS="$(DEBS_RUN) xvfb xauth" bash deploy/pi-check/run.sh
 
 run: setup
 	$(VENV)/bin/botifarra-kiosk run
