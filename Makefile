@@ -5,11 +5,11 @@ SHELL := /bin/bash
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
-STAMP := $(VENV)/.installed
 ARTIFACTS := artifacts
 
 # Runtime libraries (Kivy's GL/SDL stack, zbar for QR, fonts) and what the tests use
-# (a virtual X screen, pdftoppm, shellcheck, systemd-analyze).
+# (a virtual X screen, pdftoppm, shellcheck, systemd-analyze, mkfs.vfat and losetup for a
+# USB stick on a loop device).
 # The SDL2 inside Kivy's wheel loads the X11, KMS/DRM and ALSA (the speaker's cues) libraries
 # at run time (dlopen).
 DEBS_RUN := libzbar0 libgl1 libgl1-mesa-dri libegl1 libgbm1 libdrm2 libmtdev1 fonts-dejavu-core \
@@ -18,21 +18,28 @@ DEBS_RUN := libzbar0 libgl1 libgl1-mesa-dri libegl1 libgbm1 libdrm2 libmtdev1 fo
 ifneq ($(shell $(PYTHON) -c 'import ensurepip, venv' 2>/dev/null && echo ok),ok)
 DEBS_RUN += python3-venv
 endif
-DEBS_TEST := $(DEBS_RUN) xvfb xauth poppler-utils shellcheck systemd mosquitto chromium
+DEBS_TEST := $(DEBS_RUN) xvfb xauth poppler-utils shellcheck systemd dosfstools mount mosquitto chromium
 
-.PHONY: run test bench setup setup-test clean
+# Locked dependency sets (requirements/*.txt, with hashes; `make lock` makes them again):
+# run = what the kiosk imports; test = run + the test tools; bench = test + the benchmarks'.
+PIP := $(PY) -m pip install -q --disable-pip-version-check
+
+.PHONY: run test bench setup setup-test setup-bench lock pi-check clean
 .DEFAULT_GOAL := run
 
 setup:
 	@bash deploy/ensure-debs.sh $(DEBS_RUN)
-	@$(MAKE) --no-print-directory $(STAMP)
+	@$(MAKE) --no-print-directory $(VENV)/.installed-run
 
 setup-test:
 	@bash deploy/ensure-debs.sh $(DEBS_TEST)
-	@$(MAKE) --no-print-directory $(STAMP)
+	@$(MAKE) --no-print-directory $(VENV)/.installed-test
+
+setup-bench: setup-bench
+	@$(MAKE) --no-print-directory $(VENV)/.installed-bench
 
 # The venv sees the system's site packages only where Picamera2 comes from Debian (a Pi).
-$(STAMP): pyproject.toml
+$(VENV)/.created:
 	@if [ ! -x $(PY) ]; then \
 	  if $(PYTHON) -c 'import picamera2' 2>/dev/null; then \
 	    $(PYTHON) -m venv --system-site-packages $(VENV); \
@@ -40,9 +47,23 @@ $(STAMP): pyproject.toml
 	    $(PYTHON) -m venv $(VENV); \
 	  fi; \
 	fi
-	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[test,bench]'
-	@touch $(STAMP)
+	@touch $@
+
+# Exactly the locked versions, each checked against its hash; then the project itself,
+# built with the locked setuptools (no build isolation: nothing unlocked is fetched).
+$(VENV)/.installed-%: requirements/%.txt pyproject.toml $(VENV)/.created
+	$(PIP) --require-hashes -r $<
+	$(PIP) --no-deps --no-build-isolation -e .
+	@touch $@
+
+# Make the lock files again after a change of pyproject.toml's dependencies (needs PyPI).
+lock:
+	bash deploy/lock.sh
+
+# An emulated Raspberry Pi OS (arm64 Debian bookworm) installs and runs the kiosk.
+# Its root gets the run-time libraries of `make run` and a virtual screen.
+pi-check:
+	PI_CHECK_DEBS="$(DEBS_RUN) xvfb xauth" bash deploy/pi-check/run.sh
 
 run: setup
 	$(VENV)/bin/botifarra-kiosk run
@@ -51,7 +72,7 @@ test: setup-test
 	@mkdir -p $(ARTIFACTS)
 	xvfb-run -a -s "-screen 0 1920x1080x24" $(PY) -m pytest -q -p no:cacheprovider -n auto
 
-bench: setup-test
+bench: setup-bench
 	@mkdir -p $(ARTIFACTS)
 	xvfb-run -a -s "-screen 0 1920x1080x24" $(PY) -m tests.bench
 

@@ -27,20 +27,35 @@ BACKUP_SERVICE=botifarra-kiosk-backup.service
 BACKUP_TIMER=botifarra-kiosk-backup.timer
 DROPIN_DIR=$UNIT_DIR/$SERVICE.d
 DROPIN=$DROPIN_DIR/desktop-session.conf
-GROUPS_WANTED=(video gpio input render audio)
+GROUPS_DROPIN=$DROPIN_DIR/supplementary-groups.conf
+POLKIT_RULE=50-botifarra-kiosk-usb.rules
+# Camera, display, touch, GPIO, speaker. Only those that exist go into the unit: a group
+# that does not exist stops the service at start (status 216/GROUP).
+GROUPS_WANTED=(video render input gpio audio)
 
-# Python 3 and venv; Picamera2/libcamera and lgpio from Raspberry Pi OS (seen through
-# --system-site-packages); zbar for QR marks; the SDL2 / GL / DRM runtime Kivy draws with;
-# fonts; sqlite3 and rsync for maintenance.
+# Python 3 and venv; numpy from Debian (the lock pins Debian's version, so pip leaves it);
+# zbar for QR marks; the SDL2 / GL / DRM runtime Kivy draws with; fonts; sqlite3 and rsync
+# for maintenance; udisks2 + polkitd mount USB sticks for the export (no desktop needed).
 APT_PACKAGES=(
-    python3 python3-venv python3-pip
-    python3-picamera2 python3-libcamera python3-lgpio python3-numpy
+    python3 python3-venv python3-pip python3-numpy
     libzbar0
     libsdl2-2.0-0 libsdl2-image-2.0-0 libsdl2-mixer-2.0-0 libsdl2-ttf-2.0-0
     libgl1 libgles2 libegl1 libgbm1 libdrm2 libgl1-mesa-dri libmtdev1
     fonts-dejavu-core
     sqlite3 rsync git ca-certificates
+    udisks2 polkitd
 )
+# Only in Raspberry Pi OS's own repository; seen through --system-site-packages. Each is
+# installed on its own, so one missing package is named and does not stop the others.
+PI_PACKAGES=(python3-picamera2 python3-libcamera python3-lgpio)
+# What each Pi package is for, said when it cannot be installed.
+pi_package_role() {
+    case "$1" in
+        python3-picamera2|python3-libcamera) echo "the Pi camera will not work (a USB camera will)" ;;
+        python3-lgpio) echo "the GPIO buttons, light, LED and buzzer will not work" ;;
+        *) echo "see docs/deploy.md" ;;
+    esac
+}
 
 SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 SOURCE=$(dirname "$SCRIPT_DIR")
@@ -89,7 +104,7 @@ done
 
 # -- helpers ------------------------------------------------------------------------------
 
-NSTEPS=8
+NSTEPS=9
 NSTEP=0
 step() {
     STEP=$1
@@ -200,6 +215,26 @@ else
     run env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
 
+# -- 3. Raspberry Pi packages, one by one ------------------------------------------------
+
+step "Raspberry Pi packages"
+pi_missing=()
+for pkg in "${PI_PACKAGES[@]}"; do
+    if is_installed "$pkg"; then
+        note "$pkg installed"
+    elif [ "$DRY_RUN" -eq 1 ]; then
+        run env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "$pkg"
+    elif env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "$pkg"; then
+        note "$pkg installed"
+    else
+        pi_missing+=("$pkg")
+        warn "$pkg could not be installed (not Raspberry Pi OS, or its repository is missing): $(pi_package_role "$pkg")"
+    fi
+done
+if [ "${#pi_missing[@]}" -gt 0 ]; then
+    warn "continuing without: ${pi_missing[*]} (botifarra-kiosk diag shows what is missing)"
+fi
+
 # -- 3. the kiosk's user ------------------------------------------------------------------
 
 step "user $KIOSK_USER"
@@ -209,17 +244,22 @@ else
     run useradd --system --user-group --home-dir "$DATA_DIR" --no-create-home \
         --shell /usr/sbin/nologin --comment "Botifarra kiosk" "$KIOSK_USER"
 fi
+GROUPS_FOUND=()
 for group in "${GROUPS_WANTED[@]}"; do
     if ! getent group "$group" >/dev/null; then
         warn "group $group does not exist on this system (not Raspberry Pi OS?); skipped"
-    elif id -nG "$KIOSK_USER" 2>/dev/null | tr ' ' '\n' | grep -qx "$group"; then
+        continue
+    fi
+    GROUPS_FOUND+=("$group")
+    if id -nG "$KIOSK_USER" 2>/dev/null | tr ' ' '\n' | grep -qx "$group"; then
         note "$KIOSK_USER is in $group"
     else
         run usermod --append --groups "$group" "$KIOSK_USER"
     fi
 done
 if [ -n "$DESKTOP_USER" ]; then
-    run usermod --append --groups "$KIOSK_USER,video,input,render" "$DESKTOP_USER"
+    desktop_groups=$(IFS=,; echo "$KIOSK_USER,${GROUPS_FOUND[*]}")
+    run usermod --append --groups "$desktop_groups" "$DESKTOP_USER"
 fi
 
 # -- 4. the data directory (journal, backups, settings, logs) ----------------------------
@@ -270,10 +310,13 @@ else
     fi
     run python3 -m venv --system-site-packages "$VENV"
 fi
-# Dependencies first (only what is missing or outdated), then the app itself, always
-# reinstalled: an update keeps the same version number between releases.
-run "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade "$APP_DIR"
-run "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps "$APP_DIR"
+# Exactly the locked versions, each checked against its hash (requirements/run.txt; what
+# Debian already has at that version, numpy, stays Debian's). Then the app itself, built
+# with the locked setuptools and always reinstalled: an update keeps its version number.
+run "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check \
+    --require-hashes -r "$APP_DIR/requirements/run.txt"
+run "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check \
+    --no-deps --no-build-isolation --force-reinstall "$APP_DIR"
 run "$VENV/bin/python" -c "import kiosk, kivy, gpiozero; print('kiosk', kiosk.__version__, 'kivy', kivy.__version__)"
 if [ "$DRY_RUN" -eq 0 ] && ! "$VENV/bin/python" -c "import picamera2" 2>/dev/null; then
     warn "picamera2 is not importable from the venv: the Pi camera will not work (USB cameras will)"
@@ -285,11 +328,18 @@ step "systemd units"
 for unit in "$SERVICE" "$BACKUP_SERVICE" "$BACKUP_TIMER"; do
     run install -m 0644 "$APP_DIR/deploy/systemd/$unit" "$UNIT_DIR/$unit"
 done
+# udisks2 mounts USB sticks for the service's user (no desktop session to ask).
+run install -D -m 0644 "$APP_DIR/deploy/polkit/$POLKIT_RULE" "/etc/polkit-1/rules.d/$POLKIT_RULE"
+run install -d -m 0755 "$DROPIN_DIR"
+{
+    echo "# Written by install.sh: those of ${GROUPS_WANTED[*]} that exist here."
+    echo "[Service]"
+    echo "SupplementaryGroups=${GROUPS_FOUND[*]}"
+} | write_file "$GROUPS_DROPIN" 0644 root:root
 if [ -n "$DESKTOP_USER" ]; then
     desktop_uid=$(id -u "$DESKTOP_USER" 2>/dev/null || echo 1000)
     desktop_home=$(getent passwd "$DESKTOP_USER" | cut -d: -f6 || true)
     desktop_home=${desktop_home:-/home/$DESKTOP_USER}
-    run install -d -m 0755 "$DROPIN_DIR"
     sed -e "s#^User=pi\$#User=$DESKTOP_USER#" \
         -e "s#/run/user/1000#/run/user/$desktop_uid#" \
         -e "s#/home/pi/#$desktop_home/#" \

@@ -75,7 +75,7 @@ class KioskApp(App):
 
     def __init__(self, *, journal, settings: Settings | None = None, db_path: Path | None = None,
                  kiosk_mode: bool = False, camera_factory=None, controls=None, sound=None,
-                 watchdog=None, usb_roots=None, clock=None, **kwargs) -> None:
+                 watchdog=None, usb=None, clock=None, **kwargs) -> None:
         super().__init__(**kwargs)
         self.journal = journal
         self.settings = settings or Settings()
@@ -87,7 +87,7 @@ class KioskApp(App):
         self.sound = sound  # the speaker's cues (kiosk.ui.sound.SoundPlayer) or None
         self._problem_shown = False  # the banner shows a problem (not an info message)
         self.watchdog = watchdog
-        self.usb_roots = usb_roots  # glob patterns of USB sticks (None: /media, /run/media, /mnt)
+        self.usb = usb  # the USB sticks (kiosk.usb.UsbSticks; None: this machine's)
         self.clock = clock  # seconds since the epoch for the tournament clock (time.time)
         self.vm: MatchViewModel | None = None
         self._tick_event = None

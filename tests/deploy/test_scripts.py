@@ -46,8 +46,8 @@ def test_dry_run_prints_every_step_and_exits_0():
     result = run_install("--dry-run", "--gpio")
     assert result.returncode == 0, result.stderr
     out = result.stdout
-    for n in range(1, 9):
-        assert f"==> [{n}/8]" in out
+    for n in range(1, 10):
+        assert f"==> [{n}/9]" in out
     for action in ("python3 -m venv --system-site-packages /opt/botifarra-kiosk/venv",
                    "install -d -o botifarra -g botifarra -m 2770 /var/lib/botifarra-kiosk",
                    "systemctl enable botifarra-kiosk.service botifarra-kiosk-backup.timer",
@@ -99,3 +99,35 @@ def test_the_installed_command_line_wrapper_points_at_the_kiosk_data(tmp_path):
                             text=True, env=env, timeout=10)
     assert result.stdout.strip() == (
         "/var/lib/botifarra-kiosk|/var/lib/botifarra-kiosk/config|diag --json")
+
+
+def test_dry_run_installs_each_pi_package_on_its_own():
+    out = run_install("--dry-run", "--no-start").stdout
+    for pkg in ("python3-picamera2", "python3-libcamera", "python3-lgpio"):
+        lines = [line for line in out.splitlines() if "apt-get install" in line and pkg in line]
+        if f"{pkg} installed" in out:
+            continue
+        assert len(lines) == 1, pkg
+        assert lines[0].rstrip().endswith(pkg), lines[0]
+
+
+def test_the_unit_gets_only_the_groups_that_exist_here():
+    out = run_install("--dry-run", "--no-start").stdout
+    line = next(line for line in out.splitlines() if "| SupplementaryGroups=" in line)
+    named = line.split("=", 1)[1].split()
+    existing = {g.split(":")[0] for g in Path("/etc/group").read_text().splitlines()}
+    assert named and set(named) <= existing
+    assert set(named) <= {"video", "render", "input", "gpio", "audio"}
+    for group in {"video", "render", "input", "gpio", "audio"} & existing:
+        assert group in named
+
+
+def test_the_polkit_rule_lets_the_service_user_mount_usb_sticks():
+    rule = (ROOT / "deploy" / "polkit" / "50-botifarra-kiosk-usb.rules").read_text()
+    assert 'subject.user !== "botifarra"' in rule
+    # what kiosk/usb.py's udisksctl mount, unmount and power-off ask for
+    for action in ("filesystem-mount", "filesystem-mount-other-seat", "power-off-drive-other-seat"):
+        assert f'"org.freedesktop.udisks2.{action}"' in rule
+    out = run_install("--dry-run", "--no-start").stdout
+    assert "/etc/polkit-1/rules.d/50-botifarra-kiosk-usb.rules" in out
+    assert "udisks2" in (ROOT / "deploy" / "install.sh").read_text()

@@ -1,4 +1,5 @@
-"""Match history: the past matches and their sheets; export to a USB stick (a tmp folder)."""
+"""Match history: the past matches and their sheets; export to a USB stick (a real file
+system on a loop device, presented as a removable disk: tests/usb/stick.py)."""
 
 from __future__ import annotations
 
@@ -10,15 +11,19 @@ from kiosk.game import score_match_json
 from kiosk.ui.i18n import _
 from tests.ui.flows import bid, confirm, score_points, start_match
 from tests.ui.ui2steps import wait_for
+from tests.usb.stick import FILESYSTEMS, loop_stick
 
 pytestmark = [pytest.mark.ui, pytest.mark.slow]
 
 
-def test_history_and_export_to_a_stick(kiosk, tmp_path):
-    media = tmp_path / "media"
-    stick = media / "pi" / "STICK"
-    stick.mkdir(parents=True)
-    d = kiosk.start(usb_roots=[str(media / "*" / "*")])
+@pytest.fixture
+def stick(tmp_path):
+    with loop_stick(tmp_path, fs=FILESYSTEMS[0]) as plugged:
+        yield plugged
+
+
+def test_history_and_export_to_a_stick(kiosk, tmp_path, stick):
+    d = kiosk.start(usb=stick.usb)
     start_match(d, dealer=0)
     bid(d, "botifarra")
     score_points(d, "A", 60)
@@ -37,17 +42,18 @@ def test_history_and_export_to_a_stick(kiosk, tmp_path):
     assert len(rows) == 2
     d.tap("export")
     wait_for(d, lambda: not d.current.busy, what="the export")
-    files = sorted(p.name for p in stick.iterdir())
+    on_stick = stick.files()  # synced and unmounted: read by mounting it again
+    files = sorted(on_stick)
     assert [f.rsplit(".", 1)[1] for f in files] == ["json", "pdf"], d.app.banner.text
-    data = json.loads((stick / files[0]).read_text("utf-8"))
+    data = json.loads(on_stick[files[0]].decode("utf-8"))
     assert score_match_json(data)["totals"] == totals
-    assert (stick / files[1]).read_bytes().startswith(b"%PDF")
+    assert on_stick[files[1]].startswith(b"%PDF")
     assert files[0].rsplit(".", 1)[0] in d.app.banner.text
+    assert d.app.banner.text.endswith(_("You can take the USB stick out now."))
+    assert not stick.is_mounted()
 
     # the stick is gone: a clear message, nothing written anywhere
-    for p in stick.iterdir():
-        p.unlink()
-    stick.rmdir()
+    stick.pull()
     d.tap("export")
     wait_for(d, lambda: not d.current.busy, what="the export")
     assert d.app.banner.text == _("No USB stick found. Plug one in and try again.")
@@ -67,16 +73,13 @@ def test_history_and_export_to_a_stick(kiosk, tmp_path):
     assert d.current.history.selected == first and d.current.history.totals == totals
 
 
-def test_export_with_a_table_name_never_overwrites(kiosk, tmp_path):
+def test_export_with_a_table_name_never_overwrites(kiosk, tmp_path, stick):
     """The stick carried from table to table: the files carry the table's name; exporting the
     same match again writes a -2 pair beside the first and the message names it."""
     from kiosk.settings import Settings
-    media = tmp_path / "media"
-    stick = media / "pi" / "STICK"
-    stick.mkdir(parents=True)
     settings = Settings(path=tmp_path / "settings.ini")
     settings.set("table.name", "Taula 7 / Bar l'Àngel")
-    d = kiosk.start(settings=settings, usb_roots=[str(media / "*" / "*")])
+    d = kiosk.start(settings=settings, usb=stick.usb)
     assert d.app.sm.get_screen("scoreboard").status.startswith("Taula 7 / Bar l'Àngel · ")
     start_match(d, dealer=0)
     bid(d, "botifarra")
@@ -90,9 +93,9 @@ def test_export_with_a_table_name_never_overwrites(kiosk, tmp_path):
         names.append(d.current.last_export.json_path.stem)
         assert names[-1] in d.app.banner.text, d.app.banner.text
     assert "-taula-7-bar-l-angel-match" in names[0] and names[1] == names[0] + "-2"
-    assert sorted(p.name for p in stick.iterdir()) == sorted(
-        f"{n}.{ext}" for n in names for ext in ("json", "pdf"))
-    first, second = (json.loads((stick / f"{n}.json").read_text("utf-8")) for n in names)
+    on_stick = stick.files()
+    assert sorted(on_stick) == sorted(f"{n}.{ext}" for n in names for ext in ("json", "pdf"))
+    first, second = (json.loads(on_stick[f"{n}.json"].decode("utf-8")) for n in names)
     assert first == second and "table" not in first  # the match JSON is unchanged
     d.shot(force=True)
 
@@ -139,7 +142,7 @@ def _button_words_fit(button) -> list[str]:
     return bad
 
 
-def test_export_todays_matches_in_one_go(kiosk, tmp_path):
+def test_export_todays_matches_in_one_go(kiosk, tmp_path, stick):
     """Two matches yesterday, three today: the button beside Export writes today's three
     (.json + .pdf each), shows "Escrivint n de 3…" while neither export button can start
     another, and ends with one message; the next day's tap says there is nothing to write."""
@@ -150,12 +153,9 @@ def test_export_todays_matches_in_one_go(kiosk, tmp_path):
     from tests.ui.ui2steps import shot_as
     yesterday, today = datetime(2026, 11, 21, 21, 0).timestamp(), datetime(2026, 11, 22, 10, 0).timestamp()
     mids = _journal_with_matches(kiosk.db, [yesterday, yesterday + 900, today, today + 1800, today + 3600])
-    media = tmp_path / "media"
-    stick = media / "pi" / "STICK"
-    stick.mkdir(parents=True)
     from kiosk.settings import Settings
     now = {"t": today + 8 * 3600}
-    d = kiosk.start(settings=Settings(path=tmp_path / "settings.ini"), usb_roots=[str(media / "*" / "*")],
+    d = kiosk.start(settings=Settings(path=tmp_path / "settings.ini"), usb=stick.usb,
                     clock=lambda: now["t"])
     d.tap("history")
     assert d.screen == "history" and len(d.current.history.infos) == 5
@@ -200,16 +200,16 @@ def test_export_todays_matches_in_one_go(kiosk, tmp_path):
     wait_for(d, lambda: not d.current.busy, what="the export of today's matches")
     progress = [t for t in texts if t.startswith("Escrivint ") and " de 3" in t]
     assert progress == ["Escrivint 1 de 3…", "Escrivint 2 de 3…", "Escrivint 3 de 3…"], texts
-    assert d.app.banner.text == "3 partides desades a la memòria USB"
+    assert d.app.banner.text == "3 partides desades a la memòria USB. Ja podeu treure la memòria USB."
     assert not d.app._problem_shown  # an information: no error cue
     written = d.current.last_export_today.written
     assert [r.json_path.name.rsplit("-match", 1)[1] for r in written] == [f"{m}.json" for m in mids[2:]]
-    assert sorted(p.name for p in stick.iterdir()) == sorted(
-        n for r in written for n in (r.json_path.name, r.pdf_path.name))
+    on_stick = stick.files()
+    assert sorted(on_stick) == sorted(n for r in written for n in (r.json_path.name, r.pdf_path.name))
     for r, mid in zip(written, mids[2:]):
-        data = json.loads(r.json_path.read_text("utf-8"))
+        data = json.loads(on_stick[r.json_path.name].decode("utf-8"))
         assert data["team_names"]["A"] == f"Parella {mid}" and score_match_json(data)["totals"]["A"] > 0
-        assert r.pdf_path.read_bytes().startswith(b"%PDF")
+        assert on_stick[r.pdf_path.name].startswith(b"%PDF")
     assert d.has("export") and d.has("export_today")
     shot_as(d, "saved_today")
 
@@ -219,20 +219,18 @@ def test_export_todays_matches_in_one_go(kiosk, tmp_path):
     d.tap("export_today")
     assert not d.current.busy
     assert d.app.banner.text == "Avui no hi ha cap partida: no s'ha escrit res a la memòria USB."
-    assert len(list(stick.iterdir())) == 6
+    assert len(stick.files()) == 6
     shot_as(d, "nothing_today")
 
 
 @pytest.mark.expect_errors
 @pytest.mark.parametrize("button", ["export_today", "export"])
-def test_a_bug_while_exporting_frees_the_buttons_and_recovers(kiosk, tmp_path, caplog, button):
+def test_a_bug_while_exporting_frees_the_buttons_and_recovers(kiosk, tmp_path, caplog, button, stick):
     """Not the stick but a bug on the worker thread: it reaches the UI loop's handler (logged,
     back to the scoreboard with the score safe) and the export buttons work again."""
     import time
-    media = tmp_path / "media"
-    (media / "pi" / "STICK").mkdir(parents=True)
     _journal_with_matches(kiosk.db, [time.time()])
-    d = kiosk.start(usb_roots=[str(media / "*" / "*")])
+    d = kiosk.start(usb=stick.usb)
     d.tap("history", shot=False)
 
     def broken(payload, stick=None):
@@ -247,4 +245,4 @@ def test_a_bug_while_exporting_frees_the_buttons_and_recovers(kiosk, tmp_path, c
     wait_for(d, lambda: d.screen == "scoreboard", what="the recovery")
     assert "a bug in the PDF sheet" in caplog.text
     assert "La puntuació està guardada" in d.app.banner.text
-    assert screen.running == "" and not list((media / "pi" / "STICK").iterdir())
+    assert screen.running == "" and not stick.files()

@@ -1,4 +1,5 @@
-"""The history view-model on a real journal: the list, the sheet, export to a "stick" folder."""
+"""The history view-model on a real journal: the list, the sheet, export into a folder (the
+mounting of a real stick around it: tests/usb)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ import pytest
 
 from kiosk.game import score_match_json
 from kiosk.journal import Journal
+from kiosk.usb import UsbSticks
 from kiosk.ui import i18n
 from kiosk.ui.viewmodels.history import (
     ExportFailed, HistoryViewModel, ManyExported, NoStick, _explain, slug,
@@ -52,7 +54,7 @@ def catalan():
 def test_list_newest_first_and_the_sheet(journal):
     first = _match(journal, ("Avis", "Nets"), hands=(("oros", 50),))
     second = _match(journal, ("Cal Pep", "Ca la Rosa"), hands=(("botifarra", 72), ("copes", 40)))
-    vm = HistoryViewModel(journal, usb_roots=())
+    vm = HistoryViewModel(journal)
     vm.reload()
     assert [i.id for i in vm.infos] == [second, first]
     assert vm.selected == second
@@ -66,29 +68,19 @@ def test_list_newest_first_and_the_sheet(journal):
 
 
 def test_no_matches(journal):
-    vm = HistoryViewModel(journal, usb_roots=())
+    vm = HistoryViewModel(journal)
     vm.reload()
     assert vm.infos == [] and vm.selected is None and vm.sheet == []
     assert vm.summary == i18n._("No matches yet")
-
-
-def test_sticks_are_found_under_the_roots(tmp_path, journal):
-    media = tmp_path / "media"
-    (media / "pi" / "USB1").mkdir(parents=True)
-    (media / "pi" / "not_a_dir").parent.mkdir(exist_ok=True)
-    (media / "pi" / "not_a_dir").write_text("x")
-    vm = HistoryViewModel(journal, usb_roots=(str(media / "*" / "*"), str(tmp_path / "mnt" / "*")))
-    assert vm.sticks() == [media / "pi" / "USB1"]
-    assert HistoryViewModel(journal, usb_roots=(str(tmp_path / "none" / "*"),)).sticks() == []
 
 
 def test_export_writes_json_and_pdf_that_score_the_same(tmp_path, journal):
     mid = _match(journal, ("Nosaltres", "Vosaltres·Ç"), hands=(("botifarra", 72), ("oros", 30)))
     stick = tmp_path / "stick"
     stick.mkdir()
-    vm = HistoryViewModel(journal, usb_roots=(str(tmp_path / "st*"),))
+    vm = HistoryViewModel(journal)
     vm.reload()
-    result = vm.export(vm.export_payload(mid))
+    result = vm.export(vm.export_payload(mid), stick)
     assert result.json_path.parent == stick and result.pdf_path.parent == stick
     assert sorted(p.name for p in stick.iterdir()) == sorted([result.json_path.name, result.pdf_path.name])
     data = json.loads(result.json_path.read_text("utf-8"))
@@ -104,7 +96,7 @@ def test_export_writes_json_and_pdf_that_score_the_same(tmp_path, journal):
 
 def test_no_stick_is_a_clear_message(tmp_path, journal):
     mid = _match(journal)
-    vm = HistoryViewModel(journal, usb_roots=(str(tmp_path / "nothing" / "*"),))
+    vm = HistoryViewModel(journal, usb=UsbSticks(sys_root=tmp_path / "no-sticks"))
     vm.reload()
     with pytest.raises(NoStick) as info:
         vm.export(vm.export_payload(mid))
@@ -113,7 +105,7 @@ def test_no_stick_is_a_clear_message(tmp_path, journal):
 
 def test_stick_pulled_before_writing(tmp_path, journal):
     mid = _match(journal)
-    vm = HistoryViewModel(journal, usb_roots=())
+    vm = HistoryViewModel(journal)
     vm.reload()
     with pytest.raises(ExportFailed) as info:
         vm.export(vm.export_payload(mid), tmp_path / "pulled")
@@ -126,7 +118,7 @@ def test_second_file_failing_leaves_nothing(tmp_path, journal, monkeypatch):
     mid = _match(journal)
     stick = tmp_path / "stick"
     stick.mkdir()
-    vm = HistoryViewModel(journal, usb_roots=())
+    vm = HistoryViewModel(journal)
     vm.reload()
     payload = vm.export_payload(mid)
     real_replace, calls = os.replace, []
@@ -149,7 +141,7 @@ def test_a_name_in_the_way_is_not_replaced(tmp_path, journal):
     """A folder where the PDF would go: the pair takes the next free suffix, the folder stays."""
     mid = _match(journal)
     stick = tmp_path / "stick"
-    vm = HistoryViewModel(journal, usb_roots=())
+    vm = HistoryViewModel(journal)
     vm.reload()
     payload = vm.export_payload(mid)
     (stick / f"{payload['stem']}.pdf" / "in_the_way").mkdir(parents=True)
@@ -166,7 +158,7 @@ def test_a_full_stick_leaves_nothing(tmp_path, journal):
     mid = _match(journal)
     stick = tmp_path / "stick"
     stick.mkdir()
-    vm = HistoryViewModel(journal, usb_roots=())
+    vm = HistoryViewModel(journal)
     vm.reload()
     payload = vm.export_payload(mid)
     soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
@@ -202,7 +194,7 @@ def _local_stamp(journal, mid) -> str:
 def test_file_stem_with_and_without_a_table_name(journal):
     mid = _match(journal)
     table = {"name": ""}
-    vm = HistoryViewModel(journal, usb_roots=(), table_name=lambda: table["name"])
+    vm = HistoryViewModel(journal, table_name=lambda: table["name"])
     vm.reload()
     stamp = _local_stamp(journal, mid)
     assert vm.file_stem(mid) == f"botifarra-{stamp}-match{mid}"
@@ -243,7 +235,7 @@ def test_two_tables_same_minute_and_a_repeat_never_overwrite(tmp_path):
     try:
         mids = [_match(j, names, hands=((trump, pts),)) for j, names, trump, pts in
                 zip(journals, (("Avis", "Nets"), ("Cal Pep", "Ca la Rosa")), ("oros", "copes"), (50, 60))]
-        vms = [HistoryViewModel(j, usb_roots=()) for j in journals]
+        vms = [HistoryViewModel(j) for j in journals]
         payloads = []
         for vm, mid in zip(vms, mids):
             vm.reload()
@@ -280,11 +272,11 @@ def test_table_names_keep_tables_apart_and_print_on_the_sheet(tmp_path):
         journal = Journal(tmp_path / f"table{n}.sqlite")
         try:
             mid = _match(journal)
-            vm = HistoryViewModel(journal, usb_roots=(str(tmp_path / "st*"),), table_name=lambda name=name: name)
+            vm = HistoryViewModel(journal, table_name=lambda name=name: name)
             vm.reload()
             payload = vm.export_payload(mid)
             assert payload["table"] == name
-            results.append(vm.export(payload))
+            results.append(vm.export(payload, stick))
         finally:
             journal.close()
     assert "-taula-7-match" in results[0].json_path.name
@@ -321,13 +313,13 @@ def test_export_today_writes_only_todays_matches_oldest_first(tmp_path):
     stick = tmp_path / "stick"
     stick.mkdir()
     try:
-        vm = HistoryViewModel(journal, usb_roots=(str(tmp_path / "st*"),), table_name=lambda: "Taula 7",
+        vm = HistoryViewModel(journal, table_name=lambda: "Taula 7",
                               now=lambda: datetime(2026, 11, 22, 20, 0))
         assert vm.today_ids() == mids[2:]
         payloads, unreadable = vm.today_payloads()
         assert unreadable == 0 and [p["match_id"] for p in payloads] == mids[2:]
         seen = []
-        result = vm.export_many(payloads, unreadable=unreadable, on_progress=lambda n, t: seen.append((n, t)))
+        result = vm.export_many(payloads, stick, unreadable=unreadable, on_progress=lambda n, t: seen.append((n, t)))
         assert seen == [(1, 3), (2, 3), (3, 3)] and result.problem is None and result.total == 3
         assert [r.json_path.name for r in result.written] == [
             f"botifarra-2026-11-22_{hhmm}-taula-7-match{mid}.json"
@@ -342,7 +334,7 @@ def test_export_today_writes_only_todays_matches_oldest_first(tmp_path):
         assert vm.progress_message(3, 7) == "Escrivint 3 de 7…"
 
         # again (a second stick run): nothing overwritten, every pair gets -2
-        again = vm.export_many(vm.today_payloads()[0])
+        again = vm.export_many(vm.today_payloads()[0], stick)
         assert [r.json_path.stem for r in again.written] == [r.json_path.stem + "-2" for r in result.written]
         assert len(list(stick.iterdir())) == 12
         # just after midnight the evening's matches are yesterday's
@@ -355,7 +347,7 @@ def test_export_today_writes_only_todays_matches_oldest_first(tmp_path):
 def test_export_today_one_match_and_the_singular(tmp_path):
     journal, mids = _day_journal(tmp_path / "journal.sqlite", [YESTERDAY_EVENING, TODAY_MORNING])
     try:
-        vm = HistoryViewModel(journal, usb_roots=(), now=lambda: datetime(2026, 11, 22, 12, 0))
+        vm = HistoryViewModel(journal, now=lambda: datetime(2026, 11, 22, 12, 0))
         result = vm.export_many(vm.today_payloads()[0], tmp_path)
         assert len(result.written) == 1
         assert vm.many_message(result) == ("1 partida desada a la memòria USB", True)
@@ -370,7 +362,7 @@ def test_export_today_stick_pulled_midway_keeps_what_was_written(tmp_path, monke
     stick = tmp_path / "stick"
     stick.mkdir()
     try:
-        vm = HistoryViewModel(journal, usb_roots=(), now=lambda: datetime(2026, 11, 22, 18, 0))
+        vm = HistoryViewModel(journal, now=lambda: datetime(2026, 11, 22, 18, 0))
         payloads, _unreadable = vm.today_payloads()
         assert len(payloads) == 5
         real_replace, calls = os.replace, []
@@ -402,7 +394,7 @@ def test_export_today_stick_pulled_midway_keeps_what_was_written(tmp_path, monke
 def test_export_today_full_stick_at_once_and_no_stick(tmp_path):
     journal, _mids = _day_journal(tmp_path / "journal.sqlite", [TODAY_MORNING, TODAY_MORNING + 60])
     try:
-        vm = HistoryViewModel(journal, usb_roots=(str(tmp_path / "none" / "*"),),
+        vm = HistoryViewModel(journal, usb=UsbSticks(sys_root=tmp_path / "no-sticks"),
                               now=lambda: datetime(2026, 11, 22, 18, 0))
         payloads, _unreadable = vm.today_payloads()
         result = vm.export_many(payloads)
@@ -421,11 +413,11 @@ def test_export_today_on_an_empty_day(tmp_path):
     stick = tmp_path / "stick"
     stick.mkdir()
     try:
-        vm = HistoryViewModel(journal, usb_roots=(str(tmp_path / "st*"),),
+        vm = HistoryViewModel(journal,
                               now=lambda: datetime(2026, 11, 22, 10, 0))
         payloads, unreadable = vm.today_payloads()
         assert payloads == [] and unreadable == 0
-        result = vm.export_many(payloads, on_progress=lambda n, t: pytest.fail("nothing to write"))
+        result = vm.export_many(payloads, stick, on_progress=lambda n, t: pytest.fail("nothing to write"))
         assert result.written == () and result.problem is None
         assert vm.many_message(result) == (
             "Avui no hi ha cap partida: no s'ha escrit res a la memòria USB.", True)
@@ -448,7 +440,7 @@ def test_export_today_skips_a_match_that_cannot_be_read_and_says_so(tmp_path):
     conn.close()
     journal = Journal(db)
     try:
-        vm = HistoryViewModel(journal, usb_roots=(), now=lambda: datetime(2026, 11, 22, 18, 0))
+        vm = HistoryViewModel(journal, now=lambda: datetime(2026, 11, 22, 18, 0))
         payloads, unreadable = vm.today_payloads()
         assert [p["match_id"] for p in payloads] == mids[1:] and unreadable == 1
         result = vm.export_many(payloads, tmp_path, unreadable=unreadable)

@@ -14,7 +14,7 @@ from kivy.properties import BooleanProperty, StringProperty
 from kiosk.ui.i18n import _
 from kiosk.ui.screens.base import KioskScreen, load_kv
 from kiosk.ui.screens.scoreboard import sheet_rows
-from kiosk.ui.viewmodels.history import USB_ROOTS, ExportFailed, HistoryViewModel
+from kiosk.ui.viewmodels.history import ExportFailed, HistoryViewModel
 
 load_kv(__file__)
 
@@ -28,7 +28,7 @@ class HistoryScreen(KioskScreen):
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
         self.history = HistoryViewModel(self.vm.journal,
-                                        usb_roots=getattr(self.nav, "usb_roots", None) or USB_ROOTS,
+                                        usb=getattr(self.nav, "usb", None),
                                         table_name=lambda: self.nav.settings.get("table.name", ""),
                                         now=lambda: datetime.fromtimestamp(self.vm.clock()))
 
@@ -87,8 +87,10 @@ class HistoryScreen(KioskScreen):
         if result is None:
             self.nav.show_message(problem, seconds=10)
         else:
-            self.nav.show_message(_("Saved on the USB stick: {name} (.json and .pdf)").format(
-                name=result.json_path.stem), seconds=10, info=True)
+            text = _("Saved on the USB stick: {name} (.json and .pdf)").format(name=result.json_path.stem)
+            if result.safe_to_pull:
+                text += " " + _("You can take the USB stick out now.")
+            self.nav.show_message(text, seconds=10, info=True)
 
     def export_today(self) -> None:
         """Every match created today onto the stick, one after another (one export at a time:

@@ -1,8 +1,10 @@
 """Match history: the journal's past matches, one score sheet each, and the export of a
 match to a USB stick (the ``export`` JSON plus a printable A4 sheet as PDF).
 
-Plain Python (no Kivy). The USB stick search roots are a constructor argument (glob
-patterns), so tests pass a temporary folder as the "stick".
+Plain Python (no Kivy). Sticks come from :class:`kiosk.usb.UsbSticks` (a constructor
+argument): only a removable block device counts; it is mounted for the export, then synced
+and unmounted, and the result says it is safe to pull. ``export(payload, stick=folder)``
+writes into a folder that is already there.
 
 An export is all or nothing: both files are written to hidden temporary names on the
 stick, flushed and fsynced, and only then renamed into place; on any error the temporary
@@ -25,22 +27,19 @@ says how many were written and that the others were not.
 from __future__ import annotations
 
 import errno
-import glob
 import os
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from kiosk.files import fsync_dir
+from kiosk.usb import NoStickFound, StickError, UsbSticks
 from kiosk.ui.i18n import _, ngettext
 from kiosk.ui.viewmodels.match import sheet_of
 
-# Where desktop systems (udisks: /media/USER/LABEL, /run/media/USER/LABEL) and a manual
-# mount (/mnt/NAME) put a USB stick.
-USB_ROOTS: tuple[str, ...] = ("/media/*/*", "/run/media/*/*", "/mnt/*")
 SLUG_LENGTH = 40    # the table's part of a file name, at most
 MAX_SUFFIX = 999    # <stem>-2 ... <stem>-999: past that the stick is called full of this match
 
@@ -68,6 +67,7 @@ class NoStick(ExportFailed):
 class ExportResult:
     json_path: Path
     pdf_path: Path
+    safe_to_pull: bool = False  # the stick was synced and unmounted after the writing
 
 
 @dataclass(frozen=True)
@@ -78,6 +78,7 @@ class ManyExported:
     total: int
     problem: ExportFailed | None = None
     unreadable: int = 0  # today's matches the journal could not give (never attempted)
+    safe_to_pull: bool = False  # the stick was synced and unmounted afterwards
 
 
 def _local_date(iso: str | None) -> str:
@@ -114,11 +115,11 @@ def _explain(exc: OSError) -> str:
 class HistoryViewModel:
     """Past matches (newest first), the selected match's sheet, export to a USB stick."""
 
-    def __init__(self, journal, *, usb_roots: Sequence[str] = USB_ROOTS,
+    def __init__(self, journal, *, usb: UsbSticks | None = None,
                  now: Callable[[], datetime] = datetime.now,
                  table_name: Callable[[], str] = lambda: "") -> None:
         self.journal = journal
-        self.usb_roots = tuple(usb_roots)
+        self._usb = usb  # made when first needed: looking for sticks costs nothing before
         self.now = now
         self.table_name = table_name  # the setting table.name, read at each export ("" = none)
         self.infos: list = []
@@ -199,15 +200,21 @@ class HistoryViewModel:
         return text
 
     # ------------------------------------------------------------------ USB
-    def sticks(self) -> list[Path]:
-        """Writable folders where a USB stick is mounted, first found first."""
-        found: list[Path] = []
-        for pattern in self.usb_roots:
-            for p in sorted(glob.glob(pattern)):
-                path = Path(p)
-                if path.is_dir() and os.access(path, os.W_OK) and path not in found:
-                    found.append(path)
-        return found
+    @property
+    def usb(self) -> UsbSticks:
+        if self._usb is None:
+            self._usb = UsbSticks()
+        return self._usb
+
+    def _on_stick(self, write: Callable[[Path], Any]) -> Any:
+        """``write(folder)`` on the first stick, mounted for it, then synced and unmounted."""
+        try:
+            with self.usb.opened() as folder:
+                return write(folder)
+        except NoStickFound as exc:
+            raise NoStick(_("No USB stick found. Plug one in and try again.")) from exc
+        except StickError as exc:
+            raise ExportFailed(exc.errno or errno.EIO, _explain(exc)) from exc
 
     def table(self) -> str:
         return str(self.table_name() or "").strip()
@@ -240,10 +247,7 @@ class HistoryViewModel:
         from kiosk.ui.sheetpdf import sheet_pdf
 
         if stick is None:
-            sticks = self.sticks()
-            if not sticks:
-                raise NoStick(_("No USB stick found. Plug one in and try again."))
-            stick = sticks[0]
+            return replace(self._on_stick(lambda folder: self.export(payload, folder)), safe_to_pull=True)
         stick = Path(stick)
         stem = payload["stem"]
         contents = ((".json", dumps(payload["json"]).encode("utf-8")), (".pdf", sheet_pdf(payload)))
@@ -310,12 +314,14 @@ class HistoryViewModel:
         total = len(payloads)
         if total == 0:
             return ManyExported((), 0, None, unreadable)
+        if stick is None:
+            try:
+                done = self._on_stick(lambda folder: self.export_many(
+                    payloads, folder, unreadable=unreadable, on_progress=on_progress))
+            except ExportFailed as exc:
+                return ManyExported((), total, exc, unreadable)
+            return replace(done, safe_to_pull=True)
         try:
-            if stick is None:
-                sticks = self.sticks()
-                if not sticks:
-                    raise NoStick(_("No USB stick found. Plug one in and try again."))
-                stick = sticks[0]
             for n, payload in enumerate(payloads, 1):
                 if on_progress is not None:
                     on_progress(n, total)
@@ -351,10 +357,12 @@ class HistoryViewModel:
                      "{why}").format(done=done, total=result.total,
                                                left=result.total - done, why=why), False
         text = ngettext("{n} match saved on the USB stick", "{n} matches saved on the USB stick", done).format(n=done)
+        if result.safe_to_pull:
+            text += ". " + _("You can take the USB stick out now.")
         if result.unreadable:
-            return text + ". " + ngettext("{n} of today's matches cannot be read; it was not saved.",
-                                          "{n} of today's matches cannot be read; they were not saved.",
-                                          result.unreadable).format(n=result.unreadable), False
+            return text.rstrip(".") + ". " + ngettext("{n} of today's matches cannot be read; it was not saved.",
+                                                      "{n} of today's matches cannot be read; they were not saved.",
+                                                      result.unreadable).format(n=result.unreadable), False
         return text, True
 
     @staticmethod
