@@ -116,6 +116,25 @@ def table(rows: dict[str, Tally]) -> str:
     return "\n".join(out)
 
 
+def render_speed(n: int = 2) -> str:
+    """CPU seconds to render one shot (20 cards, a few distractors), never cached."""
+    from tests.realcam.render import render
+    from tests.realcam.stickers import printed_stickers
+
+    cv2.setNumThreads(1)
+    printed_stickers()  # the kit's PDF is rasterised once per process
+    out = ["| mode | delivered size | render + camera chain, CPU s (median) |", "|---|---|---|"]
+    for mode in ("720p", "1080p", "still"):
+        times = []
+        for seed in range(n):
+            t = time.process_time()
+            shot = render(90_000 + seed, mode=mode, cards=20, distractors=("menu", "coaster"))
+            times.append(time.process_time() - t)
+        w, h = shot.meta.size
+        out.append(f"| {mode} | {w}x{h} | {statistics.median(times):.2f} |")
+    return "\n".join(out)
+
+
 def main(argv: list[str] | None = None) -> None:
     argv = sys.argv[1:] if argv is None else argv
     fast = "--fast" in argv
@@ -125,6 +144,8 @@ def main(argv: list[str] | None = None) -> None:
     print(f"Realistic camera, {'fast subset' if fast else 'full set'}: "
           + ", ".join(f"{n} {g}" for g, n in sizes.items()) + " shots; one core.\n")
     print(table(rows))
+    print()
+    print(render_speed(1 if fast else 2))
     print(f"\n_{time.monotonic() - start:.0f} s, rendering included unless cached_\n")
 
 

@@ -10,8 +10,8 @@ Light and sensor, in this order (``develop``): scene reflectance (sRGB albedo ->
 warm lamp light with fall-off (lamp gradient, lens vignette) x hand shadows, + specular
 glare on glossy objects; lens defocus (disk PSF) and motion blur; the Bayer mosaic
 (RGGB, demosaiced with OpenCV's ``COLOR_BayerBG2BGR``); shot noise and read noise at the
-analogue gain; demosaic; white balance and gamma; ISP scaling (video); unsharp-mask
-sharpening (its halos); JPEG.
+analogue gain; demosaic; white balance and gamma; ISP denoise (chroma hard, luma with
+the gain); ISP scaling (video); unsharp-mask sharpening (its halos); JPEG.
 """
 
 from __future__ import annotations
@@ -147,18 +147,20 @@ def lamp_colour(warmth: float) -> np.ndarray:
 
 
 def develop(linear: np.ndarray, ex: Exposure, out_size: tuple[int, int],
-            rng: np.random.Generator) -> tuple[np.ndarray, bytes]:
+            rng: np.random.Generator, *, lamp: np.ndarray | None = None) -> tuple[np.ndarray, bytes]:
     """The sensor and the ISP: linear BGR float32 radiance (1.0 = a white card in full light,
-    more where glare is) -> (the delivered BGR uint8 frame after JPEG, the JPEG bytes).
+    more where glare is) under white light, ``lamp`` the light's BGR gains -> (the delivered
+    BGR uint8 frame after JPEG, the JPEG bytes).
 
     Works on ``linear`` in place to keep a 12 MP still's memory low."""
     h, w = linear.shape[:2]
     # the Bayer mosaic, RGGB from the top-left (what COLOR_BayerBG2BGR expects)
+    g = np.ones(3, np.float32) if lamp is None else np.asarray(lamp, np.float32)
     raw = np.empty((h, w), np.float32)
-    raw[0::2, 0::2] = linear[0::2, 0::2, 2]
-    raw[0::2, 1::2] = linear[0::2, 1::2, 1]
-    raw[1::2, 0::2] = linear[1::2, 0::2, 1]
-    raw[1::2, 1::2] = linear[1::2, 1::2, 0]
+    raw[0::2, 0::2] = linear[0::2, 0::2, 2] * g[2]
+    raw[0::2, 1::2] = linear[0::2, 1::2, 1] * g[1]
+    raw[1::2, 0::2] = linear[1::2, 0::2, 1] * g[1]
+    raw[1::2, 1::2] = linear[1::2, 1::2, 0] * g[0]
     del linear
     # photons -> electrons: a white card in full light fills this many electrons at this gain
     # (about 9000 e- full well at gain 1); read noise 2.5 e- at high gain, more at low gain
@@ -178,8 +180,7 @@ def develop(linear: np.ndarray, ex: Exposure, out_size: tuple[int, int],
     del raw16
     # white balance (partial: bars keep some of the warm cast) and the gamma curve, one LUT per
     # channel over the 12-bit values
-    lamp = lamp_colour(ex.warmth)
-    wb = (1.0 / lamp) * ex.awb + (1 - ex.awb)
+    wb = (1.0 / g) * ex.awb + (1 - ex.awb)
     codes = np.arange(4096, dtype=np.float32)
     lin = np.clip((codes - 64) / (0.7 * 4095 * 1.08), 0, None)  # a white card just under 1
     out = np.empty((h, w, 3), np.uint8)
@@ -189,6 +190,15 @@ def develop(linear: np.ndarray, ex: Exposure, out_size: tuple[int, int],
         lut = np.clip(curve * 255 + 0.5, 0, 255).astype(np.uint8)
         out[..., ch] = lut[rgb[..., ch]]
     del rgb
+    # the ISP's denoise, stronger at high gain: colour noise smoothed hard, luma a little
+    # (this smear, not only the lens, is what softens small cells in a dim bar)
+    ycc = cv2.cvtColor(out, cv2.COLOR_BGR2YCrCb)
+    y, cr, cb = cv2.split(ycc)
+    y = cv2.GaussianBlur(y, (0, 0), 0.15 + 0.04 * ex.gain)
+    cr = cv2.GaussianBlur(cr, (0, 0), 1.5)
+    cb = cv2.GaussianBlur(cb, (0, 0), 1.5)
+    out = cv2.cvtColor(cv2.merge([y, cr, cb]), cv2.COLOR_YCrCb2BGR)
+    del ycc, cr, cb
     if out_size != (w, h):  # the ISP's scaler
         out = cv2.resize(out, out_size, interpolation=cv2.INTER_AREA if out_size[0] < w * 0.75
                          else cv2.INTER_LINEAR)

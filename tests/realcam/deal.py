@@ -14,6 +14,7 @@ then the pile lies still until the next hand comes.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import math
 from dataclasses import dataclass
 from typing import Iterator
@@ -70,11 +71,33 @@ class Deal:
     def __len__(self) -> int:
         return int(math.floor(self.duration_s * self.fps)) + 1
 
-    def frames(self) -> Iterator[DealFrame]:
-        """Every frame in time order (deterministic)."""
-        cache: dict = {}
+    def frames(self, *, use_cache: bool = True) -> Iterator[DealFrame]:
+        """Every frame in time order (deterministic). Frames are kept on disk after their first
+        render, like the benchmark's shots (``tests.realcam.dataset.cache_dir``)."""
+        from tests.realcam.dataset import cache_dir, generator_version
+
+        folder = cache_dir() / generator_version() / f"deal-{self._plan['key']}"
+        canvas: dict = {}
         for n in range(len(self)):
-            yield self._frame(n / self.fps, n, cache)
+            t = n / self.fps
+            jpg, flags = folder / f"{n:05d}.jpg", folder / f"{n:05d}.hand"
+            if use_cache and jpg.exists():
+                jpeg = jpg.read_bytes()
+                hand = flags.exists()
+                yield DealFrame(t, cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR), jpeg, hand, hand)
+                continue
+            frame = self._frame(t, n, canvas)
+            if use_cache:
+                try:
+                    folder.mkdir(parents=True, exist_ok=True)
+                    if frame.hand_in_view:
+                        flags.touch()
+                    tmp = jpg.with_suffix(".tmp")
+                    tmp.write_bytes(frame.jpeg)
+                    tmp.replace(jpg)
+                except OSError:
+                    pass  # a read-only cache: render every time
+            yield frame
 
     def _frame(self, t: float, n: int, cache: dict) -> DealFrame:
         p = self._plan
@@ -115,7 +138,8 @@ class Deal:
             lighting = dataclasses.replace(lighting, shadows=lighting.shadows + (hand_poly + shift.astype(np.float32),))
         image, jpeg, _ = shoot(items, mode=self.mode, pose=p["pose"], lighting=lighting, exposure=p["exposure"],
                                rng=rng, table_seed=self.seed, motion=motion, static=static, cache=cache)
-        return DealFrame(t, image, jpeg, hand_poly is not None, hand_poly is not None)
+        hand = hand_poly is not None and _in_view(hand_poly, p["hm"], camera.MODES[self.mode][0])
+        return DealFrame(t, image, jpeg, hand, hand or bool(moving))
 
 
 def _px(plan: dict, at_mm, d_mm) -> tuple[float, float]:
@@ -123,6 +147,15 @@ def _px(plan: dict, at_mm, d_mm) -> tuple[float, float]:
     a = np.float32([[at_mm, np.asarray(at_mm) + d_mm]])
     b = cv2.perspectiveTransform(a, plan["hm"])[0]
     return float(b[1, 0] - b[0, 0]), float(b[1, 1] - b[0, 1])
+
+
+def _in_view(poly_mm: np.ndarray, hm: np.ndarray, size: tuple[int, int]) -> bool:
+    """Whether any of the hand shows in the frame (drawn on a coarse grid)."""
+    w, h = size
+    px = cv2.perspectiveTransform(poly_mm.reshape(1, -1, 2), hm)[0] / 8
+    grid = np.zeros((h // 8 + 1, w // 8 + 1), np.uint8)
+    cv2.fillPoly(grid, [np.round(px).astype(np.int32)], 1)
+    return bool(grid.any())
 
 
 def _hand_item(poly_mm: np.ndarray) -> Item:
@@ -133,12 +166,10 @@ def _hand_item(poly_mm: np.ndarray) -> Item:
     pts = np.round((poly_mm - (x0, y0)) * HAND_PPM * 16).astype(np.int32)
     cv2.fillPoly(alpha, [pts], 255, cv2.LINE_AA, 4)
     tex = np.empty((h, w, 3), np.uint8)
-    tex[:] = SKIN
-    # the sleeve: the part of the arm far from the fingers
-    tip = poly_mm[12]
-    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32) / HAND_PPM
-    far = np.hypot(xx + x0 - tip[0], yy + y0 - tip[1]) > 150
-    tex[far] = SLEEVE
+    tex[:] = SLEEVE
+    # skin up to the wrist (150 mm from the fingertips), the sleeve beyond
+    tip = (poly_mm[12] - (x0, y0)) * HAND_PPM
+    cv2.circle(tex, (int(tip[0]), int(tip[1])), int(150 * HAND_PPM), SKIN, -1)
     return Item(tex, alpha, HAND_PPM, props.move(x0, y0), HAND_ID, 0.3, moving=True)
 
 
@@ -193,7 +224,9 @@ def deal(seed: int, *, mode: str = "720p", deck_style: str = "fournier", cards: 
         i += len(group)
     duration = t + 0.2
     truth[-len(group):] = [dataclasses.replace(c, until_s=duration) for c in truth[-len(group):]]
-    plan = dict(mat=mat_item("A3"), steps=steps, pose=pose, lighting=light, exposure=ex,
+    key = hashlib.sha1(repr((seed, mode, deck_style, codes, lighting, fps, height_cm, period_s,
+                             tuple(doubles))).encode()).hexdigest()[:16]
+    plan = dict(key=key, mat=mat_item("A3"), steps=steps, pose=pose, lighting=light, exposure=ex,
                 hm=pose.table_to_image(camera.MODES[mode][0]))
     return Deal(seed, mode, fps, deck_style, lighting, truth, duration, plan)
 

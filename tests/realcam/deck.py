@@ -24,7 +24,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from kiosk.game import DECK, Card, Suit
+from kiosk.game import Card, Suit
 
 CARD_W_MM, CARD_H_MM = 61.0, 95.0
 CORNER_R_MM = 3.5
@@ -413,14 +413,3 @@ def card_back(*, style: str = "fournier", px_per_mm: float = 8.0) -> np.ndarray:
     globals()["style"](style)
     return _back_cached(style, float(px_per_mm))
 
-
-def deck_sheet(style_name: str = "fournier", px_per_mm: float = 4.0) -> np.ndarray:
-    """All 48 faces and the back on one image (12 columns), to look at the art."""
-    faces = [card_face(c, style=style_name, px_per_mm=px_per_mm) for c in DECK]
-    faces.append(card_back(style=style_name, px_per_mm=px_per_mm))
-    h, w = faces[0].shape[:2]
-    sheet = np.full((5 * (h + 8), 12 * (w + 8), 3), 90, np.uint8)
-    for i, f in enumerate(faces):
-        r, c = divmod(i, 12)
-        sheet[r * (h + 8):r * (h + 8) + h, c * (w + 8):c * (w + 8) + w] = f
-    return sheet

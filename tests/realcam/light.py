@@ -51,16 +51,18 @@ def draw_lighting(rng: np.random.Generator, kind: str = "bar", *, glare: float |
     shadow), "even" (diffuse light, weak glare), "harsh" (a low lamp, strong glare)."""
     if kind not in LIGHTINGS:
         raise ValueError(f"unknown lighting {kind!r}: use one of {LIGHTINGS}")
-    d = {"bar": rng.uniform(150, 650), "even": rng.uniform(0, 300), "harsh": rng.uniform(100, 400)}[kind]
+    # a bar's lamp hangs over the table, rarely right above the camera's spot: its mirror
+    # image (the glare) then falls on the cards in most shots
+    d = {"bar": rng.uniform(0, 450), "even": rng.uniform(0, 300), "harsh": rng.uniform(0, 300)}[kind]
     a = rng.uniform(0, 2 * math.pi)
     lamp = (target_mm[0] + d * math.cos(a), target_mm[1] + d * math.sin(a))
     lamp_h = {"bar": rng.uniform(600, 1200), "even": rng.uniform(1500, 2500), "harsh": rng.uniform(400, 700)}[kind]
-    peak = glare if glare is not None else {"bar": rng.uniform(0.0, 1.3), "even": rng.uniform(0.0, 0.3),
+    peak = glare if glare is not None else {"bar": rng.uniform(0.1, 1.4), "even": rng.uniform(0.0, 0.3),
                                             "harsh": rng.uniform(0.8, 1.8)}[kind]
     n_sh = shadows if shadows is not None else int(rng.random() < (0.5 if kind != "even" else 0.2))
     polys = tuple(hand_polygon((target_mm[0] + rng.uniform(-250, 250), target_mm[1] + rng.uniform(-150, 150)),
                                rng.uniform(0, 360), rng.uniform(0.9, 1.2)) for _ in range(n_sh))
-    return Lighting(lamp, lamp_h, float(peak), float(rng.uniform(18, 55)), float(rng.uniform(0.15, 0.4)),
+    return Lighting(lamp, lamp_h, float(peak), float(rng.uniform(25, 70)), float(rng.uniform(0.15, 0.4)),
                     float(rng.uniform(0.55, 1.0) if kind != "even" else rng.uniform(0.2, 0.6)),
                     polys, float(rng.uniform(0.35, 0.7)))
 
