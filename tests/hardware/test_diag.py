@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.commands import diag
+from kiosk.diagnostics import probes as diag
 
 ROOT = Path(__file__).resolve().parents[2]
 
