@@ -10,7 +10,7 @@
 #      extension built against numpy 1.x still imports: python3-bottleneck, standing in for
 #      Picamera2's simplejpeg (not in Debian bookworm; Raspberry Pi OS only);
 #   4. runs `botifarra-kiosk score`, `kit`, `read` (a rendered pile of 16 cards) and the
-#      kiosk for 20 s under Xvfb, all as arm64 code.
+#      kiosk under Xvfb (its first screen, then 20 s more), all as arm64 code.
 # Needs root (debootstrap, chroot, mounts). Every phase prints its time.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -169,24 +169,49 @@ want = {c.code for c in DECK[:16]}
 print('    read', len(got & want), 'of', len(want), 'cards; wrong:', sorted(got - want))
 assert got == want"
 
-phase "the kiosk for $KIOSK_SECONDS s under Xvfb"
-status=0
-in_root env BOTIFARRA_DATA_DIR=$WORK/data KIVY_HOME=$WORK/data BOTIFARRA_CACHE_DIR=$WORK/cache \
-    timeout --signal=TERM "$KIOSK_SECONDS" xvfb-run -a -s "-screen 0 1280x800x24" \
-    "$VENV/bin/botifarra-kiosk" run >"$ROOTFS$WORK/kiosk.log" 2>&1 || status=$?
-grep -E "\[(Kivy|Window|kiosk|Base) *\]|OpenGL (version|renderer)" "$ROOTFS$WORK/kiosk.log" |
-    grep -v "Installed at" | sed 's/^/    /' || true
-if [ "$status" -ne 124 ]; then
-    tail -20 "$ROOTFS$WORK/kiosk.log" >&2
-    fail "the kiosk stopped before $KIOSK_SECONDS s (exit status $status)"
+phase "the kiosk under Xvfb: its first screen, then $KIOSK_SECONDS s more"
+# Emulated, Kivy takes from 15 s to minutes to start (more on a loaded machine): wait for its
+# main loop (at most STARTUP_MAX s), then it must keep running $KIOSK_SECONDS s.
+STARTUP_MAX=${PI_CHECK_STARTUP_MAX:-300}
+LOG=$ROOTFS$WORK/kiosk.log
+# In a session of its own, so that stopping it stops xvfb-run, Xvfb and the kiosk together.
+setsid chroot "$ROOTFS" /usr/bin/env -i PATH=/usr/local/bin:/usr/bin:/bin HOME=/root LANG=C.UTF-8 \
+    BOTIFARRA_DATA_DIR=$WORK/data KIVY_HOME=$WORK/data BOTIFARRA_CACHE_DIR=$WORK/cache \
+    timeout --signal=TERM "$((STARTUP_MAX + KIOSK_SECONDS))" xvfb-run -a -s "-screen 0 1280x800x24" \
+    "$VENV/bin/botifarra-kiosk" run >"$LOG" 2>&1 &
+kiosk=$!
+stop_kiosk() {
+    kill -TERM -- "-$kiosk" 2>/dev/null || true
+    wait "$kiosk" 2>/dev/null || true
+}
+waited=0
+until grep -q "Start application main loop" "$LOG" 2>/dev/null; do
+    if ! kill -0 "$kiosk" 2>/dev/null; then
+        tail -20 "$LOG" >&2
+        fail "the kiosk stopped before showing its first screen"
+    fi
+    if [ "$waited" -ge "$STARTUP_MAX" ]; then
+        stop_kiosk
+        fail "the kiosk did not reach its main loop in $STARTUP_MAX s"
+    fi
+    sleep 1
+    waited=$((waited + 1))
+done
+echo "    main loop reached after about $waited s"
+sleep "$KIOSK_SECONDS"
+alive=1
+kill -0 "$kiosk" 2>/dev/null || alive=0
+stop_kiosk
+grep -E "\[(Kivy|Window|kiosk|Base) *\]|OpenGL (version|renderer)" "$LOG" | grep -v "Installed at" | sed 's/^/    /' || true
+if [ "$alive" -ne 1 ]; then
+    tail -20 "$LOG" >&2
+    fail "the kiosk stopped within $KIOSK_SECONDS s of its first screen"
 fi
-if grep -qE "Traceback|\[CRITICAL" "$ROOTFS$WORK/kiosk.log"; then
-    grep -nE -A5 "Traceback|\[CRITICAL" "$ROOTFS$WORK/kiosk.log" | head -30 >&2
+if grep -qE "Traceback|\[CRITICAL" "$LOG"; then
+    grep -nE -A5 "Traceback|\[CRITICAL" "$LOG" | head -30 >&2
     fail "the kiosk logged an error"
 fi
-grep -q "Start application main loop" "$ROOTFS$WORK/kiosk.log" ||
-    fail "the kiosk did not reach its main loop in $KIOSK_SECONDS s"
-echo "    showed its first screen and was still running after $KIOSK_SECONDS s, no error logged"
+echo "    showed its first screen and was still running $KIOSK_SECONDS s later, no error logged"
 
 phase "done"
 echo "pi-check: passed in $(($(date +%s) - T0)) s"
