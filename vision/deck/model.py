@@ -1,0 +1,161 @@
+"""The enrolled deck and the classifier: a name only with a clear margin.
+
+Every enrolled card is kept in both orientations; a card on the table is compared as seen
+against all 96 views (normalised cross-correlation of the whole flat card). The best card
+must beat the best OTHER card by ``min_margin``. When the runner-up would change the
+score (different points: 8 vs 9, 1 vs 10, 12 vs 1, a 9 against anything) the rank-index
+corners are compared too, and they must agree with a margin of their own. Anything less
+is "show again", never a guess.
+
+Example::
+
+    model = DeckModel.learn("bar", {Card.parse("9O"): flat_9o, ...})
+    naming = model.identify(view_of(warp_card(frame, quad)))
+    naming.card  # Card or None
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from kiosk.game import DECK, Card, card_points
+from vision.deck.errors import EnrolmentError
+from vision.deck.views import CardView, corner_score, views_both_ways
+
+MIN_SCORE = 0.55  # below this the thing is not one of the learnt cards (or not lit alike)
+MIN_MARGIN = 0.06
+CORNER_MARGIN = 0.06
+TOO_SIMILAR = 0.97  # the same card learnt twice scores about 0.99; different cards stay below
+
+
+@dataclass(frozen=True)
+class Naming:
+    """What the classifier says about one card view."""
+
+    card: Card | None  # None: not sure enough ("show again")
+    best: Card
+    score: float
+    runner_up: Card
+    margin: float
+    corner_margin: float | None = None  # None when the corners were not needed
+
+    @property
+    def sure(self) -> bool:
+        return self.card is not None
+
+
+@dataclass(frozen=True)
+class Similar:
+    """Two learnt cards that look too much alike (or the same card learnt twice)."""
+
+    first: Card
+    second: Card
+    score: float
+
+
+def _changes_score(a: Card, b: Card) -> bool:
+    return card_points([a]) != card_points([b]) or a.rank == 9 or b.rank == 9
+
+
+class DeckModel:
+    """A learnt deck: its cards' views in both orientations.
+
+    ``codes`` are card codes (``"9O"``); ``whole``/``corners`` hold two rows per card (as
+    learnt, turned). ``card_long_frac``: the card's long side over the frame width at
+    enrolment, a hint of the size a card has on the table.
+    """
+
+    def __init__(self, name: str, codes: list[str], whole: np.ndarray, corners: np.ndarray, *,
+                 card_long_frac: float = 0.0) -> None:
+        if whole.shape[0] != 2 * len(codes) or corners.shape[0] != 2 * len(codes):
+            raise EnrolmentError(f"deck {name}: {len(codes)} cards but {whole.shape[0]} views")
+        self.name = name
+        self.codes = list(codes)
+        self.cards = [Card.parse(c) for c in codes]
+        self.whole = np.ascontiguousarray(whole, np.float32)
+        self.corners = np.ascontiguousarray(corners, np.float32)
+        self.card_long_frac = float(card_long_frac)
+
+    @classmethod
+    def learn(cls, name: str, flats: dict[Card, np.ndarray], *, card_long_frac: float = 0.0) -> "DeckModel":
+        """A model from one flat image per card (see :func:`vision.deck.views.warp_card`)."""
+        cards = [c for c in DECK if c in flats]
+        whole, corners = [], []
+        for card in cards:
+            for v in views_both_ways(flats[card]):
+                whole.append(v.whole)
+                corners.append(v.corners)
+        return cls(name, [c.code for c in cards], np.array(whole), np.array(corners),
+                   card_long_frac=card_long_frac)
+
+    def with_card(self, card: Card, flat: np.ndarray) -> "DeckModel":
+        """The same deck with one card learnt again (or added)."""
+        views = views_both_ways(flat)
+        codes, whole, corners = list(self.codes), self.whole.copy(), self.corners.copy()
+        if card.code in codes:
+            i = codes.index(card.code)
+            whole[2 * i:2 * i + 2] = [v.whole for v in views]
+            corners[2 * i:2 * i + 2] = [v.corners for v in views]
+        else:
+            codes.append(card.code)
+            whole = np.concatenate([whole, np.array([v.whole for v in views])])
+            corners = np.concatenate([corners, np.array([v.corners for v in views])])
+        order = sorted(range(len(codes)), key=lambda i: DECK.index(Card.parse(codes[i])))
+        rows = [r for i in order for r in (2 * i, 2 * i + 1)]
+        return DeckModel(self.name, [codes[i] for i in order], whole[rows], corners[rows],
+                         card_long_frac=self.card_long_frac)
+
+    @property
+    def missing(self) -> list[Card]:
+        have = set(self.cards)
+        return [c for c in DECK if c not in have]
+
+    def similar_pairs(self, limit: float = TOO_SIMILAR) -> list[Similar]:
+        """Pairs of learnt cards whose views are at least ``limit`` alike."""
+        n = len(self.cards)
+        if n < 2:
+            return []
+        s = self.whole[0::2] @ self.whole.T  # each card as learnt vs every view
+        s = np.maximum(s[:, 0::2], s[:, 1::2])
+        out = []
+        for i in range(n):
+            for j in range(i + 1, n):
+                score = float(max(s[i, j], s[j, i]))
+                if score >= limit:
+                    out.append(Similar(self.cards[i], self.cards[j], score))
+        return out
+
+    def identify(self, views: CardView | list[CardView]) -> Naming:
+        """Name the card seen in ``views`` (one view, or the same card at several
+        alignments: each learnt card scores its best alignment), or say it is not sure
+        (``card`` None)."""
+        views = [views] if isinstance(views, CardView) else views
+        all_s = np.stack([v.whole for v in views]) @ self.whole.T  # views x learnt views
+        k = int(np.argmax(all_s.max(axis=1)))
+        s = all_s.max(axis=0)
+        view = views[k]
+        per_card = np.maximum(s[0::2], s[1::2])
+        order = np.argsort(per_card)[::-1]
+        i, j = int(order[0]), int(order[1])
+        best, second = self.cards[i], self.cards[j]
+        score, margin = float(per_card[i]), float(per_card[i] - per_card[j])
+        sure = score >= MIN_SCORE and margin >= MIN_MARGIN
+        corner_margin = None
+        if sure and (_changes_score(best, second) or margin < 2 * MIN_MARGIN):
+            # The corner index shows the rank: compare it with every close card of
+            # another rank (one of the same rank differs by suit only, which the whole
+            # card's colour and pips already decide).
+            rivals = [int(k) for k in order[1:6]
+                      if per_card[i] - per_card[k] < 2 * MIN_MARGIN and self.cards[int(k)].rank != best.rank]
+            seen = view.corners
+            mine = max(corner_score(self.corners[2 * i + o], seen) for o in (0, 1))
+            theirs = max((corner_score(self.corners[2 * k + o], seen) for k in rivals for o in (0, 1)),
+                         default=-1.0)
+            corner_margin = mine - theirs if rivals else None
+            # Two independent cues: the corners must agree clearly, or at least agree
+            # while the whole card already stood well clear.
+            sure = corner_margin is None or corner_margin >= CORNER_MARGIN or (
+                corner_margin > CORNER_MARGIN / 3 and margin >= 1.5 * MIN_MARGIN)
+        return Naming(best if sure else None, best, score, second, margin, corner_margin)
