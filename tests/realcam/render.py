@@ -1,0 +1,414 @@
+"""One photo of the table through the modelled camera, with its ground truth.
+
+``render(seed, mode=..., ...)`` lays the capture mat, the cards (drawn deck + the kit's
+printed stickers) and the distractors on a wooden table, lights them and takes the picture
+with ``tests.realcam.camera``. Every parameter left at None is drawn from ``seed``; the
+same arguments give the same pixels.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from kiosk.game import DECK, Card
+from tests.realcam import camera, props
+from tests.realcam.deck import CARD_H_MM, CARD_W_MM, card_alpha, card_face
+from tests.realcam.stickers import marker_corners_mm, printed_stickers
+from vision import kit
+
+MAT_ID, PROP_ID0, CARD_ID0, HAND_ID = 1, 10, 100, 999
+STICKER_INSET_MM = kit.STICKER_INSET_MM
+
+
+@dataclass(frozen=True)
+class CardTruth:
+    """One face-up card of the shot.
+
+    ``marker_px``: side of the card's biggest wholly visible marker in the delivered image
+    (black border included; 0 when none is visible). ``stickers_visible``: 0-2 stickers
+    wholly inside the frame and uncovered. ``glare``: specular light added over that marker
+    (linear units, 1 = a white card). ``contrast``: grey levels between its dark and light
+    cells as delivered (under about 60 the sticker is washed out). ``occluded``: a sticker is
+    partly covered. ``marker_quads``: the visible markers' corners (output px, the marker's
+    own top-left first)."""
+
+    code: str
+    marker_px: float
+    stickers_visible: int
+    glare: float
+    occluded: bool
+    contrast: int
+    marker_quads: tuple[np.ndarray, ...] = ()
+    card_corners: np.ndarray | None = None  # the card's corners (output px), its top-left first
+
+    @property
+    def visible(self) -> bool:
+        return self.stickers_visible > 0
+
+
+@dataclass(frozen=True)
+class ShotMeta:
+    seed: int
+    mode: str
+    size: tuple[int, int]
+    height_cm: float
+    tilt_deg: float
+    px_per_mm: float  # at the image centre, delivered image
+    layout: str
+    deck_style: str
+    marks: str | None  # None: an ordinary deck, no stickers
+    distractors: tuple[str, ...]
+    face_down: int
+    glare_peak: float
+    exposure: camera.Exposure
+    pose: camera.Pose
+
+
+@dataclass
+class Shot:
+    """A delivered frame (BGR uint8, after JPEG; ``jpeg`` = its bytes) and its truth."""
+
+    image: np.ndarray
+    truth: list[CardTruth]
+    meta: ShotMeta
+    jpeg: bytes = b""
+    face_up: tuple[str, ...] = field(default_factory=tuple)  # every face-up card on the table
+
+    @property
+    def visible(self) -> set[str]:
+        """Cards with at least one sticker wholly in view: a reader should find these."""
+        return {t.code for t in self.truth if t.visible}
+
+    def wrong(self, reported) -> set[str]:
+        """Reported codes that are not a face-up card on the table."""
+        return {str(c) for c in reported} - set(self.face_up)
+
+
+class Canvas:
+    """The scene at render resolution: albedo (sRGB BGR), object ids, gloss (x100)."""
+
+    def __init__(self, size: tuple[int, int], table_to_px: np.ndarray, rng: np.random.Generator) -> None:
+        w, h = size
+        self.size, self.hm = size, table_to_px
+        base = np.array((45, 75, 115), np.float32)  # dark wood, grain along x
+        grain = rng.normal(0, 1, (max(h // 16, 2), 8)).astype(np.float32)
+        grain = cv2.resize(grain, (w // 4, h // 4), interpolation=cv2.INTER_CUBIC)
+        small = np.clip(base[None, None, :] * (1 + 0.22 * grain[..., None]), 0, 255).astype(np.uint8)
+        self.albedo = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+        self.label = np.zeros((h, w), np.uint16)
+        self.gloss = np.full((h, w), 35, np.uint8)
+
+    def copy(self) -> "Canvas":
+        out = Canvas.__new__(Canvas)
+        out.size, out.hm = self.size, self.hm
+        out.albedo, out.label, out.gloss = self.albedo.copy(), self.label.copy(), self.gloss.copy()
+        return out
+
+    def paste(self, tex: np.ndarray, alpha: np.ndarray, place_mm: np.ndarray, tex_ppm: float,
+              label: int, gloss: float, *, darken: bool = False) -> None:
+        """Warp ``tex`` (``tex_ppm`` px per mm, placed by ``place_mm``) into the scene."""
+        th, tw = tex.shape[:2]
+        h = self.hm @ place_mm @ np.diag([1 / tex_ppm, 1 / tex_ppm, 1.0])
+        pts = cv2.perspectiveTransform(np.float32([[[0, 0], [tw, 0], [tw, th], [0, th]]]), h)[0]
+        x0, y0 = np.floor(pts.min(0)).astype(int) - 1
+        x1, y1 = np.ceil(pts.max(0)).astype(int) + 1
+        x0, y0 = max(x0, 0), max(y0, 0)
+        x1, y1 = min(x1, self.size[0]), min(y1, self.size[1])
+        if x1 <= x0 or y1 <= y0:
+            return
+        t = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64) @ h
+        ratio = tw / max(float(np.linalg.norm(pts[1] - pts[0])), 1.0)
+        src = cv2.GaussianBlur(tex, (0, 0), 0.4 * ratio) if ratio > 1.4 else tex
+        warped = cv2.warpPerspective(src, t, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR)
+        a = cv2.warpPerspective(alpha, t, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR)
+        af = a.astype(np.float32) * (1 / 255)
+        roi = self.albedo[y0:y1, x0:x1]
+        if darken:  # multiply: a wet ring darkens what lies under it
+            mul = 1 - af[..., None] * (1 - warped.astype(np.float32) / 255)
+            roi[:] = np.clip(roi * mul, 0, 255).astype(np.uint8)
+        else:
+            roi[:] = cv2.blendLinear(warped, roi, af, 1 - af)
+            self.label[y0:y1, x0:x1][a > 127] = label
+        g = self.gloss[y0:y1, x0:x1]
+        g[a > 127] = int(min(255, gloss * 100))
+
+
+def sticker_places(rng: np.random.Generator, sticker_mm: float) -> list[np.ndarray]:
+    """Where a hand sticks the two stickers (sticker mm -> card mm): top-left and bottom-right,
+    2 mm from the edges as the kit says, off by up to 0.8 mm and 4 degrees."""
+    s = sticker_mm
+    out = []
+    for corner in (0, 1):
+        ox = STICKER_INSET_MM + rng.uniform(-0.6, 0.8)
+        oy = STICKER_INSET_MM + rng.uniform(-0.6, 0.8)
+        a = rng.uniform(-4, 4) + 180 * corner
+        cx, cy = (ox + s / 2, oy + s / 2) if corner == 0 else (CARD_W_MM - ox - s / 2, CARD_H_MM - oy - s / 2)
+        out.append(props.move(cx, cy) @ props.rot(a) @ props.move(-s / 2, -s / 2))
+    return out
+
+
+def marked_card(code: str, style: str, ppm: float, places: list[np.ndarray], marks: str = "aruco",
+                sticker_mm: float = kit.STICKER_MM) -> np.ndarray:
+    """The card face with the printed stickers stuck on at ``places`` (BGR, ``ppm``)."""
+    face = card_face(code, style=style, px_per_mm=ppm).copy()
+    sheet = printed_stickers(marks, sticker_mm)
+    for which, place in enumerate(places):
+        raster = sheet.sticker(code, which)
+        small = cv2.resize(raster, None, fx=ppm / sheet.px_per_mm, fy=ppm / sheet.px_per_mm,
+                           interpolation=cv2.INTER_AREA)
+        ink = cv2.convertScaleAbs(small, alpha=(238 - 30) / 255, beta=30)  # print black, label white
+        a = np.full(small.shape, 255, np.uint8)
+        # sticker raster px -> sticker mm -> card mm -> face px, drawn only around the sticker
+        m = (np.diag([ppm, ppm, 1.0]) @ place
+             @ np.diag([sticker_mm / small.shape[1], sticker_mm / small.shape[0], 1.0]))
+        fh, fw = face.shape[:2]
+        box = cv2.transform(np.float32([[[0, 0], [small.shape[1], 0], [small.shape[1], small.shape[0]],
+                                          [0, small.shape[0]]]]), m[:2])[0]
+        x0, y0 = np.maximum(np.floor(box.min(0)).astype(int) - 1, 0)
+        x1, y1 = np.minimum(np.ceil(box.max(0)).astype(int) + 2, (fw, fh))
+        m = (props.move(-x0, -y0) @ m)[:2]
+        st = cv2.warpAffine(cv2.cvtColor(ink, cv2.COLOR_GRAY2BGR), m, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR)
+        al = cv2.warpAffine(a, m, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR).astype(np.float32) * (1 / 255)
+        roi = face[y0:y1, x0:x1]
+        roi[:] = cv2.blendLinear(st, roi, al, 1 - al)
+    return face
+
+
+@dataclass
+class Item:
+    """One thing laid on the table for a shot (drawn in this order)."""
+
+    texture: np.ndarray
+    alpha: np.ndarray
+    ppm: float
+    place: np.ndarray  # item mm -> table mm
+    label: int
+    gloss: float
+    darken: bool = False
+    code: str | None = None  # a face-up card
+    markers_mm: tuple[np.ndarray, ...] = ()  # its markers' corners, card mm
+    moving: bool = False  # smeared by ``motion`` (a card being dealt, a hand)
+
+
+def card_item(code: str, place: np.ndarray, rng: np.random.Generator, *, style: str, ppm: float,
+              marks: str | None = "aruco", sticker_mm: float = kit.STICKER_MM,
+              gloss: float | None = None) -> Item:
+    places = sticker_places(rng, sticker_mm)
+    if marks is None:  # an ordinary deck: no stickers
+        tex, quads = card_face(code, style=style, px_per_mm=ppm), ()
+    else:
+        tex = marked_card(code, style, ppm, places, marks, sticker_mm)
+        corners = marker_corners_mm(sticker_mm, marks).reshape(1, -1, 2)
+        quads = tuple(cv2.perspectiveTransform(corners, p)[0] for p in places)
+    g = gloss if gloss is not None else float(rng.uniform(0.6, 1.3))  # curl: each card its own
+    return Item(tex, card_alpha(ppm), ppm, place, CARD_ID0 + DECK.index(Card.parse(code)), g,
+                code=code, markers_mm=quads)
+
+
+def mat_item(size: str = "A3") -> Item:
+    g = kit.mat_image(size, px_per_mm=4.0)
+    tex = cv2.cvtColor(g, cv2.COLOR_GRAY2BGR)
+    tex[g > 128] = (190, 215, 200)  # printed on light green paper
+    w, h = kit.MAT_SIZES_MM[size]
+    return Item(tex, np.full(g.shape, 255, np.uint8), 4.0, props.move(-w / 2, -h / 2), MAT_ID, 0.25)
+
+
+def texture_ppm(mode: str, pose: camera.Pose) -> float:
+    """Texture resolution: about twice the camera's, so the warp never aliases."""
+    render_size = camera.MODES[mode][0]
+    return float(np.clip(round(2 * pose.px_per_mm(render_size)), 5, 14))
+
+
+def _quad_cover(label: np.ndarray, quad: np.ndarray, want: int) -> float:
+    """Share of the quad's pixels that show object ``want`` (1.0 = wholly visible)."""
+    h, w = label.shape
+    x0, y0 = np.floor(quad.min(0)).astype(int)
+    x1, y1 = np.ceil(quad.max(0)).astype(int) + 1
+    if x0 < 2 or y0 < 2 or x1 > w - 2 or y1 > h - 2:
+        inside = ((quad[:, 0] > 0) & (quad[:, 0] < w) & (quad[:, 1] > 0) & (quad[:, 1] < h)).any()
+        return -1.0 if inside else 0.0  # cut by the frame's edge / out of the frame
+    m = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillConvexPoly(m, np.round((quad - (x0, y0)) * 16).astype(np.int32), 1, cv2.LINE_8, 4)
+    sel = m > 0
+    return float((label[y0:y1, x0:x1][sel] == want).mean()) if sel.any() else 0.0
+
+
+def _contrast(grey: np.ndarray, quad: np.ndarray) -> int:
+    dst = np.float32([[0, 0], [31, 0], [31, 31], [0, 31]])
+    patch = cv2.warpPerspective(grey, cv2.getPerspectiveTransform(np.float32(quad), dst), (32, 32))
+    lo, hi = np.percentile(patch, (5, 95))
+    return int(round(hi - lo))
+
+
+def shoot(items: list[Item], *, mode: str, pose: camera.Pose, lighting, exposure: camera.Exposure,
+          rng: np.random.Generator, table_seed: int = 0, motion: tuple[float, float] = (0.0, 0.0),
+          static: int = 0, cache: dict | None = None):
+    """Lay ``items`` on the table and take the picture. Returns (image, jpeg, truth).
+
+    ``static``: the first items do not change from frame to frame (a dealing sequence);
+    their canvas is kept in ``cache`` and copied, not drawn again."""
+    from tests.realcam import light as lightmod
+
+    rsize, osize = camera.MODES[camera.check_mode(mode)]
+    hm = pose.table_to_image(rsize)
+    key = tuple(it.label for it in items[:static])
+    if cache is not None and key in cache:
+        cv = cache[key].copy()
+    else:
+        cv = Canvas(rsize, hm, np.random.default_rng(table_seed))
+        for it in items[:static]:
+            cv.paste(it.texture, it.alpha, it.place, it.ppm, it.label, it.gloss, darken=it.darken)
+        if cache is not None:
+            cache.clear()  # a dealt pile only grows: the previous state is not needed again
+            cache[key] = cv.copy()
+    for it in items[static:]:
+        cv.paste(it.texture, it.alpha, it.place, it.ppm, it.label, it.gloss, darken=it.darken)
+    if any(it.moving for it in items) and math.hypot(*motion) > 0.5:
+        # the moving things smear along their motion: blur the picture, keep it where they are
+        ids = np.array([it.label for it in items if it.moving])
+        mask = np.isin(cv.label, ids).astype(np.float32)
+        k = camera.line_kernel(math.hypot(*motion), math.degrees(math.atan2(motion[1], motion[0])))
+        mask = cv2.filter2D(mask, -1, k)
+        smear = cv2.filter2D(cv.albedo, -1, k)
+        cv.albedo = cv2.blendLinear(smear, cv.albedo, mask, 1 - mask)
+    irr, glare = lightmod.light_maps(lighting, pose, rsize)
+    lamp = camera.lamp_colour(lighting.warmth)
+    w, h = rsize
+    # light varies slowly: the coarse maps scaled up; glare x gloss keeps the objects' edges
+    irr = cv2.resize(irr, (w + lightmod.GRID * 2, h + lightmod.GRID * 2), interpolation=cv2.INTER_LINEAR)[:h, :w]
+    glare_full = cv2.resize(glare, (w + lightmod.GRID * 2, h + lightmod.GRID * 2),
+                            interpolation=cv2.INTER_LINEAR)[:h, :w]
+    glare_full = cv2.multiply(glare_full, cv.gloss, scale=0.01, dtype=cv2.CV_32F)
+    linear = cv2.LUT(cv.albedo, camera.LINEAR_LUT)
+    del cv.albedo
+    cv2.multiply(linear, cv2.merge([irr * float(c) for c in lamp]), dst=linear)
+    del irr
+    cv2.add(linear, cv2.merge([glare_full * float(c) for c in lamp]), dst=linear)
+    linear = camera.blur_optics(linear, exposure)
+    image, jpeg = camera.develop(linear, exposure, osize, rng)
+    del linear
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    k = osize[0] / rsize[0]
+    truth = []
+    for it in items:
+        if it.code is None:
+            continue
+        quads, covers, glares = [], [], []
+        for q in it.markers_mm:
+            px = cv2.perspectiveTransform(q.reshape(1, -1, 2), hm @ it.place)[0]
+            # the code image: the marker plus its one-cell quiet zone
+            c = px.mean(0)
+            quiet = c + (px - c) * 1.25
+            cover = _quad_cover(cv.label, quiet, it.label)
+            covers.append(cover)
+            if cover >= 0.995:
+                quads.append(px * k)
+                cx, cy = np.clip(c.astype(int), 0, (w - 1, h - 1))
+                glares.append(float(glare_full[cy, cx]))
+        sides = [float(np.mean([np.linalg.norm(q[i] - q[(i + 1) % 4]) for i in range(4)])) for q in quads]
+        best = int(np.argmax(sides)) if sides else -1
+        truth.append(CardTruth(
+            code=it.code, marker_px=sides[best] if sides else 0.0, stickers_visible=len(quads),
+            glare=glares[best] if sides else 0.0,
+            occluded=any(0.0 < cv_ < 0.995 for cv_ in covers),
+            contrast=_contrast(grey, quads[best]) if sides else 0,
+            marker_quads=tuple(quads),
+            card_corners=cv2.perspectiveTransform(
+                np.float32([[[0, 0], [CARD_W_MM, 0], [CARD_W_MM, CARD_H_MM], [0, CARD_H_MM]]]), hm @ it.place)[0] * k))
+    return image, jpeg, truth
+
+
+def draw_exposure(mode: str, rng: np.random.Generator, *, lighting: str = "bar") -> camera.Exposure:
+    """The camera's settings for one frame. Video: the binned sensor's pixels, high gain
+    (short exposure against motion); stills: full-sensor pixels, lower gain, a longer exposure."""
+    video = mode != "still"
+    dim = lighting != "even"
+    return camera.Exposure(
+        # focus error. Video: a blur disk of 1-5 sensor pixels' radius (continuous autofocus
+        # hunting, or a focus set for another height), halved by the 2x2 binning. A still
+        # runs an autofocus cycle first: 0.5-2.5 sensor pixels left.
+        defocus_px=float(rng.uniform(0.5, 2.5) if video else rng.uniform(0.5, 2.5)),
+        motion_px=float(rng.uniform(0.0, 1.2) if video else rng.uniform(0.0, 2.5)),
+        motion_deg=float(rng.uniform(0, 180)),
+        gain=float(rng.uniform(4, 16) if video and dim else rng.uniform(1.5, 6)),
+        warmth=0.0,  # set from the lighting by the caller
+        awb=float(rng.uniform(0.5, 0.9)),
+        sharpen=float(rng.uniform(0.4, 1.2)),
+        sharpen_sigma=float(rng.uniform(0.8, 1.5) if video else rng.uniform(1.0, 2.0)),
+        jpeg_quality=int(rng.integers(70, 91)))
+
+
+def draw_pose(rng: np.random.Generator, *, height_cm: float | None, tilt_deg: float | None,
+              target_mm: tuple[float, float] = (0.0, 0.0)) -> camera.Pose:
+    h = float(height_cm if height_cm is not None else rng.uniform(50, 75))
+    t = float(tilt_deg if tilt_deg is not None else rng.uniform(0, 15))
+    return camera.Pose(h * 10, t, float(rng.uniform(0, 360)), float(rng.uniform(0, 360)),
+                       (target_mm[0] + float(rng.uniform(-40, 40)), target_mm[1] + float(rng.uniform(-30, 30))))
+
+
+def render(seed: int, *, mode: str = "1080p", height_cm: float | None = None, tilt_deg: float | None = None,
+           layout: str | None = None, cards: int | list[str] | None = None,
+           distractors: tuple[str, ...] | None = None, face_down: int | None = None,
+           deck_style: str | None = None, marks: str | None = "aruco", lighting: str = "bar",
+           glare: float | None = None, mat: str | None = "A3") -> Shot:
+    """A seeded photo of a pile on the mat through the modelled camera.
+
+    ``mode``: "720p", "1080p" or "still" (4608x2592). ``cards``: how many face-up cards
+    (4-48 when None; 0 = an empty mat) or their codes. ``layout``: "fan", "spread", "rows" or
+    "stack". ``distractors``: kinds from ``props.DISTRACTORS`` (None = a random few; "face_down"
+    adds ``face_down`` backs). ``lighting``: "bar", "even" or "harsh"; ``glare`` overrides its
+    peak. Raises ValueError for an unknown mode, layout, style, lighting or distractor.
+
+    >>> shot = render(3, mode="720p", cards=8, layout="spread")
+    >>> shot.image.shape, len(shot.truth)
+    ((720, 1280, 3), 8)
+    """
+    from tests.realcam import light as lightmod
+    from tests.realcam.deck import STYLES, style as check_style
+
+    camera.check_mode(mode)
+    rng = np.random.default_rng([seed, 1])
+    style = deck_style if deck_style is not None else STYLES[int(rng.integers(0, len(STYLES)))]
+    check_style(style)
+    kind = layout if layout is not None else props.LAYOUTS[int(rng.integers(0, len(props.LAYOUTS)))]
+    if cards is None:
+        cards = int(rng.integers(4, 49))
+    codes = [DECK[i].code for i in rng.permutation(48)[:cards]] if isinstance(cards, int) else \
+        [Card.parse(c).code for c in cards]
+    if distractors is None:
+        distractors = tuple(d for d in props.DISTRACTORS if rng.random() < 0.3)
+    for d in distractors:
+        if d not in props.DISTRACTORS:
+            raise ValueError(f"unknown distractor {d!r}: use one of {props.DISTRACTORS}")
+    n_down = (face_down if face_down is not None else int(rng.integers(1, 5))) if "face_down" in distractors else 0
+    pose = draw_pose(rng, height_cm=height_cm, tilt_deg=tilt_deg)
+    light = lightmod.draw_lighting(rng, lighting, glare=glare, target_mm=pose.target_mm)
+    ex = draw_exposure(mode, rng, lighting=lighting)
+    ex = camera.Exposure(**{**ex.__dict__, "warmth": light.warmth})
+    ppm = texture_ppm(mode, pose)
+
+    items: list[Item] = [mat_item(mat)] if mat else []
+    under: list[Item] = []
+    over: list[Item] = []
+    kinds = [d for d in distractors if d != "face_down"] + ["face_down"] * n_down
+    for i, d in enumerate(kinds):
+        p = props.distractor(d, rng, ppm, deck_style=style)
+        w_mm, h_mm = props.prop_size_mm(p)
+        where = props.move(rng.uniform(-280, 280), rng.uniform(-180, 180)) @ props.rot(rng.uniform(0, 360)) \
+            @ props.move(-w_mm / 2, -h_mm / 2)
+        it = Item(p.texture, p.alpha, p.px_per_mm, where, PROP_ID0 + i, p.gloss, darken=p.darken_only)
+        (over if d in ("phone", "menu") and rng.random() < 0.3 else under).append(it)
+    pile = props.move(rng.uniform(-30, 30), rng.uniform(-25, 25)) @ props.rot(rng.uniform(0, 360))
+    cards_items = [card_item(code, pile @ place, rng, style=style, ppm=ppm, marks=marks)
+                   for code, place in zip(codes, props.layout(kind, len(codes), rng))]
+    items += under + cards_items + over
+    image, jpeg, truth = shoot(items, mode=mode, pose=pose, lighting=light, exposure=ex, rng=rng,
+                               table_seed=seed)
+    osize = camera.MODES[mode][1]
+    meta = ShotMeta(seed, mode, osize, pose.height_mm / 10, pose.tilt_deg, pose.px_per_mm(osize), kind, style,
+                    marks, tuple(distractors), n_down, light.glare_peak, ex, pose)
+    return Shot(image, truth, meta, jpeg, tuple(codes))
