@@ -13,15 +13,23 @@ from kiosk.commands import fail
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("images", nargs="+", metavar="IMAGE", help="photo files")
+    parser.add_argument("images", nargs="*", metavar="IMAGE", help="photo files")
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.add_argument("--marks", choices=("aruco", "qr"), default="aruco",
                         help="codes on the cards (default: aruco)")
     parser.add_argument("--annotate", metavar="DIR",
                         help="also write each photo with what was found drawn on it into DIR")
+    parser.add_argument("--deck", metavar="NAME", help="an ordinary deck learnt with `deck learn` (no stickers)")
+    parser.add_argument("--deal", nargs="+", metavar="FRAME",
+                        help="with --deck: video frames, in time order, of the pile dealt face up")
 
 
 def run(args) -> int:
+    if args.deck or args.deal:
+        from kiosk.commands.deck import read_deal
+        return read_deal(args)
+    if not args.images:
+        return fail("read", "no photo given", 2)
     import cv2
 
     from kiosk.game import DECK

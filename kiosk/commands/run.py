@@ -36,6 +36,9 @@ def camera_factory(spec: str, marks: str, *, width: int = 1920, height: int = 10
 
         from kiosk import paths
         source = open_source(spec, width=width, height=height, exposure=exposure, cache_dir=paths.cache_dir())
+        if str(marks).startswith("deck:"):  # an ordinary deck: dealt face up, one card at a time
+            from kiosk.commands.deck import deal_service
+            return deal_service(source, str(marks)[5:], **callbacks)
         return CameraService(source, PileReader(marks=marks), **callbacks)
     return make
 

@@ -234,7 +234,7 @@ def deal(cards: list[Card], *, style: str = "A", seed: int = 0, size=(1280, 720)
     w, h = size
     table = _mat(size, seed)
     pile = (w * 0.5, h * 0.5)
-    frames = []
+    frames = [camera(table.copy(), light, rng) for _ in range(still)]  # the empty mat first
     i = 0
     while i < len(cards):
         card = cards[i]
@@ -263,3 +263,26 @@ def deal(cards: list[Card], *, style: str = "A", seed: int = 0, size=(1280, 720)
             frames.append(camera(table.copy(), light, rng))
         i += 1
     return Deal(frames, list(cards))
+
+
+@lru_cache(maxsize=4)
+def learnt(style: str = "A", light: Light = Light(), cards: tuple[Card, ...] = tuple(DECK)):
+    """A deck model learnt from drawn enrolment photos (kept for the process)."""
+    from vision.deck.model import DeckModel
+    from vision.deck.store import learn_photo
+    photos = {}
+    for card in cards:
+        image = enrol_photo(card, style=style, light=light)
+        photos[card] = (image, learn_photo(image)[0])
+    return DeckModel.learn(f"deck{style}", photos, card_long_frac=float(np.median(
+        [learn_photo(p[0])[1] for p in list(photos.values())[:3]])))
+
+
+def run_tracker(model, frames, **options):
+    """Feed ``frames`` to a fresh tracker; the tracker and every event."""
+    from vision.deck.tracker import DealTracker
+    tracker = DealTracker(model, **options)
+    events = []
+    for frame in frames:
+        events += tracker.feed(frame)
+    return tracker, events

@@ -20,13 +20,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kiosk.game import DECK, Card, card_points
+from kiosk.game import DECK, Card
 from vision.deck.errors import EnrolmentError
 from vision.deck.views import CardView, corner_score, views_both_ways
 
 MIN_SCORE = 0.55  # below this the thing is not one of the learnt cards (or not lit alike)
-MIN_MARGIN = 0.06
-CORNER_MARGIN = 0.06
+MIN_MARGIN = 0.04  # over the best card of the same rank (another suit)
+CLOSE = 0.10  # a card of another rank this close in the whole card: the corners decide
+MIN_CORNER = 0.5
+CORNER_MARGIN = 0.35  # of the way from their corner to ours
+SAME_CORNERS = 0.93  # two photos of one card reach 0.95-0.99; so does a sota against a rei
 TOO_SIMILAR = 0.97  # the same card learnt twice scores about 0.99; different cards stay below
 
 
@@ -55,10 +58,6 @@ class Similar:
     score: float
 
 
-def _changes_score(a: Card, b: Card) -> bool:
-    return card_points([a]) != card_points([b]) or a.rank == 9 or b.rank == 9
-
-
 class DeckModel:
     """A learnt deck: its cards' views in both orientations.
 
@@ -79,20 +78,21 @@ class DeckModel:
         self.card_long_frac = float(card_long_frac)
 
     @classmethod
-    def learn(cls, name: str, flats: dict[Card, np.ndarray], *, card_long_frac: float = 0.0) -> "DeckModel":
-        """A model from one flat image per card (see :func:`vision.deck.views.warp_card`)."""
-        cards = [c for c in DECK if c in flats]
+    def learn(cls, name: str, photos: dict[Card, tuple[np.ndarray, np.ndarray]], *,
+              card_long_frac: float = 0.0) -> "DeckModel":
+        """A model from one (photo, card quadrilateral in it) per card."""
+        cards = [c for c in DECK if c in photos]
         whole, corners = [], []
         for card in cards:
-            for v in views_both_ways(flats[card]):
+            for v in views_both_ways(*photos[card]):
                 whole.append(v.whole)
                 corners.append(v.corners)
         return cls(name, [c.code for c in cards], np.array(whole), np.array(corners),
                    card_long_frac=card_long_frac)
 
-    def with_card(self, card: Card, flat: np.ndarray) -> "DeckModel":
+    def with_card(self, card: Card, photo: np.ndarray, quad: np.ndarray) -> "DeckModel":
         """The same deck with one card learnt again (or added)."""
-        views = views_both_ways(flat)
+        views = views_both_ways(photo, quad)
         codes, whole, corners = list(self.codes), self.whole.copy(), self.corners.copy()
         if card.code in codes:
             i = codes.index(card.code)
@@ -113,7 +113,10 @@ class DeckModel:
         return [c for c in DECK if c not in have]
 
     def similar_pairs(self, limit: float = TOO_SIMILAR) -> list[Similar]:
-        """Pairs of learnt cards whose views are at least ``limit`` alike."""
+        """Pairs of learnt cards that look alike as a whole (``limit``) and in the rank
+        index: the same card learnt twice, or two cards of a deck that differ in a few
+        strokes only (a sota and a rei of one suit, on some decks). Appearance alone cannot
+        tell those two cases apart, so they are flagged for a person to check, not refused."""
         n = len(self.cards)
         if n < 2:
             return []
@@ -123,9 +126,12 @@ class DeckModel:
         for i in range(n):
             for j in range(i + 1, n):
                 score = float(max(s[i, j], s[j, i]))
-                if score >= limit:
+                if score >= limit and self._corners_alike(i, j) >= SAME_CORNERS:
                     out.append(Similar(self.cards[i], self.cards[j], score))
         return out
+
+    def _corners_alike(self, i: int, j: int) -> float:
+        return max(corner_score(self.corners[2 * i], self.corners[2 * j + o]) for o in (0, 1))
 
     def identify(self, views: CardView | list[CardView]) -> Naming:
         """Name the card seen in ``views`` (one view, or the same card at several
@@ -141,21 +147,27 @@ class DeckModel:
         i, j = int(order[0]), int(order[1])
         best, second = self.cards[i], self.cards[j]
         score, margin = float(per_card[i]), float(per_card[i] - per_card[j])
-        sure = score >= MIN_SCORE and margin >= MIN_MARGIN
+        # Cards of the same rank differ by suit: colour and pips, the whole card decides.
+        same_rank = [k for k in order[1:] if self.cards[int(k)].rank == best.rank]
+        suit_margin = float(per_card[i] - per_card[same_rank[0]]) if same_rank else 1.0
+        sure = score >= MIN_SCORE and suit_margin >= MIN_MARGIN
+        # Any close card of another rank: the corner index must decide, clearly.
+        rivals = [int(k) for k in order[1:8]
+                  if per_card[i] - per_card[k] < CLOSE and self.cards[int(k)].rank != best.rank]
         corner_margin = None
-        if sure and (_changes_score(best, second) or margin < 2 * MIN_MARGIN):
-            # The corner index shows the rank: compare it with every close card of
-            # another rank (one of the same rank differs by suit only, which the whole
-            # card's colour and pips already decide).
-            rivals = [int(k) for k in order[1:6]
-                      if per_card[i] - per_card[k] < 2 * MIN_MARGIN and self.cards[int(k)].rank != best.rank]
+        if sure and rivals:
+            # The index differs in a few strokes ("10" and "12"), so raw correlations are
+            # all close to 1; what counts is where the seen corner lies between the two
+            # learnt ones: +1 exactly ours, -1 exactly theirs.
             seen = view.corners
-            mine = max(corner_score(self.corners[2 * i + o], seen) for o in (0, 1))
-            theirs = max((corner_score(self.corners[2 * k + o], seen) for k in rivals for o in (0, 1)),
-                         default=-1.0)
-            corner_margin = mine - theirs if rivals else None
-            # Two independent cues: the corners must agree clearly, or at least agree
-            # while the whole card already stood well clear.
-            sure = corner_margin is None or corner_margin >= CORNER_MARGIN or (
-                corner_margin > CORNER_MARGIN / 3 and margin >= 1.5 * MIN_MARGIN)
+            mine_o = max((0, 1), key=lambda o: corner_score(self.corners[2 * i + o], seen))
+            mine = corner_score(self.corners[2 * i + mine_o], seen)
+            worst = 1.0
+            for k in rivals:
+                theirs = max(corner_score(self.corners[2 * k + o], seen) for o in (0, 1))
+                apart = 1.0 - max(corner_score(self.corners[2 * i + mine_o], self.corners[2 * k + o])
+                                  for o in (0, 1))
+                worst = min(worst, (mine - theirs) / max(apart, 0.01))
+            corner_margin = worst
+            sure = mine >= MIN_CORNER and corner_margin >= CORNER_MARGIN
         return Naming(best if sure else None, best, score, second, margin, corner_margin)

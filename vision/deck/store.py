@@ -21,7 +21,7 @@ from kiosk.game import DECK, Card
 from vision.deck.errors import DeckError, DeckNotFoundError, EnrolmentError
 from vision.deck.locate import find_card_on_mat
 from vision.deck.model import DeckModel
-from vision.deck.views import order_quad, warp_card
+from vision.deck.views import order_quad
 
 FORMAT = 1
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$")
@@ -113,15 +113,16 @@ class DeckStore:
 
 
 def learn_photo(image: np.ndarray) -> tuple[np.ndarray, float]:
-    """The flat card of one enrolment photo and its long side over the frame width."""
+    """The card's quadrilateral in one enrolment photo and its long side over the frame width."""
     quad = order_quad(find_card_on_mat(image))
     long_side = float(np.linalg.norm(quad[1] - quad[2]))
-    return warp_card(image, quad), long_side / image.shape[1]
+    return quad, long_side / image.shape[1]
 
 
 def learn_folder(name: str, folder: Path | str) -> DeckModel:
     """A deck from one photo per card named by its code. Raises :class:`EnrolmentError`
-    naming the first card that is missing, unreadable, not found, or learnt twice."""
+    naming the first card that is missing, unreadable or not found. Pairs that look alike
+    (maybe the same card twice): ``model.similar_pairs()``."""
     check_name(name)
     folder = Path(folder)
     if not folder.is_dir():
@@ -136,20 +137,15 @@ def learn_folder(name: str, folder: Path | str) -> DeckModel:
     missing = [c.code for c in DECK if c not in photos]
     if missing:
         raise EnrolmentError(f"{len(missing)} cards have no photo: {' '.join(missing)}", code=missing[0])
-    flats, sizes = {}, []
+    photos_quads, sizes = {}, []
     for card in DECK:
         image = cv2.imread(str(photos[card]), cv2.IMREAD_COLOR)
         if image is None:
             raise EnrolmentError(f"{photos[card].name} cannot be read as an image", code=card.code)
         try:
-            flats[card], size = learn_photo(image)
+            quad, size = learn_photo(image)
+            photos_quads[card] = (image, quad)
         except EnrolmentError as exc:
             raise EnrolmentError(f"{photos[card].name}: {exc}", code=card.code) from None
         sizes.append(size)
-    model = DeckModel.learn(name, flats, card_long_frac=float(np.median(sizes)))
-    similar = model.similar_pairs()
-    if similar:
-        s = similar[0]
-        raise EnrolmentError(f"{s.first.code} and {s.second.code} look the same "
-                             f"({s.score:.2f}): photograph them again", code=s.second.code)
-    return model
+    return DeckModel.learn(name, photos_quads, card_long_frac=float(np.median(sizes)))

@@ -124,7 +124,6 @@ class DealTracker:
         small = self._shrink(frame, self.motion_width, 5)
         if self._previous is None:
             self._previous = small
-            self._settled.append(_Settled(self._shrink(frame, self.detail_width, 3)))
             return []
         moving = cv2.absdiff(small, self._previous).max(axis=2) > 20
         self._previous = small
@@ -134,7 +133,11 @@ class DealTracker:
         self._still += 1
         if self._still != self.still_frames:
             return []
-        return self._look(frame, self._shrink(frame, self.detail_width, 3))
+        detail = self._shrink(frame, self.detail_width, 3)
+        if not self._settled:  # the empty mat, once it first lies still: what is new is dealt
+            self._settled.append(_Settled(detail))
+            return []
+        return self._look(frame, detail)
 
     def _expected_area(self, detail: np.ndarray) -> float:
         if self._card_area:

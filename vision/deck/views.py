@@ -25,8 +25,10 @@ WHOLE_W, WHOLE_H = WARP_W // CELL, WARP_H // CELL
 CHROMA_W, CHROMA_H = 8, 12
 CHROMA_WEIGHT = 0.6
 # The rank index sits in the top-left and bottom-right corners (turned half a turn).
-CORNER_W, CORNER_H = 30, 40
-CORNER_SLIDE = 4
+CARD_W_MM, CARD_H_MM = 61.0, 95.0
+CORNER_MM = (0.5, 0.5, 19.0, 24.0)  # x0, y0, x1, y1 of the index region, from the top-left
+CORNER_PX_PER_MM = 4.0
+CORNER_SLIDE = 10  # pixels (2.5 mm)
 EDGE_CROP = 0.05
 GLARE_LEVEL = 250  # a pixel this bright in every channel is a reflection, not the card
 GLARE_SHARE = 0.015
@@ -45,17 +47,25 @@ def order_quad(quad: np.ndarray) -> np.ndarray:
     return q
 
 
+# A thin band is cropped: the card's edge and the table behind it are the least
+# repeatable pixels. _WARP_CARD: where the card's own corners fall in the warp.
+_M = EDGE_CROP * WARP_W
+_WARP_CARD = np.float32([[-_M, -_M], [WARP_W - 1 + _M, -_M], [WARP_W - 1 + _M, WARP_H - 1 + _M],
+                         [-_M, WARP_H - 1 + _M]])
+
+
+def _warp(image: np.ndarray, q: np.ndarray, pad: int) -> tuple[np.ndarray, np.ndarray]:
+    """``q`` in portrait order; also gives the map from the warp back to ``image``."""
+    t = cv2.getPerspectiveTransform(np.float32(q), _WARP_CARD + np.float32(pad))
+    flat = cv2.warpPerspective(image, t, (WARP_W + 2 * pad, WARP_H + 2 * pad), flags=cv2.INTER_AREA,
+                               borderMode=cv2.BORDER_REPLICATE)
+    return flat, np.linalg.inv(t)
+
+
 def warp_card(image: np.ndarray, quad: np.ndarray, *, pad: int = 0) -> np.ndarray:
     """The card as a WARP_W x WARP_H BGR image (portrait), with ``pad`` more pixels of
     its surroundings on every side (room to search for the best alignment)."""
-    q = order_quad(quad)
-    # A thin band is cropped: the card's edge and the table behind it are the least
-    # repeatable pixels.
-    m = EDGE_CROP * WARP_W
-    dst = np.float32([[-m, -m], [WARP_W - 1 + m, -m], [WARP_W - 1 + m, WARP_H - 1 + m], [-m, WARP_H - 1 + m]])
-    t = cv2.getPerspectiveTransform(q, dst + np.float32(pad))
-    return cv2.warpPerspective(image, t, (WARP_W + 2 * pad, WARP_H + 2 * pad), flags=cv2.INTER_AREA,
-                               borderMode=cv2.BORDER_REPLICATE)
+    return _warp(image, order_quad(quad), pad)[0]
 
 
 @lru_cache(maxsize=8)
@@ -76,25 +86,36 @@ def _flatten_rows(x: np.ndarray, h: int, w: int) -> np.ndarray:
 
 @dataclass
 class CardView:
-    """One card seen flat at one alignment: the whole-card feature; the corner feature
-    is computed only when asked for (the second look is rare)."""
+    """One card seen flat at one alignment: the whole-card feature; the rank-index
+    corners are warped afresh from the frame, at a finer scale, only when asked for (the
+    second look is rare and the index is small)."""
 
     whole: np.ndarray  # float32 unit vector
-    ycc: np.ndarray  # WARP_H x WARP_W YCrCb (uint8) of this alignment
+    frame: np.ndarray  # the photo the card is in
+    quad: np.ndarray  # the card's corners in it, portrait order (see order_quad)
     glare: float  # share of the card's pixels that are a reflection
 
     @cached_property
     def corners(self) -> np.ndarray:
         """The two rank-index corners (top-left, and bottom-right turned), luma, 2 x H x W."""
-        light = self.ycc[:, :, 0]
-        tl = light[:CORNER_H, :CORNER_W]
-        br = light[-CORNER_H:, -CORNER_W:][::-1, ::-1]
-        return np.stack([tl, br]).astype(np.float32)
+        return np.stack([_corner(self.frame, self.quad, turned) for turned in (False, True)])
+
+
+def _corner(frame: np.ndarray, quad: np.ndarray, turned: bool) -> np.ndarray:
+    q = quad[[2, 3, 0, 1]] if turned else quad
+    ppm = CORNER_PX_PER_MM
+    x0, y0, x1, y1 = CORNER_MM
+    card = np.float32([[0, 0], [CARD_W_MM, 0], [CARD_W_MM, CARD_H_MM], [0, CARD_H_MM]])
+    dst = (card - (x0, y0)) * ppm
+    t = cv2.getPerspectiveTransform(np.float32(q), np.float32(dst))
+    size = (int(round((x1 - x0) * ppm)), int(round((y1 - y0) * ppm)))
+    patch = cv2.warpPerspective(frame, t, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY).astype(np.float32)
 
 
 def corner_score(learnt: np.ndarray, seen: np.ndarray) -> float:
     """How alike two pairs of corners are: the middle of each learnt corner is slid over
-    the seen one (a few pixels each way, the outline's leftover error), normalised
+    the seen one (a few millimetres each way, the outline's leftover error), normalised
     cross-correlation, the worse of the two corners (both carry the same index)."""
     m = CORNER_SLIDE
     scores = [float(cv2.matchTemplate(seen[i], learnt[i, m:-m, m:-m], cv2.TM_CCOEFF_NORMED).max())
@@ -109,8 +130,10 @@ def _chroma(ycc: np.ndarray) -> np.ndarray:
     return CHROMA_WEIGHT * ab.ravel() / max(float(np.linalg.norm(ab)), 25.0)
 
 
-def _views(ycc: np.ndarray, offsets: list[tuple[int, int]], glare: float) -> list[CardView]:
-    """Views at warp-pixel ``offsets`` (multiples of CELL) into a padded YCrCb warp."""
+def _views(ycc: np.ndarray, offsets: list[tuple[int, int]], frame: np.ndarray, to_frame: np.ndarray,
+           pad: int) -> list[CardView]:
+    """Views at warp-pixel ``offsets`` (multiples of CELL) into a padded YCrCb warp;
+    ``to_frame`` maps the padded warp back to ``frame``."""
     h, w = ycc.shape[:2]
     cells = cv2.resize(ycc[:, :, 0], (w // CELL, h // CELL), interpolation=cv2.INTER_AREA).astype(np.float32)
     crops = np.stack([cells[dy // CELL:dy // CELL + WHOLE_H, dx // CELL:dx // CELL + WHOLE_W].ravel()
@@ -121,7 +144,9 @@ def _views(ycc: np.ndarray, offsets: list[tuple[int, int]], glare: float) -> lis
         crop = ycc[dy:dy + WARP_H, dx:dx + WARP_W]
         whole = np.concatenate([row, _chroma(crop)]).astype(np.float32)
         whole /= float(np.linalg.norm(whole)) or 1.0
-        out.append(CardView(whole, crop, glare))
+        card = _WARP_CARD + np.float32([dx, dy])
+        quad = cv2.perspectiveTransform(card[None], to_frame)[0]
+        out.append(CardView(whole, frame, quad, 0.0))
     return out
 
 
@@ -129,15 +154,16 @@ def _glare(bgr: np.ndarray) -> float:
     return float(np.mean(np.min(bgr, axis=2) >= GLARE_LEVEL))
 
 
-def view_of(flat: np.ndarray) -> CardView:
-    """Features of a flat card (the output of :func:`warp_card`)."""
-    ycc = cv2.cvtColor(flat, cv2.COLOR_BGR2YCrCb)
-    return _views(ycc, [(0, 0)], _glare(flat))[0]
-
-
-def views_both_ways(flat: np.ndarray) -> tuple[CardView, CardView]:
-    """The card as seen, and turned half a turn."""
-    return view_of(flat), view_of(cv2.rotate(flat, cv2.ROTATE_180))
+def views_both_ways(image: np.ndarray, quad: np.ndarray) -> tuple[CardView, CardView]:
+    """The card at ``quad`` in ``image`` as seen, and turned half a turn (enrolment)."""
+    q = order_quad(quad)
+    out = []
+    for qq in (q, q[[2, 3, 0, 1]]):
+        flat, back = _warp(image, qq, 0)
+        v = _views(cv2.cvtColor(flat, cv2.COLOR_BGR2YCrCb), [(0, 0)], image, back, 0)[0]
+        v.glare = _glare(flat)
+        out.append(v)
+    return out[0], out[1]
 
 
 def views_around(image: np.ndarray, quad: np.ndarray, *, reach: int = 6,
@@ -146,17 +172,17 @@ def views_around(image: np.ndarray, quad: np.ndarray, *, reach: int = 6,
     and slightly shrunk or grown: an outline found from a frame difference can be a few
     millimetres off (blur, shadow), and whole-card correlation drops fast with
     misalignment, so the best alignment is searched, not assumed."""
-    q = np.asarray(quad, np.float32).reshape(4, 2)
+    q = order_quad(quad)
     centre = q.mean(axis=0)
     steps = range(0, 2 * reach + 1, CELL)
     offsets = [(dx, dy) for dy in steps for dx in steps]
     out: list[CardView] = []
     glare = 0.0
     for scale in scales:
-        padded = warp_card(image, centre + (q - centre) * scale, pad=reach)
+        padded, back = _warp(image, centre + (q - centre) * scale, reach)
         if scale == 1.0:
             glare = _glare(padded[reach:-reach, reach:-reach])
-        out += _views(cv2.cvtColor(padded, cv2.COLOR_BGR2YCrCb), offsets, 0.0)
+        out += _views(cv2.cvtColor(padded, cv2.COLOR_BGR2YCrCb), offsets, image, back, reach)
     for v in out:
         v.glare = glare
     return out
