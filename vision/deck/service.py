@@ -21,9 +21,10 @@ log = logging.getLogger(__name__)
 
 
 class DealService:
-    """Feeds a :class:`DealTracker` from a frame source on one thread; ``stop()`` joins it."""
+    """Feeds a :class:`DealTracker` from a frame source on one thread; ``stop()`` joins it.
+    Without a tracker it only hands on frames (learning a deck)."""
 
-    def __init__(self, source, tracker: DealTracker, *, on_frame: Callable | None = None,
+    def __init__(self, source, tracker: DealTracker | None, *, on_frame: Callable | None = None,
                  on_cards: Callable[[DealEvent, list[Card]], None] | None = None,
                  on_status: Callable[[str], None] | None = None) -> None:
         self.source = source
@@ -59,12 +60,13 @@ class DealService:
     def reset(self) -> None:
         """A new pile: forget every card counted."""
         with self._lock:
-            self.tracker = DealTracker(self.tracker.model, still_frames=self.tracker.still_frames)
+            if self.tracker is not None:
+                self.tracker = DealTracker(self.tracker.model, still_frames=self.tracker.still_frames)
 
     def take_back(self) -> Card | None:
         """"Treu l'última": the last card counted is forgotten (the player lifts it off)."""
         with self._lock:
-            return self.tracker.take_back()
+            return self.tracker.take_back() if self.tracker is not None else None
 
     def evidence(self, *, problems=()) -> np.ndarray | None:
         """The frame the last card was counted in."""
@@ -92,6 +94,8 @@ class DealService:
             last = frame.number
             self.latest_frame = frame
             self._call(self.on_frame, frame)
+            if self.tracker is None:
+                continue
             with self._lock:
                 events = self.tracker.feed(frame.image)
             for event in events:

@@ -80,6 +80,22 @@ class LearnDeckScreen(ScoreCameraScreen):
     def _on_cards(self, result, new=()) -> None:
         """The reader is not used while learning."""
 
+    def start_camera(self) -> None:
+        """Frames only: no reader runs while a deck is being learnt."""
+        factory = self.nav.camera_factory
+        if self.service is not None or factory is None:
+            self.status = "" if factory else _("No camera here")
+            return
+        try:
+            self.service = factory(frames_only=True, on_frame=self._on_frame, on_status=self._on_status)
+            self.service.start()
+        except Exception as exc:
+            Logger.exception("kiosk: camera failed to start")
+            self.service = None
+            self.prompt = _("The camera is not working") + f" ({exc})"
+            return
+        self._preview_event = Clock.schedule_interval(self._show_latest, 1 / 15)
+
     def learn(self) -> None:
         service = self.service
         frame = getattr(service, "latest_frame", None) if service is not None else None
