@@ -1,0 +1,89 @@
+"""Deal-through reading of ordinary decks (issue 11) on the realistic camera's dealing
+sequences (tests/realcam: hands in motion, motion blur, glare, noise, JPEG; 50-65 cm).
+
+For each camera mode: the deck is learnt from the realistic enrolment photos (one per
+card, 1080p, even light), then 24-card piles are dealt at about one card a second (10 fps)
+under bar lighting and read frame by frame. Per sequence: cards named right, wrong
+(a named card that is not the one dealt there), "show again", missed, and the CPU time per
+frame on one core (``cv2.setNumThreads(1)``, process time, so other load on the machine
+does not count). ``python -m tests.bench deck`` prints the markdown table.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import time
+from pathlib import Path
+
+import cv2
+
+from kiosk.game import DECK
+from tests.realcam.deal import deal, enrol_photo
+from vision.deck.store import learn_folder
+from vision.deck.tracker import COUNTED, SHOW_AGAIN, DealTracker
+
+SEQUENCES = int(os.environ.get("BENCH_DECK_SEQUENCES", "2"))  # per mode and deck style
+MODES = ("720p", "1080p")
+STYLES = ("fournier", "moderna")
+
+
+def _learnt(style: str, folder: Path):
+    for card in DECK:
+        path = folder / f"{card.code}.jpg"
+        if not path.exists():
+            path.write_bytes(enrol_photo(card.code, deck_style=style).jpeg)
+    return learn_folder(style, folder)
+
+
+def _score(order: list[str], got: list[str]) -> tuple[int, int]:
+    """(right, wrong): ``got`` matched to ``order`` in sequence (a skipped card is a miss)."""
+    right = wrong = 0
+    i = 0
+    for code in got:
+        if code in order[i:]:
+            j = order.index(code, i)
+            right += 1
+            i = j + 1
+        else:
+            wrong += 1
+    return right, wrong
+
+
+def main() -> None:
+    cv2.setNumThreads(1)
+    rows = []
+    totals = dict(cards=0, right=0, wrong=0, again=0)
+    with tempfile.TemporaryDirectory() as tmp:
+        for style in STYLES:
+            folder = Path(tmp) / style
+            folder.mkdir()
+            model = _learnt(style, folder)
+            for mode in MODES:
+                for k in range(SEQUENCES):
+                    d = deal(100 + k, mode=mode, deck_style=style, cards=24)
+                    tracker = DealTracker(model)
+                    cpu, frames, got, again = 0.0, 0, [], 0
+                    for frame in d.frames():
+                        t = time.process_time()
+                        events = tracker.feed(frame.image)
+                        cpu += time.process_time() - t
+                        frames += 1
+                        got += [e.card.code for e in events if e.kind == COUNTED]
+                        again += sum(e.kind == SHOW_AGAIN for e in events)
+                    right, wrong = _score(d.order, got)
+                    rows.append((style, mode, k, len(d.order), right, wrong, again, len(d.order) - right,
+                                 1000 * cpu / frames, d.duration_s))
+                    for key, v in (("cards", len(d.order)), ("right", right), ("wrong", wrong), ("again", again)):
+                        totals[key] += v
+    print("| deck | mode | seq | cards | named right | wrong | show again | missed | ms/frame (1 core) | dealt in s |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for style, mode, k, n, right, wrong, again, missed, ms, dur in rows:
+        print(f"| {style} | {mode} | {k} | {n} | {right} | {wrong} | {again} | {missed} | {ms:.1f} | {dur:.1f} |")
+    n = totals["cards"] or 1
+    print(f"\nAll: {totals['cards']} cards, {100 * totals['right'] / n:.1f} % named right, "
+          f"{totals['wrong']} wrong, {100 * totals['again'] / n:.1f} % show again.\n")
+
+
+if __name__ == "__main__":
+    main()
