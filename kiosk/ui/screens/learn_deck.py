@@ -68,7 +68,7 @@ class LearnDeckScreen(ScoreCameraScreen):
         lt = self.learning
         self.grid = [(card.code, state) for row in lt.grid() for card, state in row]
         for cell, (code, state) in zip(self._cells(), self.grid):
-            cell.code, cell.state = code, state
+            cell.code, cell.cell_state = code, state
         self.complete = lt.complete
         if problem:
             self.prompt = problem
