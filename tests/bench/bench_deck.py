@@ -25,8 +25,10 @@ from vision.deck.store import learn_folder
 from vision.deck.tracker import COUNTED, GLARE, SHOW_AGAIN, TWO_CARDS, DealTracker
 
 SEQUENCES = int(os.environ.get("BENCH_DECK_SEQUENCES", "1"))  # per mode and deck style
-MODES = ("720p", "1080p")
-STYLES = ("fournier", "moderna")
+MODES = tuple(os.environ.get("BENCH_DECK_MODES", "720p,1080p").split(","))
+STYLES = tuple(os.environ.get("BENCH_DECK_STYLES", "fournier,moderna").split(","))
+# the enrolment photos are the same every run: a folder to keep them in between runs
+ENROL_DIR = os.environ.get("BENCH_DECK_ENROL_DIR")
 
 
 def _learnt(style: str, folder: Path):
@@ -57,8 +59,8 @@ def main() -> None:
     totals = dict(cards=0, right=0, wrong=0, again=0)
     with tempfile.TemporaryDirectory() as tmp:
         for style in STYLES:
-            folder = Path(tmp) / style
-            folder.mkdir()
+            folder = Path(ENROL_DIR or tmp) / style
+            folder.mkdir(parents=True, exist_ok=True)
             model = _learnt(style, folder)
             for mode in MODES:
                 for k in range(SEQUENCES):

@@ -83,13 +83,15 @@ def test_learn_the_deck_from_the_settings(kiosk, data_dir, tmp_path):
     # the same card again, for 1O: flagged, not learnt
     d.tap("learn", shot=False)
     assert wait_for(d, lambda: not screen.busy)
-    assert dict(screen.grid)["1O"] == "flagged" and "9" in screen.prompt
+    assert screen.learning.flagged == {DECK[1]: DECK[0]} and "9 oros" in screen.prompt
+    assert screen.learning.current == DECK[1]  # still the card to show
     assert not d.has("save")  # not before all 48 are learnt
     d.pump(2, draw=True)
     d.shot()
     # any card can be learnt again alone: choose 9O in the grid
     screen.choose("9O")
-    assert dict(screen.grid)["9O"] == "current"
+    assert dict(screen.grid)["9O"] == "current" and dict(screen.grid)["1O"] == "flagged"
+    assert screen.ids.grid.children[-1].cell_state == "flagged"  # the 1O cell is red
     d.tap("back", shot=False)
     assert d.screen == "settings"
     d.finish()

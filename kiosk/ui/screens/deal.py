@@ -49,6 +49,12 @@ class DealScreen(ScoreCameraScreen):
         if self.service is not None:
             self.status = _("Deal the pile face up, one card at a time")
 
+    def _show_status(self, status: str) -> None:
+        if status == "running":
+            self.status = _("Deal the pile face up, one card at a time")
+        else:
+            super()._show_status(status)
+
     def _on_cards(self, event, new=()) -> None:
         """Reader thread: evidence as the camera screen does, then the event to the UI."""
         super()._on_cards(event, new)

@@ -59,12 +59,12 @@ class LearnDeck:
 
     def grid(self) -> list[list[tuple[Card, str]]]:
         """4 rows (oros, copes, espases, bastos) x 12 ranks: each ``(card, state)`` with
-        state ``learnt``, ``flagged``, ``current`` or ``todo``."""
+        state ``flagged``, ``current``, ``learnt`` or ``todo`` (the first that applies)."""
         def state(card: Card) -> str:
+            if card in self.flagged:  # stays red until learnt right
+                return "flagged"
             if card == self.current:
                 return "current"
-            if card in self.flagged:
-                return "flagged"
             return "learnt" if card in self._rows else "todo"
         return [[(Card(rank, suit), state(Card(rank, suit))) for rank in range(1, 13)] for suit in SUIT_ROWS]
 
