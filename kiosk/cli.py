@@ -24,6 +24,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "matches": ("kiosk.commands.matches", "list the journal's matches"),
     "backup": ("kiosk.commands.backup", "copy the journal consistently (safe while the kiosk runs)"),
     "read": ("kiosk.commands.read", "read marked cards in photos"),
+    "deck": ("kiosk.commands.deck", "learn, list, remove, export and import ordinary decks (no stickers)"),
     "kit": ("kiosk.commands.kit", "make the printable marked-deck kit (stickers, mat)"),
     "diag": ("kiosk.commands.diag", "print a diagnostics report for a bug report"),
     "club": ("kiosk.commands.club", "club mode: publish the journal to a tournament's organiser"),

@@ -35,6 +35,11 @@ def default_db() -> Path:
     return data_dir() / "journal.sqlite"
 
 
+def decks_dir() -> Path:
+    """Ordinary decks learnt for the camera (``NAME.npz``)."""
+    return data_dir() / "decks"
+
+
 def evidence_dir() -> Path:
     return data_dir() / "evidence"
 

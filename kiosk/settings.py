@@ -28,6 +28,23 @@ class OptionalInt:
     NOTHING = NOT_FITTED
 
 
+class Marks(str):
+    """The ``kind`` of ``camera.marks``: ``aruco``, ``qr`` (stickers), or ``deck:NAME``
+    (an ordinary deck learnt by name, read by dealing the pile face up)."""
+
+    STICKERS = ("aruco", "qr")
+
+    def __new__(cls, text: str) -> "Marks":
+        value = str(text).strip()
+        if value in cls.STICKERS or (value.startswith("deck:") and len(value) > 5):
+            return super().__new__(cls, value)
+        raise ValueError(f"{text!r} is not aruco, qr or deck:NAME")
+
+    @property
+    def deck(self) -> str | None:
+        return self[5:] if self.startswith("deck:") else None
+
+
 @dataclass(frozen=True)
 class Setting:
     section: str
@@ -85,7 +102,8 @@ SETTINGS: tuple[Setting, ...] = (
     _s("camera", "width", 1920, "Capture width in pixels", low=160, high=4656),
     _s("camera", "height", 1080, "Capture height in pixels", low=120, high=3496),
     _s("camera", "exposure", 0, "Manual exposure (0 = automatic)", low=0, high=1_000_000),
-    _s("camera", "marks", "aruco", "Card marks the reader looks for", ("aruco", "qr")),
+    _s("camera", "marks", Marks("aruco"), "Card marks the reader looks for: aruco or qr stickers, or "
+       "deck:NAME for an ordinary deck learnt under NAME (dealt face up, one card at a time)"),
     # hardware (BCM pin numbers; empty = not fitted)
     _s("gpio", "enabled", False, "Use GPIO buttons, light, LED and buzzer"),
     _s("gpio", "pin_factory", "auto", "gpiozero pin factory: auto, lgpio, rpigpio, mock"),

@@ -16,12 +16,15 @@ from kiosk.commands._imagehead import MAX_PIXELS, image_size
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("images", nargs="+", metavar="IMAGE", help="photo files")
+    parser.add_argument("images", nargs="*", metavar="IMAGE", help="photo files")
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.add_argument("--marks", choices=("aruco", "qr"), default="aruco",
                         help="codes on the cards (default: aruco)")
     parser.add_argument("--annotate", metavar="DIR",
                         help="also write each photo with what was found drawn on it into DIR")
+    parser.add_argument("--deck", metavar="NAME", help="an ordinary deck learnt with `deck learn` (no stickers)")
+    parser.add_argument("--deal", nargs="+", metavar="FRAME",
+                        help="with --deck: video frames, in time order, of the pile dealt face up")
 
 
 def _too_big(name: str) -> str | None:
@@ -40,12 +43,17 @@ def _too_big(name: str) -> str | None:
 
 
 def run(args) -> int:
-    for name in args.images:  # before OpenCV is even imported: nothing decoded
+    for name in [*args.images, *(args.deal or [])]:  # before OpenCV is even imported: nothing decoded
         refusal = _too_big(name)
         if refusal:
             return fail("read", refusal, 2)
     # and OpenCV's own limit, for formats whose header is not read here
     os.environ.setdefault("OPENCV_IO_MAX_IMAGE_PIXELS", str(MAX_PIXELS))
+    if args.deck or args.deal:
+        from kiosk.commands.deck import read_deal
+        return read_deal(args)
+    if not args.images:
+        return fail("read", "no photo given", 2)
     import cv2
 
     from kiosk.game import DECK

@@ -29,13 +29,19 @@ def camera_factory(spec: str, marks: str, *, width: int = 1920, height: int = 10
     """Build the CameraService lazily (OpenCV is imported only when the camera screen opens).
     ``width``, ``height`` and ``exposure`` are the ``camera.*`` settings (for the Pi camera
     and USB cameras; the demo and file sources give their own frames)."""
-    def make(**callbacks):
+    def make(*, frames_only: bool = False, **callbacks):
         from vision.reader import PileReader
         from vision.service import CameraService
         from vision.sources import open_source
 
         from kiosk import paths
         source = open_source(spec, width=width, height=height, exposure=exposure, cache_dir=paths.cache_dir())
+        if frames_only:  # learning a deck: the frames, no reader
+            from vision.deck.service import DealService
+            return DealService(source, None, **callbacks)
+        if str(marks).startswith("deck:"):  # an ordinary deck: dealt face up, one card at a time
+            from kiosk.commands.deck import deal_service
+            return deal_service(source, str(marks)[5:], **callbacks)
         return CameraService(source, PileReader(marks=marks), **callbacks)
     return make
 

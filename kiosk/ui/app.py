@@ -179,9 +179,9 @@ class KioskApp(App):
             ExceptionManager.remove_handler(self._handler)
         Window.unbind(on_resize=self._rescale, on_key_down=self._on_key_down,
                       on_request_close=self._on_request_close)
-        if self.sm is not None and self.sm.has_screen("score_camera"):
-            camera = self.sm.get_screen("score_camera")
-            camera.stop_camera()
+        for name in ("score_camera", "deal"):
+            if self.sm is not None and self.sm.has_screen(name):
+                self.sm.get_screen(name).stop_camera()
 
     def _rescale(self, *args):
         w, h = Window.size
@@ -191,6 +191,8 @@ class KioskApp(App):
     def go(self, name: str) -> None:
         if self.sm is None:
             return
+        if name == "score_camera" and str(self.settings.get("camera.marks", "")).startswith("deck:"):
+            name = "deal"  # an ordinary deck is read by dealing it face up
         if self.sm.current == name:
             self.sm.current_screen.refresh()
         else:

@@ -16,4 +16,6 @@ SCREEN_MODULES = {
     "history": "HistoryScreen",
     "settings": "SettingsScreen",
     "diagnostics": "DiagnosticsScreen",
+    "deal": "DealScreen",
+    "learn_deck": "LearnDeckScreen",
 }

@@ -151,6 +151,9 @@ class SettingsViewModel:
             found = tuple(f"v4l2:{d}" for d in self.video_devices())
             extra = (current,) if current not in CAMERA_SOURCES + found else ()
             return CAMERA_SOURCES + found + extra
+        if name == "camera.marks":  # the stickers, then the decks learnt
+            from kiosk import paths
+            return ("aruco", "qr") + tuple(f"deck:{p.stem}" for p in sorted(paths.decks_dir().glob("*.npz")))
         return BY_NAME[name].choices or (False, True)
 
     def cycle(self, name: str) -> object:

@@ -1,0 +1,146 @@
+""""Aprèn la baralla": learn an ordinary deck under the camera, one card at a time.
+
+Opened from the settings (behind the PIN). The camera light is on while it is open; the
+frame shown is the one a card is learnt from. Learning runs on a worker thread and its
+outcome comes back through the Clock. The 4 x 12 grid fills in; a flagged card (shown
+twice, or too like another) is red; tapping any card learns it again.
+"""
+
+from __future__ import annotations
+
+import threading
+from datetime import date
+
+from kivy.clock import Clock
+from kivy.logger import Logger
+from kivy.properties import BooleanProperty, ListProperty, StringProperty
+
+from kiosk.game import Card
+from kiosk.ui.i18n import N_, _
+from kiosk.ui.screens.base import load_kv
+from kiosk.ui.screens.deal import card_words
+from kiosk.ui.screens.score_camera import ScoreCameraScreen
+
+load_kv(__file__)
+PROBLEMS = {
+    "no_card": N_("No card found: lay {card} alone on the mat"),
+    "cut": N_("The card is not wholly in view: move it to the middle"),
+    "duplicate": N_("This looks like {like}, already learnt: show {card}"),
+}
+
+
+class LearnDeckScreen(ScoreCameraScreen):
+    """Reuses the camera screen's preview; the deck being learnt is ``self.learning``."""
+
+    prompt = StringProperty("")
+    grid = ListProperty([])  # 48 (code, state) in rows of oros, copes, espases, bastos
+    busy = BooleanProperty(False)
+    complete = BooleanProperty(False)
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.learning = None
+
+    def refresh(self) -> None:
+        if self.learning is None:
+            from kiosk.commands.deck import store
+            from kiosk.ui.viewmodels.deck import LearnDeck
+            decks = store()
+            name = f"baralla-{date.today():%Y%m%d}"
+            n = 2
+            while name in decks.names():
+                name = f"baralla-{date.today():%Y%m%d}-{n}"
+                n += 1
+            self.learning = LearnDeck(name, decks)
+        self._show()
+
+    def _cells(self) -> list:
+        grid = self.ids.grid
+        if not grid.children:
+            from kivy.factory import Factory
+            for _i in range(48):
+                cell = Factory.LearnCell()
+                cell.bind(on_release=lambda c: self.choose(c.code))
+                grid.add_widget(cell)
+        return list(reversed(grid.children))
+
+    def _show(self, problem: str = "") -> None:
+        lt = self.learning
+        self.grid = [(card.code, state) for row in lt.grid() for card, state in row]
+        for cell, (code, state) in zip(self._cells(), self.grid):
+            cell.code, cell.cell_state = code, state
+        self.complete = lt.complete
+        if problem:
+            self.prompt = problem
+        elif lt.current is not None:
+            self.prompt = _("Lay {card} face up on the mat, then Learn").format(card=card_words(lt.current.code))
+        else:
+            self.prompt = _("All 48 cards learnt: Save")
+
+    def _on_cards(self, result, new=()) -> None:
+        """The reader is not used while learning."""
+
+    def start_camera(self) -> None:
+        """Frames only: no reader runs while a deck is being learnt."""
+        factory = self.nav.camera_factory
+        if self.service is not None or factory is None:
+            self.status = "" if factory else _("No camera here")
+            return
+        try:
+            self.service = factory(frames_only=True, on_frame=self._on_frame, on_status=self._on_status)
+            self.service.start()
+        except Exception as exc:
+            Logger.exception("kiosk: camera failed to start")
+            self.service = None
+            self.prompt = _("The camera is not working") + f" ({exc})"
+            return
+        self._preview_event = Clock.schedule_interval(self._show_latest, 1 / 15)
+
+    def learn(self) -> None:
+        service = self.service
+        frame = getattr(service, "latest_frame", None) if service is not None else None
+        if frame is None or self.busy or self.learning.current is None:
+            return
+        self.busy = True
+        image = getattr(frame, "image", frame)
+        threading.Thread(target=self._learn_worker, args=(image,), name="learn-card", daemon=True).start()
+
+    def _learn_worker(self, image) -> None:
+        try:
+            outcome = self.learning.learn(image)
+        except Exception:
+            Logger.exception("kiosk: learning a card failed")
+            outcome = None
+        Clock.schedule_once(lambda dt: self._learnt(outcome), 0)
+
+    def _learnt(self, outcome) -> None:
+        self.busy = False
+        if outcome is None:
+            self._show(_("Something went wrong. Try again."))
+            return
+        if outcome.ok:
+            self.nav.feedback("tick")
+            self._show()
+            return
+        self.nav.feedback("error")
+        self._show(_(PROBLEMS[outcome.problem]).format(
+            card=card_words(outcome.card.code), like=card_words(outcome.like.code) if outcome.like else ""))
+
+    def choose(self, code: str) -> None:
+        self.learning.choose(Card.parse(code))
+        self._show()
+
+    def save(self) -> None:
+        if not self.learning.complete:
+            return
+        self.learning.save()
+        self.nav.settings.set("camera.marks", f"deck:{self.learning.name}")
+        self.nav.settings.save()
+        self.nav.show_message(_("Deck {name} learnt: the camera reads it from now on").format(
+            name=self.learning.name), info=True)
+        self.learning = None
+        self.nav.go("settings")
+
+    def back(self) -> None:
+        self.learning = None
+        self.nav.go("settings")

@@ -1,0 +1,98 @@
+"""Ordinary decks at the kiosk: "Aprèn la baralla" from the settings, and scoring a pile by
+dealing it face up (camera.marks = deck:NAME), on drawn frames played by the file camera."""
+
+from __future__ import annotations
+
+import time
+
+import cv2
+import pytest
+
+from kiosk.commands.run import camera_factory
+from kiosk.game import DECK, Card
+from kiosk.settings import Settings
+from tests.ui.flows import bid, start_match
+from tests.ui.ui2steps import open_settings
+from tests.vision import deckdraw
+from vision.deck.store import DeckStore
+
+pytestmark = [pytest.mark.ui, pytest.mark.slow]
+ORDER = [Card.parse(c) for c in ("9O", "1C", "7E", "8B", "3O")]
+
+
+@pytest.fixture
+def data_dir(tmp_path, monkeypatch):
+    monkeypatch.setenv("BOTIFARRA_DATA_DIR", str(tmp_path / "data"))
+    return tmp_path / "data"
+
+
+def wait_for(d, condition, timeout: float = 60.0) -> bool:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        d.pump(1)
+        if condition():
+            return True
+        time.sleep(0.02)
+    return False
+
+
+def test_a_pile_dealt_face_up_is_counted_and_goes_to_the_confirmation(kiosk, data_dir, tmp_path):
+    DeckStore(data_dir / "decks").save(deckdraw.learnt("A"))
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    # the file camera drops frames when the machine is busy: the pile lies still long enough
+    deal = deckdraw.deal(ORDER, seed=21, still=12)
+    pictures = deal.frames + [deal.frames[-1]] * 300  # the pile lies there (the file camera loops)
+    for i, frame in enumerate(pictures):
+        cv2.imwrite(str(frames / f"{i:04d}.jpg"), frame)
+    settings = Settings()
+    settings.set("camera.marks", "deck:deckA")
+    d = kiosk.start(settings=settings, camera_factory=camera_factory(f"file:{frames}", "deck:deckA"))
+    start_match(d)
+    bid(d, "oros")
+    d.tap("score_camera")
+    assert d.screen == "deal"
+    screen = d.current
+    assert wait_for(d, lambda: len(screen.cards) == len(ORDER)), (screen.cards, screen.ask, screen.status)
+    assert screen.cards == [c.code for c in ORDER]
+    assert screen.ticked and screen.last_card.startswith("3 oros")
+    d.pump(2, draw=True)
+    d.shot()
+    d.tap("take_back")
+    assert screen.cards == [c.code for c in ORDER[:4]]
+    assert screen.last_card.startswith("8 bastos")
+    d.tap("ok")
+    assert d.screen == "confirm"
+    event = d.app.vm.pending
+    assert event["source"] == "camera" and event["piles"]["A"] == [c.code for c in ORDER[:4]]
+    d.finish()
+
+
+def test_learn_the_deck_from_the_settings(kiosk, data_dir, tmp_path):
+    photo = tmp_path / "9O.jpg"
+    cv2.imwrite(str(photo), deckdraw.enrol_photo(Card.parse("9O")))
+    d = kiosk.start(camera_factory=camera_factory(f"file:{photo}", "aruco"))
+    open_settings(d)
+    d.tap("learn_deck")
+    assert d.screen == "learn_deck"
+    screen = d.current
+    assert wait_for(d, lambda: screen.service is not None and screen.service.latest_frame is not None)
+    assert screen.learning.current == DECK[0]  # 9O, the first card asked for
+    d.tap("learn", shot=False)
+    assert wait_for(d, lambda: not screen.busy)
+    assert dict(screen.grid)["9O"] == "learnt" and screen.learning.current == DECK[1]
+    # the same card again, for 1O: flagged, not learnt
+    d.tap("learn", shot=False)
+    assert wait_for(d, lambda: not screen.busy)
+    assert screen.learning.flagged == {DECK[1]: DECK[0]} and "9 oros" in screen.prompt
+    assert screen.learning.current == DECK[1]  # still the card to show
+    assert not d.has("save")  # not before all 48 are learnt
+    d.pump(2, draw=True)
+    d.shot()
+    # any card can be learnt again alone: choose 9O in the grid
+    screen.choose("9O")
+    assert dict(screen.grid)["9O"] == "current" and dict(screen.grid)["1O"] == "flagged"
+    assert screen.ids.grid.children[-1].cell_state == "flagged"  # the 1O cell is red
+    d.tap("back", shot=False)
+    assert d.screen == "settings"
+    d.finish()

@@ -1,0 +1,123 @@
+"""Learning an ordinary deck from photos: the library, the store and the `deck` command."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import cv2
+import numpy as np
+import pytest
+
+from kiosk.cli import main
+from kiosk.game import DECK, Card
+from tests.vision import deckdraw
+from vision.deck.errors import DeckNotFoundError, EnrolmentError
+from vision.deck.store import DeckStore, learn_folder
+
+
+@pytest.fixture(scope="module")
+def photos(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("deckA")
+    deckdraw.enrol_folder(folder, style="A")
+    return folder
+
+
+@pytest.fixture
+def data_dir(tmp_path, monkeypatch):
+    monkeypatch.setenv("BOTIFARRA_DATA_DIR", str(tmp_path / "data"))
+    return tmp_path / "data"
+
+
+def test_learns_all_48_cards_and_keeps_them_by_name(photos, tmp_path):
+    model = learn_folder("bar", photos)
+    assert model.codes == [c.code for c in DECK]
+    assert model.missing == []
+    store = DeckStore(tmp_path / "decks")
+    store.save(model)
+    again = store.load("bar")
+    assert again.codes == model.codes
+    assert np.allclose(again.whole, model.whole)
+    assert store.names() == ["bar"]
+
+
+def test_a_missing_card_is_named(photos, tmp_path):
+    folder = tmp_path / "some"
+    shutil.copytree(photos, folder)
+    (folder / "8B.jpg").unlink()
+    with pytest.raises(EnrolmentError) as err:
+        learn_folder("bar", folder)
+    assert "8B" in str(err.value) and err.value.code == "8B"
+
+
+def test_the_same_card_photographed_for_two_codes_is_flagged(photos, tmp_path, data_dir, capsys):
+    assert learn_folder("bar", photos).similar_pairs() == []
+    folder = tmp_path / "dup"
+    shutil.copytree(photos, folder)
+    # 7C photographed again, at another place on the mat, and filed as 6C
+    image = deckdraw.enrol_photo(Card.parse("7C"), seed=5, centre=(560, 330))
+    cv2.imwrite(str(folder / "6C.jpg"), image)
+    pairs = learn_folder("bar", folder).similar_pairs()
+    assert [(p.first.code, p.second.code) for p in pairs] == [("7C", "6C")]
+    assert main(["deck", "learn", "bar", str(folder)]) == 0
+    assert "check 7C.jpg and 6C.jpg" in capsys.readouterr().err
+
+
+def test_a_card_not_on_the_mat_is_refused(photos, tmp_path):
+    folder = tmp_path / "off"
+    shutil.copytree(photos, folder)
+    cut = deckdraw.enrol_photo(Card.parse("3E"), centre=(1270, 360))  # half off the photo
+    cv2.imwrite(str(folder / "3E.jpg"), cut)
+    with pytest.raises(EnrolmentError) as err:
+        learn_folder("bar", folder)
+    assert err.value.code == "3E" and "inside the photo" in str(err.value)
+    empty = deckdraw.camera(deckdraw._mat((1280, 720), 0), deckdraw.Light(), np.random.default_rng(0))
+    cv2.imwrite(str(folder / "3E.jpg"), empty)
+    with pytest.raises(EnrolmentError, match="no card"):
+        learn_folder("bar", folder)
+
+
+def test_unknown_deck(tmp_path):
+    with pytest.raises(DeckNotFoundError):
+        DeckStore(tmp_path).load("nothing")
+
+
+def test_command_learn_list_export_import_remove(photos, data_dir, tmp_path, capsys):
+    assert main(["deck", "learn", "bar", str(photos)]) == 0
+    assert (data_dir / "decks" / "bar.npz").exists()
+    assert main(["deck", "list"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "bar"
+    assert main(["deck", "export", "bar", str(tmp_path)]) == 0
+    assert main(["deck", "import", str(tmp_path / "bar.npz"), "--name", "casa"]) == 0
+    capsys.readouterr()
+    assert main(["deck", "list"]) == 0
+    assert capsys.readouterr().out.split() == ["bar", "casa"]
+    assert main(["deck", "remove", "bar"]) == 0
+    assert main(["deck", "remove", "bar"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("botifarra-kiosk deck: no deck named bar")
+
+
+def test_command_learn_exits_2_with_one_line_for_a_missing_card(photos, data_dir, tmp_path, capsys):
+    folder = tmp_path / "some"
+    shutil.copytree(photos, folder)
+    (folder / "12O.jpg").unlink()
+    assert main(["deck", "learn", "bar", str(folder)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "12O" in err
+    assert not (data_dir / "decks" / "bar.npz").exists()
+
+
+def test_read_deal_prints_the_cards_in_the_order_dealt(photos, data_dir, tmp_path, capsys):
+    assert main(["deck", "learn", "bar", str(photos)]) == 0
+    order = [Card.parse(c) for c in ("9O", "1C", "12E", "4B", "10O")]
+    deal = deckdraw.deal(order, seed=4)
+    names = []
+    for i, frame in enumerate(deal.frames):
+        names.append(str(tmp_path / f"f{i:03d}.jpg"))
+        cv2.imwrite(names[-1], frame)
+    capsys.readouterr()
+    assert main(["read", "--deck", "bar", "--deal", *names, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out == {"cards": [c.code for c in order], "uncertain": 0}
+    assert main(["read", "--deck", "nope", "--deal", names[0], "--json"]) == 2

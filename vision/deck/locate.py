@@ -1,0 +1,164 @@
+"""Where the card is: one card alone on the mat (learning), or what changed on the table.
+
+Learning: the mat's colour is taken from the photo's edges; whatever differs from it
+enough is the card. Dealing: the difference with the last settled frame is the new card;
+its outline must be a card-shaped rectangle, not touch the frame's edge (a hand and arm
+always do), and be the size of one card (two cards dealt together make a bigger, broken
+shape).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.deck.errors import EnrolmentError
+
+CARD_ASPECT = 95.0 / 61.0
+ASPECT_TOLERANCE = 0.18
+MAT_DISTANCE = 16.0  # CIELAB distance from the mat's colour that is "something on the mat"
+MIN_RECTANGULAR = 0.86  # blob area / its rotated bounding box: a hand or two cards are less
+
+
+@dataclass(frozen=True)
+class Blob:
+    """One region that changed (or differs from the mat), in the coordinates it was found in."""
+
+    quad: np.ndarray  # 4x2 float32, the rotated rectangle's corners
+    area: float  # pixels inside the outline
+    rect_area: float
+    aspect: float  # long side / short side
+    touches_edge: bool
+
+    @property
+    def rectangular(self) -> float:
+        return self.area / self.rect_area if self.rect_area else 0.0
+
+    @property
+    def card_shaped(self) -> bool:
+        return (self.rectangular >= MIN_RECTANGULAR
+                and abs(self.aspect - CARD_ASPECT) <= ASPECT_TOLERANCE * CARD_ASPECT)
+
+    @property
+    def long_side(self) -> float:
+        return float(np.sqrt(self.rect_area * self.aspect))
+
+
+def _blob(points: np.ndarray, area: float, shape: tuple[int, int]) -> Blob:
+    h, w = shape
+    hull = cv2.convexHull(points)
+    (cx, cy), (rw, rh), ang = cv2.minAreaRect(hull)
+    xs, ys = points[:, 0], points[:, 1]
+    edge = bool(xs.min() <= 1 or ys.min() <= 1 or xs.max() >= w - 2 or ys.max() >= h - 2)
+    quad = cv2.boxPoints(((cx, cy), (rw, rh), ang)).astype(np.float32)
+    long_, short = max(rw, rh), max(min(rw, rh), 1.0)
+    return Blob(quad, area, float(rw * rh), long_ / short, edge)
+
+
+def blobs_of(mask: np.ndarray, *, min_area: float, max_area: float | None = None) -> list[Blob]:
+    """The connected regions of a binary mask (holes filled), biggest first."""
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    out = []
+    for i in range(1, n):
+        x, y, bw, bh, count = stats[i]
+        if count < min_area or (max_area is not None and count > max_area):
+            continue
+        sub = (labels[y:y + bh, x:x + bw] == i).astype(np.uint8)
+        contours, _ = cv2.findContours(sub, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        c = max(contours, key=cv2.contourArea)
+        pts = c.reshape(-1, 2) + (x, y)
+        out.append(_blob(pts.astype(np.int32), float(cv2.contourArea(c)), mask.shape))
+    out.sort(key=lambda b: -b.area)
+    return out
+
+
+def _clean(mask: np.ndarray, k: int) -> np.ndarray:
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)
+    return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel, iterations=2)
+
+
+def find_card_on_mat(image: np.ndarray, *, work_width: int = 640) -> np.ndarray:
+    """The quadrilateral (full-resolution pixels) of the one card lying on the mat.
+
+    The mat is the colour of the middle of the photo (the card covers only a little of
+    it); what differs from it enough, is card-shaped, a sensible size (not the mat's own
+    corner markers, not the table around the mat) and clear of the photo's edge is the
+    card. Raises :class:`EnrolmentError` when there is none, or more than one.
+    """
+    h, w = image.shape[:2]
+    scale = work_width / w
+    small = cv2.resize(image, (work_width, int(round(h * scale))), interpolation=cv2.INTER_AREA)
+    small = cv2.GaussianBlur(small, (5, 5), 0)
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
+    sh, sw = lab.shape[:2]
+    middle = lab[sh // 5:sh - sh // 5, sw // 5:sw - sw // 5].reshape(-1, 3)
+    mat = np.median(middle, axis=0)
+    dist = np.linalg.norm(lab - mat, axis=2)
+    mask = (dist > MAT_DISTANCE).astype(np.uint8) * 255
+    mask = _clean(mask, 3)
+    blobs = blobs_of(mask, min_area=0.002 * mask.size, max_area=0.15 * mask.size)
+    cards = [b for b in blobs if b.card_shaped and not b.touches_edge]
+    if not cards:
+        if any(b.touches_edge for b in blobs):  # (the table around the mat is bigger than these)
+            raise EnrolmentError("the card is not wholly inside the photo")
+        raise EnrolmentError("no card found on the mat")
+    if len(cards) > 1 and cards[1].area > 0.5 * cards[0].area:
+        raise EnrolmentError("more than one card on the mat")
+    return _refined(image, cards[0].quad / scale, mat)
+
+
+def _refined(image: np.ndarray, quad: np.ndarray, mat_lab: np.ndarray) -> np.ndarray:
+    """The outline again at full resolution, around the rough one: the learnt view is
+    the reference every dealt card is compared with, so its outline must be exact."""
+    h, w = image.shape[:2]
+    x0, y0 = np.maximum(quad.min(axis=0) - 0.15 * np.ptp(quad, axis=0), 0).astype(int)
+    x1, y1 = np.minimum(quad.max(axis=0) + 0.15 * np.ptp(quad, axis=0), (w, h)).astype(int)
+    roi = cv2.GaussianBlur(image[y0:y1, x0:x1], (3, 3), 0)
+    dist = np.linalg.norm(cv2.cvtColor(roi, cv2.COLOR_BGR2LAB).astype(np.float32) - mat_lab, axis=2)
+    d8 = np.clip(dist * 2, 0, 255).astype(np.uint8)
+    level, _ = cv2.threshold(d8, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    mask = (d8 > level).astype(np.uint8) * 255
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7)))
+    blobs = blobs_of(mask, min_area=0.3 * cv2.contourArea(np.float32(quad)))
+    good = [b for b in blobs if b.card_shaped and not b.touches_edge]
+    return good[0].quad + np.float32([x0, y0]) if good else quad
+
+
+def change_groups(mask: np.ndarray, *, join_px: int, min_area: float) -> list[Blob]:
+    """The changed regions, each the convex hull of the changes close to one another.
+
+    A card dealt onto a pile changes only where it differs from what it covers: white
+    over white does not change, so one card's change is broken into pieces (its pips,
+    its index, its edge over the mat). Their hull is the card's outline again."""
+    k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (join_px, join_px))
+    groups = cv2.dilate(mask, k)
+    n, labels = cv2.connectedComponents(groups)
+    out = []
+    for i in range(1, n):
+        ys, xs = np.nonzero((labels == i) & (mask > 0))
+        if len(xs) < 3:
+            continue
+        pts = np.stack([xs, ys], axis=1).astype(np.int32)
+        area = float(cv2.contourArea(cv2.convexHull(pts)))
+        if area >= min_area:
+            out.append(_blob(pts, area, mask.shape))
+    out.sort(key=lambda b: -b.area)
+    return out
+
+
+def change_mask(reference: np.ndarray, current: np.ndarray, *, level: int = 18,
+                min_pixels: int = 6) -> np.ndarray:
+    """Where ``current`` differs from ``reference`` (both lightly blurred BGR frames).
+
+    No morphological opening: a card's thin printed frame line is often all that differs
+    where it lies over another white card, and opening would erase it. Specks of noise
+    are dropped by size instead."""
+    d = cv2.absdiff(reference, current).max(axis=2)
+    mask = (d > level).astype(np.uint8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    big = stats[:, cv2.CC_STAT_AREA] >= min_pixels
+    big[0] = False
+    return (big[labels]).astype(np.uint8) * 255

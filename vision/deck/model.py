@@ -1,0 +1,173 @@
+"""The enrolled deck and the classifier: a name only with a clear margin.
+
+Every enrolled card is kept in both orientations; a card on the table is compared as seen
+against all 96 views (normalised cross-correlation of the whole flat card). The best card
+must beat the best OTHER card by ``min_margin``. When the runner-up would change the
+score (different points: 8 vs 9, 1 vs 10, 12 vs 1, a 9 against anything) the rank-index
+corners are compared too, and they must agree with a margin of their own. Anything less
+is "show again", never a guess.
+
+Example::
+
+    model = DeckModel.learn("bar", {Card.parse("9O"): flat_9o, ...})
+    naming = model.identify(view_of(warp_card(frame, quad)))
+    naming.card  # Card or None
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from kiosk.game import DECK, Card
+from vision.deck.errors import EnrolmentError
+from vision.deck.views import CardView, corner_score, views_both_ways
+
+MIN_SCORE = 0.55  # below this the thing is not one of the learnt cards (or not lit alike)
+MIN_MARGIN = 0.04  # over the best card of the same rank (another suit)
+CLOSE = 0.10  # a card of another rank this close in the whole card: the corners decide
+MIN_CORNER = 0.5
+CORNER_MARGIN = 0.35  # of the way from their corner to ours
+SAME_CORNERS = 0.93  # two photos of one card reach 0.95-0.99; so does a sota against a rei
+TOO_SIMILAR = 0.97  # the same card learnt twice scores about 0.99; different cards stay below
+
+
+@dataclass(frozen=True)
+class Naming:
+    """What the classifier says about one card view."""
+
+    card: Card | None  # None: not sure enough ("show again")
+    best: Card
+    score: float
+    runner_up: Card
+    margin: float
+    corner_margin: float | None = None  # None when the corners were not needed
+
+    @property
+    def sure(self) -> bool:
+        return self.card is not None
+
+
+@dataclass(frozen=True)
+class Similar:
+    """Two learnt cards that look too much alike (or the same card learnt twice)."""
+
+    first: Card
+    second: Card
+    score: float
+
+
+class DeckModel:
+    """A learnt deck: its cards' views in both orientations.
+
+    ``codes`` are card codes (``"9O"``); ``whole``/``corners`` hold two rows per card (as
+    learnt, turned). ``card_long_frac``: the card's long side over the frame width at
+    enrolment, a hint of the size a card has on the table.
+    """
+
+    def __init__(self, name: str, codes: list[str], whole: np.ndarray, corners: np.ndarray, *,
+                 card_long_frac: float = 0.0) -> None:
+        if whole.shape[0] != 2 * len(codes) or corners.shape[0] != 2 * len(codes):
+            raise EnrolmentError(f"deck {name}: {len(codes)} cards but {whole.shape[0]} views")
+        self.name = name
+        self.codes = list(codes)
+        self.cards = [Card.parse(c) for c in codes]
+        self.whole = np.ascontiguousarray(whole, np.float32)
+        self.corners = np.ascontiguousarray(corners, np.float32)
+        self.card_long_frac = float(card_long_frac)
+
+    @classmethod
+    def learn(cls, name: str, photos: dict[Card, tuple[np.ndarray, np.ndarray]], *,
+              card_long_frac: float = 0.0) -> "DeckModel":
+        """A model from one (photo, card quadrilateral in it) per card."""
+        cards = [c for c in DECK if c in photos]
+        whole, corners = [], []
+        for card in cards:
+            for v in views_both_ways(*photos[card]):
+                whole.append(v.whole)
+                corners.append(v.corners)
+        return cls(name, [c.code for c in cards], np.array(whole), np.array(corners),
+                   card_long_frac=card_long_frac)
+
+    def with_card(self, card: Card, photo: np.ndarray, quad: np.ndarray) -> "DeckModel":
+        """The same deck with one card learnt again (or added)."""
+        views = views_both_ways(photo, quad)
+        codes, whole, corners = list(self.codes), self.whole.copy(), self.corners.copy()
+        if card.code in codes:
+            i = codes.index(card.code)
+            whole[2 * i:2 * i + 2] = [v.whole for v in views]
+            corners[2 * i:2 * i + 2] = [v.corners for v in views]
+        else:
+            codes.append(card.code)
+            whole = np.concatenate([whole, np.array([v.whole for v in views])])
+            corners = np.concatenate([corners, np.array([v.corners for v in views])])
+        order = sorted(range(len(codes)), key=lambda i: DECK.index(Card.parse(codes[i])))
+        rows = [r for i in order for r in (2 * i, 2 * i + 1)]
+        return DeckModel(self.name, [codes[i] for i in order], whole[rows], corners[rows],
+                         card_long_frac=self.card_long_frac)
+
+    @property
+    def missing(self) -> list[Card]:
+        have = set(self.cards)
+        return [c for c in DECK if c not in have]
+
+    def similar_pairs(self, limit: float = TOO_SIMILAR) -> list[Similar]:
+        """Pairs of learnt cards that look alike as a whole (``limit``) and in the rank
+        index: the same card learnt twice, or two cards of a deck that differ in a few
+        strokes only (a sota and a rei of one suit, on some decks). Appearance alone cannot
+        tell those two cases apart, so they are flagged for a person to check, not refused."""
+        n = len(self.cards)
+        if n < 2:
+            return []
+        s = self.whole[0::2] @ self.whole.T  # each card as learnt vs every view
+        s = np.maximum(s[:, 0::2], s[:, 1::2])
+        out = []
+        for i in range(n):
+            for j in range(i + 1, n):
+                score = float(max(s[i, j], s[j, i]))
+                if score >= limit and self._corners_alike(i, j) >= SAME_CORNERS:
+                    out.append(Similar(self.cards[i], self.cards[j], score))
+        return out
+
+    def _corners_alike(self, i: int, j: int) -> float:
+        return max(corner_score(self.corners[2 * i], self.corners[2 * j + o]) for o in (0, 1))
+
+    def identify(self, views: CardView | list[CardView]) -> Naming:
+        """Name the card seen in ``views`` (one view, or the same card at several
+        alignments: each learnt card scores its best alignment), or say it is not sure
+        (``card`` None)."""
+        views = [views] if isinstance(views, CardView) else views
+        all_s = np.stack([v.whole for v in views]) @ self.whole.T  # views x learnt views
+        k = int(np.argmax(all_s.max(axis=1)))
+        s = all_s.max(axis=0)
+        view = views[k]
+        per_card = np.maximum(s[0::2], s[1::2])
+        order = np.argsort(per_card)[::-1]
+        i, j = int(order[0]), int(order[1])
+        best, second = self.cards[i], self.cards[j]
+        score, margin = float(per_card[i]), float(per_card[i] - per_card[j])
+        # Cards of the same rank differ by suit: colour and pips, the whole card decides.
+        same_rank = [k for k in order[1:] if self.cards[int(k)].rank == best.rank]
+        suit_margin = float(per_card[i] - per_card[same_rank[0]]) if same_rank else 1.0
+        sure = score >= MIN_SCORE and suit_margin >= MIN_MARGIN
+        # Any close card of another rank: the corner index must decide, clearly.
+        rivals = [int(k) for k in order[1:8]
+                  if per_card[i] - per_card[k] < CLOSE and self.cards[int(k)].rank != best.rank]
+        corner_margin = None
+        if sure and rivals:
+            # The index differs in a few strokes ("10" and "12"), so raw correlations are
+            # all close to 1; what counts is where the seen corner lies between the two
+            # learnt ones: +1 exactly ours, -1 exactly theirs.
+            seen = view.corners
+            mine_o = max((0, 1), key=lambda o: corner_score(self.corners[2 * i + o], seen))
+            mine = corner_score(self.corners[2 * i + mine_o], seen)
+            worst = 1.0
+            for k in rivals:
+                theirs = max(corner_score(self.corners[2 * k + o], seen) for o in (0, 1))
+                apart = 1.0 - max(corner_score(self.corners[2 * i + mine_o], self.corners[2 * k + o])
+                                  for o in (0, 1))
+                worst = min(worst, (mine - theirs) / max(apart, 0.01))
+            corner_margin = worst
+            sure = mine >= MIN_CORNER and corner_margin >= CORNER_MARGIN
+        return Naming(best if sure else None, best, score, second, margin, corner_margin)

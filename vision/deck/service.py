@@ -1,0 +1,104 @@
+"""The deal-through reader on its own thread, in the camera service's shape.
+
+``DealService(source, tracker, on_frame=, on_cards=, on_status=)`` takes every new frame
+from the source, calls ``on_frame(frame)`` and feeds the tracker; ``on_cards(event,
+new_cards)`` comes for every tracker event (``new_cards`` holds the card when one was
+counted). Callbacks run on the service's thread, never the UI's.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from typing import Callable
+
+import numpy as np
+
+from kiosk.game import Card
+from vision.deck.tracker import COUNTED, DealEvent, DealTracker
+
+log = logging.getLogger(__name__)
+
+
+class DealService:
+    """Feeds a :class:`DealTracker` from a frame source on one thread; ``stop()`` joins it.
+    Without a tracker it only hands on frames (learning a deck)."""
+
+    def __init__(self, source, tracker: DealTracker | None, *, on_frame: Callable | None = None,
+                 on_cards: Callable[[DealEvent, list[Card]], None] | None = None,
+                 on_status: Callable[[str], None] | None = None) -> None:
+        self.source = source
+        self.tracker = tracker
+        self.on_frame, self.on_cards, self.on_status = on_frame, on_cards, on_status
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._evidence: np.ndarray | None = None
+        self.latest_frame = None
+
+    @property
+    def status(self) -> str:
+        return self.source.status
+
+    def start(self) -> "DealService":
+        if self._thread is None:
+            self._stop.clear()
+            self.source.start()
+            self._thread = threading.Thread(target=self._run, name="deal-reader", daemon=True)
+            self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        try:
+            self.source.stop()
+        finally:
+            if self._thread is not None:
+                self._thread.join()
+                self._thread = None
+
+    def reset(self) -> None:
+        """A new pile: forget every card counted."""
+        with self._lock:
+            if self.tracker is not None:
+                self.tracker = DealTracker(self.tracker.model, still_frames=self.tracker.still_frames)
+
+    def take_back(self) -> Card | None:
+        """"Treu l'última": the last card counted is forgotten (the player lifts it off)."""
+        with self._lock:
+            return self.tracker.take_back() if self.tracker is not None else None
+
+    def evidence(self, *, problems=()) -> np.ndarray | None:
+        """The frame the last card was counted in."""
+        return self._evidence
+
+    def _call(self, fn, *args) -> None:
+        if fn is None:
+            return
+        try:
+            fn(*args)
+        except Exception:
+            log.exception("deal callback %r failed", fn)
+
+    def _run(self) -> None:
+        last = 0
+        status = None
+        while not self._stop.is_set():
+            frame = self.source.latest(0.2, after=last)
+            now = self.source.status
+            if now != status:
+                status = now
+                self._call(self.on_status, now)
+            if frame is None or self._stop.is_set():
+                continue
+            last = frame.number
+            self.latest_frame = frame
+            self._call(self.on_frame, frame)
+            if self.tracker is None:
+                continue
+            with self._lock:
+                events = self.tracker.feed(frame.image)
+            for event in events:
+                if event.kind == COUNTED:
+                    self._evidence = frame.image
+                self._call(self.on_cards, event, [event.card] if event.kind == COUNTED else [])

@@ -1,0 +1,230 @@
+"""Deal-through reading: the player turns the pile's cards face up one at a time.
+
+Each frame is shrunk to ``motion_width`` and compared with the previous one: is anything
+moving? Only when nothing has moved for ``still_frames`` frames is the table looked at,
+once per still spell, at ``detail_width`` against the last settled frame:
+
+- no change: nothing happens;
+- the change touches the frame's edge, or is not card-shaped: a hand is there; no read
+  until it leaves;
+- more than one card's worth of change: ask to deal them one at a time;
+- one card: warped flat from the full-resolution frame and named; a reflection on it
+  asks to move the card; a low margin asks to show it again; a card already counted is
+  refused ("ja comptada").
+
+The table going back to how it was before the last card means that card was lifted off
+again; :meth:`DealTracker.take_back` ("Treu l'última") forgets it by hand.
+
+Example::
+
+    tracker = DealTracker(model)
+    for frame in frames:
+        for event in tracker.feed(frame):
+            print(event.kind, event.card)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from kiosk.game import Card, pile_points
+from vision.deck.locate import CARD_ASPECT, Blob, change_groups, change_mask
+from vision.deck.model import DeckModel, Naming
+from vision.deck.views import GLARE_SHARE, views_around
+
+COUNTED = "counted"
+ALREADY = "already_counted"
+SHOW_AGAIN = "show_again"
+TWO_CARDS = "two_cards"
+GLARE = "glare"
+HAND = "hand"
+TAKEN_BACK = "taken_back"
+KEEP_DETAIL = 4  # settled frames kept at detail size (older ones are only for "lifted off")
+
+
+@dataclass(frozen=True)
+class DealEvent:
+    """Something the kiosk shows: ``kind`` is one of the module's event names."""
+
+    kind: str
+    card: Card | None = None
+    naming: Naming | None = None
+    frame_number: int = 0
+
+
+@dataclass(frozen=True)
+class Tally:
+    """The pile so far: its points, its tricks (cards / 4) and the cards in dealing order."""
+
+    cards: tuple[Card, ...]
+    points: int
+    tricks: int
+
+
+@dataclass
+class _Settled:
+    detail: np.ndarray | None
+    card: Card | None = None
+    pending: bool = False  # lies there unread (asked to show again): replaced by what comes next
+
+
+@dataclass
+class DealTracker:
+    """The deal-through state machine over a stream of BGR frames (any resolution).
+
+    ``still_frames``: frames without movement before the table is looked at (3 at 10 fps
+    is 0.3 s). ``motion_share``: share of pixels changing between frames that counts as
+    movement.
+    """
+
+    model: DeckModel
+    still_frames: int = 3
+    motion_share: float = 0.002
+    motion_width: int = 320
+    detail_width: int = 960
+    uncertain: int = 0
+    _settled: list[_Settled] = field(default_factory=list)
+    _previous: np.ndarray | None = None
+    _still: int = 0
+    _frames: int = 0
+    _card_area: float = 0.0
+    _card_long: float = 0.0
+
+    @property
+    def cards(self) -> list[Card]:
+        return [s.card for s in self._settled if s.card is not None]
+
+    @property
+    def tally(self) -> Tally:
+        cards = tuple(self.cards)
+        points, tricks = pile_points(list(cards))
+        return Tally(cards, points, tricks)
+
+    def take_back(self) -> Card | None:
+        """Forget the last card counted ("Treu l'última"); the table is expected to look
+        as it did before it was dealt."""
+        if len(self._settled) < 2 or self._settled[-2].detail is None:
+            return None
+        last = self._settled.pop()
+        self._still = 0
+        return last.card
+
+    def _shrink(self, frame: np.ndarray, width: int, blur: int) -> np.ndarray:
+        h, w = frame.shape[:2]
+        width = min(width, w)
+        small = cv2.resize(frame, (width, int(round(h * width / w))), interpolation=cv2.INTER_AREA)
+        return cv2.GaussianBlur(small, (blur, blur), 0)
+
+    def feed(self, frame: np.ndarray) -> list[DealEvent]:
+        """Take the next frame (BGR); return what happened (usually nothing)."""
+        self._frames += 1
+        small = self._shrink(frame, self.motion_width, 5)
+        if self._previous is None:
+            self._previous = small
+            return []
+        moving = cv2.absdiff(small, self._previous).max(axis=2) > 20
+        self._previous = small
+        if float(np.mean(moving)) > self.motion_share:
+            self._still = 0
+            return []
+        self._still += 1
+        if self._still != self.still_frames:
+            return []
+        detail = self._shrink(frame, self.detail_width, 3)
+        if not self._settled:  # the empty mat, once it first lies still: what is new is dealt
+            self._settled.append(_Settled(detail))
+            return []
+        return self._look(frame, detail)
+
+    def _expected_area(self, detail: np.ndarray) -> float:
+        if self._card_area:
+            return self._card_area
+        long_ = (self.model.card_long_frac or 0.2) * detail.shape[1]
+        return long_ * long_ / CARD_ASPECT
+
+    def _changes(self, reference: np.ndarray, detail: np.ndarray, card_area: float) -> list[Blob]:
+        # pieces of one card (its art, bits of its frame line) are joined across the white
+        join = max(3, int(np.sqrt(card_area / CARD_ASPECT) / 3)) | 1
+        return change_groups(change_mask(reference, detail), join_px=join, min_area=0.2 * card_area)
+
+    def _push(self, detail: np.ndarray, card: Card | None, *, pending: bool = False) -> None:
+        self._settled.append(_Settled(detail, card, pending))
+        if len(self._settled) > KEEP_DETAIL:
+            self._settled[-KEEP_DETAIL - 1].detail = None
+
+    def _look(self, frame: np.ndarray, detail: np.ndarray) -> list[DealEvent]:
+        n = self._frames
+        card_area = self._expected_area(detail)
+        blobs = self._changes(self._settled[-1].detail, detail, card_area)
+        if not blobs:
+            return []
+        one_card = len(blobs) == 1 and blobs[0].card_shaped and not blobs[0].touches_edge
+        if self._settled[-1].pending and not one_card:
+            # The card(s) we asked about were moved or shown again: look afresh against
+            # the table as it was before them. (A card simply dealt on top of them is
+            # read against them, above.)
+            self._settled.pop()
+            blobs = self._changes(self._settled[-1].detail, detail, card_area)
+            if not blobs:
+                return []
+        before = self._settled[-2].detail if len(self._settled) >= 2 else None
+        since_before = self._changes(before, detail, card_area) if before is not None else None
+        if since_before == []:
+            last = self._settled.pop()  # the last card was lifted off the pile again
+            return [DealEvent(TAKEN_BACK, last.card, frame_number=n)]
+        blob = blobs[0]
+        if not blob.card_shaped and not blob.touches_edge and len(blobs) == 1 and since_before \
+                and len(since_before) == 1 and since_before[0].card_shaped and since_before[0].area < 1.4 * card_area:
+            # Laid almost exactly on the last card: only where their prints differ changed,
+            # which need not look like a card; the two together outline it. (The naming's
+            # alignment search and margin still decide; a doubt is asked, never guessed.)
+            blob = since_before[0]
+        if blob.touches_edge:
+            return [DealEvent(HAND, frame_number=n)]
+        if blob.area > 1.4 * card_area or len(blobs) > 1:
+            self._push(detail, None, pending=True)
+            return [DealEvent(TWO_CARDS, frame_number=n)]
+        if not blob.card_shaped:
+            return [DealEvent(HAND, frame_number=n)]
+        return self._name(frame, detail, blob)
+
+    def _outline(self, blob: Blob, detail: np.ndarray) -> np.ndarray:
+        """The card's rectangle: the change's, grown to a whole card's size. Over another
+        white card a card's white margin changes nothing, so the change can stop at its
+        printed frame line, millimetres inside the edge; the size of a whole card is known
+        (the last cards read, or the learnt deck at first)."""
+        (cx, cy), (rw, rh), ang = cv2.minAreaRect(blob.quad)
+        long_, short = max(rw, rh), min(rw, rh)
+        if self._card_long:
+            want = self._card_long
+        else:
+            want = (self.model.card_long_frac or 0.0) * detail.shape[1]
+        if want and 0.75 * want <= long_ <= 1.02 * want:
+            k = want / long_
+            long_, short = want, max(short * k, want / CARD_ASPECT)
+        if long_ > 0.9 * want:
+            # a card lying on the mat shows its whole outline: that is the size to keep
+            self._card_long = max(self._card_long * 0.98, long_) if self._card_long else long_
+        size = (long_, short) if rw >= rh else (short, long_)
+        return cv2.boxPoints(((cx, cy), size, ang)).astype(np.float32)
+
+    def _name(self, frame: np.ndarray, detail: np.ndarray, blob: Blob) -> list[DealEvent]:
+        n = self._frames
+        views = views_around(frame, self._outline(blob, detail) * (frame.shape[1] / detail.shape[1]))
+        if views[0].glare > GLARE_SHARE:
+            self._push(detail, None, pending=True)
+            return [DealEvent(GLARE, frame_number=n)]
+        naming = self.model.identify(views)
+        if naming.card is None:
+            self.uncertain += 1
+            self._push(detail, None, pending=True)
+            return [DealEvent(SHOW_AGAIN, naming=naming, frame_number=n)]
+        if naming.card in self.cards:
+            self._push(detail, None)  # it lies on the pile, not counted
+            return [DealEvent(ALREADY, naming.card, naming, n)]
+        self._push(detail, naming.card)
+        self._card_area = 0.7 * self._card_area + 0.3 * blob.area if self._card_area else blob.area
+        return [DealEvent(COUNTED, naming.card, naming, n)]

@@ -1,0 +1,188 @@
+"""A card's quadrilateral warped flat, normalised for light, and turned into features.
+
+The whole card is compared, not a corner: a whole-card template averages out noise, blur
+and small misplacements of the quadrilateral. Light is taken out in two steps: a plane
+fitted to the luma (the lamp's gradient across the card) is removed, then the
+template is brought to zero mean and unit length, so normalised cross-correlation is a dot
+product. Colour is kept at low resolution, relative to the card's own mean (a lamp's
+colour cast cancels), because the suit colours separate suits that share a layout. The
+rank-index corners are kept at full warp resolution for the second look at
+score-changing confusions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property, lru_cache
+
+import cv2
+import numpy as np
+
+# Flat card, portrait, 61 x 95 mm.
+WARP_W, WARP_H = 96, 150
+CELL = 3  # warp pixels per cell of the lightness template
+WHOLE_W, WHOLE_H = WARP_W // CELL, WARP_H // CELL
+CHROMA_W, CHROMA_H = 8, 12
+CHROMA_WEIGHT = 0.6
+# The rank index sits in the top-left and bottom-right corners (turned half a turn).
+CARD_W_MM, CARD_H_MM = 61.0, 95.0
+CORNER_MM = (0.5, 0.5, 19.0, 24.0)  # x0, y0, x1, y1 of the index region, from the top-left
+CORNER_PX_PER_MM = 4.0
+CORNER_SLIDE = 10  # pixels (2.5 mm)
+EDGE_CROP = 0.05
+GLARE_LEVEL = 250  # a pixel this bright in every channel is a reflection, not the card
+GLARE_SHARE = 0.015
+
+
+def order_quad(quad: np.ndarray) -> np.ndarray:
+    """Corners as top-left, top-right, bottom-right, bottom-left of a PORTRAIT card
+    (the long sides are the left and right ones); which short side is "top" is arbitrary,
+    so every card is compared in both orientations."""
+    q = np.asarray(quad, np.float32).reshape(4, 2)
+    c = q.mean(axis=0)
+    ang = np.arctan2(q[:, 1] - c[1], q[:, 0] - c[0])
+    q = q[np.argsort(ang)]  # clockwise in image coordinates
+    if np.linalg.norm(q[0] - q[1]) > np.linalg.norm(q[1] - q[2]):
+        q = np.roll(q, -1, axis=0)
+    return q
+
+
+# A thin band is cropped: the card's edge and the table behind it are the least
+# repeatable pixels. _WARP_CARD: where the card's own corners fall in the warp.
+_M = EDGE_CROP * WARP_W
+_WARP_CARD = np.float32([[-_M, -_M], [WARP_W - 1 + _M, -_M], [WARP_W - 1 + _M, WARP_H - 1 + _M],
+                         [-_M, WARP_H - 1 + _M]])
+
+
+def _warp(image: np.ndarray, q: np.ndarray, pad: int) -> tuple[np.ndarray, np.ndarray]:
+    """``q`` in portrait order; also gives the map from the warp back to ``image``."""
+    t = cv2.getPerspectiveTransform(np.float32(q), _WARP_CARD + np.float32(pad))
+    flat = cv2.warpPerspective(image, t, (WARP_W + 2 * pad, WARP_H + 2 * pad), flags=cv2.INTER_AREA,
+                               borderMode=cv2.BORDER_REPLICATE)
+    return flat, np.linalg.inv(t)
+
+
+def warp_card(image: np.ndarray, quad: np.ndarray, *, pad: int = 0) -> np.ndarray:
+    """The card as a WARP_W x WARP_H BGR image (portrait), with ``pad`` more pixels of
+    its surroundings on every side (room to search for the best alignment)."""
+    return _warp(image, order_quad(quad), pad)[0]
+
+
+@lru_cache(maxsize=8)
+def _plane_basis(h: int, w: int) -> tuple[np.ndarray, np.ndarray]:
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    a = np.stack([xx.ravel(), yy.ravel(), np.ones(h * w, np.float32)], axis=1)
+    return a, np.linalg.pinv(a).astype(np.float32)
+
+
+def _flatten_rows(x: np.ndarray, h: int, w: int) -> np.ndarray:
+    """Rows of ``x`` (each an h x w patch) with their best plane removed, unit length."""
+    a, pinv = _plane_basis(h, w)
+    x = x - (x @ pinv.T) @ a.T
+    x -= x.mean(axis=1, keepdims=True)
+    n = np.linalg.norm(x, axis=1, keepdims=True)
+    return x / np.maximum(n, 1e-6)
+
+
+@dataclass
+class CardView:
+    """One card seen flat at one alignment: the whole-card feature; the rank-index
+    corners are warped afresh from the frame, at a finer scale, only when asked for (the
+    second look is rare and the index is small)."""
+
+    whole: np.ndarray  # float32 unit vector
+    frame: np.ndarray  # the photo the card is in
+    quad: np.ndarray  # the card's corners in it, portrait order (see order_quad)
+    glare: float  # share of the card's pixels that are a reflection
+
+    @cached_property
+    def corners(self) -> np.ndarray:
+        """The two rank-index corners (top-left, and bottom-right turned), luma, 2 x H x W."""
+        return np.stack([_corner(self.frame, self.quad, turned) for turned in (False, True)])
+
+
+def _corner(frame: np.ndarray, quad: np.ndarray, turned: bool) -> np.ndarray:
+    q = quad[[2, 3, 0, 1]] if turned else quad
+    ppm = CORNER_PX_PER_MM
+    x0, y0, x1, y1 = CORNER_MM
+    card = np.float32([[0, 0], [CARD_W_MM, 0], [CARD_W_MM, CARD_H_MM], [0, CARD_H_MM]])
+    dst = (card - (x0, y0)) * ppm
+    t = cv2.getPerspectiveTransform(np.float32(q), np.float32(dst))
+    size = (int(round((x1 - x0) * ppm)), int(round((y1 - y0) * ppm)))
+    patch = cv2.warpPerspective(frame, t, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY).astype(np.float32)
+
+
+def corner_score(learnt: np.ndarray, seen: np.ndarray) -> float:
+    """How alike two pairs of corners are: the middle of each learnt corner is slid over
+    the seen one (a few millimetres each way, the outline's leftover error), normalised
+    cross-correlation, the worse of the two corners (both carry the same index)."""
+    m = CORNER_SLIDE
+    scores = [float(cv2.matchTemplate(seen[i], learnt[i, m:-m, m:-m], cv2.TM_CCOEFF_NORMED).max())
+              for i in range(2)]
+    return min(scores)
+
+
+def _chroma(ycc: np.ndarray) -> np.ndarray:
+    ab = cv2.resize(ycc, (CHROMA_W, CHROMA_H), interpolation=cv2.INTER_AREA)[:, :, 1:].astype(np.float32)
+    ab = ab - ab.reshape(-1, 2).mean(axis=0)
+    # a grey card does not get its noise blown up to full weight
+    return CHROMA_WEIGHT * ab.ravel() / max(float(np.linalg.norm(ab)), 25.0)
+
+
+def _views(ycc: np.ndarray, offsets: list[tuple[int, int]], frame: np.ndarray, to_frame: np.ndarray,
+           pad: int) -> list[CardView]:
+    """Views at warp-pixel ``offsets`` (multiples of CELL) into a padded YCrCb warp;
+    ``to_frame`` maps the padded warp back to ``frame``."""
+    h, w = ycc.shape[:2]
+    cells = cv2.resize(ycc[:, :, 0], (w // CELL, h // CELL), interpolation=cv2.INTER_AREA).astype(np.float32)
+    crops = np.stack([cells[dy // CELL:dy // CELL + WHOLE_H, dx // CELL:dx // CELL + WHOLE_W].ravel()
+                      for dx, dy in offsets])
+    light = _flatten_rows(crops, WHOLE_H, WHOLE_W)
+    out = []
+    for (dx, dy), row in zip(offsets, light):
+        crop = ycc[dy:dy + WARP_H, dx:dx + WARP_W]
+        whole = np.concatenate([row, _chroma(crop)]).astype(np.float32)
+        whole /= float(np.linalg.norm(whole)) or 1.0
+        card = _WARP_CARD + np.float32([dx, dy])
+        quad = cv2.perspectiveTransform(card[None], to_frame)[0]
+        out.append(CardView(whole, frame, quad, 0.0))
+    return out
+
+
+def _glare(bgr: np.ndarray) -> float:
+    return float(np.mean(np.min(bgr, axis=2) >= GLARE_LEVEL))
+
+
+def views_both_ways(image: np.ndarray, quad: np.ndarray) -> tuple[CardView, CardView]:
+    """The card at ``quad`` in ``image`` as seen, and turned half a turn (enrolment)."""
+    q = order_quad(quad)
+    out = []
+    for qq in (q, q[[2, 3, 0, 1]]):
+        flat, back = _warp(image, qq, 0)
+        v = _views(cv2.cvtColor(flat, cv2.COLOR_BGR2YCrCb), [(0, 0)], image, back, 0)[0]
+        v.glare = _glare(flat)
+        out.append(v)
+    return out[0], out[1]
+
+
+def views_around(image: np.ndarray, quad: np.ndarray, *, reach: int = 6,
+                 scales: tuple[float, ...] = (0.97, 1.0, 1.03)) -> list[CardView]:
+    """Views of the card at ``quad``, shifted by up to ``reach`` warp pixels each way
+    and slightly shrunk or grown: an outline found from a frame difference can be a few
+    millimetres off (blur, shadow), and whole-card correlation drops fast with
+    misalignment, so the best alignment is searched, not assumed."""
+    q = order_quad(quad)
+    centre = q.mean(axis=0)
+    steps = range(0, 2 * reach + 1, CELL)
+    offsets = [(dx, dy) for dy in steps for dx in steps]
+    out: list[CardView] = []
+    glare = 0.0
+    for scale in scales:
+        padded, back = _warp(image, centre + (q - centre) * scale, reach)
+        if scale == 1.0:
+            glare = _glare(padded[reach:-reach, reach:-reach])
+        out += _views(cv2.cvtColor(padded, cv2.COLOR_BGR2YCrCb), offsets, image, back, reach)
+    for v in out:
+        v.glare = glare
+    return out
