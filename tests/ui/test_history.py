@@ -26,7 +26,7 @@ def test_history_and_export_to_a_stick(kiosk, tmp_path):
     bid(d, "oros", levels=("contro",))
     score_points(d, "B", 50)
     confirm(d)
-    totals = d.app.vm.totals
+    totals = d.app.vm.state.totals
     assert totals == {"A": 48, "B": 28}
 
     d.tap("history")

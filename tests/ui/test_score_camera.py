@@ -2,6 +2,7 @@
 camera needed), reads a pile live and reaches the confirmation; a read can be corrected."""
 
 from __future__ import annotations
+from kiosk.table import sheet_of
 
 import time
 
@@ -39,15 +40,15 @@ def test_match_to_101_by_camera(kiosk):
         assert screen.texture is not None  # the preview shows frames
         d.tap("ok")
         assert d.screen == "confirm"
-        event = d.app.vm.pending
+        event = d.app.vm.state.pending
         assert event["source"] == "camera" and sorted(event["piles"]["A"]) == sorted(cards)
         assert event["evidence"] and event["evidence"].endswith(".jpg")
         d.tap("confirm")
-        assert d.app.vm.sheet[-1]["source"] == "camera"
+        assert sheet_of(d.app.vm.match)[-1]["source"] == "camera"
         assert screen.service is None  # the camera is stopped when the screen is left
         hands += 1
         assert hands <= 3
-    assert d.app.vm.winner == "B" and d.app.vm.totals["B"] >= 101
+    assert d.app.vm.state.winner == "B" and d.app.vm.state.totals["B"] >= 101
 
 
 def test_space_bar_scans_and_a_read_is_corrected_card_by_card(kiosk, tmp_path):
@@ -71,7 +72,7 @@ def test_space_bar_scans_and_a_read_is_corrected_card_by_card(kiosk, tmp_path):
     assert d.screen == "score_cards" and d.app.banner.text
     d.tap(cards[0])
     d.tap("ok")
-    assert d.screen == "confirm" and d.app.vm.pending["source"] == "camera"
+    assert d.screen == "confirm" and d.app.vm.state.pending.event["source"] == "camera"
 
 
 def test_no_camera_says_so_and_other_paths_work(kiosk):

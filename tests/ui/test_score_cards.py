@@ -32,10 +32,10 @@ def test_match_to_101_by_cards(kiosk):
     while d.screen != "match_won":
         bid(d, "botifarra")
         score_cards(d, "B", cards)
-        b = d.app.vm.breakdown()[1]
+        b = d.app.vm.state.pending.breakdown[1]
         assert b.card_points + b.tricks == b.points and b.scored == (b.points - 36) * 2
         confirm(d)
         hands += 1
         assert hands < 6
-    assert d.app.vm.winner == "B"
+    assert d.app.vm.state.winner == "B"
     d.shot()

@@ -14,7 +14,7 @@ load_kv(__file__)
 
 def breakdown_lines(vm) -> list[dict]:
     lines = []
-    for b in vm.breakdown():
+    for b in vm.state.pending.breakdown:
         if b.card_points is not None and b.tricks is not None:
             source = _("{cp} card points + {tricks} tricks = {p}").format(cp=b.card_points, tricks=b.tricks, p=b.points)
         elif b.points is not None:
@@ -47,25 +47,23 @@ class ConfirmScreen(KioskScreen):
 
     def refresh(self) -> None:
         vm = self.vm
-        if vm.pending is None:
+        if vm.state.pending is None:
             return
-        names = vm.team_names
+        names = vm.state.team_names
         self.name_a, self.name_b = names["A"], names["B"]
-        c = vm.contract
-        self.title = _("Hand {n}: {trump} ×{m}").format(n=vm.hand_number, trump=trump_name(c["trump"]),
-                                                        m=c["multiplier"])
+        c = vm.state.contract
+        self.title = _("Hand {n}: {trump} ×{m}").format(n=vm.state.hand_number, trump=trump_name(c.trump),
+                                                        m=c.multiplier)
         lines = {ln["team"]: ln for ln in breakdown_lines(vm)}
         self.line_a, self.line_b = lines["A"]["source"], lines["B"]["source"]
         self.result_a, self.result_b = lines["A"]["result"], lines["B"]["result"]
         self.scored_a, self.scored_b = f"+{lines['A']['scored']}", f"+{lines['B']['scored']}"
-        self.both = vm.needs_both
-        self.confirmed = vm.confirmed_by
+        self.both = vm.state.needs_both
+        self.confirmed = list(vm.state.draft.confirmed)
         self.has_photo = current_evidence(vm) is not None
 
     def confirm(self, team: str | None = None) -> None:
-        before = len(self.vm.match.events)
-        if self.nav.act(self.vm.confirm, team) and len(self.vm.match.events) > before:
-            self.nav.feedback("chord")  # the hand is saved
+        self.nav.save(self.vm.confirm, team)  # the chord plays only once it was committed
 
     def on_confirm_button(self):
         if not self.both:

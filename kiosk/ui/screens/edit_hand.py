@@ -7,7 +7,7 @@ from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kiosk.ui.i18n import _
 from kiosk.ui.screens.base import KioskScreen, level_name, load_kv, trump_name
 from kiosk.ui.viewmodels.evidence import current_evidence
-from kiosk.ui.viewmodels.match import LEVELS, TRUMPS
+from kiosk.ui.screens.base import LEVELS, TRUMPS
 from kiosk.ui.viewmodels.points import PointsPad
 from kiosk.ui.widgets import KButton, SuitButton
 
@@ -28,11 +28,12 @@ class EditHandScreen(KioskScreen):
 
     def refresh(self) -> None:
         vm = self.vm
-        if not vm.draft or "hand" not in vm.draft:
+        draft = vm.state.draft
+        if draft is None or draft.hand is None:
             return
-        self.index = int(vm.draft["hand"])
+        self.index = int(draft.hand)
         data = vm.hand_data(self.index)
-        names = vm.team_names
+        names = vm.state.team_names
         self.name_a, self.name_b = names["A"], names["B"]
         self.title = _("Edit hand {n}").format(n=self.index + 1)
         self.has_photo = current_evidence(vm) is not None

@@ -68,7 +68,7 @@ class EvidenceScreen(KioskScreen):
             self.message = _("This hand has no photo")
             return
         self.title = _("Photo of hand {n}").format(n=ev.number)
-        self.caption = ev.caption(self.vm.team_names)
+        self.caption = ev.caption(self.vm.state.team_names)
         problem = ev.problem
         if problem:
             self.message = problem
@@ -133,7 +133,7 @@ class EvidenceScreen(KioskScreen):
     def back(self) -> None:
         self._generation += 1
         self._image, self.texture = None, None
-        self.nav.go(self.vm.screen)
+        self.nav.go(self.vm.state.step)
 
     def on_leave(self, *args):
         self._generation += 1

@@ -19,13 +19,13 @@ class MatchWonScreen(KioskScreen):
 
     def refresh(self) -> None:
         vm = self.vm
-        if not vm.has_match:
+        if not vm.state.has_match:
             return
-        self.names = vm.team_names
-        self.totals = vm.totals
-        w = vm.winner
+        self.names = vm.state.team_names
+        self.totals = vm.state.totals
+        w = vm.state.winner
         self.winner_team = w if w in ("A", "B") else "A"
-        self.winner = (_("{name} win!").format(name=vm.team_names[w]) if w in ("A", "B")
+        self.winner = (_("{name} win!").format(name=vm.state.team_names[w]) if w in ("A", "B")
                        else _("A draw"))
         sheet = self.ids.sheet
         sheet.clear_widgets()

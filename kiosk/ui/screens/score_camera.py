@@ -19,6 +19,7 @@ from kivy.properties import ListProperty, ObjectProperty, StringProperty
 from kiosk.files import write_whole
 from kiosk.game import Card
 from kiosk.ui.i18n import N_, _
+from kiosk.table import Draft
 from kiosk.ui.screens.base import KioskScreen, load_kv
 from kiosk.ui.viewmodels.cards import CardPicker
 
@@ -55,11 +56,11 @@ class ScoreCameraScreen(KioskScreen):
 
     # ------------------------------------------------------------------ lifecycle
     def refresh(self) -> None:
-        draft = self.vm.draft or {}
-        names = self.vm.team_names
+        draft = self.vm.state.draft or Draft(step=self.name)
+        names = self.vm.state.team_names
         self.name_a, self.name_b = names["A"], names["B"]
-        self.team = draft.get("team", "A")
-        self.cards = list(draft.get("cards", []))
+        self.team = draft.team
+        self.cards = list(draft.cards)
         self._update()
 
     def on_enter(self, *args):
@@ -79,8 +80,8 @@ class ScoreCameraScreen(KioskScreen):
             return
         self._result = None
         evidence = getattr(self.nav, "evidence_dir", None)
-        if evidence is not None and self.vm.has_match:
-            self._evidence_path = Path(evidence) / f"match{self.vm.match_id}-hand{self.vm.hand_number}.jpg"
+        if evidence is not None and self.vm.state.has_match:
+            self._evidence_path = Path(evidence) / f"match{self.vm.state.match_id}-hand{self.vm.state.hand_number}.jpg"
         try:
             self.service = factory(on_frame=self._on_frame, on_cards=self._on_cards,
                                    on_status=self._on_status)

@@ -8,6 +8,7 @@ from kivy.properties import StringProperty
 from kiosk.game import Card
 from kiosk.ui import theme
 from kiosk.ui.i18n import _
+from kiosk.table import Draft
 from kiosk.ui.screens.base import KioskScreen, load_kv
 from kiosk.ui.viewmodels.cards import RANK_COLUMNS, SUIT_ROWS, CardPicker
 from kiosk.ui.widgets import KButton, KLabel
@@ -31,9 +32,9 @@ class ScoreCardsScreen(KioskScreen):
         self.bind(size=self._maybe_rebuild)
 
     def refresh(self) -> None:
-        draft = self.vm.draft or {}
-        self.picker = CardPicker(draft.get("team", "A"), draft.get("cards", ()), other=draft.get("other", ()))
-        names = self.vm.team_names
+        draft = self.vm.state.draft or Draft(step=self.name)
+        self.picker = CardPicker(draft.team, draft.cards, other=draft.other)
+        names = self.vm.state.team_names
         self.name_a, self.name_b = names["A"], names["B"]
         self._build_grid()
         self._update()
@@ -105,9 +106,9 @@ class ScoreCardsScreen(KioskScreen):
         if self.picker.problem:
             self.nav.show_message(self.picker.problem)
             return
-        source = (self.vm.draft or {}).get("source", "cards")
+        source = (self.vm.state.draft.source if self.vm.state.draft else None) or "cards"
         self.nav.act(self.vm.propose, self.picker.event(source=source,
-                                                        evidence=(self.vm.draft or {}).get("evidence")))
+                                                        evidence=self.vm.state.draft.evidence if self.vm.state.draft else None))
 
     def on_confirm_button(self):
         self.done()

@@ -5,6 +5,7 @@ from __future__ import annotations
 from kivy.properties import StringProperty
 
 from kiosk.ui.i18n import _
+from kiosk.table import Draft
 from kiosk.ui.screens.base import KioskScreen, load_kv
 from kiosk.ui.viewmodels.points import PointsPad
 
@@ -23,10 +24,10 @@ class ScorePointsScreen(KioskScreen):
         self.pad = PointsPad()
 
     def refresh(self) -> None:
-        draft = self.vm.draft or {}
-        self.pad = PointsPad(draft.get("team", "A"))
-        self.pad.digits = str(draft.get("digits", ""))
-        names = self.vm.team_names
+        draft = self.vm.state.draft or Draft(step=self.name)
+        self.pad = PointsPad(draft.team)
+        self.pad.digits = draft.digits
+        names = self.vm.state.team_names
         self.name_a, self.name_b = names["A"], names["B"]
         self._update()
 

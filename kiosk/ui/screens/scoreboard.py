@@ -7,7 +7,8 @@ from kivy.factory import Factory
 from kivy.properties import BooleanProperty, DictProperty, ListProperty, NumericProperty, StringProperty
 
 from kiosk.ui.i18n import LANGUAGE_NAMES, _
-from kiosk.ui.screens.base import KioskScreen, level_name, load_kv, trump_name
+from kiosk.ui.screens.base import KioskScreen, level_name, load_kv, trump_name, player_name
+from kiosk.table import sheet_of
 from kiosk.ui.widgets import KButton, SheetRow
 from kiosk.ui import theme
 from kiosk.ui import toolicons  # noqa: F401  (ToolButton for kv)
@@ -17,9 +18,9 @@ load_kv(__file__)
 
 def sheet_rows(vm, *, on_tap=None) -> list[SheetRow]:
     rows = [SheetRow(header=True, number="#", trump=_("Trump"), doubling="×", points=_("Points"),
-                     scored_a="", scored_b="", total_a=vm.team_names["A"], total_b=vm.team_names["B"],
+                     scored_a="", scored_b="", total_a=vm.state.team_names["A"], total_b=vm.state.team_names["B"],
                      disabled=True)]
-    for i, r in enumerate(vm.sheet):
+    for i, r in enumerate(sheet_of(vm.match)):
         if r["kind"] == "misdeal":
             trump, suit, points = _("Misdeal"), "", ""
             r = {**r, "delegated": False}
@@ -76,15 +77,15 @@ class ScoreboardScreen(KioskScreen):
 
     def refresh(self) -> None:
         vm = self.vm
-        self.names = vm.team_names
-        self.totals = vm.totals
-        self.progress = vm.progress
-        self.target = vm.target or 0
+        self.names = vm.state.team_names
+        self.totals = vm.state.totals
+        self.progress = vm.state.progress
+        self.target = vm.state.target or 0
         self.language = LANGUAGE_NAMES.get(self.nav.language, "")
         self.role_labels = seat_labels()
-        if vm.has_match:
-            self.seat_names = [vm.player_name(s) for s in range(4)]
-            self.roles = vm.roles if not vm.match.is_over else {}
+        if vm.state.has_match:
+            self.seat_names = [player_name(vm.state, s) for s in range(4)]
+            self.roles = vm.state.roles if not vm.state.is_over else {}
         else:
             self.seat_names = ["", "", "", ""]
             self.roles = {}
@@ -134,19 +135,19 @@ class ScoreboardScreen(KioskScreen):
 
     def _hand_status(self) -> str:
         vm = self.vm
-        if not vm.has_match:
+        if not vm.state.has_match:
             return _("No match yet: start a new one")
-        if vm.match.is_over:
+        if vm.state.is_over:
             return _("Match over")
-        c = vm.contract
-        dealer = vm.player_name(vm.roles["dealer"])
-        max_hands = getattr(vm.match.rules, "max_hands", None)
-        number = f"{vm.hand_number}/{max_hands}" if max_hands else vm.hand_number
+        c = vm.state.contract
+        dealer = player_name(vm.state, vm.state.roles["dealer"])
+        max_hands = vm.state.max_hands
+        number = f"{vm.state.hand_number}/{max_hands}" if max_hands else vm.state.hand_number
         text = _("Hand {n} · {dealer} deals").format(n=number, dealer=dealer)
-        if vm.target:
-            text += " · " + _("to {target}").format(target=vm.target)
-        if vm.phase == "playing" and c["trump"]:
-            text += f" · {trump_name(c['trump'])}\u00a0×{c['multiplier']}"  # kept on one line
+        if vm.state.target:
+            text += " · " + _("to {target}").format(target=vm.state.target)
+        if vm.state.phase == "playing" and c.trump:
+            text += f" · {trump_name(c.trump)}\u00a0×{c.multiplier}"  # kept on one line
         return text
 
     def _actions(self) -> None:
@@ -159,18 +160,18 @@ class ScoreboardScreen(KioskScreen):
                                           font_size=self.nav.u * 17, size_hint_x=1.6, shorten=False))
             buttons = [("call_time_no", _("No"), theme.BUTTON),
                        ("call_time_yes", _("Yes, call time"), theme.DANGER)]
-        elif not vm.has_match or vm.match.is_over:
+        elif not vm.state.has_match or vm.state.is_over:
             buttons.append(("new_match", _("New match"), theme.PRIMARY))
-        elif vm.phase in ("choose_trump", "delegated", "doubling"):
+        elif vm.state.phase in ("choose_trump", "delegated", "doubling"):
             buttons.append(("bidding", _("Choose trump"), theme.PRIMARY))
             buttons.append(("misdeal", _("Misdeal"), theme.BUTTON))
-        elif vm.phase == "playing":
+        elif vm.state.phase == "playing":
             buttons += [("score_camera", _("Camera"), theme.PRIMARY),
                         ("score_cards", _("Cards"), theme.PRIMARY),
                         ("score_points", _("Points"), theme.PRIMARY),
                         ("penalty", _("Penalty"), theme.DANGER),
                         ("misdeal", _("Misdeal"), theme.BUTTON)]
-        if vm.can_undo and not self.asking_time:
+        if vm.state.can_undo and not self.asking_time:
             buttons.append(("undo", _("Undo"), theme.BUTTON))
         # Portrait: more than four buttons go on two rows, so no word is broken in two.
         rows = 2 if self._portrait and len(buttons) > 4 and not self.asking_time else 1

@@ -36,7 +36,7 @@ from typing import Any, Callable, Sequence
 
 from kiosk.files import fsync_dir
 from kiosk.ui.i18n import _
-from kiosk.ui.viewmodels.match import sheet_of
+from kiosk.table.views import sheet_of
 
 # Where desktop systems (udisks: /media/USER/LABEL, /run/media/USER/LABEL) and a manual
 # mount (/mnt/NAME) put a USB stick.
