@@ -251,7 +251,7 @@ class TableSession:
         self.match.apply(event) if self.match is not None else None
         step = {"penalty": "penalty", "misdeal": "misdeal"}.get(event["type"], "confirm")
         base = self._draft or Draft(step=step)
-        back = base.step if base.step not in ACTION_STEPS else base.back
+        back = base.back if base.event is not None else base.step
         self._set_draft(base.but(step=step, event=dict(event), back=back, confirmed=()))
         self._publish()
 

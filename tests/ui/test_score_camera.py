@@ -40,7 +40,7 @@ def test_match_to_101_by_camera(kiosk):
         assert screen.texture is not None  # the preview shows frames
         d.tap("ok")
         assert d.screen == "confirm"
-        event = d.app.vm.state.pending
+        event = d.app.vm.state.pending.event
         assert event["source"] == "camera" and sorted(event["piles"]["A"]) == sorted(cards)
         assert event["evidence"] and event["evidence"].endswith(".jpg")
         d.tap("confirm")

@@ -13,7 +13,7 @@ from kiosk.game import DECK
 from kiosk.journal import Journal
 from kiosk.settings import Settings
 
-from kiosk.table import DraftStore, TableSession, sheet_of
+from kiosk.table import DraftStore, TableSession
 from kiosk.ui.viewmodels.evidence import HandEvidence, current_evidence, from_hand, photo_problem
 
 # two whole tricks read for Vosaltres: the four aces and the four nines (manilles)

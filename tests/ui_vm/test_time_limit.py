@@ -9,7 +9,7 @@ from kiosk.game import BotifarraError
 from kiosk.journal import Journal
 from kiosk.settings import Settings
 
-from kiosk.table import DraftStore, TableSession, sheet_of
+from kiosk.table import DraftStore, TableSession
 
 T0 = 1_790_000_000.0  # a whole second: the journal stamps events to the second
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import threading
 
-from kivy.clock import Clock
 from kivy.graphics.texture import Texture
 from kivy.logger import Logger
 from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
@@ -83,7 +82,7 @@ class EvidenceScreen(KioskScreen):
             except Exception:
                 Logger.exception("kiosk: could not decode the evidence photo %s", path)
                 image = None
-            Clock.schedule_once(lambda dt: self._loaded(generation, image), 0)
+            self.nav.to_ui(self._loaded)(generation, image)
 
         threading.Thread(target=work, name="evidence-photo", daemon=True).start()
 

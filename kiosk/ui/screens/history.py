@@ -7,7 +7,6 @@ from __future__ import annotations
 import threading
 from datetime import datetime
 
-from kivy.clock import Clock
 from kivy.factory import Factory
 from kivy.properties import BooleanProperty, StringProperty
 
@@ -50,7 +49,7 @@ class HistoryScreen(KioskScreen):
         sheet = self.ids.sheet
         sheet.clear_widgets()
         if h.match is not None:
-            for row in sheet_rows(h):
+            for row in sheet_rows(h.team_names, h.sheet):
                 sheet.add_widget(row)
 
     def select(self, match_id: int) -> None:
@@ -73,11 +72,11 @@ class HistoryScreen(KioskScreen):
                 result = self.history.export(payload)
             except ExportFailed as exc:
                 message = str(exc)
-                Clock.schedule_once(lambda dt: self._exported(None, message), 0)
+                self.nav.to_ui(self._exported)(None, message)
             except Exception as exc:  # a bug, not the stick: free the buttons, then raise it on
-                Clock.schedule_once(lambda dt, exc=exc: self._crashed(exc), 0)  # the UI loop (logged, recover())
+                self.nav.to_ui(self._crashed)(exc)  # the UI loop (logged, recover())
             else:
-                Clock.schedule_once(lambda dt: self._exported(result, None), 0)
+                self.nav.to_ui(self._exported)(result, None)
 
         threading.Thread(target=work, name="usb-export", daemon=True).start()
 
@@ -110,15 +109,15 @@ class HistoryScreen(KioskScreen):
         self.nav.show_message(h.progress_message(1, len(payloads)), seconds=120, info=True)
 
         def progress(n, total):
-            Clock.schedule_once(lambda dt: self._progress(n, total), 0)
+            self.nav.to_ui(self._progress)(n, total)
 
         def work():
             try:
                 result = h.export_many(payloads, unreadable=unreadable, on_progress=progress)
             except Exception as exc:  # a bug, not the stick: free the buttons, then raise it on
-                Clock.schedule_once(lambda dt, exc=exc: self._crashed(exc), 0)  # the UI loop (logged, recover())
+                self.nav.to_ui(self._crashed)(exc)  # the UI loop (logged, recover())
                 return
-            Clock.schedule_once(lambda dt: self._exported_today(result), 0)
+            self.nav.to_ui(self._exported_today)(result)
 
         threading.Thread(target=work, name="usb-export-today", daemon=True).start()
 

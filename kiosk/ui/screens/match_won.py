@@ -5,6 +5,7 @@ from __future__ import annotations
 from kivy.properties import DictProperty, StringProperty
 
 from kiosk.ui.i18n import _
+from kiosk.table import sheet_of
 from kiosk.ui.screens.base import KioskScreen, load_kv
 from kiosk.ui.screens.scoreboard import sheet_rows
 
@@ -29,7 +30,7 @@ class MatchWonScreen(KioskScreen):
                        else _("A draw"))
         sheet = self.ids.sheet
         sheet.clear_widgets()
-        for row in sheet_rows(vm):
+        for row in sheet_rows(vm.state.team_names, sheet_of(vm.match)):
             sheet.add_widget(row)
 
     def next_match(self) -> None:

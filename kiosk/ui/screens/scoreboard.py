@@ -16,11 +16,11 @@ from kiosk.ui import toolicons  # noqa: F401  (ToolButton for kv)
 load_kv(__file__)
 
 
-def sheet_rows(vm, *, on_tap=None) -> list[SheetRow]:
+def sheet_rows(team_names: dict, sheet: list[dict], *, on_tap=None) -> list[SheetRow]:
     rows = [SheetRow(header=True, number="#", trump=_("Trump"), doubling="×", points=_("Points"),
-                     scored_a="", scored_b="", total_a=vm.state.team_names["A"], total_b=vm.state.team_names["B"],
+                     scored_a="", scored_b="", total_a=team_names["A"], total_b=team_names["B"],
                      disabled=True)]
-    for i, r in enumerate(sheet_of(vm.match)):
+    for i, r in enumerate(sheet):
         if r["kind"] == "misdeal":
             trump, suit, points = _("Misdeal"), "", ""
             r = {**r, "delegated": False}
@@ -93,7 +93,7 @@ class ScoreboardScreen(KioskScreen):
         self.update_clock()
         sheet = self.ids.sheet
         sheet.clear_widgets()
-        for row in sheet_rows(vm, on_tap=self.edit):
+        for row in sheet_rows(vm.state.team_names, sheet_of(vm.match), on_tap=self.edit):
             sheet.add_widget(row)
         self._actions()
 

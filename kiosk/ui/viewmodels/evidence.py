@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from kiosk.game import BotifarraError
 from kiosk.ui.i18n import _
 
 JPEG_START = b"\xff\xd8"
