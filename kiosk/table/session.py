@@ -310,8 +310,12 @@ class TableSession:
         return result
 
     def redo(self) -> SaveResult:
-        result = self._commit({"type": "redo"})
-        return result
+        return self._commit({"type": "redo"})
+
+    def forget_undone(self) -> None:
+        """The table has seen what was undone: stop showing it (redo stays possible)."""
+        self._undone = None
+        self._publish()
 
     def hand_data(self, index: int) -> dict:
         """A past hand in the match JSON form (what an edit replaces)."""

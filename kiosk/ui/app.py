@@ -35,6 +35,9 @@ from kiosk.ui.tr import tr
 from kiosk.ui.widgets import Banner
 
 log = logging.getLogger("kiosk.ui")
+# Our on-screen keyboard: Catalan and Spanish letters (ç à è é í ï ò ó ú ü ñ ·), and a shift
+# key that stays on until tapped again (Kivy's own shift only holds under a second finger).
+KEYBOARD_LAYOUT = Path(__file__).with_name("keyboard_ca.json")
 KEY_SPACE, KEY_ENTER, KEY_NUMPAD_ENTER, KEY_BACKSPACE, KEY_ESCAPE = 32, 13, 271, 8, 27
 
 
@@ -105,6 +108,8 @@ class KioskApp(App):
         self.language = language if language in i18n.LANGUAGES else "ca"
         tr.switch(self.language)
         Window.clearcolor = theme.BG
+        from kivy.config import Config
+        Config.set("kivy", "keyboard_layout", str(KEYBOARD_LAYOUT))  # read when a keyboard docks
         self._rescale()
         drafts = DraftStore(self.db_path.with_name(self.db_path.name + ".draft.json") if self.db_path else None)
         vm_options = {"clock": self.clock} if self.clock is not None else {}

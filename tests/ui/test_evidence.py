@@ -37,6 +37,7 @@ def test_photo_from_the_confirmation_then_from_the_edit(kiosk):
     bid(d, "copes")
     d.tap("score_camera")
     assert len(read_pile(d)) == 16
+    d.tap("team_A")
     d.tap("ok")
     assert d.screen == "confirm"
     path = Path(d.app.vm.state.pending.event["evidence"])
@@ -79,6 +80,7 @@ def test_a_deleted_or_corrupt_photo_says_so_and_a_points_hand_offers_none(kiosk)
     bid(d, "oros")
     d.tap("score_camera")
     assert len(read_pile(d)) == 16
+    d.tap("team_A")
     d.tap("ok")
     path = Path(d.app.vm.state.pending.event["evidence"])
     path.unlink()  # the photo was deleted (or the card wiped): a clear message, the match intact

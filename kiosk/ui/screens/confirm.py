@@ -44,10 +44,13 @@ class ConfirmScreen(KioskScreen):
     name_a = StringProperty("")
     name_b = StringProperty("")
     has_photo = BooleanProperty(False)
+    save_failed = BooleanProperty(False)  # the journal refused the last save: NOT saved
+    owner = StringProperty("")            # whose pile was counted, shown big
 
     def refresh(self) -> None:
         vm = self.vm
-        if vm.state.pending is None:
+        state = vm.state
+        if state.pending is None:
             return
         names = vm.state.team_names
         self.name_a, self.name_b = names["A"], names["B"]
@@ -61,6 +64,16 @@ class ConfirmScreen(KioskScreen):
         self.both = vm.state.needs_both
         self.confirmed = list(vm.state.draft.confirmed)
         self.has_photo = current_evidence(vm) is not None
+        self.save_failed = state.last_save.failed
+        self.owner = self._owner(state)
+
+    @staticmethod
+    def _owner(state) -> str:
+        piles = state.pending.event.get("piles") or state.pending.event.get("points") or {}
+        team = next(iter(piles), None) if len(piles) == 1 else None
+        if team not in ("A", "B"):
+            return ""
+        return _("Pile of {name}").format(name=state.team_names[team])
 
     def confirm(self, team: str | None = None) -> None:
         self.nav.save(self.vm.confirm, team)  # the chord plays only once it was committed

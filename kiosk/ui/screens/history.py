@@ -23,6 +23,7 @@ class HistoryScreen(KioskScreen):
     busy = BooleanProperty(False)       # an export is running: no second one starts
     running = StringProperty("")        # which: "one" (the selected match) or "today"
     can_export = BooleanProperty(False)
+    can_resume = BooleanProperty(False)  # the chosen match is unfinished and not the one on the table
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
@@ -39,6 +40,9 @@ class HistoryScreen(KioskScreen):
         h = self.history
         self.summary = h.summary
         self.can_export = h.match is not None
+        info = next((i for i in h.infos if i.id == h.selected), None)
+        self.can_resume = bool(info is not None and not info.is_over and not info.error
+                               and info.id != self.vm.state.match_id)
         lst = self.ids.matches
         lst.clear_widgets()
         for info in h.infos:
@@ -55,6 +59,11 @@ class HistoryScreen(KioskScreen):
     def select(self, match_id: int) -> None:
         self.history.select(match_id)
         self._show()
+
+    def resume(self) -> None:
+        """Reopen the chosen unfinished match on the table, where it was left."""
+        if self.can_resume:
+            self.nav.act(self.vm.resume, self.history.selected)
 
     def export(self) -> None:
         if self.busy or self.history.selected is None:

@@ -62,7 +62,7 @@ class ScoreCameraScreen(KioskScreen):
         draft = state.draft or Draft(step=self.name)
         names = state.team_names
         self.name_a, self.name_b = names["A"], names["B"]
-        self.team = draft.team
+        self.team = draft.team if draft.pile_owner_chosen else ""  # no pair lit until chosen
         self.cards = list(draft.cards)
         self._update()
 
@@ -154,7 +154,7 @@ class ScoreCameraScreen(KioskScreen):
         self.vm.update_draft(team=team)
 
     def _picker(self) -> CardPicker:
-        return CardPicker(self.team, self.cards)
+        return CardPicker(self.team or "A", self.cards)
 
     def _update(self) -> None:
         p = self._picker()
@@ -173,10 +173,13 @@ class ScoreCameraScreen(KioskScreen):
     def correct(self) -> None:
         """Open the card grid with what was read, to fix it card by card."""
         evidence = self.scoring.evidence if self.scoring is not None else None
-        self.nav.act(self.vm.begin_score, "cards", team=self.team, cards=list(self.cards),
+        self.nav.act(self.vm.begin_score, "cards", team=self.team or None, cards=list(self.cards),
                      source="camera", evidence=evidence)
 
     def done(self) -> None:
+        if not self.team:
+            self.nav.show_message(_("Whose pile is it? Tap the pair first."))
+            return
         p = self._picker()
         if p.problem:
             self.nav.show_message(p.problem)

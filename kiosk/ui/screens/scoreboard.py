@@ -46,6 +46,19 @@ def sheet_rows(team_names: dict, sheet: list[dict], *, on_tap=None) -> list[Shee
     return rows
 
 
+def undone_text(undone, state) -> str:
+    """What an undo takes back, in the table's words: "hand 3, +36 Nosaltres"."""
+    if undone is None:
+        return ""
+    if undone.kind == "hand":
+        gains = [f"+{n} {state.team_names[t]}" for t, n in sorted(undone.scored.items()) if n]
+        text = _("hand {n}").format(n=undone.hand_number)
+        return text + (", " + ", ".join(gains) if gains else "")
+    if undone.kind == "bid":
+        return _("the last bid")
+    return _("the last change")
+
+
 def clock_text(seconds: float | None) -> str:
     """The tournament clock: minutes:seconds left ("" without a time limit)."""
     if seconds is None:
@@ -74,6 +87,8 @@ class ScoreboardScreen(KioskScreen):
     time_note = StringProperty("")
     can_call_time = BooleanProperty(False)
     asking_time = BooleanProperty(False)  # the organiser's "call time?" confirmation is open
+    contract_text = StringProperty("")  # "Oros ×4" while the hand is played
+    asking = StringProperty("")  # the second touch awaited: "undo" (a scored hand) or "abandon"
 
     def refresh(self) -> None:
         vm = self.vm
@@ -90,6 +105,9 @@ class ScoreboardScreen(KioskScreen):
             self.seat_names = ["", "", "", ""]
             self.roles = {}
         self.status = self._status()
+        c = vm.state.contract
+        self.contract_text = (f"{trump_name(c.trump)}\u00a0×{c.multiplier}"
+                              if vm.state.phase == "playing" and c.trump else "")
         self.update_clock()
         sheet = self.ids.sheet
         sheet.clear_widgets()
@@ -108,8 +126,8 @@ class ScoreboardScreen(KioskScreen):
             self._actions()
 
     def on_leave(self, *args):
-        if self.asking_time:
-            self.asking_time = False
+        if self.asking_time or self.asking:
+            self.asking_time, self.asking = False, ""
             self._actions()
 
     def update_clock(self) -> None:
@@ -155,7 +173,24 @@ class ScoreboardScreen(KioskScreen):
         bar.clear_widgets()
         vm = self.vm
         buttons = []
-        if self.asking_time:
+        state = vm.state
+        undone = state.last_undone if state.can_redo else None
+        if self.asking == "undo":
+            preview = vm.undo_preview()
+            bar.add_widget(Factory.KLabel(text=_("Undo {what}?").format(what=undone_text(preview, state)),
+                                          font_size=self.nav.u * 17, size_hint_x=1.6, shorten=False))
+            buttons = [("undo_no", _("No"), theme.BUTTON), ("undo_yes", _("Yes, undo"), theme.DANGER)]
+        elif self.asking == "abandon":
+            bar.add_widget(Factory.KLabel(
+                text=_("Leave the match in play? It stays in History, to resume."),
+                font_size=self.nav.u * 17, size_hint_x=1.6, shorten=False))
+            buttons = [("abandon_no", _("No"), theme.BUTTON),
+                       ("abandon_yes", _("Yes, new match"), theme.DANGER)]
+        elif undone is not None:
+            bar.add_widget(Factory.KLabel(text=_("Undone: {what}").format(what=undone_text(undone, state)),
+                                          font_size=self.nav.u * 17, size_hint_x=1.6, shorten=False))
+            buttons = [("redo", _("Redo"), theme.PRIMARY), ("undone_ok", _("OK"), theme.BUTTON)]
+        elif self.asking_time:
             bar.add_widget(Factory.KLabel(text=_("Call time? The hand in progress will be the last."),
                                           font_size=self.nav.u * 17, size_hint_x=1.6, shorten=False))
             buttons = [("call_time_no", _("No"), theme.BUTTON),
@@ -171,10 +206,11 @@ class ScoreboardScreen(KioskScreen):
                         ("score_points", _("Points"), theme.PRIMARY),
                         ("penalty", _("Penalty"), theme.DANGER),
                         ("misdeal", _("Misdeal"), theme.BUTTON)]
-        if vm.state.can_undo and not self.asking_time:
+        if vm.state.can_undo and not self.asking_time and not self.asking and undone is None:
             buttons.append(("undo", _("Undo"), theme.BUTTON))
         # Portrait: more than four buttons go on two rows, so no word is broken in two.
-        rows = 2 if self._portrait and len(buttons) > 4 and not self.asking_time else 1
+        asking = self.asking_time or self.asking or undone is not None
+        rows = 2 if self._portrait and len(buttons) > 4 and not asking else 1
         bar.rows = rows
         bar.height = self.nav.u * (58 * rows + 6 * (rows - 1))
         for action, text, colour in buttons:
@@ -186,7 +222,32 @@ class ScoreboardScreen(KioskScreen):
     def on_action(self, action: str) -> None:
         vm, nav = self.vm, self.nav
         if action == "new_match":
+            if vm.state.has_match and not vm.state.is_over:
+                self.asking = "abandon"  # a match in play is left only on a second touch
+                self._actions()
+            else:
+                nav.go("new_match")
+        elif action in ("abandon_no", "undo_no"):
+            self.asking = ""
+            self._actions()
+        elif action == "abandon_yes":
+            self.asking = ""
             nav.go("new_match")
+        elif action == "undo":
+            preview = vm.undo_preview()
+            if preview is not None and preview.kind == "hand":
+                self.asking = "undo"  # a scored hand is undone only on a second touch
+                self._actions()
+            else:
+                nav.act(vm.undo)
+        elif action == "undo_yes":
+            self.asking = ""
+            nav.act(vm.undo)
+            self._actions()
+        elif action == "redo":
+            nav.act(vm.redo)
+        elif action == "undone_ok":
+            vm.forget_undone()
         elif action == "bidding":
             nav.go("bidding")
         elif action.startswith("score_"):
@@ -195,8 +256,6 @@ class ScoreboardScreen(KioskScreen):
             nav.act(vm.begin_action, "penalty")
         elif action == "misdeal":
             nav.act(vm.misdeal)
-        elif action == "undo":
-            nav.act(vm.undo)
         elif action in ("call_time", "call_time_no"):
             self.asking_time = action == "call_time"
             self._actions()
@@ -207,6 +266,14 @@ class ScoreboardScreen(KioskScreen):
             self._actions()
         elif action == "language":
             nav.next_language()
+
+    def on_undo_button(self):
+        """The UNDO button (or Backspace) asks like the Undo touch does."""
+        if self.asking == "undo":
+            self.on_action("undo_yes")
+        elif self.vm.state.can_undo:
+            self.on_action("undo")
+        return True
 
     def edit(self, index: int) -> None:
         self.nav.act(self.vm.begin_action, "edit_hand", hand=index)
