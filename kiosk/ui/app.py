@@ -225,16 +225,15 @@ class KioskApp(App):
     def _on_state(self, state: TableState) -> None:
         """The session changed: a refused save turns the LED red and sounds the error cue
         once, and says the hand was NOT saved; a later save that works clears it."""
-        failed = state.last_save.failed
-        if failed and not self._save_failed:
+        failed, was = state.last_save.failed, self._save_failed
+        self._save_failed = failed
+        if failed and not was:
             Logger.error("kiosk: save failed: %s", state.last_save.error)
             self.show_message(_("NOT saved: the kiosk could not write the score. "
                                 "Nothing is lost on screen: try again. Please tell the bar staff."),
                               seconds=3600)
-            self._set_status("fault")
-        elif not failed and self._save_failed:
-            self.show_message("")
-        self._save_failed = failed
+        elif was and not failed:
+            self.show_message("")  # the cause is gone: so is the banner, the LED is green again
 
     def show_message(self, text: str, seconds: float = 6.0, *, info: bool = False) -> None:
         """The banner across the top. A problem (the default) sounds the error cue and turns

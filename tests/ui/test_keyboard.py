@@ -37,7 +37,7 @@ def test_catalan_letters_and_one_finger_shift(kiosk):
     Window.add_widget(kb)
     try:
         d.pump(3)
-        assert kb.layout == "keyboard_ca"
+        assert kb.layout.endswith("keyboard_ca.json")
         for ch in "çàèéíïòóúü·ñ":
             _tap_key(d, kb, ch)
         _tap_key(d, kb, "\u21e7")  # shift: stays on for the next letters, one finger

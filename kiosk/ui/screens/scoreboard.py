@@ -7,7 +7,7 @@ from kivy.factory import Factory
 from kivy.properties import BooleanProperty, DictProperty, ListProperty, NumericProperty, StringProperty
 
 from kiosk.ui.i18n import LANGUAGE_NAMES, _
-from kiosk.ui.screens.base import KioskScreen, level_name, load_kv, trump_name, player_name
+from kiosk.ui.screens.base import KioskScreen, load_kv, trump_name, player_name
 from kiosk.table import sheet_of
 from kiosk.ui.widgets import KButton, SheetRow
 from kiosk.ui import theme
@@ -33,8 +33,7 @@ def sheet_rows(team_names: dict, sheet: list[dict], *, on_tap=None) -> list[Shee
                 pa, pb = r["points"].get("A"), r["points"].get("B")
                 points = f"{pa if pa is not None else '–'}–{pb if pb is not None else '–'}"
         doubling = f"×{r['multiplier']}" if r["multiplier"] > 1 else ""
-        if level_name(r["doubling"]):
-            doubling = f"{level_name(r['doubling'])[:1]} ×{r['multiplier']}"
+        # "×2" alone: the multiplier names the doubling, and fits the narrowest sheet
         row = SheetRow(index=i, number=str(r["number"]), suit=suit, trump=trump, doubling=doubling,
                        delegated=_("delegated") if r["delegated"] else "",
                        points=points, scored_a=str(r["scored"].get("A", 0) or ""),
