@@ -45,6 +45,7 @@ def test_catalan_letters_and_one_finger_shift(kiosk):
         _tap_key(d, kb, "Ç")
         _tap_key(d, kb, "À")
         shot = SHOTS / f"{Window.width}x{Window.height}" / "test_keyboard-shift.png"
+        d.pump(2, draw=True)
         d.grab(shot)
         _tap_key(d, kb, "\u21e7")
         assert kb.layout_mode == "normal"

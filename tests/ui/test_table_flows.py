@@ -71,6 +71,7 @@ def test_a_hand_undone_redone_abandoned_and_resumed(kiosk, size, request):
 
     def shot(name):
         path = SHOTS / tag / f"flows-{name}.png"
+        d.pump(2, draw=True)  # a whole frame painted before it is read back
         d.grab(path)
         d.finish()
         return path
