@@ -8,7 +8,6 @@ subscribers (the screens, a club publisher). Kivy-free: a CLI or a test drives i
 
 from __future__ import annotations
 
-import calendar
 import logging
 import random
 import time
@@ -17,6 +16,7 @@ from typing import Any, Callable
 from kiosk.game import BotifarraError, MatchStateError, Rules, Suit, first_dealer_by_draw
 from kiosk.journal import InvalidEvent, JournalError
 from kiosk.settings import Settings
+from kiosk.table.clock import TournamentClock
 from kiosk.table.drafts import DraftStore
 from kiosk.table.state import (
     ACTION_STEPS, BIDDING_PHASES, Draft, SaveResult, TableState, Undone,
@@ -29,7 +29,7 @@ Listener = Callable[[TableState], None]
 HAND_EVENTS = ("hand_scored", "penalty", "misdeal")
 
 
-class TableSession:
+class TableSession(TournamentClock):
     """One table's match: actions in, frozen :class:`TableState` out.
 
     Args:
@@ -346,59 +346,6 @@ class TableSession:
 
     def edit_hand(self, index: int, data: dict) -> SaveResult:
         return self._commit(self._edit_event(index, data))
-
-    # ------------------------------------------------------------------ tournament time limit
-    @property
-    def started_at(self) -> float | None:
-        """When the match was created, from the journal (the clock survives a power cut)."""
-        if self.match_id is None:
-            return None
-        if self._started[0] != self.match_id:
-            stamp = next((i.created_at for i in self.journal.matches() if i.id == self.match_id), None)
-            at = None
-            if stamp:
-                try:
-                    at = float(calendar.timegm(time.strptime(stamp, "%Y-%m-%dT%H:%M:%SZ")))
-                except ValueError:
-                    at = None
-            self._started = (self.match_id, at)
-        return self._started[1]
-
-    @property
-    def time_limit_min(self) -> int | None:
-        if self.match is None or self.match.is_over:
-            return None
-        return self.match.rules.time_limit_min or None
-
-    @property
-    def time_left(self) -> float | None:
-        """Seconds left on the tournament clock (0 when it has run out); None without a limit."""
-        limit, start = self.time_limit_min, self.started_at
-        if not limit or start is None:
-            return None
-        return max(0.0, start + limit * 60 - self.clock())
-
-    @property
-    def time_up(self) -> bool:
-        return bool(self.match is not None and not self.match.is_over and self.match.time_up)
-
-    @property
-    def can_call_time(self) -> bool:
-        return bool(self.match is not None and "time_up" in self.match.available_events())
-
-    def check_time(self) -> bool:
-        """Every second: when the clock has run out, journal ``time_up`` once (if it was
-        undone, the organiser calls time by hand). True when it was saved."""
-        left = self.time_left
-        if left is None or left > 0 or not self.can_call_time:
-            return False
-        if any(e.get("type") == "time_up" for e in self.match.events):
-            return False
-        return self.call_time().saved
-
-    def call_time(self) -> SaveResult:
-        """The hand in progress is the last; a hand being scored stays open."""
-        return self._commit({"type": "time_up"}, keep_draft=True)
 
 
 def _undone_between(before, after) -> Undone:

@@ -20,7 +20,7 @@ from kivy.clock import Clock
 from kivy.core.window import Window
 from kivy.logger import Logger
 from kivy.properties import NumericProperty, StringProperty
-from kivy.uix.floatlayout import FloatLayout
+from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from hardware.bridge import call_on
@@ -116,10 +116,12 @@ class KioskApp(App):
         self.vm = TableSession(self.journal, settings=self.settings, drafts=drafts, **vm_options)
         self.vm.subscribe(self._on_state)
         self.sm = LazyScreenManager(vm=self.vm, nav=self, transition=NoTransition())
-        root = FloatLayout()
-        root.add_widget(self.sm)
-        self.banner = Banner(text="", size_hint=(1, None), height=0, pos_hint={"top": 1})
+        # The banner takes its own strip above the screen (never over a control): the screen
+        # gives it the room while it shows.
+        root = BoxLayout(orientation="vertical")
+        self.banner = Banner(text="", size_hint=(1, None), height=0)
         root.add_widget(self.banner)
+        root.add_widget(self.sm)
         self.banner.bind(texture_size=self._fit_banner, on_dismiss=lambda banner: self.show_message(""))
         Window.bind(on_resize=self._rescale, on_key_down=self._on_key_down,
                     on_request_close=self._on_request_close)
@@ -167,9 +169,9 @@ class KioskApp(App):
             ran_out = False
         if ran_out:
             Logger.info("kiosk: the time limit ran out: time_up journalled")
-            self.show_message(_("Time! This is the last hand"), seconds=15)
             if self.sm.current == "scoreboard" and self.vm.state.step != "scoreboard":
                 self.go(self.vm.state.step)  # time ran out between hands: the match is over
+            self.show_message(_("Time! This is the last hand"), seconds=15)
         screen = self.sm.current_screen
         if hasattr(screen, "update_clock"):
             screen.update_clock()
@@ -198,6 +200,8 @@ class KioskApp(App):
         if self.sm is None:
             return
         if self.sm.current != name:
+            if self._problem_shown and not self._save_failed:
+                self.show_message("")  # a problem of the screen left behind is gone with it
             self.sm.current = name  # the screen reads the state on entering; later, by observing
         Logger.info("kiosk: screen %s", name)
 
@@ -207,8 +211,8 @@ class KioskApp(App):
         try:
             result = fn(*args, **kwargs)
         except BotifarraError as exc:
-            self.show_message(explain(exc, self.language))
             self.go(self.vm.state.step)
+            self.show_message(explain(exc, self.language))  # after: it belongs to that screen
             return False
         self.go(self.vm.state.step)
         return not (isinstance(result, SaveResult) and not result.saved)

@@ -106,11 +106,13 @@ class ScoreCardsScreen(KioskScreen):
             cards=len(p.selected), points=p.card_points, tricks=p.tricks, total=p.points)
         # The warning's line keeps its space (the grid never moves under a finger) and
         # says something only once OK was pressed on a count that is not whole tricks.
-        self.problem = (p.problem or "") if self._asked else ""
+        owner = "" if self._owner_chosen() else _("Whose pile is it? Tap the pair first.")
+        self.problem = (p.problem or owner) if self._asked else ""
 
     def done(self) -> None:
         if not self._owner_chosen():
-            self.nav.show_message(_("Whose pile is it? Tap the pair first."))
+            self._asked = True  # said in the reserved line: the grid does not move
+            self._update()
             return
         if self.picker.problem:
             self._asked = True

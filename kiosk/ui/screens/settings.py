@@ -88,6 +88,7 @@ class SettingsScreen(KioskScreen):
     def ok(self) -> None:
         if self.mode == "pin":
             if self.svm.unlock():
+                self.nav.show_message("")  # "PIN incorrecte" is gone with its cause
                 self.mode = "options"
                 self.refresh()
                 return
