@@ -32,6 +32,7 @@ class MatchWonScreen(KioskScreen):
         sheet.clear_widgets()
         for row in sheet_rows(vm.state.team_names, sheet_of(vm.match)):
             sheet.add_widget(row)
+        self.ids.scroll.scroll_y = 0  # the last rows, with the winning hand, in view
 
     def next_match(self) -> None:
         self.nav.act(self.vm.next_match)

@@ -112,6 +112,7 @@ class ScoreboardScreen(KioskScreen):
         sheet.clear_widgets()
         for row in sheet_rows(vm.state.team_names, sheet_of(vm.match), on_tap=self.edit):
             sheet.add_widget(row)
+        self.ids.sheet_scroll.scroll_y = 0  # the latest hands in view
         self._actions()
 
     @property
