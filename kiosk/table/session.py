@@ -102,10 +102,10 @@ class TableSession(TournamentClock):
         except OSError:  # a full disk: the journal's own save says so; the draft is a comfort
             log.exception("kiosk: could not keep the draft on disk")
 
-    def _set_draft(self, draft: Draft | None, *, store: bool = True) -> None:
+    def _set_draft(self, draft: Draft | None, *, store: bool = True, pending=None) -> None:
         self._draft = draft
-        self._pending = None
-        if draft is not None and draft.event is not None and self.match is not None:
+        self._pending = pending
+        if pending is None and draft is not None and draft.event is not None and self.match is not None:
             try:
                 self._pending = pending_of(self.match, draft.event)  # the core, once per proposal
             except BotifarraError:
@@ -248,11 +248,14 @@ class TableSession(TournamentClock):
     def propose(self, event: dict) -> None:
         """A hand result, penalty or misdeal to confirm: the core checks it now (raises its
         error if impossible), it is saved on confirm."""
-        self.match.apply(event) if self.match is not None else None
+        if self.match is None:
+            raise MatchStateError("no match yet")
+        pending = pending_of(self.match, event)  # the core, once: raises if impossible
         step = {"penalty": "penalty", "misdeal": "misdeal"}.get(event["type"], "confirm")
         base = self._draft or Draft(step=step)
         back = base.back if base.event is not None else base.step
-        self._set_draft(base.but(step=step, event=dict(event), back=back, confirmed=()))
+        self._set_draft(base.but(step=step, event=dict(event), back=back, confirmed=()),
+                        pending=pending)
         self._publish()
 
     def confirm(self, team: str | None = None, *, force: bool = False) -> SaveResult:

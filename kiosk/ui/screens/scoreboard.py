@@ -105,7 +105,7 @@ class ScoreboardScreen(KioskScreen):
             self.roles = {}
         self.status = self._status()
         c = vm.state.contract
-        self.contract_text = (f"{trump_name(c.trump)}\u00a0×{c.multiplier}"
+        self.contract_text = (f"{trump_name(c.trump)} ×{c.multiplier}"
                               if vm.state.phase == "playing" and c.trump else "")
         self.update_clock()
         sheet = self.ids.sheet
