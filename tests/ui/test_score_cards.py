@@ -36,7 +36,7 @@ def test_the_pile_owner_is_chosen_not_assumed(kiosk):
     for code in ("1O", "3O", "12O", "11O"):
         d.tap(code)
     d.tap("ok")
-    assert d.screen == "score_cards" and d.app.banner.text  # whose pile is it?
+    assert d.screen == "score_cards" and "parella" in d.current.problem  # whose pile is it?
     d.tap("team_B")
     d.tap("ok")
     assert d.screen == "confirm" and d.app.vm.state.pending.event["piles"].keys() == {"B"}

@@ -17,7 +17,9 @@ def test_undo_a_saved_hand_from_the_scoreboard(kiosk):
     score_points(d, "A", 50)
     confirm(d)
     assert d.current.ids.total_a.total == 14
-    d.tap("undo")
+    d.tap("undo")  # a scored hand: a second, deliberate touch
+    assert d.app.vm.state.totals == {"A": 14, "B": 0} and d.has("undo_yes")
+    d.tap("undo_yes")
     assert d.app.vm.state.totals == {"A": 0, "B": 0}
     assert d.current.ids.total_a.total == 0
     assert d.app.vm.state.phase == "playing"
