@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from kivy.clock import Clock
 from kivy.properties import DictProperty, StringProperty
 
 from kiosk.ui.i18n import _
@@ -32,7 +33,14 @@ class MatchWonScreen(KioskScreen):
         sheet.clear_widgets()
         for row in sheet_rows(vm.state.team_names, sheet_of(vm.match)):
             sheet.add_widget(row)
-        self.ids.scroll.scroll_y = 0  # the last rows, with the winning hand, in view
+        Clock.schedule_once(self._latest_rows_in_view, 0)  # once the rows are laid out
 
     def next_match(self) -> None:
         self.nav.act(self.vm.next_match)
+
+    def _latest_rows_in_view(self, *_):
+        """The last rows (the latest hand, the winning one) in view; a short sheet stays at
+        the top."""
+        scroll = self.ids.scroll
+        rows = scroll.children[0] if scroll.children else None
+        scroll.scroll_y = 0 if rows is not None and rows.height > scroll.height else 1

@@ -3,6 +3,7 @@ the seat diagram, and the actions that fit where the hand is."""
 
 from __future__ import annotations
 
+from kivy.clock import Clock
 from kivy.factory import Factory
 from kivy.properties import BooleanProperty, DictProperty, ListProperty, NumericProperty, StringProperty
 
@@ -112,7 +113,7 @@ class ScoreboardScreen(KioskScreen):
         sheet.clear_widgets()
         for row in sheet_rows(vm.state.team_names, sheet_of(vm.match), on_tap=self.edit):
             sheet.add_widget(row)
-        self.ids.sheet_scroll.scroll_y = 0  # the latest hands in view
+        Clock.schedule_once(self._latest_rows_in_view, 0)  # once the rows are laid out
         self._actions()
 
     @property
@@ -277,3 +278,10 @@ class ScoreboardScreen(KioskScreen):
 
     def edit(self, index: int) -> None:
         self.nav.act(self.vm.begin_action, "edit_hand", hand=index)
+
+    def _latest_rows_in_view(self, *_):
+        """The last rows (the latest hand, the winning one) in view; a short sheet stays at
+        the top."""
+        scroll = self.ids.sheet_scroll
+        rows = scroll.children[0] if scroll.children else None
+        scroll.scroll_y = 0 if rows is not None and rows.height > scroll.height else 1
