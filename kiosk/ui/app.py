@@ -1,8 +1,10 @@
-"""The kiosk application: one ScreenManager, the match view-model, kiosk behaviour.
+"""The kiosk application: one ScreenManager over one table session, kiosk behaviour.
 
-Navigation: ``go(name)`` shows a screen; ``act(fn, *args)`` runs a view-model action (which
-journals first), shows the core's message if the rules refuse it, and then shows the screen
-the match is now on. Threads (camera, GPIO buttons) reach the UI only through the Clock.
+Navigation: ``go(name)`` shows a screen; ``act(fn, *args)`` runs a session action (which
+journals first), shows the core's message if the rules refuse it or the journal's if the
+disk refused the save, and then shows the screen the table is now on. Screens observe the
+session's state themselves. Threads (camera, GPIO buttons) reach the UI only through
+``self.to_ui`` (``hardware.bridge.call_on`` over the Clock).
 """
 
 from __future__ import annotations
@@ -18,21 +20,24 @@ from kivy.clock import Clock
 from kivy.core.window import Window
 from kivy.logger import Logger
 from kivy.properties import NumericProperty, StringProperty
-from kivy.uix.floatlayout import FloatLayout
+from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
+from hardware.bridge import call_on
 from kiosk.game import BotifarraError
+from kiosk.table import DraftStore, SaveResult, TableSession, TableState
 from kiosk.messages import explain
 from kiosk.settings import Settings
 from kiosk.ui import i18n, theme
 from kiosk.ui.i18n import _
 from kiosk.ui.screens import SCREEN_MODULES
 from kiosk.ui.tr import tr
-from kiosk.ui.viewmodels.drafts import DraftStore
-from kiosk.ui.viewmodels.match import MatchViewModel
 from kiosk.ui.widgets import Banner
 
 log = logging.getLogger("kiosk.ui")
+# Our on-screen keyboard: Catalan and Spanish letters (ç à è é í ï ò ó ú ü ñ ·), and a shift
+# key that stays on until tapped again (Kivy's own shift only holds under a second finger).
+KEYBOARD_LAYOUT = Path(__file__).with_name("keyboard_ca.json")
 KEY_SPACE, KEY_ENTER, KEY_NUMPAD_ENTER, KEY_BACKSPACE, KEY_ESCAPE = 32, 13, 271, 8, 27
 
 
@@ -47,7 +52,7 @@ class _RecoverToScoreboard(ExceptionHandler):
         if isinstance(inst, (KeyboardInterrupt, SystemExit)):
             return ExceptionManager.RAISE
         Logger.exception("kiosk: unexpected error; back to the scoreboard (the score is saved)")
-        Clock.schedule_once(lambda dt: self.app.recover(), 0)
+        self.app.to_ui(self.app.recover)()
         return ExceptionManager.PASS
 
 
@@ -89,7 +94,9 @@ class KioskApp(App):
         self.watchdog = watchdog
         self.usb = usb  # the USB sticks (kiosk.usb.UsbSticks; None: this machine's)
         self.clock = clock  # seconds since the epoch for the tournament clock (time.time)
-        self.vm: MatchViewModel | None = None
+        self.vm: TableSession | None = None
+        self.to_ui = call_on(lambda f: Clock.schedule_once(lambda dt: f(), 0))
+        self._save_failed = False
         self._tick_event = None
         self.sm: ScreenManager | None = None
         self._banner_event = None
@@ -101,15 +108,20 @@ class KioskApp(App):
         self.language = language if language in i18n.LANGUAGES else "ca"
         tr.switch(self.language)
         Window.clearcolor = theme.BG
+        from kivy.config import Config
+        Config.set("kivy", "keyboard_layout", str(KEYBOARD_LAYOUT))  # read when a keyboard docks
         self._rescale()
         drafts = DraftStore(self.db_path.with_name(self.db_path.name + ".draft.json") if self.db_path else None)
         vm_options = {"clock": self.clock} if self.clock is not None else {}
-        self.vm = MatchViewModel(self.journal, settings=self.settings, drafts=drafts, **vm_options)
+        self.vm = TableSession(self.journal, settings=self.settings, drafts=drafts, **vm_options)
+        self.vm.subscribe(self._on_state)
         self.sm = LazyScreenManager(vm=self.vm, nav=self, transition=NoTransition())
-        root = FloatLayout()
-        root.add_widget(self.sm)
-        self.banner = Banner(text="", size_hint=(1, None), height=0, pos_hint={"top": 1})
+        # The banner takes its own strip above the screen (never over a control): the screen
+        # gives it the room while it shows.
+        root = BoxLayout(orientation="vertical")
+        self.banner = Banner(text="", size_hint=(1, None), height=0)
         root.add_widget(self.banner)
+        root.add_widget(self.sm)
         self.banner.bind(texture_size=self._fit_banner, on_dismiss=lambda banner: self.show_message(""))
         Window.bind(on_resize=self._rescale, on_key_down=self._on_key_down,
                     on_request_close=self._on_request_close)
@@ -123,7 +135,7 @@ class KioskApp(App):
         if self.sound is not None and self._speaker_wanted():
             self._prepare_sound()
         self._tick_event = Clock.schedule_interval(self._tick, 1.0)
-        self.go(self.vm.screen)
+        self.go(self.vm.state.step)
         faults = self.startup_faults()
         if faults:
             self.show_message("\n".join(faults), seconds=60)
@@ -161,9 +173,9 @@ class KioskApp(App):
             ran_out = False
         if ran_out:
             Logger.info("kiosk: the time limit ran out: time_up journalled")
+            if self.sm.current == "scoreboard" and self.vm.state.step != "scoreboard":
+                self.go(self.vm.state.step)  # time ran out between hands: the match is over
             self.show_message(_("Time! This is the last hand"), seconds=15)
-            if self.sm.current == "scoreboard" and self.vm.screen != "scoreboard":
-                self.go(self.vm.screen)  # time ran out between hands: the match is over
         screen = self.sm.current_screen
         if hasattr(screen, "update_clock"):
             screen.update_clock()
@@ -193,22 +205,45 @@ class KioskApp(App):
             return
         if name == "score_camera" and str(self.settings.get("camera.marks", "")).startswith("deck:"):
             name = "deal"  # an ordinary deck is read by dealing it face up
-        if self.sm.current == name:
-            self.sm.current_screen.refresh()
-        else:
-            self.sm.current = name
+        if self.sm.current != name:
+            if self._problem_shown and not self._save_failed:
+                self.show_message("")  # a problem of the screen left behind is gone with it
+            self.sm.current = name  # the screen reads the state on entering; later, by observing
         Logger.info("kiosk: screen %s", name)
 
     def act(self, fn, *args, **kwargs) -> bool:
-        """Run a view-model action; a rule the core refuses becomes a message, not a crash."""
+        """Run a session action; a rule the core refuses becomes a message, not a crash, and
+        a save the journal refused says so (False: nothing changed)."""
         try:
-            fn(*args, **kwargs)
+            result = fn(*args, **kwargs)
         except BotifarraError as exc:
-            self.show_message(explain(exc, self.language))
-            self.go(self.vm.screen)
+            self.go(self.vm.state.step)
+            self.show_message(explain(exc, self.language))  # after: it belongs to that screen
             return False
-        self.go(self.vm.screen)
-        return True
+        self.go(self.vm.state.step)
+        return not (isinstance(result, SaveResult) and not result.saved)
+
+    def save(self, fn, *args) -> bool:
+        """An action that saves a hand: the chord only once the journal's commit returned."""
+        before = self.vm.state.events
+        ok = self.act(fn, *args)
+        if ok and self.vm.state.last_save.saved and self.vm.state.events > before:
+            self.feedback("chord")
+            return True
+        return False
+
+    def _on_state(self, state: TableState) -> None:
+        """The session changed: a refused save turns the LED red and sounds the error cue
+        once, and says the hand was NOT saved; a later save that works clears it."""
+        failed, was = state.last_save.failed, self._save_failed
+        self._save_failed = failed
+        if failed and not was:
+            Logger.error("kiosk: save failed: %s", state.last_save.error)
+            self.show_message(_("NOT saved: the kiosk could not write the score. "
+                                "Nothing is lost on screen: try again. Please tell the bar staff."),
+                              seconds=3600)
+        elif was and not failed:
+            self.show_message("")  # the cause is gone: so is the banner, the LED is green again
 
     def show_message(self, text: str, seconds: float = 6.0, *, info: bool = False) -> None:
         """The banner across the top. A problem (the default) sounds the error cue and turns
@@ -217,7 +252,8 @@ class KioskApp(App):
         if problem and not self._problem_shown:  # once, not again for a message it replaces
             self.feedback("error")
         self._problem_shown = problem
-        self._set_status("attention" if problem else "ready")
+        if not self._save_failed or problem:  # a failed save keeps the LED red until it works
+            self._set_status("fault" if self._save_failed else "attention" if problem else "ready")
         self.banner.text = text
         self.banner.texture_update()
         self._fit_banner()
@@ -234,7 +270,7 @@ class KioskApp(App):
     def recover(self) -> None:
         """After an unexpected error: reload the match from the journal, show the scoreboard."""
         try:
-            self.vm.resume()
+            self.vm.resume(self.vm.match_id)
         except Exception:  # the journal itself failed: still show the scoreboard
             Logger.exception("kiosk: could not reload the journal")
         self.go("scoreboard")
@@ -246,7 +282,7 @@ class KioskApp(App):
         self.language = language
         self.settings.set("ui.language", language)
         for screen in self.sm.screens:
-            screen.refresh()
+            screen.refresh()  # the words change, not the state: every screen built so far
 
     def next_language(self) -> None:
         langs = i18n.LANGUAGES
@@ -280,7 +316,7 @@ class KioskApp(App):
         handler = getattr(screen, f"on_{button}_button", None)
         if handler is not None and handler() is not False:
             return
-        if button == "scan" and self.vm.phase == "playing" and not self.vm.draft:
+        if button == "scan" and self.vm.state.phase == "playing" and self.vm.state.draft is None:
             self.act(self.vm.begin_score, "camera")
         elif button == "undo":
             self.act(self.vm.undo)
@@ -310,7 +346,7 @@ class KioskApp(App):
                 self.sound.write_files()
             except Exception:
                 Logger.exception("kiosk: the speaker's cues could not be written")  # prepare() says so
-            Clock.schedule_once(lambda dt: self.sound.prepare(), 0.5)
+            self.to_ui(self.sound.prepare)()
         threading.Thread(target=work, name="sound-files", daemon=True).start()
 
     def _buzzer_fitted(self) -> bool:
@@ -340,9 +376,7 @@ class KioskApp(App):
 
     def _wire_controls(self, controls) -> None:
         """GPIO callbacks come on gpiozero's threads: hop onto the Clock."""
-        def hop(name):
-            return lambda *a: Clock.schedule_once(lambda dt: self.press(name), 0)
-        controls.when_scan = hop("scan")
-        controls.when_confirm = hop("confirm")
-        controls.when_undo = hop("undo")
-        controls.when_settings = hop("settings")
+        controls.when_scan = self.to_ui(lambda *a: self.press("scan"))
+        controls.when_confirm = self.to_ui(lambda *a: self.press("confirm"))
+        controls.when_undo = self.to_ui(lambda *a: self.press("undo"))
+        controls.when_settings = self.to_ui(lambda *a: self.press("settings"))

@@ -1,6 +1,7 @@
 """Bidding: every doubling level, only what is legal offered, the multiplier shown large."""
 
 from __future__ import annotations
+from kiosk.table import sheet_of
 
 import pytest
 
@@ -27,10 +28,10 @@ def test_every_doubling_level_and_its_multiplier(kiosk):
     assert screen.ids.multiplier.height > d.window.height / 6
     d.tap("play")
     score_points(d, "B", 40)  # B are the contro pair: (40-36) x 8 = 32
-    assert [b.scored for b in d.app.vm.breakdown()] == [0, 32]
+    assert [b.scored for b in d.app.vm.state.pending.breakdown] == [0, 32]
     confirm(d)
-    assert d.app.vm.totals == {"A": 0, "B": 32}
-    assert d.app.vm.sheet[0]["doubling"] == "sant_vicenc"
+    assert d.app.vm.state.totals == {"A": 0, "B": 32}
+    assert sheet_of(d.app.vm.match)[0]["doubling"] == "sant_vicenc"
 
 
 def test_no_sant_vicenc_on_botifarra_by_default(kiosk):
@@ -40,7 +41,7 @@ def test_no_sant_vicenc_on_botifarra_by_default(kiosk):
     assert d.current.multiplier == 8
     assert not d.has("sant_vicenc")
     d.tap("play")
-    assert d.app.vm.phase == "playing"
+    assert d.app.vm.state.phase == "playing"
 
 
 def test_undo_a_bid(kiosk):
@@ -49,6 +50,6 @@ def test_undo_a_bid(kiosk):
     bid(d, "espases", play=False)
     d.tap("contro")
     d.tap("undo")
-    assert d.app.vm.contract["doubling"] == "none" and d.screen == "bidding"
+    assert d.app.vm.state.contract.doubling == "none" and d.screen == "bidding"
     d.tap("undo")
-    assert d.app.vm.phase == "choose_trump"
+    assert d.app.vm.state.phase == "choose_trump"

@@ -2,6 +2,7 @@
 it is confirmed, and again later from the edit of that hand; a deleted photo says so."""
 
 from __future__ import annotations
+from kiosk.table import sheet_of
 
 import time
 from pathlib import Path
@@ -36,9 +37,10 @@ def test_photo_from_the_confirmation_then_from_the_edit(kiosk):
     bid(d, "copes")
     d.tap("score_camera")
     assert len(read_pile(d)) == 16
+    d.tap("team_A")
     d.tap("ok")
     assert d.screen == "confirm"
-    path = Path(d.app.vm.pending["evidence"])
+    path = Path(d.app.vm.state.pending.event["evidence"])
     assert path.is_file()
     d.tap("evidence")
     assert d.screen == "evidence"
@@ -57,9 +59,9 @@ def test_photo_from_the_confirmation_then_from_the_edit(kiosk):
     d.touch_at(*photo.to_window(*photo.center))
     assert not screen.zoomed
     d.tap("back")
-    assert d.screen == "confirm" and d.app.vm.pending is not None  # nothing was lost
+    assert d.screen == "confirm" and d.app.vm.state.pending is not None  # nothing was lost
     d.tap("confirm")
-    assert d.screen == "scoreboard" and d.app.vm.sheet[0]["source"] == "camera"
+    assert d.screen == "scoreboard" and sheet_of(d.app.vm.match)[0]["source"] == "camera"
     open_row(d, "1")
     assert d.screen == "edit_hand"
     d.tap("evidence")
@@ -78,8 +80,9 @@ def test_a_deleted_or_corrupt_photo_says_so_and_a_points_hand_offers_none(kiosk)
     bid(d, "oros")
     d.tap("score_camera")
     assert len(read_pile(d)) == 16
+    d.tap("team_A")
     d.tap("ok")
-    path = Path(d.app.vm.pending["evidence"])
+    path = Path(d.app.vm.state.pending.event["evidence"])
     path.unlink()  # the photo was deleted (or the card wiped): a clear message, the match intact
     d.tap("evidence")
     screen = wait_photo(d)
@@ -87,7 +90,7 @@ def test_a_deleted_or_corrupt_photo_says_so_and_a_points_hand_offers_none(kiosk)
     gone = screen.message
     d.tap("back")
     d.tap("confirm")
-    assert d.screen == "scoreboard" and d.app.vm.totals["B"] > 0
+    assert d.screen == "scoreboard" and d.app.vm.state.totals["B"] > 0
     open_row(d, "1")
     d.tap("evidence")
     assert wait_photo(d).message == gone

@@ -1,6 +1,7 @@
 """New match screen: defaults, player names, preset/target, first dealer by tap and by draw."""
 
 from __future__ import annotations
+from kiosk.ui.screens.base import player_name
 
 import pytest
 
@@ -19,10 +20,10 @@ def test_new_match_with_defaults_and_a_chosen_dealer(kiosk):
     d.tap("start")
     assert d.screen == "scoreboard"
     vm = d.app.vm
-    assert vm.team_names == {"A": "Nosaltres", "B": "Vosaltres"}
-    assert vm.target == 151
-    assert vm.roles["dealer"] == 2
-    assert vm.player_name(0) == "Anna" and vm.player_name(1) == "Pere"
+    assert vm.state.team_names == {"A": "Nosaltres", "B": "Vosaltres"}
+    assert vm.state.target == 151
+    assert vm.state.roles["dealer"] == 2
+    assert player_name(vm.state, 0) == "Anna" and player_name(vm.state, 1) == "Pere"
     d.shot()
     # the scoreboard shows both totals at least a sixth of the screen high
     sb = d.current
@@ -41,7 +42,7 @@ def test_first_dealer_by_the_suit_draw(kiosk):
     assert screen.first_dealer == seat
     d.shot(force=True)
     d.tap("start")
-    assert d.app.vm.roles["dealer"] == seat
+    assert d.app.vm.state.roles["dealer"] == seat
 
 
 def test_presets_cycle_and_a_fixed_hands_preset_has_no_target(kiosk):
@@ -58,7 +59,7 @@ def test_presets_cycle_and_a_fixed_hands_preset_has_no_target(kiosk):
     assert screen.target == 0 and "8" in screen.target_text
     d.tap("start")
     vm = d.app.vm
-    assert vm.match.rules.max_hands == 8 and vm.target is None
+    assert vm.match.rules.max_hands == 8 and vm.state.target is None
 
 
 @pytest.mark.parametrize(("language", "us", "you"), [("en", "Us", "You"), ("ca", "Nosaltres", "Vosaltres")])

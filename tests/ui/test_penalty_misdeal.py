@@ -1,6 +1,7 @@
 """Penalty (renunci) and misdeal, each with its own confirmation."""
 
 from __future__ import annotations
+from kiosk.table import sheet_of
 
 import pytest
 
@@ -21,8 +22,8 @@ def test_penalty_gives_the_other_pair_36_times_the_multiplier(kiosk):
     d.shot(force=True)
     d.tap("confirm")
     assert d.screen == "scoreboard"
-    assert d.app.vm.totals == {"A": 72, "B": 0}
-    assert d.app.vm.sheet[0]["kind"] == "penalty"
+    assert d.app.vm.state.totals == {"A": 72, "B": 0}
+    assert sheet_of(d.app.vm.match)[0]["kind"] == "penalty"
 
 
 def test_penalty_can_be_cancelled(kiosk):
@@ -32,9 +33,9 @@ def test_penalty_can_be_cancelled(kiosk):
     d.tap("penalty")
     d.tap("offender_A")
     d.tap("back")
-    assert d.screen == "penalty" and d.app.vm.pending is None
+    assert d.screen == "penalty" and d.app.vm.state.pending is None
     d.tap("back")
-    assert d.screen == "scoreboard" and d.app.vm.totals == {"A": 0, "B": 0}
+    assert d.screen == "scoreboard" and d.app.vm.state.totals == {"A": 0, "B": 0}
 
 
 def test_misdeal_voids_the_hand_and_passes_the_deal(kiosk):
@@ -45,5 +46,5 @@ def test_misdeal_voids_the_hand_and_passes_the_deal(kiosk):
     assert d.current.ids.explain.text
     d.tap("confirm")
     vm = d.app.vm
-    assert d.screen == "scoreboard" and vm.sheet[0]["kind"] == "misdeal"
-    assert vm.totals == {"A": 0, "B": 0} and vm.roles["dealer"] == 0
+    assert d.screen == "scoreboard" and sheet_of(vm.match)[0]["kind"] == "misdeal"
+    assert vm.state.totals == {"A": 0, "B": 0} and vm.state.roles["dealer"] == 0

@@ -1,6 +1,7 @@
 """A restart (power cut) in the middle of a hand reopens the same screen of the same hand."""
 
 from __future__ import annotations
+from kiosk.table import sheet_of
 
 import pytest
 
@@ -40,6 +41,6 @@ def test_restart_while_tapping_cards_keeps_the_cards(kiosk):
     assert d.screen == "confirm"
     kiosk.stop()
     d = kiosk.start()
-    assert d.screen == "confirm" and d.app.vm.pending["piles"]["B"]
+    assert d.screen == "confirm" and d.app.vm.state.pending.event["piles"]["B"]
     d.tap("confirm")
-    assert d.app.vm.sheet[0]["points"]["B"] == 5 + 4 + 3 + 5 + 1
+    assert sheet_of(d.app.vm.match)[0]["points"]["B"] == 5 + 4 + 3 + 5 + 1

@@ -2,6 +2,7 @@
 camera needed), reads a pile live and reaches the confirmation; a read can be corrected."""
 
 from __future__ import annotations
+from kiosk.table import sheet_of
 
 import time
 
@@ -37,17 +38,21 @@ def test_match_to_101_by_camera(kiosk):
         cards = read_pile(d)
         assert len(cards) == 16, screen.status
         assert screen.texture is not None  # the preview shows frames
+        assert screen.complete  # the hint says the read is complete
+        d.tap("ok")  # whose pile? not said yet: nothing proposed
+        assert d.screen == "score_camera" and d.app.banner.text
+        d.tap("team_A")
         d.tap("ok")
         assert d.screen == "confirm"
-        event = d.app.vm.pending
+        event = d.app.vm.state.pending.event
         assert event["source"] == "camera" and sorted(event["piles"]["A"]) == sorted(cards)
         assert event["evidence"] and event["evidence"].endswith(".jpg")
         d.tap("confirm")
-        assert d.app.vm.sheet[-1]["source"] == "camera"
+        assert sheet_of(d.app.vm.match)[-1]["source"] == "camera"
         assert screen.service is None  # the camera is stopped when the screen is left
         hands += 1
         assert hands <= 3
-    assert d.app.vm.winner == "B" and d.app.vm.totals["B"] >= 101
+    assert d.app.vm.state.winner == "B" and d.app.vm.state.totals["B"] >= 101
 
 
 def test_space_bar_scans_and_a_read_is_corrected_card_by_card(kiosk, tmp_path):
@@ -63,15 +68,18 @@ def test_space_bar_scans_and_a_read_is_corrected_card_by_card(kiosk, tmp_path):
     cards = read_pile(d)
     assert len(cards) == 16
     assert len(ticks) == 16  # one tick per card counted
+    d.tap("team_A")
     d.tap("correct")
     assert d.screen == "score_cards"
     assert sorted(c.code for c in d.current.picker.selected) == sorted(cards)
+    where = [tuple(b.to_window(*b.pos)) for b in d.current._buttons.values()]
     d.tap(cards[0])  # remove one card: not whole tricks any more
     d.tap("ok")
-    assert d.screen == "score_cards" and d.app.banner.text
+    assert d.screen == "score_cards" and d.current.problem  # said in its reserved line
+    assert [tuple(b.to_window(*b.pos)) for b in d.current._buttons.values()] == where
     d.tap(cards[0])
     d.tap("ok")
-    assert d.screen == "confirm" and d.app.vm.pending["source"] == "camera"
+    assert d.screen == "confirm" and d.app.vm.state.pending.event["source"] == "camera"
 
 
 def test_no_camera_says_so_and_other_paths_work(kiosk):

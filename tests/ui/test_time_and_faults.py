@@ -51,7 +51,7 @@ def test_the_clock_runs_out_and_the_hand_in_progress_is_the_last(kiosk):
         d.pump(5)
     d.pump(3)
     assert d.app.vm.time_up
-    events = kiosk.app.journal.events(d.app.vm.match_id)
+    events = kiosk.app.journal.events(d.app.vm.state.match_id)
     assert events[-1] == {"type": "time_up"}
     assert board.clock == "0:00" and board.time_is_up
     assert "Temps! Aquesta és l'última mà" in d.app.banner.text

@@ -12,8 +12,8 @@ import pytest
 from kiosk.game import DECK
 from kiosk.journal import Journal
 from kiosk.settings import Settings
-from kiosk.ui.viewmodels import MatchViewModel
-from kiosk.ui.viewmodels.drafts import DraftStore
+
+from kiosk.table import DraftStore, TableSession
 from kiosk.ui.viewmodels.evidence import HandEvidence, current_evidence, from_hand, photo_problem
 
 # two whole tricks read for Vosaltres: the four aces and the four nines (manilles)
@@ -34,7 +34,7 @@ def photo(tmp_path):
 
 
 def make_vm(db):
-    return MatchViewModel(Journal(db), settings=Settings(), drafts=DraftStore(db.with_name("draft.json")),
+    return TableSession(Journal(db), settings=Settings(), drafts=DraftStore(db.with_name("draft.json")),
                           rng=random.Random(7))
 
 
@@ -52,10 +52,10 @@ def test_the_hand_being_confirmed_shows_its_photo_and_what_was_counted(db, photo
     camera_hand(vm, photo)
     ev = current_evidence(vm)
     assert ev is not None and ev.viewable and ev.problem is None
-    hand = vm.pending_hand
+    hand = vm.state.pending.hand
     assert (ev.number, ev.team, ev.cards) == (1, "B", 8)
     assert (ev.card_points, ev.tricks, ev.points) == (hand.card_points["B"], 2, hand.points["B"])
-    caption = ev.caption(vm.team_names)
+    caption = ev.caption(vm.state.team_names)
     assert "Vosaltres" in caption and f"{ev.card_points}" in caption and f"= {ev.points}" in caption
 
 
@@ -78,7 +78,7 @@ def test_an_edited_camera_hand_keeps_its_photo(db, photo):
     vm.edit_hand(0, {"trump": "copes", "delegated": False, "doubling": "contro", "points": {"A": 50}})
     hand = vm.match.hands[0]
     assert hand.evidence == str(photo) and hand.points == {"A": 50, "B": 22}
-    edit = [e for e in Journal(db).events(vm.match_id) if e["type"] == "edit"]
+    edit = [e for e in Journal(db).events(vm.state.match_id) if e["type"] == "edit"]
     assert edit and edit[-1]["data"]["evidence"] == str(photo)  # it is in the journal itself
     vm = make_vm(db)                      # after a restart, the photo is still the hand's
     vm.begin_action("edit_hand", hand=0)

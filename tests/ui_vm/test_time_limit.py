@@ -8,8 +8,8 @@ import pytest
 from kiosk.game import BotifarraError
 from kiosk.journal import Journal
 from kiosk.settings import Settings
-from kiosk.ui.viewmodels import MatchViewModel
-from kiosk.ui.viewmodels.drafts import DraftStore
+
+from kiosk.table import DraftStore, TableSession
 
 T0 = 1_790_000_000.0  # a whole second: the journal stamps events to the second
 
@@ -28,14 +28,14 @@ def clock():
 
 
 def make_vm(db, clock):
-    return MatchViewModel(Journal(db, clock=clock), settings=Settings(),
+    return TableSession(Journal(db, clock=clock), settings=Settings(),
                           drafts=DraftStore(db.with_name("draft.json")), clock=clock)
 
 
 def play_hand(vm, points_a=40):
-    vm.choose_trump(vm.legal_trumps[0])
+    vm.choose_trump(vm.state.bids.trumps[0])
     vm.begin_score("points")
-    vm.propose({"type": "hand_scored", "points": {vm.contract["trump_team"]: points_a}})
+    vm.propose({"type": "hand_scored", "points": {vm.state.contract.trump_team: points_a}})
     assert vm.confirm()
 
 
@@ -55,15 +55,15 @@ def test_the_clock_counts_down_and_time_up_is_journalled(tmp_path, clock):
     play_hand(vm)
     clock.now += 3599
     assert vm.time_left == 1 and not vm.check_time() and not vm.time_up
-    vm.choose_trump(vm.legal_trumps[0])  # a hand in progress: it becomes the last one
+    vm.choose_trump(vm.state.bids.trumps[0])  # a hand in progress: it becomes the last one
     clock.now += 1
     assert vm.time_left == 0
     assert vm.check_time() and vm.time_up and not vm.can_call_time
-    assert [e["type"] for e in Journal(db).events(vm.match_id)][-1] == "time_up"
+    assert [e["type"] for e in Journal(db).events(vm.state.match_id)][-1] == "time_up"
     assert not vm.check_time()  # only once
     vm.begin_score("points")
-    vm.propose({"type": "hand_scored", "points": {vm.contract["trump_team"]: 40}})
-    assert vm.confirm() and vm.match.is_over and vm.screen == "match_won"
+    vm.propose({"type": "hand_scored", "points": {vm.state.contract.trump_team: 40}})
+    assert vm.confirm() and vm.match.is_over and vm.state.step == "match_won"
     assert vm.time_left is None and not vm.time_up
 
 
@@ -74,19 +74,19 @@ def test_the_start_time_comes_from_the_journal_after_a_restart(tmp_path, clock):
     vm.journal.close()
     clock.now += 20 * 60  # a power cut of 20 minutes: the time kept running
     vm = make_vm(db, clock)
-    assert vm.has_match and vm.time_left == 35 * 60
+    assert vm.state.has_match and vm.time_left == 35 * 60
 
 
 def test_time_running_out_while_scoring_keeps_the_hand_being_scored(tmp_path, clock):
     vm = make_vm(tmp_path / "j.sqlite", clock)
     vm.new_match(preset="butinet")
-    vm.choose_trump(vm.legal_trumps[0])
+    vm.choose_trump(vm.state.bids.trumps[0])
     vm.begin_score("points")
-    team = vm.contract["trump_team"]
+    team = vm.state.contract.trump_team
     vm.propose({"type": "hand_scored", "points": {team: 50}})
     clock.now += 3600
     assert vm.check_time()
-    assert vm.screen == "confirm" and vm.pending["points"] == {team: 50}
+    assert vm.state.step == "confirm" and vm.state.pending.event["points"] == {team: 50}
     assert vm.confirm() and vm.match.is_over
 
 
@@ -94,7 +94,7 @@ def test_the_organiser_calls_time_and_an_undone_call_is_not_repeated(tmp_path, c
     vm = make_vm(tmp_path / "j.sqlite", clock)
     vm.new_match(preset="butinet")
     play_hand(vm)
-    vm.choose_trump(vm.legal_trumps[0])
+    vm.choose_trump(vm.state.bids.trumps[0])
     vm.call_time()  # by hand, before the limit: the hand being bid is the last
     assert vm.time_up and vm.time_left > 0
     with pytest.raises(BotifarraError):
@@ -110,4 +110,4 @@ def test_time_called_between_hands_ends_the_match(tmp_path, clock):
     vm.new_match(preset="butinet")
     play_hand(vm)
     clock.now += 3600
-    assert vm.check_time() and vm.match.is_over and vm.screen == "match_won"
+    assert vm.check_time() and vm.match.is_over and vm.state.step == "match_won"

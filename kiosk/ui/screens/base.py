@@ -13,6 +13,10 @@ from kiosk.ui.i18n import N_, _
 
 TRUMP_NAMES = {"oros": N_("Oros"), "copes": N_("Copes"), "espases": N_("Espases"), "bastos": N_("Bastos"),
                "botifarra": N_("Botifarra")}
+TRUMPS = ("oros", "copes", "espases", "bastos", "botifarra")
+LEVELS = ("contro", "recontro", "sant_vicenc")
+PRESETS = ("reglament", "butinet", "girona", "torrefarrera", "regional_234")
+TARGETS = (51, 73, 100, 101, 151, 200, 201)  # numeric order: the target button cycles through them
 LEVEL_NAMES = {"none": "", "contro": N_("Contro"), "recontro": N_("Recontro"),
                "sant_vicenc": N_("Sant Vicenç")}
 
@@ -32,15 +36,25 @@ def level_name(level: str | None) -> str:
 
 
 class KioskScreen(Screen):
+    """A screen over the table session (``vm``): it reads ``vm.state`` when it is entered and
+    again on every change while it is shown (it observes the session; nobody calls it)."""
     vm = ObjectProperty(None)
     nav = ObjectProperty(None)
     theme = theme
+
+    def on_vm(self, screen, session) -> None:
+        if session is not None and hasattr(session, "subscribe"):
+            session.subscribe(self._on_state)
+
+    def _on_state(self, state) -> None:
+        if self.manager is not None and self.manager.current == self.name:
+            self.refresh()
 
     def on_pre_enter(self, *args):
         self.refresh()
 
     def refresh(self) -> None:
-        """Read the view-model into this screen's properties (also after a language switch)."""
+        """Read the session's state into this screen's properties (also after a language switch)."""
 
 
 class PendingActionScreen(KioskScreen):
@@ -48,9 +62,16 @@ class PendingActionScreen(KioskScreen):
     (penalty, misdeal): Confirm (or the CONFIRM button) journals it and plays the chord."""
 
     def confirm(self) -> None:
-        if self.vm.pending and self.nav.act(self.vm.confirm):
+        if self.vm.state.pending and self.nav.save(self.vm.confirm):
             self.nav.feedback("chord")
 
     def on_confirm_button(self):
         self.confirm()
         return True
+
+
+def player_name(state, seat: int) -> str:
+    """The name typed for ``seat``, or "Seient n" when none was."""
+    players = state.players
+    name = players[seat] if seat < len(players) else None
+    return name or _("Seat {n}").format(n=seat + 1)

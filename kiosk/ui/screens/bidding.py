@@ -7,8 +7,8 @@ from kivy.properties import NumericProperty, StringProperty
 
 from kiosk.ui import theme
 from kiosk.ui.i18n import _
-from kiosk.ui.screens.base import KioskScreen, level_name, load_kv, trump_name
-from kiosk.ui.viewmodels.match import TRUMPS
+from kiosk.ui.screens.base import KioskScreen, level_name, load_kv, trump_name, player_name
+from kiosk.ui.screens.base import TRUMPS
 from kiosk.ui.widgets import KButton, SuitButton
 
 load_kv(__file__)
@@ -32,28 +32,28 @@ class BiddingScreen(KioskScreen):
 
     def refresh(self) -> None:
         vm = self.vm
-        if not vm.has_match:
+        if not vm.state.has_match:
             return
-        c = vm.contract
-        roles = vm.roles
-        self.trump = c["trump"] or ""
-        self.multiplier = c["multiplier"]
+        c = vm.state.contract
+        roles = vm.state.roles
+        self.trump = c.trump or ""
+        self.multiplier = c.multiplier
         choices, actions = self.ids.choices, self.ids.actions
         choices.clear_widgets()
         actions.clear_widgets()
         dealer = roles.get("dealer", 0)
-        if vm.phase in ("choose_trump", "delegated"):
+        if vm.state.phase in ("choose_trump", "delegated"):
             self.choosing = "yes"
             self._show(self._choices)
-            chooser = (dealer + 2) % 4 if vm.phase == "delegated" else dealer
-            self.title = (_("{name} chooses trump (delegated)") if vm.phase == "delegated"
-                          else _("{name} chooses trump")).format(name=vm.player_name(chooser))
-            legal = vm.legal_trumps
+            chooser = (dealer + 2) % 4 if vm.state.phase == "delegated" else dealer
+            self.title = (_("{name} chooses trump (delegated)") if vm.state.phase == "delegated"
+                          else _("{name} chooses trump")).format(name=player_name(vm.state, chooser))
+            legal = vm.state.bids.trumps
             for t in TRUMPS:
                 b = SuitButton(suit=t, text=trump_name(t), disabled=t not in legal, action=t)
                 b.bind(on_release=lambda w: self.nav.act(self.vm.choose_trump, w.action))
                 choices.add_widget(b)
-            if vm.can_delegate:
+            if vm.state.bids.can_delegate:
                 b = KButton(text=_("Delego"), action="delegate")
                 b.bind(on_release=lambda w: self.nav.act(self.vm.delegate))
                 choices.add_widget(b)
@@ -61,16 +61,16 @@ class BiddingScreen(KioskScreen):
             self.choosing = ""
             self._show(self._doubling)
             self.title = _("Doubling: only what is allowed now")
-            self.trump_text = trump_name(c["trump"]) + ("  " + level_name(c["doubling"]) if level_name(c["doubling"]) else "")
-            for level in vm.legal_levels:
+            self.trump_text = trump_name(c.trump) + ("  " + level_name(c.doubling) if level_name(c.doubling) else "")
+            for level in vm.state.bids.levels:
                 b = KButton(text=level_name(level) + "!", action=level, color_bg=theme.DANGER)
                 b.bind(on_release=lambda w: self.nav.act(self.vm.double, w.action))
                 actions.add_widget(b)
-            if vm.can_play:
+            if vm.state.bids.can_play:
                 b = KButton(text=_("Play!"), action="play", color_bg=theme.PRIMARY)
                 b.bind(on_release=lambda w: self.nav.act(self.vm.start_play))
                 actions.add_widget(b)
-        if vm.can_undo:
+        if vm.state.can_undo:
             b = KButton(text=_("Undo"), action="undo")
             b.bind(on_release=lambda w: self.nav.act(self.vm.undo))
             actions.add_widget(b)
@@ -79,7 +79,7 @@ class BiddingScreen(KioskScreen):
         actions.add_widget(back)
 
     def on_confirm_button(self):
-        if self.vm.phase == "doubling" and self.vm.can_play:
+        if self.vm.state.phase == "doubling" and self.vm.state.bids.can_play:
             self.nav.act(self.vm.start_play)
             return True
         return False

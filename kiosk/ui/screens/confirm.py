@@ -14,7 +14,7 @@ load_kv(__file__)
 
 def breakdown_lines(vm) -> list[dict]:
     lines = []
-    for b in vm.breakdown():
+    for b in vm.state.pending.breakdown:
         if b.card_points is not None and b.tricks is not None:
             source = tally(card_points=b.card_points, tricks=b.tricks, total=b.points)
         elif b.points is not None:
@@ -44,28 +44,39 @@ class ConfirmScreen(KioskScreen):
     name_a = StringProperty("")
     name_b = StringProperty("")
     has_photo = BooleanProperty(False)
+    save_failed = BooleanProperty(False)  # the journal refused the last save: NOT saved
+    owner = StringProperty("")            # whose pile was counted, shown big
 
     def refresh(self) -> None:
         vm = self.vm
-        if vm.pending is None:
+        state = vm.state
+        if state.pending is None:
             return
-        names = vm.team_names
+        names = vm.state.team_names
         self.name_a, self.name_b = names["A"], names["B"]
-        c = vm.contract
-        self.title = _("Hand {n}: {trump} ×{m}").format(n=vm.hand_number, trump=trump_name(c["trump"]),
-                                                        m=c["multiplier"])
+        c = vm.state.contract
+        self.title = _("Hand {n}: {trump} ×{m}").format(n=vm.state.hand_number, trump=trump_name(c.trump),
+                                                        m=c.multiplier)
         lines = {ln["team"]: ln for ln in breakdown_lines(vm)}
         self.line_a, self.line_b = lines["A"]["source"], lines["B"]["source"]
         self.result_a, self.result_b = lines["A"]["result"], lines["B"]["result"]
         self.scored_a, self.scored_b = f"+{lines['A']['scored']}", f"+{lines['B']['scored']}"
-        self.both = vm.needs_both
-        self.confirmed = vm.confirmed_by
+        self.both = vm.state.needs_both
+        self.confirmed = list(vm.state.draft.confirmed)
         self.has_photo = current_evidence(vm) is not None
+        self.save_failed = state.last_save.failed
+        self.owner = self._owner(state)
+
+    @staticmethod
+    def _owner(state) -> str:
+        piles = state.pending.event.get("piles") or state.pending.event.get("points") or {}
+        team = next(iter(piles), None) if len(piles) == 1 else None
+        if team not in ("A", "B"):
+            return ""
+        return _("Pile of {name}").format(name=state.team_names[team])
 
     def confirm(self, team: str | None = None) -> None:
-        before = len(self.vm.match.events)
-        if self.nav.act(self.vm.confirm, team) and len(self.vm.match.events) > before:
-            self.nav.feedback("chord")  # the hand is saved
+        self.nav.save(self.vm.confirm, team)  # the chord plays only once it was committed
 
     def on_confirm_button(self):
         if not self.both:

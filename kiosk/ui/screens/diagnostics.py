@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import threading
 
-from kivy.clock import Clock
 from kivy.factory import Factory
 from kivy.properties import BooleanProperty, StringProperty
 
@@ -39,7 +38,7 @@ class DiagnosticsScreen(KioskScreen):
 
         def work():
             report = self.diag.collect()  # the collector never raises: failures are in the report
-            Clock.schedule_once(lambda dt: self._done(report), 0)
+            self.nav.to_ui(self._done)(report)
 
         threading.Thread(target=work, name="diagnostics", daemon=True).start()
         self.refresh()

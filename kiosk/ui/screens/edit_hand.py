@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 
+from kiosk.game import BotifarraError
 from kiosk.ui.i18n import _
 from kiosk.ui.screens.base import KioskScreen, level_name, load_kv, trump_name
 from kiosk.ui.viewmodels.evidence import current_evidence
-from kiosk.ui.viewmodels.match import LEVELS, TRUMPS
+from kiosk.ui.screens.base import LEVELS, TRUMPS
 from kiosk.ui.viewmodels.points import PointsPad
 from kiosk.ui.widgets import KButton, SuitButton
 
@@ -25,14 +26,16 @@ class EditHandScreen(KioskScreen):
     name_a = StringProperty("")
     name_b = StringProperty("")
     has_photo = BooleanProperty(False)
+    preview = StringProperty("")  # the totals the match would have after this edit
 
     def refresh(self) -> None:
         vm = self.vm
-        if not vm.draft or "hand" not in vm.draft:
+        draft = vm.state.draft
+        if draft is None or draft.hand is None:
             return
-        self.index = int(vm.draft["hand"])
+        self.index = int(draft.hand)
         data = vm.hand_data(self.index)
-        names = vm.team_names
+        names = vm.state.team_names
         self.name_a, self.name_b = names["A"], names["B"]
         self.title = _("Edit hand {n}").format(n=self.index + 1)
         self.has_photo = current_evidence(vm) is not None
@@ -60,6 +63,30 @@ class EditHandScreen(KioskScreen):
             levels.add_widget(b)
         self.team = self.pad.team
         self.display = (self.pad.digits or "?") if self.kind == "played" else ""
+        self.preview = self._preview()
+
+    def _data(self) -> dict | None:
+        if self.kind == "misdeal":
+            return {"misdeal": True}
+        if self.kind == "penalty":  # the pair chosen is the one that broke a rule
+            return {"trump": self.trump, "delegated": self.delegated, "doubling": self.doubling,
+                    "penalty": self.pad.team}
+        if self.pad.problem:
+            return None
+        return {"trump": self.trump, "delegated": self.delegated, "doubling": self.doubling,
+                "points": {self.pad.team: self.pad.value}}
+
+    def _preview(self) -> str:
+        data = self._data()
+        if data is None:
+            return ""
+        try:
+            totals = self.vm.edit_preview(self.index, data)
+        except BotifarraError:  # not a possible hand (yet): nothing to preview
+            return ""
+        names = self.vm.state.team_names
+        return _("After: {a} {ta} – {tb} {b}").format(a=names["A"], ta=totals.get("A", 0),
+                                                      tb=totals.get("B", 0), b=names["B"])
 
     def _set(self, **kw) -> None:
         for k, v in kw.items():
@@ -79,17 +106,10 @@ class EditHandScreen(KioskScreen):
         self._build()
 
     def save(self) -> None:
-        if self.kind == "misdeal":
-            data = {"misdeal": True}
-        elif self.kind == "penalty":  # the pair chosen is the one that broke a rule
-            data = {"trump": self.trump, "delegated": self.delegated, "doubling": self.doubling,
-                    "penalty": self.pad.team}
-        else:
-            if self.pad.problem:
-                self.nav.show_message(self.pad.problem)
-                return
-            data = {"trump": self.trump, "delegated": self.delegated, "doubling": self.doubling,
-                    "points": {self.pad.team: self.pad.value}}
+        data = self._data()
+        if data is None:
+            self.nav.show_message(self.pad.problem)
+            return
         self.nav.act(self.vm.edit_hand, self.index, data)
 
     def on_confirm_button(self):

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import threading
 
-from kivy.clock import Clock
 from kivy.graphics.texture import Texture
 from kivy.logger import Logger
 from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
@@ -68,7 +67,7 @@ class EvidenceScreen(KioskScreen):
             self.message = _("This hand has no photo")
             return
         self.title = _("Photo of hand {n}").format(n=ev.number)
-        self.caption = ev.caption(self.vm.team_names)
+        self.caption = ev.caption(self.vm.state.team_names)
         problem = ev.problem
         if problem:
             self.message = problem
@@ -83,7 +82,7 @@ class EvidenceScreen(KioskScreen):
             except Exception:
                 Logger.exception("kiosk: could not decode the evidence photo %s", path)
                 image = None
-            Clock.schedule_once(lambda dt: self._loaded(generation, image), 0)
+            self.nav.to_ui(self._loaded)(generation, image)
 
         threading.Thread(target=work, name="evidence-photo", daemon=True).start()
 
@@ -133,7 +132,7 @@ class EvidenceScreen(KioskScreen):
     def back(self) -> None:
         self._generation += 1
         self._image, self.texture = None, None
-        self.nav.go(self.vm.screen)
+        self.nav.go(self.vm.state.step)
 
     def on_leave(self, *args):
         self._generation += 1

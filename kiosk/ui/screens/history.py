@@ -7,7 +7,6 @@ from __future__ import annotations
 import threading
 from datetime import datetime
 
-from kivy.clock import Clock
 from kivy.factory import Factory
 from kivy.properties import BooleanProperty, StringProperty
 
@@ -24,6 +23,7 @@ class HistoryScreen(KioskScreen):
     busy = BooleanProperty(False)       # an export is running: no second one starts
     running = StringProperty("")        # which: "one" (the selected match) or "today"
     can_export = BooleanProperty(False)
+    can_resume = BooleanProperty(False)  # the chosen match is unfinished and not the one on the table
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
@@ -40,6 +40,9 @@ class HistoryScreen(KioskScreen):
         h = self.history
         self.summary = h.summary
         self.can_export = h.match is not None
+        info = next((i for i in h.infos if i.id == h.selected), None)
+        self.can_resume = bool(info is not None and not info.is_over and not info.error
+                               and info.id != self.vm.state.match_id)
         lst = self.ids.matches
         lst.clear_widgets()
         for info in h.infos:
@@ -50,12 +53,17 @@ class HistoryScreen(KioskScreen):
         sheet = self.ids.sheet
         sheet.clear_widgets()
         if h.match is not None:
-            for row in sheet_rows(h):
+            for row in sheet_rows(h.team_names, h.sheet):
                 sheet.add_widget(row)
 
     def select(self, match_id: int) -> None:
         self.history.select(match_id)
         self._show()
+
+    def resume(self) -> None:
+        """Reopen the chosen unfinished match on the table, where it was left."""
+        if self.can_resume:
+            self.nav.act(self.vm.resume, self.history.selected)
 
     def export(self) -> None:
         if self.busy or self.history.selected is None:
@@ -73,11 +81,11 @@ class HistoryScreen(KioskScreen):
                 result = self.history.export(payload)
             except ExportFailed as exc:
                 message = str(exc)
-                Clock.schedule_once(lambda dt: self._exported(None, message), 0)
+                self.nav.to_ui(self._exported)(None, message)
             except Exception as exc:  # a bug, not the stick: free the buttons, then raise it on
-                Clock.schedule_once(lambda dt, exc=exc: self._crashed(exc), 0)  # the UI loop (logged, recover())
+                self.nav.to_ui(self._crashed)(exc)  # the UI loop (logged, recover())
             else:
-                Clock.schedule_once(lambda dt: self._exported(result, None), 0)
+                self.nav.to_ui(self._exported)(result, None)
 
         threading.Thread(target=work, name="usb-export", daemon=True).start()
 
@@ -112,15 +120,15 @@ class HistoryScreen(KioskScreen):
         self.nav.show_message(h.progress_message(1, len(payloads)), seconds=120, info=True)
 
         def progress(n, total):
-            Clock.schedule_once(lambda dt: self._progress(n, total), 0)
+            self.nav.to_ui(self._progress)(n, total)
 
         def work():
             try:
                 result = h.export_many(payloads, unreadable=unreadable, on_progress=progress)
             except Exception as exc:  # a bug, not the stick: free the buttons, then raise it on
-                Clock.schedule_once(lambda dt, exc=exc: self._crashed(exc), 0)  # the UI loop (logged, recover())
+                self.nav.to_ui(self._crashed)(exc)  # the UI loop (logged, recover())
                 return
-            Clock.schedule_once(lambda dt: self._exported_today(result), 0)
+            self.nav.to_ui(self._exported_today)(result)
 
         threading.Thread(target=work, name="usb-export-today", daemon=True).start()
 

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from kivy.clock import Clock
 from kivy.properties import DictProperty, StringProperty
 
 from kiosk.ui.i18n import _
+from kiosk.table import sheet_of
 from kiosk.ui.screens.base import KioskScreen, load_kv
 from kiosk.ui.screens.scoreboard import sheet_rows
 
@@ -19,18 +21,26 @@ class MatchWonScreen(KioskScreen):
 
     def refresh(self) -> None:
         vm = self.vm
-        if not vm.has_match:
+        if not vm.state.has_match:
             return
-        self.names = vm.team_names
-        self.totals = vm.totals
-        w = vm.winner
+        self.names = vm.state.team_names
+        self.totals = vm.state.totals
+        w = vm.state.winner
         self.winner_team = w if w in ("A", "B") else "A"
-        self.winner = (_("{name} win!").format(name=vm.team_names[w]) if w in ("A", "B")
+        self.winner = (_("{name} win!").format(name=vm.state.team_names[w]) if w in ("A", "B")
                        else _("A draw"))
         sheet = self.ids.sheet
         sheet.clear_widgets()
-        for row in sheet_rows(vm):
+        for row in sheet_rows(vm.state.team_names, sheet_of(vm.match)):
             sheet.add_widget(row)
+        Clock.schedule_once(self._latest_rows_in_view, 0)  # once the rows are laid out
 
     def next_match(self) -> None:
         self.nav.act(self.vm.next_match)
+
+    def _latest_rows_in_view(self, *_):
+        """The last rows (the latest hand, the winning one) in view; a short sheet stays at
+        the top."""
+        scroll = self.ids.scroll
+        rows = scroll.children[0] if scroll.children else None
+        scroll.scroll_y = 0 if rows is not None and rows.height > scroll.height else 1

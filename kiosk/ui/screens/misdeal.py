@@ -5,7 +5,7 @@ from __future__ import annotations
 from kivy.properties import StringProperty
 
 from kiosk.ui.i18n import _
-from kiosk.ui.screens.base import PendingActionScreen, load_kv
+from kiosk.ui.screens.base import PendingActionScreen, load_kv, player_name
 
 load_kv(__file__)
 
@@ -15,11 +15,12 @@ class MisdealScreen(PendingActionScreen):
 
     def refresh(self) -> None:
         vm = self.vm
-        if not vm.has_match:
+        if not vm.state.has_match:
             return
-        if vm.pending is None:
+        pending = vm.state.pending
+        if pending is None:
             return
-        after = vm.match.apply(vm.pending)
-        dealer = vm.player_name(vm.roles["dealer"])
+        next_dealer = (vm.state.roles["dealer"] + 1) % 4  # a misdeal passes the deal on
+        dealer = player_name(vm.state, vm.state.roles["dealer"])
         self.explain = _("{dealer} misdealt: the hand is void, nobody scores.\n{next} deals now.").format(
-            dealer=dealer, next=vm.player_name(int(after.dealer)))
+            dealer=dealer, next=player_name(vm.state, next_dealer))

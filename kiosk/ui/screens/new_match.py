@@ -7,7 +7,7 @@ from kivy.properties import NumericProperty, StringProperty
 
 from kiosk.ui.i18n import N_, _, default_team_name
 from kiosk.ui.screens.base import KioskScreen, load_kv
-from kiosk.ui.viewmodels.match import PRESETS, TARGETS
+from kiosk.ui.screens.base import PRESETS, TARGETS
 
 load_kv(__file__)
 

@@ -18,16 +18,17 @@ class PenaltyScreen(PendingActionScreen):
 
     def refresh(self) -> None:
         vm = self.vm
-        names = vm.team_names
+        names = vm.state.team_names
         self.name_a, self.name_b = names["A"], names["B"]
-        event = vm.pending
+        pending = vm.state.pending
+        event = pending.event if pending else None
         self.offender = event["offender"] if event else ""
         if event:
             other = "B" if self.offender == "A" else "A"
-            scored = vm.breakdown()
+            scored = pending.breakdown
             s = next(b.scored for b in scored if b.team == other)
             self.explain = _("{off} broke a rule: {other} scores 36 × {m} = {s}").format(
-                off=names[self.offender], other=names[other], m=vm.multiplier, s=s)
+                off=names[self.offender], other=names[other], m=vm.state.contract.multiplier, s=s)
         else:
             self.explain = _("Which pair broke a rule (renunci)?")
 

@@ -1,24 +1,24 @@
-"""Score by camera: hosts the CameraService preview and what it has read.
+"""Score by camera: the CameraService's preview and what the session has read.
 
-The service's capture and recognition threads call back on their own threads; this screen
-only keeps the latest frame reference (no decoding here) and a Clock event blits it into a
-texture on the UI thread. Cards read reach the UI through ``Clock.schedule_once``.
+The reading itself (merged cards, evidence photo) is the session's ``CameraScoring``; this
+screen only keeps the latest preview frame (shrunk on the capture thread, no decoding
+here) and a Clock event blits it into a texture on the UI thread. It shows the session's
+draft, which it observes.
 """
 
 from __future__ import annotations
 
 
 import threading
-from pathlib import Path
 
 from kivy.clock import Clock
 from kivy.graphics.texture import Texture
 from kivy.logger import Logger
 from kivy.properties import ListProperty, ObjectProperty, StringProperty
 
-from kiosk.files import write_whole
-from kiosk.game import Card
+from kiosk.table.camera import CameraScoring
 from kiosk.ui.i18n import N_, _, tally
+from kiosk.table import Draft
 from kiosk.ui.screens.base import KioskScreen, load_kv
 from kiosk.ui.viewmodels.cards import CardPicker
 
@@ -39,6 +39,7 @@ STATUS_TEXT = {
 class ScoreCameraScreen(KioskScreen):
     status = StringProperty("")
     count = StringProperty("")
+    complete = StringProperty("")
     team = StringProperty("A")
     name_a = StringProperty("")
     name_b = StringProperty("")
@@ -47,20 +48,23 @@ class ScoreCameraScreen(KioskScreen):
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
-        self.service = None
+        self.scoring: CameraScoring | None = None
         self._latest = None
         self._lock = threading.Lock()
         self._preview_event = None
-        self._result = None
-        self._evidence_path = None
+
+    @property
+    def service(self):
+        return self.scoring.service if self.scoring is not None else None
 
     # ------------------------------------------------------------------ lifecycle
     def refresh(self) -> None:
-        draft = self.vm.draft or {}
-        names = self.vm.team_names
+        state = self.vm.state
+        draft = state.draft or Draft(step=self.name)
+        names = state.team_names
         self.name_a, self.name_b = names["A"], names["B"]
-        self.team = draft.get("team", "A")
-        self.cards = list(draft.get("cards", []))
+        self.team = draft.team if draft.pile_owner_chosen else ""  # no pair lit until chosen
+        self.cards = list(draft.cards)
         self._update()
 
     def on_enter(self, *args):
@@ -72,23 +76,23 @@ class ScoreCameraScreen(KioskScreen):
         self.nav.camera_light(False)
 
     def start_camera(self) -> None:
-        if self.service is not None:
+        if self.scoring is not None:
             return
         factory = self.nav.camera_factory
         if factory is None:
             self.status = _("No camera here: score with Cards or Points")
             return
-        self._result = None
-        evidence = getattr(self.nav, "evidence_dir", None)
-        if evidence is not None and self.vm.has_match:
-            self._evidence_path = Path(evidence) / f"match{self.vm.match_id}-hand{self.vm.hand_number}.jpg"
+        scoring = CameraScoring(self.vm, evidence_dir=getattr(self.nav, "evidence_dir", None),
+                                to_ui=self.nav.to_ui, on_read=self._ticks)
         try:
-            self.service = factory(on_frame=self._on_frame, on_cards=self._on_cards,
-                                   on_status=self._on_status)
-            self.service.start()
+            service = factory(on_frame=self._on_frame, on_cards=scoring.on_cards,
+                              on_status=self.nav.to_ui(self._show_status))
+            scoring.attach(service)
+            self.scoring = scoring
+            service.start()
         except Exception as exc:  # no camera: say so, the other paths keep working
             Logger.exception("kiosk: camera failed to start")
-            self.service = None
+            self.scoring = None
             self.status = _("The camera is not working: score with Cards or Points") + f" ({exc})"
             return
         self.status = _("Spread the pile under the camera")
@@ -98,15 +102,11 @@ class ScoreCameraScreen(KioskScreen):
         if self._preview_event is not None:
             self._preview_event.cancel()
             self._preview_event = None
-        self._result = None
-        self._evidence_path = None
-        if self.service is not None:
-            try:
-                self.service.stop()
-            finally:
-                self.service = None
+        scoring, self.scoring = self.scoring, None
+        if scoring is not None:
+            scoring.stop()
 
-    # ------------------------------------------------------------------ service threads
+    # ------------------------------------------------------------------ capture thread
     def _on_frame(self, frame) -> None:
         """Capture thread: shrink for the preview, then overlay the latest read on the small
         image (never on the UI thread; no full-size copy is made or kept)."""
@@ -116,7 +116,8 @@ class ScoreCameraScreen(KioskScreen):
         if full_w > PREVIEW_WIDTH:
             h = int(full_h * PREVIEW_WIDTH / full_w)
             image = cv2.resize(image, (PREVIEW_WIDTH, h), interpolation=cv2.INTER_AREA)
-        result = self._result
+        scoring = self.scoring
+        result = scoring.result if scoring is not None else None
         if result is not None and getattr(result, "image_size", None) == (full_w, full_h):
             if image.shape[1] != full_w:
                 result = result.scaled(image.shape[1] / full_w)
@@ -124,30 +125,8 @@ class ScoreCameraScreen(KioskScreen):
         with self._lock:
             self._latest = image
 
-    def _on_cards(self, result, new=()) -> None:
-        """Recognition thread: remember the read (for the overlay), save the evidence photo
-        when cards were counted, and hand the new cards to the UI through the Clock."""
-        self._result = result
-        codes = [c.code if isinstance(c, Card) else str(c) for c in new]
-        if codes and self._evidence_path is not None:
-            # The frame this result was read from, with the read drawn on it (not the newest
-            # frame: the pile may have moved since).
-            photo = self.service.evidence() if self.service is not None else None
-            if photo is not None:
-                try:
-                    import cv2
-                    ok, jpeg = cv2.imencode(".jpg", photo)
-                    if ok:  # whole or not at all: a power cut never leaves half a photo
-                        write_whole(self._evidence_path, jpeg.tobytes())
-                except Exception:
-                    Logger.exception("kiosk: could not save the evidence photo")
-        if codes:
-            Clock.schedule_once(lambda dt: self._add_cards(codes), 0)
-
-    def _on_status(self, status) -> None:
-        Clock.schedule_once(lambda dt: self._show_status(str(status)), 0)
-
-    def _show_status(self, status: str) -> None:
+    def _show_status(self, status) -> None:
+        status = str(status)
         self.status = _(STATUS_TEXT[status]) if status in STATUS_TEXT else status
         error = getattr(getattr(self.service, "source", None), "error", None)
         if status == "fault" and error is not None:  # the reason, as the import gave it
@@ -171,43 +150,44 @@ class ScoreCameraScreen(KioskScreen):
         self.texture.blit_buffer(buf, colorfmt="bgr", bufferfmt="ubyte")
         self.ids.preview.canvas.ask_update()
 
-    def _add_cards(self, codes) -> None:
-        for _code in codes:
+    def _ticks(self, n: int) -> None:
+        for _i in range(n):
             self.nav.feedback("tick")
-        merged = list(dict.fromkeys(list(self.cards) + list(codes)))
-        self.cards = merged
-        self.vm.update_draft(team=self.team, cards=merged, source="camera")
-        self._update()
 
     def set_team(self, team: str) -> None:
-        self.team = team
-        self.vm.update_draft(team=team, cards=list(self.cards), source="camera")
+        self.vm.update_draft(team=team)
 
     def _picker(self) -> CardPicker:
-        return CardPicker(self.team, self.cards)
+        return CardPicker(self.team or "A", self.cards)
 
     def _update(self) -> None:
         p = self._picker()
         self.count = tally(cards=len(p.selected), card_points=p.card_points, tricks=p.tricks, total=p.points)
+        # The read is complete when the pile is whole tricks: say so, the table presses OK.
+        self.complete = _("Read complete: press OK") if self.cards and not p.problem else ""
 
     def restart_pile(self) -> None:
         """Start reading the pile again from nothing."""
-        if self.service is not None:
-            self.service.reset()
-        self.cards = []
-        self.vm.update_draft(team=self.team, cards=[], source="camera")
-        self._update()
+        if self.scoring is not None:
+            self.scoring.restart()
+        else:
+            self.vm.update_draft(cards=(), source="camera")
 
     def correct(self) -> None:
         """Open the card grid with what was read, to fix it card by card."""
-        self.nav.act(self.vm.begin_score, "cards", team=self.team, cards=list(self.cards), source="camera")
+        evidence = self.scoring.evidence if self.scoring is not None else None
+        self.nav.act(self.vm.begin_score, "cards", team=self.team or None, cards=list(self.cards),
+                     source="camera", evidence=evidence)
 
     def done(self) -> None:
+        if not self.team:
+            self.nav.show_message(_("Whose pile is it? Tap the pair first."))
+            return
         p = self._picker()
         if p.problem:
             self.nav.show_message(p.problem)
             return
-        evidence = str(self._evidence_path) if self._evidence_path and self._evidence_path.exists() else None
+        evidence = self.scoring.evidence if self.scoring is not None else None
         self.nav.act(self.vm.propose, p.event(source="camera", evidence=evidence))
 
     def on_scan_button(self):

@@ -7,7 +7,8 @@ from kivy.properties import StringProperty
 
 from kiosk.game import Card
 from kiosk.ui import theme
-from kiosk.ui.i18n import tally
+from kiosk.ui.i18n import _, tally
+from kiosk.table import Draft
 from kiosk.ui.screens.base import KioskScreen, load_kv
 from kiosk.ui.viewmodels.cards import RANK_COLUMNS, SUIT_ROWS, CardPicker
 from kiosk.ui.widgets import KButton, KLabel
@@ -28,15 +29,21 @@ class ScoreCardsScreen(KioskScreen):
         self.picker = CardPicker()
         self._portrait = None
         self._buttons: dict[Card, KButton] = {}
+        self._asked = False  # OK was pressed: from then on the whole-tricks warning shows
         self.bind(size=self._maybe_rebuild)
 
     def refresh(self) -> None:
-        draft = self.vm.draft or {}
-        self.picker = CardPicker(draft.get("team", "A"), draft.get("cards", ()), other=draft.get("other", ()))
-        names = self.vm.team_names
+        draft = self.vm.state.draft or Draft(step=self.name)
+        self.picker = CardPicker(draft.team, draft.cards, other=draft.other)
+        names = self.vm.state.team_names
         self.name_a, self.name_b = names["A"], names["B"]
-        self._build_grid()
+        if not self._buttons:  # built once: a tap changes colours, never the layout
+            self._build_grid()
         self._update()
+
+    def on_pre_enter(self, *args):
+        self._asked = False
+        super().on_pre_enter(*args)
 
     def _maybe_rebuild(self, *_):
         if self._portrait is not None and self._portrait != (self.height > self.width):
@@ -77,36 +84,46 @@ class ScoreCardsScreen(KioskScreen):
 
     def tap(self, code: str) -> None:
         self.picker.toggle(code)
-        self.vm.update_draft(team=self.picker.team, cards=[c.code for c in self.picker.ordered])
-        self._update()
+        self.vm.update_draft(cards=[c.code for c in self.picker.ordered])
 
     def set_team(self, team: str) -> None:
         self.picker.set_team(team)
         self.vm.update_draft(team=team, cards=[c.code for c in self.picker.ordered])
-        self._update()
 
     def clear(self) -> None:
         self.picker.clear()
-        self.vm.update_draft(team=self.picker.team, cards=[])
-        self._update()
+        self._asked = False
+        self.vm.update_draft(cards=[])
 
     def _update(self) -> None:
         p = self.picker
-        self.team = p.team
+        self.team = p.team if self._owner_chosen() else ""  # no pair lit until one is chosen
         for card, b in self._buttons.items():
             b.selected = card in p.selected
             b.disabled = card in p.other
             b.color_bg = theme.SUIT[card.suit.catalan][:3] + (0.35,)
         self.count = tally(cards=len(p.selected), card_points=p.card_points, tricks=p.tricks, total=p.points)
-        self.problem = p.problem or ""
+        # The warning's line keeps its space (the grid never moves under a finger) and
+        # says something only once OK was pressed on a count that is not whole tricks.
+        owner = "" if self._owner_chosen() else _("Whose pile is it? Tap the pair first.")
+        self.problem = (p.problem or owner) if self._asked else ""
 
     def done(self) -> None:
-        if self.picker.problem:
-            self.nav.show_message(self.picker.problem)
+        if not self._owner_chosen():
+            self._asked = True  # said in the reserved line: the grid does not move
+            self._update()
             return
-        source = (self.vm.draft or {}).get("source", "cards")
+        if self.picker.problem:
+            self._asked = True
+            self._update()
+            return
+        source = (self.vm.state.draft.source if self.vm.state.draft else None) or "cards"
         self.nav.act(self.vm.propose, self.picker.event(source=source,
-                                                        evidence=(self.vm.draft or {}).get("evidence")))
+                                                        evidence=self.vm.state.draft.evidence if self.vm.state.draft else None))
+
+    def _owner_chosen(self) -> bool:
+        draft = self.vm.state.draft
+        return bool(draft is not None and draft.pile_owner_chosen)
 
     def on_confirm_button(self):
         self.done()

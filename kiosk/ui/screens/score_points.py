@@ -5,6 +5,7 @@ from __future__ import annotations
 from kivy.properties import StringProperty
 
 from kiosk.ui.i18n import _
+from kiosk.table import Draft
 from kiosk.ui.screens.base import KioskScreen, load_kv
 from kiosk.ui.viewmodels.points import PointsPad
 
@@ -23,35 +24,40 @@ class ScorePointsScreen(KioskScreen):
         self.pad = PointsPad()
 
     def refresh(self) -> None:
-        draft = self.vm.draft or {}
-        self.pad = PointsPad(draft.get("team", "A"))
-        self.pad.digits = str(draft.get("digits", ""))
-        names = self.vm.team_names
+        draft = self.vm.state.draft or Draft(step=self.name)
+        self.pad = PointsPad(draft.team)
+        self.pad.digits = draft.digits
+        names = self.vm.state.team_names
         self.name_a, self.name_b = names["A"], names["B"]
         self._update()
 
     def press(self, key: str) -> None:
         self.pad.press(key)
-        self.vm.update_draft(team=self.pad.team, digits=self.pad.digits)
-        self._update()
+        self.vm.update_draft(digits=self.pad.digits)
 
     def set_team(self, team: str) -> None:
         self.pad.team = team
         self.vm.update_draft(team=team, digits=self.pad.digits)
-        self._update()
 
     def _update(self) -> None:
-        self.team = self.pad.team
+        self.team = self.pad.team if self._owner_chosen() else ""  # no pair lit until one is chosen
         self.display = self.pad.digits or "?"
         v = self.pad.value
         self.hint = (self.pad.problem or
                      _("The other pair: {n}").format(n=72 - v))
 
     def done(self) -> None:
+        if not self._owner_chosen():
+            self.nav.show_message(_("Whose pile is it? Tap the pair first."))
+            return
         if self.pad.problem:
             self.nav.show_message(self.pad.problem)
             return
         self.nav.act(self.vm.propose, self.pad.event())
+
+    def _owner_chosen(self) -> bool:
+        draft = self.vm.state.draft
+        return bool(draft is not None and draft.pile_owner_chosen)
 
     def on_confirm_button(self):
         self.done()

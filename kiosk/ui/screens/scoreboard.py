@@ -3,11 +3,13 @@ the seat diagram, and the actions that fit where the hand is."""
 
 from __future__ import annotations
 
+from kivy.clock import Clock
 from kivy.factory import Factory
 from kivy.properties import BooleanProperty, DictProperty, ListProperty, NumericProperty, StringProperty
 
 from kiosk.ui.i18n import LANGUAGE_NAMES, _
-from kiosk.ui.screens.base import KioskScreen, level_name, load_kv, trump_name
+from kiosk.ui.screens.base import KioskScreen, load_kv, trump_name, player_name
+from kiosk.table import sheet_of
 from kiosk.ui.widgets import KButton, SheetRow
 from kiosk.ui import theme
 from kiosk.ui import toolicons  # noqa: F401  (ToolButton for kv)
@@ -15,11 +17,11 @@ from kiosk.ui import toolicons  # noqa: F401  (ToolButton for kv)
 load_kv(__file__)
 
 
-def sheet_rows(vm, *, on_tap=None) -> list[SheetRow]:
+def sheet_rows(team_names: dict, sheet: list[dict], *, on_tap=None) -> list[SheetRow]:
     rows = [SheetRow(header=True, number="#", trump=_("Trump"), doubling="×", points=_("Points"),
-                     scored_a="", scored_b="", total_a=vm.team_names["A"], total_b=vm.team_names["B"],
+                     scored_a="", scored_b="", total_a=team_names["A"], total_b=team_names["B"],
                      disabled=True)]
-    for i, r in enumerate(vm.sheet):
+    for i, r in enumerate(sheet):
         if r["kind"] == "misdeal":
             trump, suit, points = _("Misdeal"), "", ""
             r = {**r, "delegated": False}
@@ -32,8 +34,7 @@ def sheet_rows(vm, *, on_tap=None) -> list[SheetRow]:
                 pa, pb = r["points"].get("A"), r["points"].get("B")
                 points = f"{pa if pa is not None else '–'}–{pb if pb is not None else '–'}"
         doubling = f"×{r['multiplier']}" if r["multiplier"] > 1 else ""
-        if level_name(r["doubling"]):
-            doubling = f"{level_name(r['doubling'])[:1]} ×{r['multiplier']}"
+        # "×2" alone: the multiplier names the doubling, and fits the narrowest sheet
         row = SheetRow(index=i, number=str(r["number"]), suit=suit, trump=trump, doubling=doubling,
                        delegated=_("delegated") if r["delegated"] else "",
                        points=points, scored_a=str(r["scored"].get("A", 0) or ""),
@@ -43,6 +44,19 @@ def sheet_rows(vm, *, on_tap=None) -> list[SheetRow]:
             row.bind(on_release=lambda w, i=i: on_tap(i))
         rows.append(row)
     return rows
+
+
+def undone_text(undone, state) -> str:
+    """What an undo takes back, in the table's words: "hand 3, +36 Nosaltres"."""
+    if undone is None:
+        return ""
+    if undone.kind == "hand":
+        gains = [f"+{n} {state.team_names[t]}" for t, n in sorted(undone.scored.items()) if n]
+        text = _("hand {n}").format(n=undone.hand_number)
+        return text + (", " + ", ".join(gains) if gains else "")
+    if undone.kind == "bid":
+        return _("the last bid")
+    return _("the last change")
 
 
 def clock_text(seconds: float | None) -> str:
@@ -73,27 +87,33 @@ class ScoreboardScreen(KioskScreen):
     time_note = StringProperty("")
     can_call_time = BooleanProperty(False)
     asking_time = BooleanProperty(False)  # the organiser's "call time?" confirmation is open
+    contract_text = StringProperty("")  # "Oros ×4" while the hand is played
+    asking = StringProperty("")  # the second touch awaited: "undo" (a scored hand) or "abandon"
 
     def refresh(self) -> None:
         vm = self.vm
-        self.names = vm.team_names
-        self.totals = vm.totals
-        self.progress = vm.progress
-        self.target = vm.target or 0
+        self.names = vm.state.team_names
+        self.totals = vm.state.totals
+        self.progress = vm.state.progress
+        self.target = vm.state.target or 0
         self.language = LANGUAGE_NAMES.get(self.nav.language, "")
         self.role_labels = seat_labels()
-        if vm.has_match:
-            self.seat_names = [vm.player_name(s) for s in range(4)]
-            self.roles = vm.roles if not vm.match.is_over else {}
+        if vm.state.has_match:
+            self.seat_names = [player_name(vm.state, s) for s in range(4)]
+            self.roles = vm.state.roles if not vm.state.is_over else {}
         else:
             self.seat_names = ["", "", "", ""]
             self.roles = {}
         self.status = self._status()
+        c = vm.state.contract
+        self.contract_text = (f"{trump_name(c.trump)} ×{c.multiplier}"
+                              if vm.state.phase == "playing" and c.trump else "")
         self.update_clock()
         sheet = self.ids.sheet
         sheet.clear_widgets()
-        for row in sheet_rows(vm, on_tap=self.edit):
+        for row in sheet_rows(vm.state.team_names, sheet_of(vm.match), on_tap=self.edit):
             sheet.add_widget(row)
+        Clock.schedule_once(self._latest_rows_in_view, 0)  # once the rows are laid out
         self._actions()
 
     @property
@@ -107,8 +127,8 @@ class ScoreboardScreen(KioskScreen):
             self._actions()
 
     def on_leave(self, *args):
-        if self.asking_time:
-            self.asking_time = False
+        if self.asking_time or self.asking:
+            self.asking_time, self.asking = False, ""
             self._actions()
 
     def update_clock(self) -> None:
@@ -134,19 +154,19 @@ class ScoreboardScreen(KioskScreen):
 
     def _hand_status(self) -> str:
         vm = self.vm
-        if not vm.has_match:
+        if not vm.state.has_match:
             return _("No match yet: start a new one")
-        if vm.match.is_over:
+        if vm.state.is_over:
             return _("Match over")
-        c = vm.contract
-        dealer = vm.player_name(vm.roles["dealer"])
-        max_hands = getattr(vm.match.rules, "max_hands", None)
-        number = f"{vm.hand_number}/{max_hands}" if max_hands else vm.hand_number
+        c = vm.state.contract
+        dealer = player_name(vm.state, vm.state.roles["dealer"])
+        max_hands = vm.state.max_hands
+        number = f"{vm.state.hand_number}/{max_hands}" if max_hands else vm.state.hand_number
         text = _("Hand {n} · {dealer} deals").format(n=number, dealer=dealer)
-        if vm.target:
-            text += " · " + _("to {target}").format(target=vm.target)
-        if vm.phase == "playing" and c["trump"]:
-            text += f" · {trump_name(c['trump'])}\u00a0×{c['multiplier']}"  # kept on one line
+        if vm.state.target:
+            text += " · " + _("to {target}").format(target=vm.state.target)
+        if vm.state.phase == "playing" and c.trump:
+            text += f" · {trump_name(c.trump)}\u00a0×{c.multiplier}"  # kept on one line
         return text
 
     def _actions(self) -> None:
@@ -154,26 +174,44 @@ class ScoreboardScreen(KioskScreen):
         bar.clear_widgets()
         vm = self.vm
         buttons = []
-        if self.asking_time:
+        state = vm.state
+        undone = state.last_undone if state.can_redo else None
+        if self.asking == "undo":
+            preview = vm.undo_preview()
+            bar.add_widget(Factory.KLabel(text=_("Undo {what}?").format(what=undone_text(preview, state)),
+                                          font_size=self.nav.u * 17, size_hint_x=1.6, shorten=False))
+            buttons = [("undo_no", _("No"), theme.BUTTON), ("undo_yes", _("Yes, undo"), theme.DANGER)]
+        elif self.asking == "abandon":
+            bar.add_widget(Factory.KLabel(
+                text=_("Leave the match in play? It stays in History, to resume."),
+                font_size=self.nav.u * 17, size_hint_x=1.6, shorten=False))
+            buttons = [("abandon_no", _("No"), theme.BUTTON),
+                       ("abandon_yes", _("Yes, new match"), theme.DANGER)]
+        elif undone is not None:
+            bar.add_widget(Factory.KLabel(text=_("Undone: {what}").format(what=undone_text(undone, state)),
+                                          font_size=self.nav.u * 17, size_hint_x=1.6, shorten=False))
+            buttons = [("redo", _("Redo"), theme.PRIMARY), ("undone_ok", _("OK"), theme.BUTTON)]
+        elif self.asking_time:
             bar.add_widget(Factory.KLabel(text=_("Call time? The hand in progress will be the last."),
                                           font_size=self.nav.u * 17, size_hint_x=1.6, shorten=False))
             buttons = [("call_time_no", _("No"), theme.BUTTON),
                        ("call_time_yes", _("Yes, call time"), theme.DANGER)]
-        elif not vm.has_match or vm.match.is_over:
+        elif not vm.state.has_match or vm.state.is_over:
             buttons.append(("new_match", _("New match"), theme.PRIMARY))
-        elif vm.phase in ("choose_trump", "delegated", "doubling"):
+        elif vm.state.phase in ("choose_trump", "delegated", "doubling"):
             buttons.append(("bidding", _("Choose trump"), theme.PRIMARY))
             buttons.append(("misdeal", _("Misdeal"), theme.BUTTON))
-        elif vm.phase == "playing":
+        elif vm.state.phase == "playing":
             buttons += [("score_camera", _("Camera"), theme.PRIMARY),
                         ("score_cards", _("Cards"), theme.PRIMARY),
                         ("score_points", _("Points"), theme.PRIMARY),
                         ("penalty", _("Penalty"), theme.DANGER),
                         ("misdeal", _("Misdeal"), theme.BUTTON)]
-        if vm.can_undo and not self.asking_time:
+        if vm.state.can_undo and not self.asking_time and not self.asking and undone is None:
             buttons.append(("undo", _("Undo"), theme.BUTTON))
         # Portrait: more than four buttons go on two rows, so no word is broken in two.
-        rows = 2 if self._portrait and len(buttons) > 4 and not self.asking_time else 1
+        asking = self.asking_time or self.asking or undone is not None
+        rows = 2 if self._portrait and len(buttons) > 4 and not asking else 1
         bar.rows = rows
         bar.height = self.nav.u * (58 * rows + 6 * (rows - 1))
         for action, text, colour in buttons:
@@ -185,7 +223,32 @@ class ScoreboardScreen(KioskScreen):
     def on_action(self, action: str) -> None:
         vm, nav = self.vm, self.nav
         if action == "new_match":
+            if vm.state.has_match and not vm.state.is_over:
+                self.asking = "abandon"  # a match in play is left only on a second touch
+                self._actions()
+            else:
+                nav.go("new_match")
+        elif action in ("abandon_no", "undo_no"):
+            self.asking = ""
+            self._actions()
+        elif action == "abandon_yes":
+            self.asking = ""
             nav.go("new_match")
+        elif action == "undo":
+            preview = vm.undo_preview()
+            if preview is not None and preview.kind == "hand":
+                self.asking = "undo"  # a scored hand is undone only on a second touch
+                self._actions()
+            else:
+                nav.act(vm.undo)
+        elif action == "undo_yes":
+            self.asking = ""
+            nav.act(vm.undo)
+            self._actions()
+        elif action == "redo":
+            nav.act(vm.redo)
+        elif action == "undone_ok":
+            vm.forget_undone()
         elif action == "bidding":
             nav.go("bidding")
         elif action.startswith("score_"):
@@ -194,8 +257,6 @@ class ScoreboardScreen(KioskScreen):
             nav.act(vm.begin_action, "penalty")
         elif action == "misdeal":
             nav.act(vm.misdeal)
-        elif action == "undo":
-            nav.act(vm.undo)
         elif action in ("call_time", "call_time_no"):
             self.asking_time = action == "call_time"
             self._actions()
@@ -207,5 +268,20 @@ class ScoreboardScreen(KioskScreen):
         elif action == "language":
             nav.next_language()
 
+    def on_undo_button(self):
+        """The UNDO button (or Backspace) asks like the Undo touch does."""
+        if self.asking == "undo":
+            self.on_action("undo_yes")
+        elif self.vm.state.can_undo:
+            self.on_action("undo")
+        return True
+
     def edit(self, index: int) -> None:
         self.nav.act(self.vm.begin_action, "edit_hand", hand=index)
+
+    def _latest_rows_in_view(self, *_):
+        """The last rows (the latest hand, the winning one) in view; a short sheet stays at
+        the top."""
+        scroll = self.ids.sheet_scroll
+        rows = scroll.children[0] if scroll.children else None
+        scroll.scroll_y = 0 if rows is not None and rows.height > scroll.height else 1

@@ -55,7 +55,7 @@ class SettingsScreen(KioskScreen):
     def close(self) -> None:
         self.svm.lock()
         self.mode = "pin"
-        self.nav.go(self.vm.screen)
+        self.nav.go(self.vm.state.step)
 
     def refresh(self) -> None:
         if not self.svm.unlocked and self.mode != "pin":
@@ -88,6 +88,7 @@ class SettingsScreen(KioskScreen):
     def ok(self) -> None:
         if self.mode == "pin":
             if self.svm.unlock():
+                self.nav.show_message("")  # "PIN incorrecte" is gone with its cause
                 self.mode = "options"
                 self.refresh()
                 return

@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from kiosk.game import BotifarraError
 from kiosk.ui.i18n import _, points_text, tally
 
 JPEG_START = b"\xff\xd8"
@@ -85,19 +84,18 @@ def from_hand(hand: Any) -> HandEvidence | None:
         points=points.get(team) if team else None)
 
 
-def current_evidence(vm) -> HandEvidence | None:
-    """The evidence of the hand the table is looking at in ``vm`` (a ``MatchViewModel``):
+def current_evidence(session) -> HandEvidence | None:
+    """The evidence of the hand the table is looking at in ``session`` (a ``TableSession``):
     the proposed hand on the confirmation, the past hand on the edit step; else None."""
-    draft = getattr(vm, "draft", None) or {}
-    step = draft.get("step")
-    try:
-        if step == "confirm" and (vm.pending or {}).get("evidence"):
-            return from_hand(vm.pending_hand)
-        if step == "edit_hand" and "hand" in draft and vm.match is not None:
-            index = int(draft["hand"])
-            hands = vm.match.hands
-            if 0 <= index < len(hands):
-                return from_hand(hands[index])
-    except (BotifarraError, ValueError):  # a draft the match no longer fits: no photo to show
+    state = session.state
+    draft = state.draft
+    if draft is None:
         return None
+    if draft.step == "confirm" and state.pending is not None and state.pending.event.get("evidence") \
+            and state.pending.hand is not None:
+        return from_hand(state.pending.hand)
+    if draft.step == "edit_hand" and draft.hand is not None and session.match is not None:
+        hands = session.match.hands
+        if 0 <= draft.hand < len(hands):
+            return from_hand(hands[draft.hand])
     return None

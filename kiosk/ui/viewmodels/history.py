@@ -38,7 +38,7 @@ from typing import Any, Callable, Sequence
 from kiosk.files import fsync_dir
 from kiosk.usb import NoStickFound, StickError, UsbSticks
 from kiosk.ui.i18n import _, ngettext
-from kiosk.ui.viewmodels.match import sheet_of
+from kiosk.table.views import sheet_of
 
 SLUG_LENGTH = 40    # the table's part of a file name, at most
 MAX_SUFFIX = 999    # <stem>-2 ... <stem>-999: past that the stick is called full of this match

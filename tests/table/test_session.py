@@ -1,4 +1,4 @@
-"""The match view-model on a real SQLite journal, without a window."""
+"""The table session on a real SQLite journal, without a window."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import pytest
 from kiosk.game import DECK, BotifarraError, Suit
 from kiosk.journal import Journal
 from kiosk.settings import Settings
-from kiosk.ui.viewmodels import CardPicker, MatchViewModel, PointsPad
-from kiosk.ui.viewmodels.drafts import DraftStore
+from kiosk.ui.viewmodels import CardPicker, PointsPad
+from kiosk.table import DraftStore, TableSession, sheet_of
 
 
 @pytest.fixture
@@ -22,38 +22,38 @@ def make_vm(db, **settings):
     s = Settings()
     for k, v in settings.items():
         s.set(k, v)
-    return MatchViewModel(Journal(db), settings=s, drafts=DraftStore(db.with_name("draft.json")),
+    return TableSession(Journal(db), settings=s, drafts=DraftStore(db.with_name("draft.json")),
                           rng=random.Random(7))
 
 
 def test_no_match_shows_the_scoreboard(db):
     vm = make_vm(db)
-    assert not vm.has_match and vm.screen == "scoreboard"
-    assert vm.totals == {"A": 0, "B": 0} and vm.sheet == []
+    assert not vm.state.has_match and vm.state.step == "scoreboard"
+    assert vm.state.totals == {"A": 0, "B": 0} and sheet_of(vm.match) == []
 
 
 def test_new_match_defaults_and_roles(db):
     vm = make_vm(db)
     vm.new_match(first_dealer=1)
-    assert vm.team_names == {"A": "Nosaltres", "B": "Vosaltres"}
-    assert vm.target == 101
-    assert vm.roles == {"dealer": 1, "shuffler": 0, "cutter": 3, "first_lead": 2}
-    assert vm.phase == "choose_trump" and vm.screen == "scoreboard"
-    assert set(vm.legal_trumps) == {"oros", "copes", "espases", "bastos", "botifarra"}
-    assert vm.can_delegate
+    assert vm.state.team_names == {"A": "Nosaltres", "B": "Vosaltres"}
+    assert vm.state.target == 101
+    assert vm.state.roles == {"dealer": 1, "shuffler": 0, "cutter": 3, "first_lead": 2}
+    assert vm.state.phase == "choose_trump" and vm.state.step == "scoreboard"
+    assert set(vm.state.bids.trumps) == {"oros", "copes", "espases", "bastos", "botifarra"}
+    assert vm.state.bids.can_delegate
 
 
 def test_every_action_is_journaled_before_it_shows(db):
     vm = make_vm(db)
     vm.new_match()
     seen = []
-    vm.bind(lambda: seen.append(len(Journal(db).load(vm.match_id).events)))
+    vm.subscribe(lambda state: seen.append(len(Journal(db).load(vm.state.match_id).events)))
     vm.choose_trump("oros")
-    assert seen == [2] and vm.screen == "bidding"
+    assert seen == [2] and vm.state.step == "bidding"
     vm.double("contro")
-    assert vm.multiplier == 2 and vm.legal_levels == ["recontro"]
+    assert vm.state.contract.multiplier == 2 and vm.state.bids.levels == ("recontro",)
     vm.start_play()
-    assert vm.phase == "playing" and vm.screen == "scoreboard"
+    assert vm.state.phase == "playing" and vm.state.step == "scoreboard"
 
 
 def test_confirmation_breakdown_then_totals(db):
@@ -61,17 +61,17 @@ def test_confirmation_breakdown_then_totals(db):
     vm.new_match()
     vm.choose_trump("botifarra")
     vm.begin_score("points")
-    assert vm.screen == "score_points" and vm.phase == "playing"
+    assert vm.state.step == "score_points" and vm.state.phase == "playing"
     vm.propose({"type": "hand_scored", "points": {"A": 45}, "source": "points", "evidence": None})
-    assert vm.screen == "confirm"
-    a, b = vm.breakdown()
+    assert vm.state.step == "confirm"
+    a, b = vm.state.pending.breakdown
     assert (a.points, a.over, a.multiplier, a.scored) == (45, 9, 2, 18)
     assert (b.points, b.scored) == (27, 0)
-    assert vm.totals == {"A": 0, "B": 0}  # nothing saved before confirm
+    assert vm.state.totals == {"A": 0, "B": 0}  # nothing saved before confirm
     assert vm.confirm()
-    assert vm.totals == {"A": 18, "B": 0}
-    assert vm.sheet[0]["trump"] == "botifarra" and vm.sheet[0]["scored"]["A"] == 18
-    assert vm.roles["dealer"] == 1 and vm.screen == "scoreboard"
+    assert vm.state.totals == {"A": 18, "B": 0}
+    assert sheet_of(vm.match)[0]["trump"] == "botifarra" and sheet_of(vm.match)[0]["scored"]["A"] == 18
+    assert vm.state.roles["dealer"] == 1 and vm.state.step == "scoreboard"
 
 
 def test_card_pile_breakdown_counts_card_points_and_tricks(db):
@@ -82,7 +82,7 @@ def test_card_pile_breakdown_counts_card_points_and_tricks(db):
     picker = CardPicker("B", [c.code for c in DECK if c.suit is Suit.OROS])  # 12 cards, 15 points
     assert (picker.card_points, picker.tricks, picker.points, picker.problem) == (15, 3, 18, None)
     vm.propose(picker.event())
-    a, b = vm.breakdown()
+    a, b = vm.state.pending.breakdown
     assert (b.card_points, b.tricks, b.points) == (15, 3, 18)
     assert (a.points, a.scored) == (54, 18)
 
@@ -112,9 +112,9 @@ def test_both_pairs_confirm(db):
     vm.choose_trump("copes")
     vm.begin_score("points")
     vm.propose({"type": "hand_scored", "points": {"B": 50}, "source": "points", "evidence": None})
-    assert vm.needs_both
-    assert not vm.confirm("A") and vm.totals == {"A": 0, "B": 0}
-    assert vm.confirm("B") and vm.totals == {"A": 0, "B": 14}
+    assert vm.state.needs_both
+    assert not vm.confirm("A").saved and vm.state.totals == {"A": 0, "B": 0}
+    assert vm.confirm("B") and vm.state.totals == {"A": 0, "B": 14}
 
 
 def test_penalty_and_misdeal(db):
@@ -124,16 +124,16 @@ def test_penalty_and_misdeal(db):
     vm.double("contro")
     vm.start_play()
     vm.begin_action("penalty")
-    assert vm.screen == "penalty"
+    assert vm.state.step == "penalty"
     vm.penalty("A")
-    assert [b.scored for b in vm.breakdown()] == [0, 72]
+    assert [b.scored for b in vm.state.pending.breakdown] == [0, 72]
     vm.confirm()
-    assert vm.totals == {"A": 0, "B": 72} and vm.sheet[0]["kind"] == "penalty"
-    dealer = vm.roles["dealer"]
+    assert vm.state.totals == {"A": 0, "B": 72} and sheet_of(vm.match)[0]["kind"] == "penalty"
+    dealer = vm.state.roles["dealer"]
     vm.misdeal()
-    assert vm.screen == "misdeal"
+    assert vm.state.step == "misdeal"
     vm.confirm()
-    assert vm.sheet[-1]["kind"] == "misdeal" and vm.roles["dealer"] == (dealer + 1) % 4
+    assert sheet_of(vm.match)[-1]["kind"] == "misdeal" and vm.state.roles["dealer"] == (dealer + 1) % 4
 
 
 def test_undo_and_edit_recompute(db):
@@ -141,16 +141,16 @@ def test_undo_and_edit_recompute(db):
     vm.new_match()
     vm.choose_trump("oros")
     vm.undo()
-    assert vm.phase == "choose_trump"
+    assert vm.state.phase == "choose_trump"
     vm.choose_trump("bastos")
     vm.start_play()
     vm.propose({"type": "hand_scored", "points": {"A": 50}, "source": "points", "evidence": None})
     vm.confirm()
-    assert vm.totals["A"] == 14
+    assert vm.state.totals["A"] == 14
     data = vm.hand_data(0)
     assert data["trump"] == "bastos" and data["points"] == {"A": 50}
     vm.edit_hand(0, {**data, "points": {"A": 60}})
-    assert vm.totals["A"] == 24
+    assert vm.state.totals["A"] == 24
 
 
 def test_restart_resumes_the_same_step(db):
@@ -161,12 +161,12 @@ def test_restart_resumes_the_same_step(db):
     vm.begin_score("cards", team="B")
     vm.update_draft(cards=["9O", "1O"])
     again = make_vm(db)
-    assert again.match_id == vm.match_id and again.screen == "score_cards"
-    assert again.draft["cards"] == ["9O", "1O"] and again.draft["team"] == "B"
+    assert again.match_id == vm.state.match_id and again.state.step == "score_cards"
+    assert again.state.draft.cards == ("9O", "1O") and again.state.draft.team == "B"
     # bidding half entered
     vm.cancel()
     vm.undo()
-    assert make_vm(db).screen == "bidding"
+    assert make_vm(db).state.step == "bidding"
 
 
 def test_a_draft_from_another_state_is_ignored(db):
@@ -175,8 +175,8 @@ def test_a_draft_from_another_state_is_ignored(db):
     vm.choose_trump("oros")
     vm.start_play()
     vm.begin_score("points")
-    Journal(db).append(vm.match_id, {"type": "undo"})  # the match moved on elsewhere
-    assert make_vm(db).screen == "bidding"
+    Journal(db).append(vm.state.match_id, {"type": "undo"})  # the match moved on elsewhere
+    assert make_vm(db).state.step == "bidding"
 
 
 def test_match_won_and_next_match_continues_dealing(db):
@@ -187,10 +187,10 @@ def test_match_won_and_next_match_continues_dealing(db):
         vm.start_play()
         vm.propose({"type": "hand_scored", "points": {"A": 72}, "source": "points", "evidence": None})
         vm.confirm()
-    assert vm.winner == "A" and vm.screen == "match_won"
+    assert vm.state.winner == "A" and vm.state.step == "match_won"
     next_dealer = vm.match.dealer
     vm.next_match()
-    assert not vm.match.is_over and vm.roles["dealer"] == next_dealer
+    assert not vm.match.is_over and vm.state.roles["dealer"] == next_dealer
 
 
 def test_illegal_bid_is_refused_with_the_core_error(db):
@@ -201,7 +201,7 @@ def test_illegal_bid_is_refused_with_the_core_error(db):
     vm.choose_trump("botifarra")
     vm.double("contro")
     vm.double("recontro")
-    assert "sant_vicenc" not in vm.legal_levels
+    assert "sant_vicenc" not in vm.state.bids.levels
     with pytest.raises(BotifarraError):
         vm.double("sant_vicenc")
 

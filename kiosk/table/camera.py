@@ -1,0 +1,91 @@
+"""Scoring a pile by camera for a table session: the reads, the merged cards and the
+evidence photo belong to the session, not to a screen.
+
+The camera service calls ``on_cards`` on its recognition thread. The evidence photo is
+encoded and written there (never on the UI thread); the new cards are handed to the
+session through ``to_ui`` (the one hand-off to the UI loop, ``hardware.bridge.call_on``),
+so the session is only ever changed from one thread.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any, Callable
+
+from kiosk.files import write_whole
+
+log = logging.getLogger("kiosk.table")
+
+
+class CameraScoring:
+    """One camera read of one hand's pile for ``session``.
+
+    Args:
+        session: the :class:`kiosk.table.TableSession` whose draft receives the cards.
+        evidence_dir: where the photo of the read is kept (None: no photo).
+        to_ui: wraps a callback so that calling it runs it on the session's thread.
+        on_read: called on that thread with the number of new cards (the tick cue).
+
+    Example::
+
+        scoring = CameraScoring(session, evidence_dir=None, to_ui=lambda f: f)
+        service = factory(on_frame=show, on_cards=scoring.on_cards, on_status=status)
+        scoring.attach(service)
+    """
+
+    def __init__(self, session, *, evidence_dir: Path | None,
+                 to_ui: Callable[[Callable[..., Any]], Callable[..., None]],
+                 on_read: Callable[[int], None] | None = None) -> None:
+        self.session = session
+        self.service = None
+        self.result = None  # the latest read (the preview draws it)
+        self.on_read = on_read
+        state = session.state
+        self.evidence_path = (Path(evidence_dir) / f"match{state.match_id}-hand{state.hand_number}.jpg"
+                              if evidence_dir is not None and state.has_match else None)
+        self._add = to_ui(self._add_cards)
+
+    def attach(self, service) -> None:
+        self.service = service
+
+    def on_cards(self, result, new=()) -> None:
+        """Recognition thread: keep the read, save the photo of the frame it was read from
+        (not the newest frame: the pile may have moved since), hand the cards over."""
+        self.result = result
+        codes = [getattr(c, "code", None) or str(c) for c in new]
+        if not codes:
+            return
+        if self.evidence_path is not None and self.service is not None:
+            photo = self.service.evidence()
+            if photo is not None:
+                try:
+                    import cv2
+                    ok, jpeg = cv2.imencode(".jpg", photo)
+                    if ok:  # whole or not at all: a power cut never leaves half a photo
+                        write_whole(self.evidence_path, jpeg.tobytes())
+                except Exception:  # noqa: BLE001 - the score matters more than the photo
+                    log.exception("kiosk: could not save the evidence photo")
+        self._add(tuple(codes))
+
+    def _add_cards(self, codes: tuple[str, ...]) -> None:
+        self.session.add_read_cards(codes)
+        if self.on_read is not None:
+            self.on_read(len(codes))
+
+    def restart(self) -> None:
+        """Read the pile again from nothing."""
+        if self.service is not None:
+            self.service.reset()
+        self.session.update_draft(cards=(), source="camera")
+
+    @property
+    def evidence(self) -> str | None:
+        """The photo's path once it exists."""
+        path = self.evidence_path
+        return str(path) if path is not None and path.exists() else None
+
+    def stop(self) -> None:
+        service, self.service, self.result = self.service, None, None
+        if service is not None:
+            service.stop()

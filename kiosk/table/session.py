@@ -1,0 +1,360 @@
+"""The table session: the one writer of a table's match, whatever face drives it.
+
+Every user action is one call here; it becomes one journal event, which the journal
+validates with the game core and commits durably, and only then does the state change.
+The session builds one frozen :class:`TableState` per change and hands it to its
+subscribers (the screens, a club publisher). Kivy-free: a CLI or a test drives it as is.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import time
+from typing import Any, Callable
+
+from kiosk.game import BotifarraError, MatchStateError, Rules, Suit, first_dealer_by_draw
+from kiosk.journal import InvalidEvent, JournalError
+from kiosk.settings import Settings
+from kiosk.table.clock import TournamentClock
+from kiosk.table.drafts import DraftStore
+from kiosk.table.state import (
+    ACTION_STEPS, BIDDING_PHASES, Draft, SaveResult, TableState, Undone,
+)
+from kiosk.table.views import pending_of, sheet_of, state_of
+
+log = logging.getLogger("kiosk.table")
+DRAW_SUITS = (Suit.OROS, Suit.COPES, Suit.ESPASES, Suit.BASTOS)
+Listener = Callable[[TableState], None]
+HAND_EVENTS = ("hand_scored", "penalty", "misdeal")
+
+
+class TableSession(TournamentClock):
+    """One table's match: actions in, frozen :class:`TableState` out.
+
+    Args:
+        journal: a :class:`kiosk.journal.Journal` (the only place a change is kept).
+        settings: team default names, ``match.both_confirm``.
+        drafts: where the step in progress is kept across a power cut (memory if None).
+        rng: the on-screen suit draw. clock: seconds since the epoch (tournament clock).
+
+    Actions return a :class:`SaveResult`; ``saved`` is True only after the journal's
+    commit returned. A journal that refuses the write (disk full, read-only, locked) gives
+    ``saved=False`` with its error, and the draft stays as it was, to retry. A move the
+    rules refuse raises the core's ``BotifarraError`` (nothing written).
+
+    Example::
+
+        session = TableSession(Journal(tmp / "j.sqlite"))
+        session.new_match(first_dealer=0)
+        assert session.choose_trump("oros").saved and session.state.phase == "doubling"
+    """
+
+    def __init__(self, journal, *, settings: Settings | None = None,
+                 drafts: DraftStore | None = None, rng: random.Random | None = None,
+                 clock: Callable[[], float] = time.time) -> None:
+        self.journal = journal
+        self.settings = settings or Settings()
+        self.drafts = drafts or DraftStore(None)
+        self.rng = rng or random.Random()
+        self.clock = clock
+        self.match_id: int | None = None
+        self.match = None
+        self._draft: Draft | None = None
+        self._pending = None
+        self._undone: Undone | None = None
+        self._last_save = SaveResult(True)
+        self._started: tuple[Any, float | None] = (None, None)
+        self._listeners: list[Listener] = []
+        self.state: TableState = TableState(step="scoreboard")
+        self.resume()
+
+    # ------------------------------------------------------------------ observers
+    def subscribe(self, listener: Listener) -> Callable[[], None]:
+        """``listener(state)`` after every change; returns the function that unsubscribes."""
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener) if listener in self._listeners else None
+
+    def _publish(self) -> None:
+        self.state = state_of(self.match, self.match_id, self._draft, self._pending,
+                              settings=self.settings, undone=self._undone,
+                              last_save=self._last_save)
+        for listener in list(self._listeners):
+            listener(self.state)
+
+    # ------------------------------------------------------------------ journal
+    def resume(self, match_id: int | None = None) -> None:
+        """Reopen ``match_id`` (History) or the journal's unfinished match, with its draft."""
+        if match_id is None:
+            found = self.journal.current_match()
+            self.match_id, self.match = (found.match_id, found.match) if found is not None else (None, None)
+        else:
+            self.match_id, self.match = match_id, self.journal.load(match_id)
+        events = len(self.match.events) if self.match is not None else 0
+        self._set_draft(self.drafts.load(self.match_id, events), store=False)
+        self._undone = None
+        self._last_save = SaveResult(True)
+        self._publish()
+
+    def _store_draft(self) -> None:
+        try:
+            self.drafts.save(self.match_id, len(self.match.events) if self.match else 0, self._draft)
+        except OSError:  # a full disk: the journal's own save says so; the draft is a comfort
+            log.exception("kiosk: could not keep the draft on disk")
+
+    def _set_draft(self, draft: Draft | None, *, store: bool = True, pending=None) -> None:
+        self._draft = draft
+        self._pending = pending
+        if pending is None and draft is not None and draft.event is not None and self.match is not None:
+            try:
+                self._pending = pending_of(self.match, draft.event)  # the core, once per proposal
+            except BotifarraError:
+                self._draft = draft.but(step=draft.back or "scoreboard", event=None) \
+                    if draft.back else None
+        if store:
+            self._store_draft()
+
+    def _commit(self, event: dict, *, keep_draft: bool = False) -> SaveResult:
+        """Journal first (validated by the core, durable), then the state everyone sees."""
+        try:
+            self.match = self.journal.append(self.match_id, event)
+        except InvalidEvent:
+            raise
+        except JournalError as exc:  # full, read-only, locked, damaged: NOT saved
+            log.error("kiosk: %s not saved: %s", event.get("type"), exc)
+            self._last_save = SaveResult(False, exc)
+            self._publish()
+            return self._last_save
+        self._last_save = SaveResult(True)
+        if event["type"] not in ("undo",):
+            self._undone = None
+        if keep_draft and self._draft is not None:
+            self._set_draft(self._draft)
+        else:
+            self._set_draft(None)
+        self._publish()
+        return self._last_save
+
+    def _create(self, event: dict) -> SaveResult:
+        try:
+            match_id = self.journal.create_match(event)
+            match = self.journal.load(match_id)
+        except InvalidEvent:
+            raise
+        except JournalError as exc:
+            log.error("kiosk: new match not saved: %s", exc)
+            self._last_save = SaveResult(False, exc)
+            self._publish()
+            return self._last_save
+        self.match_id, self.match = match_id, match
+        self._undone, self._last_save = None, SaveResult(True)
+        self._set_draft(None)
+        self._publish()
+        return self._last_save
+
+    def retry(self) -> SaveResult:
+        """Try the save that failed again (the pending result on screen, if any)."""
+        if self._draft is not None and self._draft.event is not None:
+            return self.confirm(force=True)
+        self._last_save = SaveResult(True)
+        self._publish()
+        return self._last_save
+
+    # ------------------------------------------------------------------ new match
+    def draw_first_dealer(self) -> tuple[Suit, int]:
+        """The on-screen suit draw: seat n holds DRAW_SUITS[n]; a card is turned; that seat deals."""
+        suit = self.rng.choice(DRAW_SUITS)
+        return suit, first_dealer_by_draw(suit, assignment={s: i for i, s in enumerate(DRAW_SUITS)})
+
+    def new_match(self, *, team_names: dict[str, str] | None = None, players: list | None = None,
+                  preset: str = "reglament", target: int | None = None,
+                  first_dealer: int = 0) -> SaveResult:
+        rules: dict = {"preset": preset}
+        if target is not None:
+            rules["target"] = int(target)
+        names = {"A": (team_names or {}).get("A") or self.settings["match.team_a"],
+                 "B": (team_names or {}).get("B") or self.settings["match.team_b"]}
+        return self._create({"type": "match_created", "rules": Rules.from_dict(rules).to_dict(),
+                             "first_dealer": int(first_dealer),
+                             "players": [(p or None) for p in (players or [None] * 4)],
+                             "team_names": names})
+
+    def next_match(self) -> SaveResult:
+        """A new match with the same pairs and rules; the dealing continues by the rules."""
+        m = self.match
+        return self._create({"type": "match_created", "rules": m.rules.to_dict(),
+                             "first_dealer": int(m.dealer) % 4, "players": list(m.players),
+                             "team_names": dict(self.state.team_names)})
+
+    def abandon(self) -> SaveResult:
+        """Stop the match in play (it stays in History, and can be reopened there)."""
+        self._set_draft(None)
+        return self._commit({"type": "match_ended", "reason": "abandoned"})
+
+    end_match = abandon
+
+    # ------------------------------------------------------------------ bidding
+    def _bid(self, kind: str, **fields: Any) -> SaveResult:
+        for bid in self.state.bids.events:
+            if bid["type"] == kind and all(bid.get(k) == v for k, v in fields.items()):
+                return self._commit(dict(bid))
+        # Not a legal bid now: let the core say why, in its own words (nothing is written).
+        return self._commit({"type": kind, "seat": self.state.roles.get("dealer", 0), **fields})
+
+    def choose_trump(self, trump: str) -> SaveResult:
+        return self._bid("trump", trump=trump)
+
+    def delegate(self) -> SaveResult:
+        return self._bid("delegate")
+
+    def double(self, level: str) -> SaveResult:
+        return self._bid("double", level=level)
+
+    def start_play(self) -> SaveResult:
+        return self._bid("play")
+
+    # ------------------------------------------------------------------ scoring
+    def begin_score(self, method: str, *, team: str | None = None, cards=(), source=None,
+                    evidence=None) -> SaveResult:
+        """Open a score path (camera / cards / points); remembered across a restart. The
+        pile's owner is the pair given (a chosen pair, or the one whose seat scans)."""
+        if self.match is not None and self.match.phase in BIDDING_PHASES and self.state.bids.can_play:
+            result = self.start_play()
+            if not result.saved:
+                return result
+        self._set_draft(Draft(step=f"score_{method}", team=team or "A",
+                              pile_owner_chosen=team is not None, cards=tuple(cards),
+                              source=source, evidence=evidence))
+        self._publish()
+        return SaveResult(True)
+
+    def update_draft(self, **changes: Any) -> None:
+        """Keep what has been entered so far (tapped cards, typed digits, the pile owner)."""
+        if self._draft is None:
+            return
+        if "team" in changes:
+            changes.setdefault("pile_owner_chosen", True)
+        self._draft = self._draft.but(**changes)
+        self._store_draft()
+        self._publish()
+
+    def add_read_cards(self, codes) -> None:
+        """Cards the camera has just read: merged into the pile being scored, each once."""
+        if self._draft is None or self._draft.step != "score_camera":
+            return
+        merged = tuple(dict.fromkeys(self._draft.cards + tuple(codes)))
+        self.update_draft(cards=merged, source="camera")
+
+    def propose(self, event: dict) -> None:
+        """A hand result, penalty or misdeal to confirm: the core checks it now (raises its
+        error if impossible), it is saved on confirm."""
+        if self.match is None:
+            raise MatchStateError("no match yet")
+        pending = pending_of(self.match, event)  # the core, once: raises if impossible
+        step = {"penalty": "penalty", "misdeal": "misdeal"}.get(event["type"], "confirm")
+        base = self._draft or Draft(step=step)
+        back = base.back if base.event is not None else base.step
+        self._set_draft(base.but(step=step, event=dict(event), back=back, confirmed=()),
+                        pending=pending)
+        self._publish()
+
+    def confirm(self, team: str | None = None, *, force: bool = False) -> SaveResult:
+        """Save the pending result. With the both-pairs setting each pair confirms once;
+        ``saved`` is True only when the hand reached the journal."""
+        draft = self._draft
+        if draft is None or draft.event is None:
+            return SaveResult(False)
+        if self.state.needs_both and not force:
+            confirmed = tuple(sorted(set(draft.confirmed) | ({team} if team else set())))
+            if set(confirmed) != {"A", "B"}:
+                self.update_draft(confirmed=confirmed)
+                return SaveResult(False)
+        return self._commit(draft.event)
+
+    def cancel(self) -> None:
+        """Leave the current step: from a confirmation back to where it came from."""
+        draft = self._draft
+        if draft is not None and draft.back and draft.step in ACTION_STEPS:
+            self._set_draft(draft.but(step=draft.back, event=None, back=None, confirmed=()))
+        else:
+            self._set_draft(None)
+        self._last_save = SaveResult(True)
+        self._publish()
+
+    def penalty(self, offender: str) -> None:
+        self.propose({"type": "penalty", "offender": offender})
+
+    def misdeal(self) -> None:
+        self.propose({"type": "misdeal"})
+
+    def begin_action(self, step: str, *, hand: int | None = None) -> None:
+        """Open the penalty, misdeal or edit step (remembered across a restart)."""
+        self._set_draft(Draft(step=step, hand=hand))
+        self._publish()
+
+    # ------------------------------------------------------------------ undo / redo / edit
+    def undo_preview(self) -> Undone | None:
+        """What ``undo`` would take back now (the screen asks before undoing a hand)."""
+        if self.match is None or not self.match.can_undo:
+            return None
+        return _undone_between(self.match, self.match.apply({"type": "undo"}))
+
+    def undo(self) -> SaveResult:
+        if self._draft is not None:
+            self.cancel()
+            return SaveResult(True)
+        before = self.match
+        if before is None or not before.can_undo:
+            raise MatchStateError("nothing to undo")
+        result = self._commit({"type": "undo"})
+        if result.saved:
+            self._undone = _undone_between(before, self.match)
+            self._publish()
+        return result
+
+    def redo(self) -> SaveResult:
+        return self._commit({"type": "redo"})
+
+    def forget_undone(self) -> None:
+        """The table has seen what was undone: stop showing it (redo stays possible)."""
+        self._undone = None
+        self._publish()
+
+    def hand_data(self, index: int) -> dict:
+        """A past hand in the match JSON form (what an edit replaces)."""
+        row = sheet_of(self.match)[index]
+        if row["kind"] == "misdeal":
+            return {"misdeal": True}
+        data = {"trump": row["trump"], "delegated": row["delegated"], "doubling": row["doubling"]}
+        if row["kind"] == "penalty":
+            data["penalty"] = row["offender"] or next(
+                (t for t in ("A", "B") if not row["scored"].get(t)), "A")
+        else:
+            team = row["trump_team"] or "A"
+            data["points"] = {team: row["points"].get(team, 0)}
+        return data
+
+    def _edit_event(self, index: int, data: dict) -> dict:
+        played = not data.get("misdeal") and "penalty" not in data
+        if played and "evidence" not in data and self.match is not None \
+                and 0 <= int(index) < len(self.match.hands):
+            evidence = self.match.hands[int(index)].evidence
+            if evidence:  # a typed correction keeps the photo the camera took of the hand
+                data = {**data, "evidence": evidence}
+        return {"type": "edit", "hand": int(index), "data": data}
+
+    def edit_preview(self, index: int, data: dict) -> dict:
+        """The totals the match would have after the edit (raises the core's error)."""
+        return dict(self.match.apply(self._edit_event(index, data)).totals)
+
+    def edit_hand(self, index: int, data: dict) -> SaveResult:
+        return self._commit(self._edit_event(index, data))
+
+
+def _undone_between(before, after) -> Undone:
+    if len(after.hands) < len(before.hands):
+        hand = before.hands[-1]
+        return Undone("hand", int(hand.number), dict(hand.scored or {}))
+    if after.phase != before.phase or after.contract != before.contract:
+        return Undone("bid", after.hand_number)
+    return Undone("other", None)

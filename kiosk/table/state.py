@@ -1,0 +1,182 @@
+"""What the table is showing, as frozen typed values: the session hands these to every face.
+
+``TableState`` is built once per change of the session (an event committed, a draft
+edited) and never mutated, so a screen may keep it and compare it with the next one.
+Game words as in the glossary (trump, pile, contro...); no Kivy, no I/O.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+SCORE_STEPS = ("score_camera", "score_cards", "score_points")
+ACTION_STEPS = ("confirm", "penalty", "misdeal")
+BIDDING_PHASES = ("choose_trump", "delegated", "doubling")
+STEPS = SCORE_STEPS + ACTION_STEPS + ("edit_hand",)
+
+
+def key_of(value: Any) -> Any:
+    """Enum members as their JSON keys (``Doubling.key``, ``Trump.value``)."""
+    if value is None:
+        return None
+    key = getattr(value, "key", None)
+    if isinstance(key, str):
+        return key
+    if isinstance(value, enum.Enum):
+        return value.value
+    return value
+
+
+@dataclass(frozen=True)
+class Draft:
+    """A step that is not (yet) an event: a hand being scored, a result to confirm, a past
+    hand being edited. Kept on disk next to the journal so a power cut reopens it, and kept
+    on screen when a save fails so nothing typed is lost.
+
+    ``event`` is the journal event waiting for confirmation (a plain JSON-able dict, the
+    journal's own format); ``back`` the step to return to from the confirmation.
+    """
+    step: str
+    team: str = "A"
+    pile_owner_chosen: bool = False
+    cards: tuple[str, ...] = ()
+    other: tuple[str, ...] = ()
+    digits: str = ""
+    source: str | None = None
+    evidence: str | None = None
+    hand: int | None = None
+    event: dict | None = None
+    back: str | None = None
+    confirmed: tuple[str, ...] = ()
+
+    def but(self, **changes: Any) -> "Draft":
+        for name in ("cards", "other", "confirmed"):
+            if name in changes and changes[name] is not None:
+                changes[name] = tuple(changes[name])
+        return replace(self, **changes)
+
+    def to_json(self) -> dict:
+        return {"step": self.step, "team": self.team, "pile_owner_chosen": self.pile_owner_chosen,
+                "cards": list(self.cards), "other": list(self.other), "digits": self.digits,
+                "source": self.source, "evidence": self.evidence, "hand": self.hand,
+                "event": self.event, "back": self.back, "confirmed": list(self.confirmed)}
+
+    @classmethod
+    def from_json(cls, data: dict) -> "Draft | None":
+        """A stored draft, or None if it is not one of ours (an older or damaged file)."""
+        try:
+            step = data["step"]
+            if step not in STEPS:
+                return None
+            hand = data.get("hand")
+            event = data.get("event")
+            return cls(step=step, team=data.get("team") if data.get("team") in ("A", "B") else "A",
+                       pile_owner_chosen=bool(data.get("pile_owner_chosen", False)),
+                       cards=tuple(str(c) for c in data.get("cards") or ()),
+                       other=tuple(str(c) for c in data.get("other") or ()),
+                       digits="".join(ch for ch in str(data.get("digits") or "") if ch in "0123456789"),
+                       source=data.get("source"), evidence=data.get("evidence"),
+                       hand=int(hand) if hand is not None else None,
+                       event=dict(event) if isinstance(event, dict) else None,
+                       back=data.get("back") if data.get("back") in STEPS else None,
+                       confirmed=tuple(t for t in data.get("confirmed") or () if t in ("A", "B")))
+        except (KeyError, TypeError, ValueError, AttributeError):
+            return None
+
+
+@dataclass(frozen=True)
+class Contract:
+    """The hand in progress: trump (key or None), delegated, doubling key, multiplier."""
+    trump: str | None = None
+    delegated: bool = False
+    doubling: str = "none"
+    multiplier: int = 1
+    trump_team: str | None = None
+
+
+@dataclass(frozen=True)
+class Bids:
+    """What may be bid now (from the core's ``legal_bids``, asked once per change)."""
+    trumps: tuple[str, ...] = ()
+    can_delegate: bool = False
+    levels: tuple[str, ...] = ()
+    can_play: bool = False
+    events: tuple[dict, ...] = ()
+
+
+@dataclass(frozen=True)
+class TeamBreakdown:
+    """One pair's line on the confirmation: card points + tricks, over 36, x multiplier = scored."""
+    team: str
+    points: int | None
+    card_points: int | None
+    tricks: int | None
+    over: int
+    multiplier: int
+    scored: int
+
+
+@dataclass(frozen=True)
+class PendingHand:
+    """The result waiting on the confirmation, computed once when it was proposed."""
+    event: dict
+    breakdown: tuple[TeamBreakdown, ...]
+    totals_after: dict
+    hand: Any  # the core's HandRecord of the hand as it would be saved
+    match_over_after: bool = False
+
+
+@dataclass(frozen=True)
+class Undone:
+    """What the last undo took back, to show ("Desfet: mà 3, +36 Nosaltres") and to redo."""
+    kind: str            # "hand" (a scored, penalty or misdeal hand), "bid", "other"
+    hand_number: int | None
+    scored: dict = field(default_factory=dict)  # {"A": 36, "B": 0} for a hand
+
+
+@dataclass(frozen=True)
+class SaveResult:
+    """What became of an action: ``saved`` only when the journal's commit returned.
+    ``error`` is the journal's own exception when the disk refused the write."""
+    saved: bool
+    error: BaseException | None = None
+
+    @property
+    def failed(self) -> bool:
+        return self.error is not None
+
+
+@dataclass(frozen=True)
+class TableState:
+    """Everything a face shows about the table, frozen. ``step`` is the screen to be on."""
+    step: str
+    has_match: bool = False
+    match_id: int | None = None
+    phase: str | None = None
+    is_over: bool = False
+    winner: str | None = None
+    team_names: dict = field(default_factory=lambda: {"A": "", "B": ""})
+    players: tuple = (None, None, None, None)
+    totals: dict = field(default_factory=lambda: {"A": 0, "B": 0})
+    target: int | None = None
+    max_hands: int | None = None
+    hand_number: int = 1
+    roles: dict = field(default_factory=dict)
+    contract: Contract = Contract()
+    bids: Bids = Bids()
+    can_undo: bool = False
+    can_redo: bool = False
+    draft: Draft | None = None
+    pending: PendingHand | None = None
+    needs_both: bool = False
+    last_undone: Undone | None = None
+    last_save: SaveResult = SaveResult(True)
+    events: int = 0
+
+    @property
+    def progress(self) -> dict:
+        if not self.target:
+            return {"A": 0.0, "B": 0.0}
+        return {k: min(1.0, max(0.0, v / self.target)) for k, v in self.totals.items()}

@@ -1,0 +1,99 @@
+"""Reading the core's Match into the frozen values of :mod:`kiosk.table.state`.
+
+Each function asks the core once; the session calls ``state_of`` once per change and
+``pending_of`` once per proposed result, never on a screen's refresh.
+"""
+
+from __future__ import annotations
+
+from kiosk.table.state import (
+    Bids, Contract, Draft, PendingHand, SaveResult, TableState, TeamBreakdown, Undone, key_of,
+)
+
+
+def contract_of(match) -> Contract:
+    c = match.contract if match is not None else None
+    if c is None:
+        return Contract()
+    return Contract(trump=key_of(c.trump), delegated=bool(c.delegated),
+                    doubling=key_of(c.doubling) or "none", multiplier=int(c.multiplier or 1),
+                    trump_team=key_of(c.trump_team) if c.trump is not None else None)
+
+
+def bids_of(match) -> Bids:
+    if match is None or match.is_over:
+        return Bids()
+    events = tuple(dict(b) for b in match.legal_bids())
+    levels: list[str] = []
+    for b in events:
+        if b["type"] == "double" and b["level"] not in levels:
+            levels.append(b["level"])
+    return Bids(trumps=tuple(b["trump"] for b in events if b["type"] == "trump"),
+                can_delegate=any(b["type"] == "delegate" for b in events),
+                levels=tuple(levels), can_play=any(b["type"] == "play" for b in events),
+                events=events)
+
+
+def breakdown_of(hand) -> tuple[TeamBreakdown, ...]:
+    """For each pair: card points + tricks, over 36, x multiplier = scored."""
+    mult = int(hand.multiplier or 1)
+    points, cps, tricks, scored = hand.points or {}, hand.card_points or {}, hand.tricks or {}, hand.scored or {}
+    return tuple(TeamBreakdown(team, points.get(team), cps.get(team), tricks.get(team),
+                               max(0, (points.get(team) or 0) - 36), mult, int(scored.get(team, 0)))
+                 for team in ("A", "B"))
+
+
+def pending_of(match, event: dict) -> PendingHand:
+    """The proposed result, applied by the core once (raises its error if impossible)."""
+    after = match.apply(event)
+    hand = after.hands[-1] if len(after.hands) > len(match.hands) else None
+    return PendingHand(event=dict(event), breakdown=breakdown_of(hand) if hand else (),
+                       totals_after=dict(after.totals), hand=hand, match_over_after=after.is_over)
+
+
+def step_of(match, draft: Draft | None) -> str:
+    if match is None:
+        return "scoreboard"
+    if draft is not None:
+        return draft.step
+    if match.is_over:
+        return "match_won"
+    if match.phase in ("delegated", "doubling"):
+        return "bidding"
+    return "scoreboard"
+
+
+def state_of(match, match_id, draft: Draft | None, pending: PendingHand | None, *, settings,
+             undone: Undone | None, last_save: SaveResult) -> TableState:
+    names = dict(match.team_names or {}) if match is not None else {}
+    team_names = {"A": names.get("A") or settings["match.team_a"],
+                  "B": names.get("B") or settings["match.team_b"]}
+    if match is None:
+        return TableState(step="scoreboard", team_names=team_names, draft=None,
+                          last_undone=undone, last_save=last_save)
+    r = match.roles
+    roles = {k: int(getattr(r, k)) for k in ("dealer", "shuffler", "cutter", "first_lead")}
+    event_type = draft.event.get("type") if draft is not None and draft.event else None
+    return TableState(
+        step=step_of(match, draft), has_match=True, match_id=match_id, phase=match.phase,
+        is_over=match.is_over, winner=match.winner, team_names=team_names,
+        players=tuple(match.players or (None,) * 4),
+        totals={"A": int(match.totals.get("A", 0)), "B": int(match.totals.get("B", 0))},
+        target=match.rules.target, max_hands=getattr(match.rules, "max_hands", None),
+        hand_number=len(match.hands) + 1, roles=roles, contract=contract_of(match),
+        bids=bids_of(match), can_undo=bool(match.can_undo), can_redo=bool(match.can_redo),
+        draft=draft, pending=pending,
+        needs_both=bool(settings["match.both_confirm"]) and event_type == "hand_scored",
+        last_undone=undone, last_save=last_save, events=len(match.events))
+
+
+def sheet_of(match) -> list[dict]:
+    """One row per hand of ``match``, like the paper score sheet (scoreboard, match won,
+    history all show these rows)."""
+    return [{
+        "number": int(h.number), "dealer": h.dealer, "kind": h.kind, "trump": key_of(h.trump),
+        "trump_team": key_of(h.trump_team), "delegated": bool(h.delegated),
+        "doubling": key_of(h.doubling) or "none", "multiplier": int(h.multiplier or 1),
+        "points": dict(h.points or {}), "scored": dict(h.scored or {}),
+        "totals": dict(h.totals or {}), "source": h.source, "offender": h.offender,
+    } for h in (match.hands if match is not None else ())]
