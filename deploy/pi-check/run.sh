@@ -207,7 +207,9 @@ if [ "$alive" -ne 1 ]; then
     tail -20 "$LOG" >&2
     fail "the kiosk stopped within $KIOSK_SECONDS s of its first screen"
 fi
-if grep -qE "Traceback|\[CRITICAL" "$LOG"; then
+# The root has no sound card: SDL's "Unable to open mixer" is logged as CRITICAL, and the
+# kiosk says it carries on silently (as it would on a Pi without a speaker). Nothing else.
+if grep -E "Traceback|\[CRITICAL" "$LOG" | grep -qv "Unable to open mixer"; then
     grep -nE -A5 "Traceback|\[CRITICAL" "$LOG" | head -30 >&2
     fail "the kiosk logged an error"
 fi

@@ -132,7 +132,9 @@ def test_run_starts_on_every_fault_and_logs_it(tmp_path, fault):
         holder = Journal(db, exclusive=True)
     proc = start(tmp_path, "--db", str(db), "--windowed", "--size", "800x480")
     try:
-        out = wait_for(proc, "Start application main loop", timeout=40)
+        # the fault is logged as the first screen is built: wait for it, not the main loop
+        out = wait_for(proc, "moved aside" if fault == "damaged_pages" else "journal fault at start",
+                       timeout=60)
         assert re.search(r"kiosk\W+screen scoreboard", out), out[-3000:]
         assert "Traceback" not in out
         if fault != "damaged_pages":
