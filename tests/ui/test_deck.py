@@ -61,9 +61,10 @@ def test_a_pile_dealt_face_up_is_counted_and_goes_to_the_confirmation(kiosk, dat
     d.tap("take_back")
     assert screen.cards == [c.code for c in ORDER[:4]]
     assert screen.last_card.startswith("8 bastos")
+    d.tap("team_A")  # whose pile: an explicit choice on every score path
     d.tap("ok")
     assert d.screen == "confirm"
-    event = d.app.vm.pending
+    event = d.app.vm.state.pending.event
     assert event["source"] == "camera" and event["piles"]["A"] == [c.code for c in ORDER[:4]]
     d.finish()
 

@@ -80,21 +80,36 @@ class LearnDeckScreen(ScoreCameraScreen):
     def _on_cards(self, result, new=()) -> None:
         """The reader is not used while learning."""
 
+    _frames = None  # the frames-only camera service while this screen is shown
+
+    @property
+    def service(self):
+        return self._frames
+
     def start_camera(self) -> None:
         """Frames only: no reader runs while a deck is being learnt."""
         factory = self.nav.camera_factory
-        if self.service is not None or factory is None:
+        if self._frames is not None or factory is None:
             self.status = "" if factory else _("No camera here")
             return
         try:
-            self.service = factory(frames_only=True, on_frame=self._on_frame, on_status=self._on_status)
-            self.service.start()
+            self._frames = factory(frames_only=True, on_frame=self._on_frame,
+                                   on_status=self.nav.to_ui(self._show_status))
+            self._frames.start()
         except Exception as exc:
             Logger.exception("kiosk: camera failed to start")
-            self.service = None
+            self._frames = None
             self.prompt = _("The camera is not working") + f" ({exc})"
             return
         self._preview_event = Clock.schedule_interval(self._show_latest, 1 / 15)
+
+    def stop_camera(self) -> None:
+        if self._preview_event is not None:
+            self._preview_event.cancel()
+            self._preview_event = None
+        frames, self._frames = self._frames, None
+        if frames is not None:
+            frames.stop()
 
     def learn(self) -> None:
         service = self.service
