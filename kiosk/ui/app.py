@@ -97,6 +97,7 @@ class KioskApp(App):
         self.vm: TableSession | None = None
         self.to_ui = call_on(lambda f: Clock.schedule_once(lambda dt: f(), 0))
         self._save_failed = False
+        self._camera_fault = False
         self._tick_event = None
         self.sm: ScreenManager | None = None
         self._banner_event = None
@@ -365,6 +366,18 @@ class KioskApp(App):
             light.on() if on else light.off()
         except Exception:
             Logger.exception("kiosk: camera light failed")
+
+    def camera_fault(self, fault: bool) -> None:
+        """The camera's source is broken, not just absent (Picamera2 that cannot be imported on a
+        Pi): the status LED is red while the camera screen says why; the error cue sounds once."""
+        if fault == self._camera_fault:
+            return
+        self._camera_fault = fault
+        if fault:
+            self.feedback("error")
+            self._set_status("fault")
+        else:
+            self._set_status("fault" if self._save_failed else "attention" if self._problem_shown else "ready")
 
     def _set_status(self, status: str) -> None:
         if self.controls is None:

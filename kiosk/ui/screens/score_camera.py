@@ -105,6 +105,7 @@ class ScoreCameraScreen(KioskScreen):
         scoring, self.scoring = self.scoring, None
         if scoring is not None:
             scoring.stop()
+        self.nav.camera_fault(False)
 
     # ------------------------------------------------------------------ capture thread
     def _on_frame(self, frame) -> None:
@@ -131,6 +132,7 @@ class ScoreCameraScreen(KioskScreen):
         error = getattr(getattr(self.service, "source", None), "error", None)
         if status == "fault" and error is not None:  # the reason, as the import gave it
             self.status += f" ({error})"
+        self.nav.camera_fault(status == "fault")
 
     # ------------------------------------------------------------------ UI thread
     def _show_latest(self, dt) -> None:

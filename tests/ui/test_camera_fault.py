@@ -1,0 +1,63 @@
+"""On a Pi where Picamera2 cannot be imported, the camera screen says so with the reason and
+the status LED turns red (issue 14): never the demo photos without a word."""
+
+from __future__ import annotations
+
+import sys
+import time
+
+import pytest
+
+from hardware.controls import TableControls
+from tests.ui.flows import bid, start_match
+
+pytestmark = pytest.mark.ui
+
+
+def wait_for(d, condition, timeout: float = 30.0) -> bool:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        d.pump(1)
+        if condition():
+            return True
+        time.sleep(0.02)
+    return False
+
+
+@pytest.fixture
+def controls():
+    from gpiozero.pins.mock import MockFactory, MockPWMPin
+    factory = MockFactory(pin_class=MockPWMPin)
+    c = TableControls(pin_factory=factory, bounce_ms=5)
+    yield c
+    c.close()
+    factory.close()
+
+
+def test_picamera2_that_cannot_be_imported_is_a_fault_on_screen_and_led(kiosk, controls, tmp_path, monkeypatch):
+    from vision.reader import PileReader
+    from vision.service import CameraService
+    from vision.sources.picamera2 import Picamera2Source
+
+    # a real import failure: a picamera2 package that raises what a numpy-ABI break raises
+    fake = tmp_path / "pkg" / "picamera2"
+    fake.mkdir(parents=True)
+    (fake / "__init__.py").write_text("raise ImportError('numpy.core.multiarray failed to import')\n")
+    monkeypatch.syspath_prepend(str(tmp_path / "pkg"))
+    monkeypatch.delitem(sys.modules, "picamera2", raising=False)
+
+    def camera_factory(**callbacks):
+        return CameraService(Picamera2Source(on_pi=True), PileReader(marks="aruco"), **callbacks)
+
+    d = kiosk.start(controls=controls, camera_factory=camera_factory)
+    start_match(d)
+    bid(d, "oros")
+    assert controls.status == "ready"
+    d.tap("score_camera")
+    screen = d.current
+    assert wait_for(d, lambda: "numpy.core.multiarray" in screen.status), screen.status
+    assert "Avaria" in screen.status
+    assert controls.status == "fault"
+    d.pump(1, draw=True)
+    d.shot()
+    d.finish()
