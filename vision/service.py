@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from typing import Callable
+from typing import Callable, Iterator
 
 import cv2
 
@@ -29,6 +29,34 @@ from vision.reader import LiveAccumulator, PileReader, ReadResult
 from vision.sources import Frame, FrameSource, release_freed_memory
 
 log = logging.getLogger(__name__)
+
+
+def call_safely(fn: Callable | None, *args) -> None:
+    """Call a consumer's callback on a camera thread; a bad callback must not end the thread."""
+    if fn is None:
+        return
+    try:
+        fn(*args)
+    except Exception:
+        log.exception("camera callback %r failed", fn)
+
+
+def follow_frames(source: FrameSource, stop: threading.Event,
+                  on_status: Callable[[str], None] | None) -> Iterator[Frame]:
+    """Each new frame of ``source`` until ``stop`` is set, telling ``on_status`` every change of
+    the source's status on the way (the capture loop of every camera service)."""
+    last = 0
+    status = None
+    while not stop.is_set():
+        frame = source.latest(0.2, after=last)
+        now = source.status
+        if now != status:
+            status = now
+            call_safely(on_status, now)
+        if frame is None or stop.is_set():
+            continue
+        last = frame.number
+        yield frame
 
 
 class CameraService:
@@ -103,26 +131,10 @@ class CameraService:
 
     # -- threads ------------------------------------------------------------------------
 
-    def _call(self, fn, *args) -> None:
-        if fn is None:
-            return
-        try:
-            fn(*args)
-        except Exception:
-            log.exception("camera callback %r failed", fn)
+    _call = staticmethod(call_safely)
 
     def _capture(self) -> None:
-        last = 0
-        status = None
-        while not self._stop.is_set():
-            frame = self.source.latest(0.2, after=last)
-            now = self.source.status
-            if now != status:
-                status = now
-                self._call(self.on_status, now)
-            if frame is None or self._stop.is_set():
-                continue
-            last = frame.number
+        for frame in follow_frames(self.source, self._stop, self.on_status):
             self.latest_frame = frame
             self.frames += 1
             self._call(self.on_frame, frame)

@@ -8,7 +8,6 @@ counted). Callbacks run on the service's thread, never the UI's.
 
 from __future__ import annotations
 
-import logging
 import threading
 from typing import Callable
 
@@ -16,8 +15,8 @@ import numpy as np
 
 from kiosk.game import Card
 from vision.deck.tracker import COUNTED, DealEvent, DealTracker
+from vision.service import call_safely, follow_frames
 
-log = logging.getLogger(__name__)
 
 
 class DealService:
@@ -72,26 +71,10 @@ class DealService:
         """The frame the last card was counted in."""
         return self._evidence
 
-    def _call(self, fn, *args) -> None:
-        if fn is None:
-            return
-        try:
-            fn(*args)
-        except Exception:
-            log.exception("deal callback %r failed", fn)
+    _call = staticmethod(call_safely)
 
     def _run(self) -> None:
-        last = 0
-        status = None
-        while not self._stop.is_set():
-            frame = self.source.latest(0.2, after=last)
-            now = self.source.status
-            if now != status:
-                status = now
-                self._call(self.on_status, now)
-            if frame is None or self._stop.is_set():
-                continue
-            last = frame.number
+        for frame in follow_frames(self.source, self._stop, self.on_status):
             self.latest_frame = frame
             self._call(self.on_frame, frame)
             if self.tracker is None:
