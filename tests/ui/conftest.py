@@ -73,3 +73,21 @@ def kiosk(request, tmp_path):
 @pytest.fixture
 def rng():
     return random.Random(11)
+
+
+@pytest.fixture
+def factory():
+    """gpiozero's mock pins, PWM-capable (the light and the LED dim)."""
+    from gpiozero.pins.mock import MockFactory, MockPWMPin
+    f = MockFactory(pin_class=MockPWMPin)
+    yield f
+    f.close()
+
+
+@pytest.fixture
+def controls(factory):
+    """The table's buttons, light, LED and buzzer on the mock pins."""
+    from hardware.controls import TableControls
+    c = TableControls(pin_factory=factory, bounce_ms=5)
+    yield c
+    c.close()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 from kiosk.game import DECK, Card
 
 
@@ -63,3 +65,14 @@ def pile(points_wanted: int) -> list[str]:
         if len(chosen) % 4 == 0 and sum(x.points for x in chosen) + len(chosen) // 4 >= points_wanted:
             break
     return [c.code for c in chosen]
+
+
+def wait_for(d, condition, timeout: float = 60.0) -> bool:
+    """Pump the kiosk until ``condition()`` holds (True) or ``timeout`` seconds pass (False)."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        d.pump(1)
+        if condition():
+            return True
+        time.sleep(0.02)
+    return False

@@ -4,34 +4,14 @@ the status LED turns red (issue 14): never the demo photos without a word."""
 from __future__ import annotations
 
 import sys
-import time
 
 import pytest
 
-from hardware.controls import TableControls
-from tests.ui.flows import bid, start_match
+from tests.ui.flows import bid, start_match, wait_for
 
 pytestmark = pytest.mark.ui
 
 
-def wait_for(d, condition, timeout: float = 30.0) -> bool:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        d.pump(1)
-        if condition():
-            return True
-        time.sleep(0.02)
-    return False
-
-
-@pytest.fixture
-def controls():
-    from gpiozero.pins.mock import MockFactory, MockPWMPin
-    factory = MockFactory(pin_class=MockPWMPin)
-    c = TableControls(pin_factory=factory, bounce_ms=5)
-    yield c
-    c.close()
-    factory.close()
 
 
 def test_picamera2_that_cannot_be_imported_is_a_fault_on_screen_and_led(kiosk, controls, tmp_path, monkeypatch):

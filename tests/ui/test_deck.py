@@ -3,7 +3,6 @@ dealing it face up (camera.marks = deck:NAME), on drawn frames played by the fil
 
 from __future__ import annotations
 
-import time
 
 import cv2
 import pytest
@@ -11,7 +10,7 @@ import pytest
 from kiosk.commands.run import camera_factory
 from kiosk.game import DECK, Card
 from kiosk.settings import Settings
-from tests.ui.flows import bid, start_match
+from tests.ui.flows import bid, start_match, wait_for
 from tests.ui.ui2steps import open_settings
 from tests.vision import deckdraw
 from vision.deck.store import DeckStore
@@ -25,15 +24,6 @@ def data_dir(tmp_path, monkeypatch):
     monkeypatch.setenv("BOTIFARRA_DATA_DIR", str(tmp_path / "data"))
     return tmp_path / "data"
 
-
-def wait_for(d, condition, timeout: float = 60.0) -> bool:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        d.pump(1)
-        if condition():
-            return True
-        time.sleep(0.02)
-    return False
 
 
 def test_a_pile_dealt_face_up_is_counted_and_goes_to_the_confirmation(kiosk, data_dir, tmp_path):

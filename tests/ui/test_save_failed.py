@@ -8,26 +8,12 @@ import sqlite3
 
 import pytest
 
-from hardware.controls import ERROR, TableControls
+from hardware.controls import ERROR
 from kiosk.journal import Journal
 from tests.ui.flows import bid, score_points, start_match
 
 pytestmark = pytest.mark.ui
 
-
-@pytest.fixture
-def factory():
-    from gpiozero.pins.mock import MockFactory, MockPWMPin
-    f = MockFactory(pin_class=MockPWMPin)
-    yield f
-    f.close()
-
-
-@pytest.fixture
-def controls(factory):
-    c = TableControls(pin_factory=factory, bounce_ms=5)
-    yield c
-    c.close()
 
 
 def _lock(db) -> sqlite3.Connection:

@@ -8,25 +8,10 @@ import time
 
 import pytest
 
-from hardware.controls import TableControls
 from tests.ui.flows import bid, start_match
 
 pytestmark = pytest.mark.ui
 
-
-@pytest.fixture
-def factory():
-    from gpiozero.pins.mock import MockFactory, MockPWMPin
-    f = MockFactory(pin_class=MockPWMPin)
-    yield f
-    f.close()
-
-
-@pytest.fixture
-def controls(factory):
-    c = TableControls(pin_factory=factory, bounce_ms=5)
-    yield c
-    c.close()
 
 
 def press(d, factory, pin: int) -> None:
