@@ -2,9 +2,9 @@
 (``python -m tests.bench faults``): ``score`` of 100,000 hands, ``import`` of 10,000 hands
 into a new journal, ``read`` of a valid 20000x20000 PNG (refused from its header).
 
-Inputs are the hard realistic ones: every hand doubled or not, delegated or not, a third
-with both piles written out card by card (the biggest hands there are), the rest by
-points; the PNG is a real one (its 1.2 GB of pixels compressed), not just a header.
+Inputs are the hard realistic ones: the doubling ladder up to Sant Vicenç, delegated or
+not, penalties and misdeals, a third with both piles written out card by card (the biggest
+hands there are), the rest by points; the PNG is a real one (its 1.2 GB of pixels compressed), not just a header.
 Times are wall clock and the child's CPU time (one core: the CLI is single-threaded);
 peak RSS is the child's ``ru_maxrss``.
 """
@@ -28,17 +28,30 @@ CARDS = [c.code for c in DECK]
 
 
 def match_json(hands: int) -> dict:
+    """A match of ``hands`` hands that ends exactly on its last one, mixing every kind of
+    hand the kiosk writes: a third with both piles card by card (the biggest hands), the
+    doubling ladder up to Sant Vicenç, delegated choices, penalties and misdeals."""
     out = []
     for i in range(hands):
-        hand: dict = {"trump": ("oros", "copes", "espases", "bastos", "botifarra")[i % 5],
-                      "delegated": i % 7 == 0, "doubling": ("none", "contro")[i % 2]}
-        if i % 3 == 0:
+        trump = ("oros", "copes", "espases", "bastos", "botifarra")[i % 5]
+        doubling = ("none", "contro", "recontro", "sant_vicenc")[i % 4]
+        if trump == "botifarra" and doubling == "sant_vicenc":
+            doubling = "recontro"  # girona: no Sant Vicenç on botifarra
+        hand: dict = {"trump": trump, "delegated": i % 7 == 0, "doubling": doubling}
+        if i % 23 == 11:
+            hand = {"misdeal": True}
+        elif i % 17 == 5:
+            hand["penalty"] = "AB"[i % 3 == 0]  # B offends more: A stays ahead
+        elif i % 3 == 0:
             k = 4 * (6 + i % 4)  # pair A took 6-9 tricks
             hand["piles"] = {"A": CARDS[:k], "B": CARDS[k:]}
         else:
             hand["points"] = {"A": 37 + i % 20}  # A always ahead: no tie at the end
         out.append(hand)
-    return {"rules": {"preset": "girona", "max_hands": hands}, "first_dealer": 0,
+    if out[-1].get("misdeal"):  # the match ends on a counted hand
+        out[-1] = {"trump": "oros", "points": {"A": 50}}
+    counted = sum(not h.get("misdeal") for h in out)
+    return {"rules": {"preset": "girona", "max_hands": counted}, "first_dealer": 0,
             "players": ["Anna", "Pere", "Marta", "Joan"],
             "team_names": {"A": "Nosaltres", "B": "Vosaltres"}, "hands": out}
 
