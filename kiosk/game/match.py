@@ -28,12 +28,20 @@ _PLAIN_EVENTS = frozenset(EVENT_TYPES) - {"match_created", "undo", "redo"}
 END_REASONS = ("target", "hands", "time", "abandoned")
 
 
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
 def _copy_json(value):
     """A deep copy of JSON data (dicts, lists, scalars); what ``copy.deepcopy`` does for an
-    event, several times faster (no memo: JSON has no shared or cyclic parts)."""
+    event, several times faster (no memo: JSON has no shared or cyclic parts). Most parts
+    of an event hold only scalars (a pile's cards): copied whole, at C speed."""
     if isinstance(value, dict):
+        if _SCALARS.issuperset(map(type, value.values())):
+            return dict(value)
         return {k: _copy_json(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
+        if _SCALARS.issuperset(map(type, value)):
+            return list(value)
         return [_copy_json(v) for v in value]
     return value
 
