@@ -56,7 +56,7 @@ def _indices(items: object) -> list[int] | None:
     if not isinstance(items, (list, tuple)):
         return None
     try:
-        return [_CODE_INDEX[x] for x in items]
+        return list(map(_CODE_INDEX.__getitem__, items))
     except (KeyError, TypeError):
         return None
 
@@ -66,14 +66,16 @@ def _valid_indices(cards: object, other: object, trick_size: int) -> list[int] |
     positions (ints hash far quicker than cards: a 100,000-hand match has millions of
     them); None sends the pile to the full check, which says what is wrong."""
     mine = _indices(cards)
-    if mine is None or len(set(mine)) != len(mine) or len(mine) % trick_size:
+    if mine is None or len(mine) % trick_size:
         return None
-    if other is not None:
-        rest = _indices(other)
-        if rest is None or len(set(rest)) != len(rest) or len(rest) % trick_size \
-                or set(mine) & set(rest) or len(mine) + len(rest) != len(DECK):
-            return None
-    return mine
+    if other is None:
+        return mine if len(set(mine)) == len(mine) else None
+    rest = _indices(other)
+    if rest is None or len(rest) % trick_size:
+        return None
+    # the whole deck, each card once: no card twice in a pile, none in both
+    both = mine + rest
+    return mine if len(both) == len(DECK) == len(set(both)) else None
 
 
 def _valid_codes(cards: object, other: object, trick_size: int) -> list[Card] | None:

@@ -203,13 +203,15 @@ def entry_from_event(contract: Contract, ev: dict) -> _Entry:
     evidence = ev.get("evidence")
     if evidence is not None and not isinstance(evidence, str):
         raise InvalidScoreError("evidence must be an image path or null")
-    common = dict(trump=contract.trump, delegated=contract.delegated,
-                  doubling=contract.doubling, source=source, evidence=evidence)
+    # _Entry(kind, trump, delegated, doubling, hand_points, piles, points_given, offender,
+    # source, evidence), positionally: one per hand of a match
+    trump, delegated, doubling = contract.trump, contract.delegated, contract.doubling
     if kind == "misdeal":
-        if contract.trump is None:  # a delegate without trump says nothing about the void hand
-            common["delegated"] = False
-        return _Entry(kind="misdeal", **common)
-    if contract.trump is None:
+        if trump is None:  # a delegate without trump says nothing about the void hand
+            delegated = False
+        return _Entry("misdeal", trump, delegated, doubling, None, None, None, None, source,
+                      evidence)
+    if trump is None:
         if kind == "penalty":
             raise IllegalBidError("trump has not been chosen, so a penalty cannot be scored yet")
         raise IllegalBidError("trump has not been chosen, so the hand cannot be scored yet")
@@ -220,7 +222,8 @@ def entry_from_event(contract: Contract, ev: dict) -> _Entry:
         except RulesError:
             raise InvalidScoreError("penalty: the offender must be team 'A' or 'B', not {value!r}",
                                     value=offender) from None
-        return _Entry(kind="penalty", offender=offender, **common)
+        return _Entry("penalty", trump, delegated, doubling, None, None, None, offender, source,
+                      evidence)
     # hand_scored
     piles, points = ev.get("piles"), ev.get("points")
     if (piles is None) == (points is None):
@@ -228,9 +231,11 @@ def entry_from_event(contract: Contract, ev: dict) -> _Entry:
     if piles is not None:
         hp = points_from_piles(piles)
         stored = {t: _as_written(piles[t]) for t in TEAMS if t in piles}
-        return _Entry(kind="played", hand_points=hp, piles=stored, **common)
+        return _Entry("played", trump, delegated, doubling, hp, stored, None, None, source,
+                      evidence)
     hp = points_from_total(points)
-    return _Entry(kind="played", hand_points=hp, points_given=dict(points), **common)
+    return _Entry("played", trump, delegated, doubling, hp, None, dict(points), None, source,
+                  evidence)
 
 
 def _as_written(pile: Iterable[object]) -> tuple[str, ...]:
