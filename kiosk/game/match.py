@@ -254,9 +254,8 @@ class Match:
             if not self._done:
                 raise MatchStateError("nothing to undo")
             done = self._done[:-1]
-            fold = _Fold(contract=Contract(self.first_dealer))
-            for e in done:
-                fold = step(self, fold, e)
+            # the fold of what is left, from the start (linear: see kiosk.game.fold)
+            fold, _ = extend(self, _Fold(contract=Contract(self.first_dealer)), done)
             return self._next(ev, fold, done, self._undone + (self._done[-1],))
         if kind == "redo":
             if not self._undone:
