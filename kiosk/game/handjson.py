@@ -72,13 +72,16 @@ def read_hand(data: object, dealer: int,
     elif data.get("doubling") not in (None, "none") or delegated:
         raise MatchStateError("doubling or delegated given without trump")
     # copies of the caller's piles and points: the Match owns its events
-    extra = {"source": data.get("source", "json"), "evidence": data.get("evidence")}
+    source, evidence = data.get("source", "json"), data.get("evidence")
     if misdeal:
-        events.append({"type": "misdeal", **extra})
+        events.append({"type": "misdeal", "source": source, "evidence": evidence})
     elif "penalty" in data:
-        events.append({"type": "penalty", "offender": data["penalty"], **extra})
+        events.append({"type": "penalty", "offender": data["penalty"], "source": source,
+                       "evidence": evidence})
     elif "piles" in data:
-        events.append({"type": "hand_scored", "piles": _owned(data["piles"]), **extra})
+        events.append({"type": "hand_scored", "piles": _owned(data["piles"]), "source": source,
+                       "evidence": evidence})
     else:
-        events.append({"type": "hand_scored", "points": _owned(data["points"]), **extra})
+        events.append({"type": "hand_scored", "points": _owned(data["points"]), "source": source,
+                       "evidence": evidence})
     return events, contract

@@ -36,7 +36,8 @@ def score_match_json(data: dict) -> dict:
         if d is None:
             return None
         if len(d) == 2:  # a hand's points, scores and totals name both pairs
-            return {"A": d["A"], "B": d["B"]}
+            # mostly already A then B: then the record's own dict (``m`` ends here)
+            return d if next(iter(d)) == "A" else {"A": d["A"], "B": d["B"]}
         return {t: d[t] for t in ("A", "B") if t in d}
 
     m = Match.from_json(data)
