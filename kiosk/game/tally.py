@@ -157,15 +157,16 @@ class _Running:
         totals = {"A": totals["A"] + scored["A"], "B": totals["B"] + scored["B"]}
         self.totals = totals
         hp = e.hand_points
+        # HandRecord(number, dealer, kind, trump, trump_team, delegated, doubling, multiplier,
+        # points, card_points, tricks, scored, totals, source, evidence, offender, piles),
+        # positionally: one per hand of a match
         self.added.append(HandRecord(
-            number=i + 1, dealer=dealer, kind=e.kind, trump=e.trump,
-            trump_team=TEAMS[dealer % 2] if e.trump is not None else None,
-            delegated=e.delegated, doubling=e.doubling, multiplier=multiplier,
-            points=dict(hp.points) if hp else None,
-            card_points=dict(hp.card_points) if hp and hp.card_points else None,
-            tricks=dict(hp.tricks) if hp and hp.tricks else None,
-            scored=scored, totals=dict(totals), source=e.source, evidence=e.evidence,
-            offender=e.offender, piles=e.piles,
+            i + 1, dealer, e.kind, e.trump, TEAMS[dealer % 2] if e.trump is not None else None,
+            e.delegated, e.doubling, multiplier,
+            dict(hp.points) if hp else None,
+            dict(hp.card_points) if hp and hp.card_points else None,
+            dict(hp.tricks) if hp and hp.tricks else None,
+            scored, dict(totals), e.source, e.evidence, e.offender, e.piles,
         ))
         self.ending = _end_check(rules, totals, self.counted, i + 1, self.stop_after) or _NOT_OVER
 
