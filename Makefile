@@ -35,7 +35,7 @@ setup-test:
 	@bash deploy/ensure-debs.sh $(DEBS_TEST)
 	@$(MAKE) --no-print-directory $(VENV)/.installed-test
 
-setup-bench: setup-bench
+setup-bench: setup-test
 	@$(MAKE) --no-print-directory $(VENV)/.installed-bench
 
 # The venv sees the system's site packages only where Picamera2 comes from Debian (a Pi).

@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 from kiosk.commands import fail
+from kiosk.commands._bulk import cycle_collector_paused
 from kiosk.commands._journal import add_db_argument, db_path, open_existing
 from kiosk.files import write_whole
 
@@ -27,6 +28,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    with cycle_collector_paused():
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     from kiosk.journal import JournalError, UnknownMatch, UnreadableMatch
     from kiosk.journal.exchange import dumps
 

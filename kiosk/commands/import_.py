@@ -12,6 +12,7 @@ import argparse
 import sys
 
 from kiosk.commands import InputUnreadable, fail, read_input
+from kiosk.commands._bulk import cycle_collector_paused
 from kiosk.commands._journal import add_db_argument, db_path
 
 
@@ -21,6 +22,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    with cycle_collector_paused():
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     from kiosk.game import BotifarraError
     from kiosk.journal import InvalidEvent, Journal, JournalError
     from kiosk.game.matchinput import MAX_BYTES

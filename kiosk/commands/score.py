@@ -11,6 +11,7 @@ import json
 import sys
 
 from kiosk.commands import InputUnreadable, fail, read_input
+from kiosk.commands._bulk import cycle_collector_paused
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -32,7 +33,8 @@ def run(args: argparse.Namespace) -> int:
     except InputUnreadable as e:
         return _fail(e)
     try:
-        result = score_match_json(loads(text))
+        with cycle_collector_paused():
+            result = score_match_json(loads(text))
     except BotifarraError as e:
         return _fail(str(e))
     sys.stdout.write(json.dumps(result, indent=args.indent, ensure_ascii=False) + "\n")

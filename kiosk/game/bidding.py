@@ -7,13 +7,15 @@ lists every bid event allowed now.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from kiosk.game.errors import BotifarraError, IllegalBidError, player
 from kiosk.game.rules import Doubling, Rules, Trump
 from kiosk.game.seats import check_seat, other, partner, seats_of, team_of
 
 BID_TYPES = ("trump", "delegate", "double", "play")
+_LADDER = (Doubling.CONTRO, Doubling.RECONTRO, Doubling.SANT_VICENC)  # each double in its turn
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,7 +76,10 @@ class Contract:
                 raise IllegalBidError("trump has not been chosen yet, so play cannot start")
             if self.closed:
                 raise IllegalBidError("play has already started")
-            return replace(self, closed=True)
+            # the constructor, not dataclasses.replace: a bid is made for every hand of a
+            # match, and replace's generic copy costs several times more
+            return Contract(self.dealer, self.trump, self.delegated, self.doubling,
+                            self.doubled_by, True, self.multiplier)
         seat = event.get("seat")
         try:
             seat = check_seat(seat)
@@ -88,7 +93,8 @@ class Contract:
             if seat != self.dealer:
                 raise IllegalBidError("only the dealer, {dealer}, may delegate, not {player}",
                                       dealer=who(self.dealer), player=who(seat))
-            return replace(self, delegated=True)
+            return Contract(self.dealer, self.trump, True, self.doubling, self.doubled_by,
+                            self.closed, self.multiplier)
         if kind == "trump":
             if self.trump is not None:
                 raise IllegalBidError("trump is already chosen ({trump})", trump=self.trump.value)
@@ -102,7 +108,8 @@ class Contract:
                 trump = Trump.parse(event.get("trump"))
             except BotifarraError as e:
                 raise IllegalBidError.from_error(e) from None
-            return replace(self, trump=trump, multiplier=rules.multiplier(trump))
+            return Contract(self.dealer, trump, self.delegated, self.doubling, self.doubled_by,
+                            self.closed, rules.multiplier(trump))
         if kind == "double":
             try:
                 level = Doubling.parse(event.get("level"))
@@ -110,15 +117,15 @@ class Contract:
                 raise IllegalBidError.from_error(e) from None
             if level is Doubling.NONE:
                 raise IllegalBidError("a double must be contro, recontro or sant_vicenc")
-            refusal = self._why_not_double(level, seat, rules, who(seat))
+            refusal = self._why_not_double(level, seat, rules, who)
             if refusal is not None:
                 raise refusal
-            return replace(self, doubling=level, doubled_by=self.doubled_by + (seat,),
-                           multiplier=rules.multiplier(self.trump, level))  # type: ignore[arg-type]
+            return Contract(self.dealer, self.trump, self.delegated, level, self.doubled_by + (seat,),
+                            self.closed, rules.multiplier(self.trump, level))  # type: ignore[arg-type]
         raise IllegalBidError("{kind!r} is not a bid", kind=kind)
 
     def _why_not_double(self, level: Doubling, seat: int, rules: Rules,
-                        who: object) -> IllegalBidError | None:
+                        who: Callable[[int], object]) -> IllegalBidError | None:
         name = level.key
         if self.trump is None:
             return IllegalBidError("{level} comes after trump is chosen", level=name)
@@ -136,10 +143,10 @@ class Contract:
         if level is Doubling.RECONTRO:
             if team != self.trump_team:
                 return IllegalBidError("recontro is for the pair that chose trump (team {team}), "
-                                       "not {player}", team=self.trump_team, player=who)
+                                       "not {player}", team=self.trump_team, player=who(seat))
         elif team != self.contro_team:
             return IllegalBidError("{level} is for the other pair (team {team}), not {player}",
-                                   level=name, team=self.contro_team, player=who)
+                                   level=name, team=self.contro_team, player=who(seat))
         return None
 
     def legal_bids(self, rules: Rules) -> list[dict]:
@@ -172,8 +179,23 @@ def bid_events(dealer: int, trump: Trump, *, delegated: bool = False,
         chooser = partner(dealer)
     events.append({"type": "trump", "seat": chooser, "trump": trump.value})
     opponent = (dealer + 1) % 4
-    for level in range(1, int(doubling) + 1):
-        seat = dealer if level == Doubling.RECONTRO else opponent
-        events.append({"type": "double", "seat": seat, "level": Doubling(level).key})
+    for level in _LADDER[:doubling]:
+        seat = dealer if level is Doubling.RECONTRO else opponent
+        events.append({"type": "double", "seat": seat, "level": level.key})
     events.append({"type": "play"})
     return events
+
+
+def contract_for(dealer: int, trump: Trump, rules: Rules, *, delegated: bool = False,
+                 doubling: Doubling = Doubling.NONE) -> Contract | None:
+    """The contract that ``bid_events`` with the same arguments lead to, made at once (a
+    match read from JSON has one per hand), or None when the rules refuse one of its
+    doubles: bidding them one by one then says why. Those bids are otherwise all legal:
+    the chooser names trump, each double comes in its turn from the right pair."""
+    for level in _LADDER[:doubling]:
+        if not rules.doubling_allowed(level, trump):
+            return None
+    opponent = (dealer + 1) % 4
+    doubled_by = (opponent, dealer, opponent)[:int(doubling)]
+    return Contract(dealer, trump, delegated, doubling, doubled_by, True,
+                    rules.multiplier(trump, doubling))

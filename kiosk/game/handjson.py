@@ -6,12 +6,12 @@ Below :mod:`kiosk.game.match` (which uses it to apply an ``edit``) and
 
 from __future__ import annotations
 
-from kiosk.game.bidding import bid_events
+from kiosk.game.bidding import Contract, bid_events, contract_for
 from kiosk.game.errors import MatchStateError
-from kiosk.game.rules import Doubling, Trump
+from kiosk.game.rules import Doubling, Rules, Trump
 
-HAND_KEYS = {"trump", "delegated", "doubling", "piles", "points", "penalty", "misdeal",
-             "source", "evidence", "dealer"}
+HAND_KEYS = frozenset({"trump", "delegated", "doubling", "piles", "points", "penalty", "misdeal",
+             "source", "evidence", "dealer"})
 
 
 _TRUMPS = {t.value: t for t in Trump}  # the common spelling, without Trump.parse's search
@@ -27,11 +27,18 @@ def _owned(value: object) -> object:
 
 def hand_events(data: object, dealer: int) -> list[dict]:
     """The events one hand of the match JSON stands for (bids, play, then the result)."""
+    return read_hand(data, dealer)[0]
+
+
+def read_hand(data: object, dealer: int,
+              rules: Rules | None = None) -> tuple[list[dict], Contract | None]:
+    """``hand_events``, and with ``rules`` the contract its bids lead to, made at once
+    (``contract_for``; None when there are no bids or the bids must be made one by one)."""
     if not isinstance(data, dict):
         raise MatchStateError(
             "a hand must be an object such as {{\"trump\": \"oros\", \"points\": {{\"A\": 45}}}}")
-    unknown = sorted(set(data) - HAND_KEYS)
-    if unknown:
+    if not HAND_KEYS.issuperset(data):
+        unknown = sorted(set(data) - HAND_KEYS)
         raise MatchStateError("unknown field {field!r} (use trump, delegated, doubling, "
                               "piles, points, penalty or misdeal)", field=unknown[0])
     if "dealer" in data and data["dealer"] != dealer:
@@ -52,23 +59,29 @@ def hand_events(data: object, dealer: int) -> list[dict]:
     if not isinstance(delegated, bool):
         raise MatchStateError("delegated must be true or false")
     events: list[dict] = []
+    contract = None
     if "trump" in data and data["trump"] is not None:
         trump = _TRUMPS.get(data["trump"]) if isinstance(data["trump"], str) else None
         trump = trump or Trump.parse(data["trump"])
         doubling = Doubling.parse(data.get("doubling"))
         events = bid_events(dealer, trump, delegated=delegated, doubling=doubling)
+        if rules is not None:
+            contract = contract_for(dealer, trump, rules, delegated=delegated, doubling=doubling)
     elif not misdeal:
         raise MatchStateError("trump is missing (oros, copes, espases, bastos or botifarra)")
     elif data.get("doubling") not in (None, "none") or delegated:
         raise MatchStateError("doubling or delegated given without trump")
     # copies of the caller's piles and points: the Match owns its events
-    extra = {"source": data.get("source", "json"), "evidence": data.get("evidence")}
+    source, evidence = data.get("source", "json"), data.get("evidence")
     if misdeal:
-        events.append({"type": "misdeal", **extra})
+        events.append({"type": "misdeal", "source": source, "evidence": evidence})
     elif "penalty" in data:
-        events.append({"type": "penalty", "offender": data["penalty"], **extra})
+        events.append({"type": "penalty", "offender": data["penalty"], "source": source,
+                       "evidence": evidence})
     elif "piles" in data:
-        events.append({"type": "hand_scored", "piles": _owned(data["piles"]), **extra})
+        events.append({"type": "hand_scored", "piles": _owned(data["piles"]), "source": source,
+                       "evidence": evidence})
     else:
-        events.append({"type": "hand_scored", "points": _owned(data["points"]), **extra})
-    return events
+        events.append({"type": "hand_scored", "points": _owned(data["points"]), "source": source,
+                       "evidence": evidence})
+    return events, contract

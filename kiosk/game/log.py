@@ -11,6 +11,7 @@ a second ``apply`` on the same match) copies its items first, so values never ch
 from __future__ import annotations
 
 from itertools import islice
+from operator import is_
 from typing import Any, Iterable, Iterator
 
 class AppendLog:
@@ -51,7 +52,7 @@ class AppendLog:
             # the newest value: extend the shared list (one step under the GIL), then make
             # sure no other thread extended it first; if one did, fall back to a copy
             items.extend(more)
-            if all(a is b for a, b in zip(items[n:n + len(more)], more)):  # O(len(more))
+            if all(map(is_, items[n:n + len(more)], more)):  # O(len(more)), at C speed
                 return AppendLog._view(items, n + len(more))
         return AppendLog._view(items[:n] + more, n + len(more))
 

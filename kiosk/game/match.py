@@ -7,20 +7,19 @@ untouched. ``undo`` / ``redo`` / ``edit`` are events too, so the journal replays
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
+from typing import Iterable, Iterator
 
-from kiosk.game.bidding import BID_TYPES, Contract
-from kiosk.game.errors import HAND, BotifarraError, MatchStateError, RulesError
-from kiosk.game.handjson import hand_events
+from kiosk.game.bidding import Contract
+from kiosk.game.errors import BotifarraError, MatchStateError, RulesError
+from kiosk.game.fold import _Fold, _with, extend, extend_hands, step
+from kiosk.game.handjson import hand_events, read_hand
 from kiosk.game.log import AppendLog
 from kiosk.game.matchinput import check_match
 from kiosk.game.rules import Rules
 from kiosk.game.scoring import HandRecord
 from kiosk.game.seats import check_seat, roles_for, Roles
-from kiosk.game.tally import (
-    SOURCES, _end_check, _Ending, _in_hand, _Tally, _tally, _tally_add, _team_word,  # noqa: F401
-    entry_from_event, entry_from_hand_json,
-)
+from kiosk.game.tally import SOURCES, _Ending, _in_hand  # noqa: F401
 
 EVENT_TYPES = ("match_created", "trump", "delegate", "double", "play", "hand_scored",
                "penalty", "misdeal", "undo", "redo", "edit", "time_up", "match_ended")
@@ -29,42 +28,22 @@ _PLAIN_EVENTS = frozenset(EVENT_TYPES) - {"match_created", "undo", "redo"}
 END_REASONS = ("target", "hands", "time", "abandoned")
 
 
-def _with(obj, **changes):
-    """``dataclasses.replace`` for the fold's own frozen records, which have no
-    ``__post_init__`` to run: a copy with ``changes``, several times quicker (it runs once
-    per event, so a whole match's fold depends on it)."""
-    new = object.__new__(type(obj))
-    if hasattr(obj, "__dict__"):
-        new.__dict__.update(obj.__dict__)
-    else:
-        for name in type(obj).__slots__:
-            object.__setattr__(new, name, getattr(obj, name))
-    for name, value in changes.items():
-        object.__setattr__(new, name, value)
-    return new
+_SCALARS = frozenset({str, int, float, bool, type(None)})
 
 
 def _copy_json(value):
     """A deep copy of JSON data (dicts, lists, scalars); what ``copy.deepcopy`` does for an
-    event, several times faster (no memo: JSON has no shared or cyclic parts)."""
+    event, several times faster (no memo: JSON has no shared or cyclic parts). Most parts
+    of an event hold only scalars (a pile's cards): copied whole, at C speed."""
     if isinstance(value, dict):
+        if _SCALARS.issuperset(map(type, value.values())):
+            return dict(value)
         return {k: _copy_json(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
+        if _SCALARS.issuperset(map(type, value)):
+            return list(value)
         return [_copy_json(v) for v in value]
     return value
-
-
-@dataclass(frozen=True, slots=True)
-class _Fold:
-    entries: AppendLog = field(default_factory=AppendLog)  # of _Entry
-    contract: Contract | None = None
-    stop_after: int | None = None
-    abandoned: bool = False
-    tally: _Tally = _Tally()
-
-    @property
-    def over(self) -> bool:
-        return self.abandoned or self.tally.ending.at is not None
 
 
 @dataclass(frozen=True)
@@ -275,132 +254,35 @@ class Match:
             if not self._done:
                 raise MatchStateError("nothing to undo")
             done = self._done[:-1]
-            fold = _Fold(contract=Contract(self.first_dealer))
-            for e in done:
-                fold = self._step(fold, e)
+            # the fold of what is left, from the start (linear: see kiosk.game.fold)
+            fold, _ = extend(self, _Fold(contract=Contract(self.first_dealer)), done)
             return self._next(ev, fold, done, self._undone + (self._done[-1],))
         if kind == "redo":
             if not self._undone:
                 raise MatchStateError("nothing to redo")
             again = self._undone[-1]
-            return self._next(ev, self._step(self._fold, again), self._done + (again,),
+            return self._next(ev, step(self, self._fold, again), self._done + (again,),
                               self._undone[:-1])
-        return self._next(ev, self._step(self._fold, ev), self._done + (ev,), ())
+        return self._next(ev, step(self, self._fold, ev), self._done + (ev,), ())
 
-    def _extend(self, events: list[dict]) -> "Match":
-        """``apply`` of several events made by the core itself (match JSON's hands, already
-        of the right shape and owned by no one else): one new Match for all of them, which
-        keeps folding a whole match linear and quick."""
-        if not events:
+    def _extend(self, events: Iterable[dict]) -> "Match":
+        """``apply`` of several events whose shape is known to be right (match JSON's
+        hands, a journal's plain events) and owned by no one else: one new Match for all
+        of them, folded in linear time (see kiosk.game.fold)."""
+        return self._extended(*extend(self, self._fold, events))
+
+    def _extend_hands(self, hands: Iterable[tuple[list[dict], Contract | None]]) -> "Match":
+        """``_extend`` by whole hands of match JSON (kiosk.game.fold.extend_hands)."""
+        return self._extended(*extend_hands(self, self._fold, hands))
+
+    def _extended(self, fold: _Fold, taken: list[dict]) -> "Match":
+        if not taken:
             return self
-        fold = self._fold
-        contract, bidding = fold.contract, False
-        for ev in events:
-            if ev["type"] in BID_TYPES and contract is not None and not fold.over:
-                # a bid changes the contract only: one new _Fold for all of a hand's bids
-                try:
-                    contract = contract.bid(ev, self.rules, players=self.players)
-                except BotifarraError as e:
-                    raise _in_hand(e, len(fold.entries) + 1) from None
-                bidding = True
-                continue
-            if bidding:
-                fold, bidding = _with(fold, contract=contract), False
-            fold = self._step(fold, ev)
-            contract = fold.contract
-        if bidding:
-            fold = _with(fold, contract=contract)
-        return _with(self, _events=self._events + events, _done=self._done + events,
+        return _with(self, _events=self._events + taken, _done=self._done + taken,
                      _undone=AppendLog(), _fold=fold)
 
-    def _next(self, ev: dict, fold: AppendLog, done: AppendLog, undone: AppendLog) -> "Match":
+    def _next(self, ev: dict, fold: _Fold, done: AppendLog, undone: AppendLog) -> "Match":
         return _with(self, _events=self._events + (ev,), _done=done, _undone=undone, _fold=fold)
-
-    def _over_error(self, fold: _Fold) -> MatchStateError:
-        hands, end = fold.tally.records, fold.tally.ending
-        if fold.abandoned and end.at is None:
-            return MatchStateError("the match is over (it was stopped)")
-        if end.reason == "target":
-            return MatchStateError("the match is over: {winner} reached {points} in hand {at}",
-                                   winner=_team_word(end.winner, self.team_names),
-                                   points=hands[end.at - 1].totals[end.winner], at=end.at)
-        if end.reason == "time":
-            return MatchStateError("the match is over: time ran out")
-        return MatchStateError("the match is over after {at} hands", at=end.at)
-
-    def _step(self, fold: _Fold, ev: dict) -> _Fold:
-        number = len(fold.entries) + 1
-        try:
-            return self._step_inner(fold, ev, number)
-        except BotifarraError as e:
-            if ev.get("type") in ("edit",):
-                raise
-            raise _in_hand(e, number) from None
-
-    def _step_inner(self, fold: _Fold, ev: dict, number: int) -> _Fold:
-        kind = ev["type"]
-        if kind == "edit":
-            return self._edit(fold, ev)
-        if fold.over:
-            raise self._over_error(fold)
-        contract = fold.contract
-        assert contract is not None
-        if kind in BID_TYPES:
-            return _with(fold, contract=contract.bid(ev, self.rules, players=self.players))
-        if kind == "time_up":
-            if fold.stop_after is not None:
-                raise MatchStateError("time is already up")
-            stop = len(fold.entries) + (1 if contract.started else 0)
-            t = fold.tally
-            end = _end_check(self.rules, t.totals, t.counted, len(fold.entries), stop) or _Ending(None)
-            return _with(fold, stop_after=stop, tally=replace(t, ending=end))
-        if kind == "match_ended":
-            reason = ev.get("reason", "abandoned")
-            if not isinstance(reason, str):
-                raise MatchStateError("match_ended: reason must be text such as 'abandoned'")
-            return _with(fold, abandoned=True)
-        entry = entry_from_event(contract, ev)
-        entries = fold.entries + (entry,)
-        tally = _tally_add(self.rules, self.first_dealer, fold.tally, entry, fold.stop_after)
-        return _with(fold, entries=entries, tally=tally,
-                       contract=Contract((self.first_dealer + len(entries)) % 4))
-
-    def _edit(self, fold: _Fold, ev: dict) -> _Fold:
-        index = ev.get("hand")
-        n = len(fold.entries)
-        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < n:
-            if n == 0:
-                raise MatchStateError("edit: no hand has been scored yet")
-            if isinstance(index, int) and not isinstance(index, bool):
-                raise MatchStateError("edit: there is no hand {number} to change "
-                                      "(hands 1 to {n} are finished; 'hand' counts from 0)",
-                                      number=index + 1, n=n)
-            raise MatchStateError("edit: 'hand' must be the index of a finished hand (0 to {last})",
-                                  last=n - 1)
-        number = index + 1
-        data = ev.get("data")
-        dealer = (self.first_dealer + index) % 4
-        if isinstance(data, dict) and "source" not in data:  # a correction typed at the kiosk
-            data = {**data, "source": "points" if "points" in data else "cards"}
-        try:
-            entry = entry_from_hand_json(data, dealer, self.rules)
-        except BotifarraError as e:
-            raise _in_hand(e, number) from None
-        entries = fold.entries[:index] + (entry,) + fold.entries[index + 1:]
-        new = _with(fold, entries=entries,
-                      tally=_tally(self.rules, self.first_dealer, entries, fold.stop_after))
-        end = new.tally.ending
-        if end.at is not None and end.at < n:
-            raise MatchStateError(
-                "with this change the match would end after hand {at}, "
-                "but {more} more hand(s) were played; undo those first",
-                at=end.at, more=n - end.at).within(HAND, number=number)
-        if end.at is not None and fold.contract is not None and fold.contract.started:
-            raise MatchStateError(
-                "with this change the match would end after hand {at}, "
-                "but hand {next} has already begun; undo its bids first",
-                at=end.at, next=n + 1).within(HAND, number=number)
-        return new
 
     # -- JSON (the match JSON of issue 2; see kiosk.game.matchjson) --------------------
     def to_json(self) -> dict:
@@ -439,25 +321,39 @@ class Match:
             raise MatchStateError("ended must be a reason such as 'abandoned'")
         if time_up_after == 0:
             m = m.apply({"type": "time_up"})
-        for number, hand in enumerate(hands, start=1):
+        # the hands are folded in one go, except the one during which time ran out
+        cut = time_up_after or len(hands) + 1
+        m = m._extend_hands(_hands(hands[:cut - 1], 1, m.first_dealer, m.rules))
+        if cut <= len(hands):
             try:
-                events = hand_events(hand, m.dealer)
+                events = hand_events(hands[cut - 1], m.dealer)
             except BotifarraError as e:
-                raise _in_hand(e, number) from None
-            if time_up_after == number and not m.time_up:
-                # time ran out during this hand: say so before its result, as the kiosk did
-                m = m._extend(events[:-1])
-                if m.contract is not None and m.contract.started:
-                    m = m._extend([{"type": "time_up"}])
-                events = events[-1:]
-            m = m._extend(events)  # names the hand in its errors, as apply does
-            if time_up_after == number and not m.time_up:
+                raise _in_hand(e, cut) from None
+            # time ran out during this hand: say so before its result, as the kiosk did
+            m = m._extend(events[:-1])
+            if m.contract is not None and m.contract.started:
+                m = m._extend([{"type": "time_up"}])
+            m = m._extend(events[-1:])
+            if not m.time_up:
                 if m.is_over:
                     raise MatchStateError("time_up_after: the match was already over after "
-                                          "hand {number}", number=number)
+                                          "hand {number}", number=cut)
                 m = m.apply({"type": "time_up"})
+            m = m._extend_hands(_hands(hands[cut:], cut + 1, m.first_dealer, m.rules))
         if ended:
             if m.is_over:
                 raise MatchStateError("ended: the match was already over")
             m = m.apply({"type": "match_ended", "reason": ended})
         return m
+
+
+def _hands(hands: list, first: int, first_dealer: int,
+           rules: Rules) -> Iterator[tuple[list[dict], Contract | None]]:
+    """Consecutive hands of the match JSON as events and contracts (``read_hand``), the
+    first of them hand number ``first``; read one at a time as the fold takes them, so that
+    an error is the one of the earliest bad hand, named (``hand 3: ...``)."""
+    for number, hand in enumerate(hands, start=first):
+        try:
+            yield read_hand(hand, (first_dealer + number - 1) % 4, rules)
+        except BotifarraError as e:
+            raise _in_hand(e, number) from None

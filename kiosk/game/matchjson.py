@@ -33,7 +33,12 @@ def match_to_json(match: Match) -> dict:
 def score_match_json(data: dict) -> dict:
     """Score a match given as JSON; the ``botifarra-kiosk score`` output."""
     def by_team(d: dict | None) -> dict | None:  # always A then B, as people read a sheet
-        return None if d is None else {t: d[t] for t in ("A", "B") if t in d}
+        if d is None:
+            return None
+        if len(d) == 2:  # a hand's points, scores and totals name both pairs
+            # mostly already A then B: then the record's own dict (``m`` ends here)
+            return d if next(iter(d)) == "A" else {"A": d["A"], "B": d["B"]}
+        return {t: d[t] for t in ("A", "B") if t in d}
 
     m = Match.from_json(data)
     return {

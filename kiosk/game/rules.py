@@ -27,6 +27,9 @@ class Trump(enum.Enum):
         if isinstance(value, Trump):
             return value
         if isinstance(value, str):
+            exact = _TRUMPS.get(value)  # the usual spelling, without the search below
+            if exact is not None:
+                return exact
             v = value.strip().lower()
             for t in cls:
                 if v == t.value:
@@ -45,7 +48,7 @@ class Doubling(enum.IntEnum):
 
     @property
     def key(self) -> str:
-        return self.name.lower()
+        return _DOUBLING_KEYS[self]
 
     @property
     def catalan(self) -> str:
@@ -58,12 +61,20 @@ class Doubling(enum.IntEnum):
         if value is None:
             return cls.NONE
         if isinstance(value, str):
+            exact = _DOUBLINGS.get(value)
+            if exact is not None:
+                return exact
             v = value.strip().lower().replace(" ", "_").replace("ç", "c")
             for d in cls:
                 if v == d.key:
                     return d
         raise RulesError("unknown doubling {value!r}: say none, contro, recontro or sant_vicenc", value=value)
 
+
+# Looked up once per bid of every hand of a match: a dict, not a search of the members.
+_TRUMPS = {t.value: t for t in Trump}
+_DOUBLING_KEYS = {d: d.name.lower() for d in Doubling}
+_DOUBLINGS = {k: d for d, k in _DOUBLING_KEYS.items()}
 
 PLAY_RULES = ("lliure", "obligat", "intermediate")
 TARGETS = (51, 73, 100, 101, 151, 200, 201)   # targets in use (RULES.md); 101 is the default

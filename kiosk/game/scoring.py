@@ -47,6 +47,8 @@ def _cards(items: Iterable[object], what: "str | Message") -> list[Card]:
 
 
 _CODE_INDEX = {c.code: i for i, c in enumerate(DECK)}
+_INDEX_POINTS = [c.points for c in DECK]
+CODES = frozenset(_CODE_INDEX)  # the cards as written in a match's piles ("9O")
 
 
 def _indices(items: object) -> list[int] | None:
@@ -54,24 +56,31 @@ def _indices(items: object) -> list[int] | None:
     if not isinstance(items, (list, tuple)):
         return None
     try:
-        return [_CODE_INDEX[x] for x in items]
+        return list(map(_CODE_INDEX.__getitem__, items))
     except (KeyError, TypeError):
         return None
 
 
-def _valid_codes(cards: object, other: object, trick_size: int) -> list[Card] | None:
-    """The pile as cards if it (and ``other``) are plainly valid, by deck positions (ints
-    hash far quicker than cards: a 100,000-hand match has millions of them); None sends
-    the pile to the full check, which says what is wrong."""
+def _valid_indices(cards: object, other: object, trick_size: int) -> list[int] | None:
+    """The deck positions of the pile if it (and ``other``) are plainly valid, by deck
+    positions (ints hash far quicker than cards: a 100,000-hand match has millions of
+    them); None sends the pile to the full check, which says what is wrong."""
     mine = _indices(cards)
-    if mine is None or len(set(mine)) != len(mine) or len(mine) % trick_size:
+    if mine is None or len(mine) % trick_size:
         return None
-    if other is not None:
-        rest = _indices(other)
-        if rest is None or len(set(rest)) != len(rest) or len(rest) % trick_size \
-                or set(mine) & set(rest) or len(mine) + len(rest) != len(DECK):
-            return None
-    return [DECK[i] for i in mine]
+    if other is None:
+        return mine if len(set(mine)) == len(mine) else None
+    rest = _indices(other)
+    if rest is None or len(rest) % trick_size:
+        return None
+    # the whole deck, each card once: no card twice in a pile, none in both
+    both = mine + rest
+    return mine if len(both) == len(DECK) == len(set(both)) else None
+
+
+def _valid_codes(cards: object, other: object, trick_size: int) -> list[Card] | None:
+    mine = _valid_indices(cards, other, trick_size)
+    return None if mine is None else [DECK[i] for i in mine]
 
 
 def validate_pile(cards: Iterable[object], *, other: Iterable[object] | None = None,
@@ -137,12 +146,11 @@ def points_from_piles(piles: Mapping[str, Iterable[object]]) -> HandPoints:
             raise InvalidPileError("piles: unknown team {team!r} (teams are A and B)", team=t)
     teams = [t for t in TEAMS if t in piles]
     first = teams[0]
-    if len(teams) == 2:
-        pile = validate_pile(piles["A"], other=piles["B"], name=Message(N_("pile {team}"), team="A"),
-                             other_name=Message(N_("pile {team}"), team="B"))
-    else:
-        pile = validate_pile(piles[first], name=Message(N_("pile {team}"), team=first))
-    cp, tricks = pile_points(pile)
+    quick = _valid_indices(piles[first], piles["B"] if len(teams) == 2 else None, 4)
+    if quick is not None:  # the usual pile, card codes as written: counted by deck position
+        cp, tricks = sum(map(_INDEX_POINTS.__getitem__, quick)), len(quick) // 4
+    else:  # the full check, which says what is wrong
+        cp, tricks = pile_points(_checked_pile(piles, teams))
     mine = cp + tricks
     o = other(first)
     return HandPoints(
@@ -150,6 +158,16 @@ def points_from_piles(piles: Mapping[str, Iterable[object]]) -> HandPoints:
         card_points={first: cp, o: 60 - cp},
         tricks={first: tricks, o: TRICKS_PER_HAND - tricks},
     )
+
+
+def _checked_pile(piles: Mapping[str, Iterable[object]], teams: list[str]) -> list[Card]:
+    first = teams[0]
+    if len(teams) == 2:
+        pile = validate_pile(piles["A"], other=piles["B"], name=Message(N_("pile {team}"), team="A"),
+                             other_name=Message(N_("pile {team}"), team="B"))
+    else:
+        pile = validate_pile(piles[first], name=Message(N_("pile {team}"), team=first))
+    return pile
 
 
 def points_from_total(points: Mapping[str, object]) -> HandPoints:

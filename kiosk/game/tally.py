@@ -6,6 +6,7 @@ where the match ended. Each hand adds to the tally in constant time (``AppendLog
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from kiosk.game.bidding import Contract
@@ -16,9 +17,9 @@ from kiosk.game.handjson import hand_events
 from kiosk.game.log import AppendLog
 from kiosk.game.rules import Doubling, Rules, Trump
 from kiosk.game.scoring import (
-    HandPoints, HandRecord, points_from_piles, points_from_total, score_penalty, score_points,
+    CODES, HandPoints, HandRecord, points_from_piles, points_from_total, score_penalty, score_points,
 )
-from kiosk.game.seats import TEAMS, check_team, team_of
+from kiosk.game.seats import TEAMS, check_team
 
 SOURCES = ("camera", "cards", "points", "json")
 
@@ -79,6 +80,9 @@ def _team_word(team: str, names: dict[str, str]) -> Message:
     return Message(N_("team {team} ({name})"), team=team, name=name)
 
 
+_NOT_OVER = _Ending(None)
+
+
 def _end_check(rules: Rules, totals: dict[str, int], counted: int, k: int,
                stop_after: int | None) -> _Ending | None:
     """Does the match end after ``k`` hands (``counted`` of them not misdeals)?"""
@@ -86,14 +90,19 @@ def _end_check(rules: Rules, totals: dict[str, int], counted: int, k: int,
         for t in TEAMS:
             if totals[t] >= rules.target:
                 return _Ending(k, "target", t)
-    lead = None if totals["A"] == totals["B"] else max(TEAMS, key=lambda t: totals[t])
-    if rules.max_hands is not None and counted >= rules.max_hands:
-        extra = counted - rules.max_hands
+    hands_done = rules.max_hands is not None and counted >= rules.max_hands
+    timed_out = stop_after is not None and k >= stop_after
+    if not (hands_done or timed_out):  # the usual case, once per hand: decided without the lead
+        return None
+    a, b = totals["A"], totals["B"]
+    lead = None if a == b else ("A" if a > b else "B")
+    if hands_done:
+        extra = counted - rules.max_hands  # type: ignore[operator]
         if lead is not None and (not rules.tie_extra_hands or extra % rules.tie_extra_hands == 0):
             return _Ending(k, "hands", lead)
         if lead is None and not rules.tie_extra_hands:
             return _Ending(k, "hands", None)
-    if stop_after is not None and k >= stop_after:
+    if timed_out:
         return _Ending(k, "time", lead)
     return None
 
@@ -104,57 +113,86 @@ class _Tally:
 
     records: AppendLog = field(default_factory=AppendLog)  # of HandRecord
     counted: int = 0
-    ending: _Ending = _Ending(None)
+    ending: _Ending = _NOT_OVER
 
     @property
     def totals(self) -> dict[str, int]:
         return dict(self.records[-1].totals) if self.records else {"A": 0, "B": 0}
 
 
+class _Running:
+    """A tally being added to, hand by hand, with its running totals kept here; ``frozen()``
+    gives the ``_Tally``. Folding a whole match through one of these builds one frozen
+    tally at the end instead of one per hand."""
+
+    __slots__ = ("rules", "first_dealer", "stop_after", "base", "added", "totals", "counted",
+                 "ending")
+
+    def __init__(self, rules: Rules, first_dealer: int, tally: _Tally,
+                 stop_after: int | None) -> None:
+        self.rules, self.first_dealer, self.stop_after = rules, first_dealer, stop_after
+        self.base = tally
+        self.added: list[HandRecord] = []
+        self.totals = tally.totals
+        self.counted = tally.counted
+        self.ending = tally.ending
+
+    def add(self, e: _Entry) -> None:
+        """One more finished hand (the match must not be over)."""
+        rules, totals = self.rules, self.totals
+        i = len(self.base.records) + len(self.added)
+        dealer = (self.first_dealer + i) % 4
+        if e.kind == "misdeal":
+            scored = {"A": 0, "B": 0}
+            multiplier = None
+        else:
+            multiplier = rules.multiplier(e.trump, e.doubling)  # type: ignore[arg-type]
+            if e.kind == "penalty":
+                scored = score_penalty(e.offender, multiplier)  # type: ignore[arg-type]
+            else:
+                scored = score_points(e.hand_points.points, multiplier)  # type: ignore[union-attr]
+            self.counted += 1
+        if rules.points_cap is not None:
+            scored = {t: max(0, min(scored[t], rules.points_cap - totals[t])) for t in TEAMS}
+        totals = {"A": totals["A"] + scored["A"], "B": totals["B"] + scored["B"]}
+        self.totals = totals
+        hp = e.hand_points
+        # HandRecord(number, dealer, kind, trump, trump_team, delegated, doubling, multiplier,
+        # points, card_points, tricks, scored, totals, source, evidence, offender, piles),
+        # positionally: one per hand of a match
+        self.added.append(HandRecord(
+            i + 1, dealer, e.kind, e.trump, TEAMS[dealer % 2] if e.trump is not None else None,
+            e.delegated, e.doubling, multiplier,
+            dict(hp.points) if hp else None,
+            dict(hp.card_points) if hp and hp.card_points else None,
+            dict(hp.tricks) if hp and hp.tricks else None,
+            scored, dict(totals), e.source, e.evidence, e.offender, e.piles,
+        ))
+        self.ending = _end_check(rules, totals, self.counted, i + 1, self.stop_after) or _NOT_OVER
+
+    def frozen(self) -> _Tally:
+        records = self.base.records + self.added if self.added else self.base.records
+        return _Tally(records, self.counted, self.ending)
+
+
 def _tally_add(rules: Rules, first_dealer: int, tally: _Tally, e: _Entry,
                stop_after: int | None) -> _Tally:
     """The tally with one more finished hand (the match must not be over)."""
-    i = len(tally.records)
-    totals = tally.totals
-    counted = tally.counted
-    dealer = (first_dealer + i) % 4
-    if e.kind == "misdeal":
-        scored = {"A": 0, "B": 0}
-        multiplier = None
-    else:
-        multiplier = rules.multiplier(e.trump, e.doubling)  # type: ignore[arg-type]
-        if e.kind == "penalty":
-            scored = score_penalty(e.offender, multiplier)  # type: ignore[arg-type]
-        else:
-            scored = score_points(e.hand_points.points, multiplier)  # type: ignore[union-attr]
-        counted += 1
-    if rules.points_cap is not None:
-        scored = {t: max(0, min(scored[t], rules.points_cap - totals[t])) for t in TEAMS}
-    totals = {t: totals[t] + scored[t] for t in TEAMS}
-    hp = e.hand_points
-    record = HandRecord(
-        number=i + 1, dealer=dealer, kind=e.kind, trump=e.trump,
-        trump_team=team_of(dealer) if e.trump is not None else None,
-        delegated=e.delegated, doubling=e.doubling, multiplier=multiplier,
-        points=dict(hp.points) if hp else None,
-        card_points=dict(hp.card_points) if hp and hp.card_points else None,
-        tricks=dict(hp.tricks) if hp and hp.tricks else None,
-        scored=scored, totals=dict(totals), source=e.source, evidence=e.evidence,
-        offender=e.offender, piles=e.piles,
-    )
-    end = _end_check(rules, totals, counted, i + 1, stop_after) or _Ending(None)
-    return _Tally(tally.records + (record,), counted, end)
+    running = _Running(rules, first_dealer, tally, stop_after)
+    running.add(e)
+    return running.frozen()
 
 
 def _tally(rules: Rules, first_dealer: int, entries: tuple[_Entry, ...],
            stop_after: int | None) -> _Tally:
     """The whole tally from scratch (after an edit); stops where the match ended."""
-    t = _Tally(ending=_end_check(rules, {"A": 0, "B": 0}, 0, 0, stop_after) or _Ending(None))
+    start = _Tally(ending=_end_check(rules, {"A": 0, "B": 0}, 0, 0, stop_after) or _NOT_OVER)
+    running = _Running(rules, first_dealer, start, stop_after)
     for e in entries:
-        if t.ending.at is not None:
+        if running.ending.at is not None:
             break
-        t = _tally_add(rules, first_dealer, t, e, stop_after)
-    return t
+        running.add(e)
+    return running.frozen()
 
 
 def entry_from_event(contract: Contract, ev: dict) -> _Entry:
@@ -166,13 +204,15 @@ def entry_from_event(contract: Contract, ev: dict) -> _Entry:
     evidence = ev.get("evidence")
     if evidence is not None and not isinstance(evidence, str):
         raise InvalidScoreError("evidence must be an image path or null")
-    common = dict(trump=contract.trump, delegated=contract.delegated,
-                  doubling=contract.doubling, source=source, evidence=evidence)
+    # _Entry(kind, trump, delegated, doubling, hand_points, piles, points_given, offender,
+    # source, evidence), positionally: one per hand of a match
+    trump, delegated, doubling = contract.trump, contract.delegated, contract.doubling
     if kind == "misdeal":
-        if contract.trump is None:  # a delegate without trump says nothing about the void hand
-            common["delegated"] = False
-        return _Entry(kind="misdeal", **common)
-    if contract.trump is None:
+        if trump is None:  # a delegate without trump says nothing about the void hand
+            delegated = False
+        return _Entry("misdeal", trump, delegated, doubling, None, None, None, None, source,
+                      evidence)
+    if trump is None:
         if kind == "penalty":
             raise IllegalBidError("trump has not been chosen, so a penalty cannot be scored yet")
         raise IllegalBidError("trump has not been chosen, so the hand cannot be scored yet")
@@ -183,18 +223,31 @@ def entry_from_event(contract: Contract, ev: dict) -> _Entry:
         except RulesError:
             raise InvalidScoreError("penalty: the offender must be team 'A' or 'B', not {value!r}",
                                     value=offender) from None
-        return _Entry(kind="penalty", offender=offender, **common)
+        return _Entry("penalty", trump, delegated, doubling, None, None, None, offender, source,
+                      evidence)
     # hand_scored
     piles, points = ev.get("piles"), ev.get("points")
     if (piles is None) == (points is None):
         raise InvalidScoreError("give either the piles or one team's points")
     if piles is not None:
         hp = points_from_piles(piles)
-        stored = {t: tuple(c.upper().strip() if isinstance(c, str) else str(c) for c in piles[t])
-                  for t in TEAMS if t in piles}
-        return _Entry(kind="played", hand_points=hp, piles=stored, **common)
+        stored = {t: _as_written(piles[t]) for t in TEAMS if t in piles}
+        return _Entry("played", trump, delegated, doubling, hp, stored, None, None, source,
+                      evidence)
     hp = points_from_total(points)
-    return _Entry(kind="played", hand_points=hp, points_given=dict(points), **common)
+    return _Entry("played", trump, delegated, doubling, hp, None, dict(points), None, source,
+                  evidence)
+
+
+def _as_written(pile: Iterable[object]) -> tuple[str, ...]:
+    """A valid pile as card codes ("9O"); most are written so already, and kept as they are."""
+    cards = tuple(pile)
+    try:
+        if CODES.issuperset(cards):
+            return cards  # type: ignore[return-value]
+    except TypeError:  # a Card is hashable; anything else was refused by the check before
+        pass
+    return tuple(c.upper().strip() if isinstance(c, str) else str(c) for c in cards)
 
 
 def entry_from_hand_json(data: object, dealer: int, rules: Rules) -> _Entry:

@@ -68,3 +68,32 @@ def test_sizes_from_the_headers_of_every_format_read_here(tmp_path):
     assert image_size(tmp_path / "t.txt") is None
     (tmp_path / "cut.jpg").write_bytes(b"\xff\xd8\xff\xe0\x00")
     assert image_size(tmp_path / "cut.jpg") is None
+
+
+def test_the_real_20000_by_20000_png_of_the_benchmark_is_refused(tmp_path):
+    """The benchmark's big PNG (its rows compressed once, repeated) is a real PNG: a small
+    one decodes to its gradient with OpenCV, and ``read`` refuses the 400 MP one."""
+    import cv2
+    import numpy as np
+    from tests.bench.bench_faults import big_png
+    for width, height, block in ((300, 600, 256), (37, 5, 256), (1000, 513, 16)):
+        big_png(tmp_path / "small.png", width, height, rows_per_block=block)
+        img = cv2.imread(str(tmp_path / "small.png"), cv2.IMREAD_UNCHANGED)
+        rgb = (np.arange(width * 3) % 256).astype(np.uint8).reshape(width, 3)
+        assert img.shape == (height, width, 3) and (img == rgb[:, ::-1]).all(), (width, height)
+        assert len(zlib.decompress(_idat(tmp_path / "small.png"))) == height * (1 + 3 * width)
+    big_png(tmp_path / "big.png", 20000, 20000)
+    proc = read(tmp_path / "big.png")
+    assert proc.returncode == 2 and proc.stdout == "" and "Traceback" not in proc.stderr
+    assert "20000x20000" in proc.stderr and len(proc.stderr.splitlines()) == 1
+
+
+def _idat(path: Path) -> bytes:
+    """The zlib stream of a PNG (``zlib.decompress`` checks its Adler-32; libpng may not)."""
+    data, pos, out = path.read_bytes(), 8, b""
+    while pos < len(data):
+        (size,) = struct.unpack(">I", data[pos:pos + 4])
+        if data[pos + 4:pos + 8] == b"IDAT":
+            out += data[pos + 8:pos + 8 + size]
+        pos += 12 + size
+    return out
