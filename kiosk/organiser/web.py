@@ -10,6 +10,7 @@
 | ``GET /api/rounds``, ``GET /api/rounds/next``, ``POST /api/rounds`` | pairings; start a round (``pairs`` = manual override) |
 | ``GET/POST /api/corrections`` | corrections and their audit trail |
 | ``GET /export/standings.csv``, ``/export/standings.pdf`` | exports |
+| ``GET /register``, ``POST /register/pairs``, ``.../{id}/withdraw`` | registration forms (no JS) |
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingR
 from starlette.routing import Route
 
 from kiosk.club.messages import EndConditions
-from kiosk.organiser import exports, page
+from kiosk.organiser import exports, page, register
 from kiosk.organiser.swiss import PairingImpossible
 from kiosk.organiser.tournament import Tournament
 
@@ -163,6 +164,7 @@ def create_app(tournament: Tournament, *, title: str = "Botifarra", admin_token:
         Route("/api/rounds", rounds, methods=["GET", "POST"]), Route("/api/rounds/next", next_round),
         Route("/api/corrections", corrections, methods=["GET", "POST"]),
         Route("/export/standings.csv", csv_export), Route("/export/standings.pdf", pdf_export),
+        *register.routes(tournament, admin_token=admin_token),
     ])
 
 
