@@ -41,7 +41,7 @@ def snapshot(tournament: Tournament) -> dict:
     names = {p.id: p.name for p in tournament.store.pairs()}
     pairs = {p.table: [names.get(p.pair_a, ""), names.get(p.pair_b, "")]
              for p in tournament.store.pairings() if p.round == current and p.table is not None}
-    return {"version": tournament.version, "round": current, "pairs": pairs,
+    return {"version": tournament.version, "round": current, "pairs": pairs, "scoring": tournament.scoring.name,
             "tables": [_table_json(r) for r in tournament.tables()],
             "standings": [asdict(s) for s in tournament.standings()]}
 
