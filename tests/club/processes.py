@@ -29,12 +29,15 @@ def broker_factory(tmp_path):
 
 @pytest.fixture
 def organiser_factory(tmp_path):
-    """The organiser's app as a real process over a broker: ``make(broker, token=None)``."""
+    """The organiser's app as a real process over a broker: ``make(broker, token=None,
+    tls=False)``; ``tls=True`` connects to the broker's mqtts listener with its CA file."""
     started: list[Organiser] = []
 
-    def make(broker: Broker, *, token: str | None = None, db_name: str = "club.sqlite") -> Organiser:
-        organiser = Organiser(tmp_path / db_name, broker.url, log=tmp_path / f"organiser{len(started)}.log",
-                              token=token).start()
+    def make(broker: Broker, *, token: str | None = None, db_name: str = "club.sqlite",
+             tls: bool = False) -> Organiser:
+        organiser = Organiser(tmp_path / db_name, broker.tls_url if tls else broker.url,
+                              log=tmp_path / f"organiser{len(started)}.log", token=token,
+                              ca_file=broker.ca_file if tls else None).start()
         started.append(organiser)
         return organiser
     yield make
