@@ -88,20 +88,30 @@ class ClubTable:
     def assignment(self) -> RoundAssignment | None:
         return self._assignment
 
+    def _bound_round(self) -> int | None:
+        """The round the match on the table belongs to (bound when it began, by us or the
+        publisher), or None."""
+        match_id = self.session.match_id
+        if match_id is None:
+            return None
+        found, number = self.outbox.bound_round(match_id)
+        return number if found else None
+
     def _round_match(self) -> bool:
-        """Is the match on the table this round's? (bound when it began, by us or the publisher)"""
-        a, match_id = self._assignment, self.session.match_id
-        return a is not None and match_id is not None and self.outbox.bound_round(match_id) == (True, a.round)
+        a = self._assignment
+        return a is not None and self._bound_round() == a.round
 
     def view(self, lang: str = "ca") -> ClubView:
         a = self._assignment
         if a is None:
             return ClubView()
         b = banner(a, lang=lang, now=self._clock())
-        if not self._round_match():
+        bound, match = self._bound_round(), self.session.match
+        result = result_state(match, self.outbox.confirmation(self.session.match_id)) \
+            if bound is not None else None
+        # an earlier round's result still waiting for the tap comes before the next round
+        if bound != a.round and result is not ResultState.AWAITING_CONFIRMATION:
             return ClubView(b.title, b.ends, a.round, b.minutes_left, can_start=True)
-        match = self.session.match
-        result = result_state(match, self.outbox.confirmation(self.session.match_id))
         team = confirming_team(match) if match.is_over else None
         return ClubView(b.title, b.ends, a.round, b.minutes_left, False, result, team,
                         match.team_names[team] if team else "")
@@ -139,8 +149,8 @@ class ClubTable:
     def confirm(self) -> None:
         """The opponents' tap: kept in the sidecar and sent until the organiser acks it."""
         match = self.session.match
-        if not self._round_match() or match is None or not match.is_over:
-            raise ValueError("only the round's finished match can be confirmed")
+        if self._bound_round() is None or match is None or not match.is_over:
+            raise ValueError("only a round's finished match can be confirmed")
         self.outbox.save_confirmation(Confirmation(self.outbox.table, self.session.match_id,
                                                    confirming_team(match), len(match.events)))
         self._notify()

@@ -60,9 +60,14 @@ def test_the_round_from_order_to_confirmation_through_the_session(tmp_path):
         view = club.view()
         assert view.result is ResultState.AWAITING_CONFIRMATION
         assert (view.confirming, view.confirming_name) == ("B", "Els Tigres")  # the pair that lost
+        outbox.save_assignment(RoundAssignment("7", 3, 12, 5, "Can Pruna", "La Penya",
+                                               EndConditions(101, 12, 60, 121), START + 3700, "butinet"))
+        club.round_received()  # the next round is pushed before the opponents tapped
+        view = club.view()
+        assert view.round == 3 and not view.can_start and view.result is ResultState.AWAITING_CONFIRMATION
         club.confirm()
-        assert club.view().result is ResultState.CONFIRMED
         assert outbox.confirmation(session.match_id).by == "B"
+        assert club.view().can_start  # confirmed: the next round's match can begin
     finally:
         journal.close()
         outbox.close()
