@@ -1,6 +1,7 @@
 """TLS as docs/club.md describes it, on a real mosquitto: an mqtts listener with a
 certificate of the test's own CA (made with openssl), the organiser's app connected over
-mqtts, and `botifarra-kiosk club publish --until-acked` over mqtts as a real process."""
+mqtts, `botifarra-kiosk club publish --until-acked` over mqtts as a real process, and the
+kiosk's in-process publisher from its [club] settings (ca_file)."""
 
 from __future__ import annotations
 
@@ -11,9 +12,11 @@ import sys
 
 import pytest
 
+from kiosk.club import start_from_settings
 from kiosk.journal import Journal
+from kiosk.settings import Settings
 from tests.club.broker import table_password
-from tests.club.sim import new_match, play_match
+from tests.club.sim import new_match, play_hand, play_match
 
 pytestmark = pytest.mark.slow
 
@@ -42,3 +45,18 @@ def test_club_publish_until_acked_over_mqtts(tmp_path, broker_factory, organiser
     rows = organiser.get("/api/tables")
     assert [(row["table"], row["totals"], row["hands"], row["winner"]) for row in rows] == [
         ("7", match.totals, len(match.hands), match.winner)]
+
+    # the kiosk's own publisher, from its [club] settings with the CA file
+    settings = Settings()
+    for key, value in (("broker", broker.tls_url), ("table", "7"), ("password", table_password("7")),
+                       ("ca_file", str(broker.ca_file))):
+        settings.set(f"club.{key}", value)
+    publisher = start_from_settings(settings, db)
+    try:
+        with Journal(db) as journal:
+            second = play_hand(journal, new_match(journal), random.Random(9))
+        publisher.notify()
+        assert publisher.wait_acked(timeout=20)
+        assert any(row["totals"] == second.totals and row["match"] == 2 for row in organiser.get("/api/tables"))
+    finally:
+        publisher.stop()
