@@ -115,3 +115,41 @@ def test_a_pushed_round_is_played_ended_by_the_clock_and_confirmed_by_the_oppone
     finally:
         kiosk.stop()
         publisher.stop()
+
+
+def test_botifarra_kiosk_run_with_club_settings_publishes_and_receives_the_round(
+        tmp_path, broker_factory, organiser_factory):  # noqa: F811
+    """The real command: `[club]` in settings.ini starts the kiosk's own publisher, which
+    goes online at the broker, keeps the pushed round order and sends the journal."""
+    from kiosk.club.outbox import Outbox
+    from kiosk.settings import Settings
+    from tests.ui.test_run_command import start, stop, wait_for
+
+    broker = broker_factory(["1"])
+    organiser = organiser_factory(broker)
+    for name in ("Can Pruna", "Els Tigres"):
+        organiser.post("/api/pairs", {"name": name, "players": []})
+    assert organiser.post("/api/rounds", {"target": 101, "max_hands": 12, "time_limit_min": 60,
+                                          "points_cap": 121})[0] == 201
+    settings = Settings(path=tmp_path / "config" / "settings.ini")
+    for key, value in (("broker", broker.url), ("table", "1"), ("password", table_password("1"))):
+        settings.set(f"club.{key}", value)
+    settings.save()
+    db = tmp_path / "journal.sqlite"
+    with Journal(db) as journal:  # a match scored before club mode was switched on
+        journal.create_match({"type": "match_created", "rules": {"preset": "butinet"}, "first_dealer": 0,
+                              "players": [None] * 4, "team_names": {"A": "A", "B": "B"}})
+    proc = start(tmp_path, "--db", str(db), "--size", "800x480")
+    try:
+        out = wait_for(proc, "Start application main loop")
+        assert "club mode off" not in out, out[-2000:]
+        deadline = time.monotonic() + 20
+        outbox = Outbox(db, "1")
+        while time.monotonic() < deadline and not (outbox.assignment() and organiser.get("/api/tables")):
+            time.sleep(0.1)
+        assert outbox.assignment() is not None and outbox.assignment().round == 1
+        assert [(r["table"], r["online"]) for r in organiser.get("/api/tables")] == [("1", True)]
+        outbox.close()
+    finally:
+        stop(proc)
+    assert proc.returncode is not None
