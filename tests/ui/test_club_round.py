@@ -112,6 +112,9 @@ def test_a_pushed_round_is_played_ended_by_the_clock_and_confirmed_by_the_oppone
         d.tap("scoreboard", shot=False)
         assert "confirmat" in d.current.ids.club.note
         _shot_as(d, "scoreboard_confirmed")
+        d.tap("language", shot=False)  # Català -> Español: the strip's words follow
+        strip = d.current.ids.club
+        assert strip.title.startswith("Ronda 1 · Mesa 1 · Pareja") and strip.note == "Resultado confirmado"
     finally:
         kiosk.stop()
         publisher.stop()
