@@ -28,6 +28,7 @@ class ClubView:
     round: int | None = None
     minutes_left: int | None = None   # the round's clock, whole minutes rounded up
     can_start: bool = False           # an order is in and this table has not begun its match
+    online: bool = True               # the link to the broker is up (the results wait if not)
     result: ResultState | None = None  # None: the match on the table is not the round's
     confirming: str | None = None     # the pair whose tap confirms the result ("A" / "B")
     confirming_name: str = ""
@@ -50,10 +51,11 @@ class ClubTable:
     """
 
     def __init__(self, session, outbox, *, notify: Callable[[], None] = lambda: None,
-                 clock: Callable[[], float] = time.time) -> None:
+                 clock: Callable[[], float] = time.time, online: Callable[[], bool] = lambda: True) -> None:
         self.session = session
         self.outbox = outbox
         self._notify = notify
+        self._online = online
         self._clock = clock
         self._listeners: list[Callable[[], None]] = []
         self._assignment = outbox.assignment()
@@ -64,8 +66,10 @@ class ClubTable:
     def over(cls, publisher, session, to_ui: Callable, **options) -> "ClubTable":
         """The club of a running publisher; its round orders (on paho's thread) reach the
         club through ``to_ui`` (the app's one hand-off to the UI loop)."""
-        club = cls(session, publisher.outbox, notify=publisher.notify, **options)
+        club = cls(session, publisher.outbox, notify=publisher.notify,
+                   online=lambda: publisher.status().connected, **options)
         publisher.on_round = to_ui(club.round_received)
+        club.round_received()  # an order kept just before on_round was set is not missed
         return club
 
     # ------------------------------------------------------------------ observers
@@ -106,14 +110,15 @@ class ClubTable:
         if a is None:
             return ClubView()
         b = banner(a, lang=lang, now=self._clock())
+        online = self._online()
         bound, match = self._bound_round(), self.session.match
         result = result_state(match, self.outbox.confirmation(self.session.match_id)) \
             if bound is not None else None
         # an earlier round's result still waiting for the tap comes before the next round
         if bound != a.round and result is not ResultState.AWAITING_CONFIRMATION:
-            return ClubView(b.title, b.ends, a.round, b.minutes_left, can_start=True)
+            return ClubView(b.title, b.ends, a.round, b.minutes_left, can_start=True, online=online)
         team = confirming_team(match) if match.is_over else None
-        return ClubView(b.title, b.ends, a.round, b.minutes_left, False, result, team,
+        return ClubView(b.title, b.ends, a.round, b.minutes_left, False, online, result, team,
                         match.team_names[team] if team else "")
 
     # ------------------------------------------------------------------ acting
@@ -133,14 +138,15 @@ class ClubTable:
     def tick(self) -> bool:
         """Once a second: when the round's time has run out, the match in play ends after
         the hand in progress (``time_up``, journalled once through the session). True when
-        it was saved now; a view that changed (a minute went by) is told to the observers."""
+        it was saved now; a view that changed (a minute went by, the link went down or came
+        back) is told to the observers."""
         a, session = self._assignment, self.session
         ran_out = False
         if (a is not None and self._round_match() and session.can_call_time
                 and banner(a, now=self._clock()).minutes_left == 0
                 and not any(e.get("type") == "time_up" for e in session.match.events)):
             ran_out = session.call_time().saved  # publishes the new state: observers hear it
-        shown = (a and a.round, a and banner(a, now=self._clock()).minutes_left)
+        shown = (a and a.round, a and banner(a, now=self._clock()).minutes_left, self._online())
         if shown != self._shown:
             self._shown = shown
             self._changed()

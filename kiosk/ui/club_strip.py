@@ -64,6 +64,7 @@ class ClubStrip(BoxLayout):
         self.background = theme.PANEL
         self.offer, self.action_text = "", ""
         self.note = " · ".join(x for x in (view.ends, clock) if x)
+        offline = "" if view.online else _("offline")  # the results wait in the journal
         if view.can_start:
             self.offer, self.action_text = "club_start", _("Start round {n}").format(n=view.round)
         elif view.result is ResultState.AWAITING_CONFIRMATION:
@@ -73,6 +74,8 @@ class ClubStrip(BoxLayout):
         elif view.result is ResultState.CONFIRMED:
             self.background = CONFIRMED_BG
             self.note = _("Result confirmed")
+        if offline:
+            self.note = f"{self.note} · {offline}"
 
     def act(self) -> None:
         if self.offer == "club_start":

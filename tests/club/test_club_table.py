@@ -31,7 +31,9 @@ def test_the_round_from_order_to_confirmation_through_the_session(tmp_path):
     outbox = Outbox(tmp_path / "j.sqlite", "7", clock=lambda: now[0])
     session = TableSession(journal, clock=lambda: now[0])
     wakes, heard = [], []
-    club = ClubTable(session, outbox, notify=lambda: wakes.append(1), clock=lambda: now[0])
+    link = [True]
+    club = ClubTable(session, outbox, notify=lambda: wakes.append(1), clock=lambda: now[0],
+                     online=lambda: link[0])
     club.subscribe(lambda: heard.append(1))
     try:
         assert club.view() == club.view("es") and not club.view().title  # no order yet
@@ -50,6 +52,10 @@ def test_the_round_from_order_to_confirmation_through_the_session(tmp_path):
         assert not club.view().can_start and club.view().result is ResultState.PLAYING
 
         _scored(session, 60)
+        heard.clear()
+        link[0] = False  # the broker went away: the strip says so at the next tick
+        assert not club.tick() and heard and not club.view().online
+        link[0] = True
         _bid(session)  # the second hand is being played when the time runs out
         assert not club.tick()
         now[0] = START + 3600  # the organiser started the round an hour ago

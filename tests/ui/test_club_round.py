@@ -115,6 +115,8 @@ def test_a_pushed_round_is_played_ended_by_the_clock_and_confirmed_by_the_oppone
         d.tap("language", shot=False)  # Català -> Español: the strip's words follow
         strip = d.current.ids.club
         assert strip.title.startswith("Ronda 1 · Mesa 1 · Pareja") and strip.note == "Resultado confirmado"
+        broker.kill()  # the link drops: the table is told its results wait
+        assert _pump_until(d, lambda: strip.note == "Resultado confirmado · sin conexión", 10), strip.note
     finally:
         kiosk.stop()
         publisher.stop()
