@@ -18,7 +18,7 @@ DEBS_RUN := libzbar0 libgl1 libgl1-mesa-dri libegl1 libgbm1 libdrm2 libmtdev1 fo
 ifneq ($(shell $(PYTHON) -c 'import ensurepip, venv' 2>/dev/null && echo ok),ok)
 DEBS_RUN += python3-venv
 endif
-DEBS_TEST := $(DEBS_RUN) xvfb xauth poppler-utils shellcheck systemd dosfstools mount mosquitto chromium
+DEBS_TEST := $(DEBS_RUN) xvfb xauth poppler-utils shellcheck systemd dosfstools mount mosquitto chromium openssl
 
 # Locked dependency sets (requirements/*.txt, with hashes; `make lock` makes them again):
 # run = what the kiosk imports; test = run + the test tools; bench = test + the benchmarks'.

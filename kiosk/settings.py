@@ -88,6 +88,7 @@ SETTINGS: tuple[Setting, ...] = (
     _s("club", "table", "", "This table's name in the tournament: a topic level and its broker login (e.g. 7)"),
     _s("club", "user", "", "Broker user; empty = the table's name"),
     _s("club", "password", "", "Broker password of this table"),
+    _s("club", "ca_file", "", "CA certificate (PEM) that signed the broker's, for mqtts://; empty = the system's"),
     # interface
     _s("ui", "language", "ca", "Interface language", ("ca", "es", "en")),
     _s("ui", "fullscreen", True, "Full screen (kiosk mode: no cursor, Escape does not quit)"),

@@ -20,6 +20,7 @@ def start_from_settings(settings, db_path, *, on_round=None):
         publisher = Publisher(db_path, settings["club.table"], settings["club.broker"],
                               user=settings["club.user"] or None,
                               password=settings["club.password"] or None,
+                              ca_file=settings["club.ca_file"] or None,
                               poll_s=0.5, on_round=on_round)
         publisher.start()
     except (ClubError, JournalError, OSError) as exc:

@@ -59,7 +59,7 @@ class Publisher:
         user, password: the table's broker login (user defaults to the table name).
         resend_after_s: resend an event not acked after this long.
         max_per_second, window: the pacing.
-        on_round: called (on paho's thread) with each RoundAssignment received.
+        on_round: called (on paho's thread) with each RoundAssignment received (settable).
 
     Raises:
         BadBrokerURL, BadTableName: at construction.
@@ -85,7 +85,7 @@ class Publisher:
         self._max_per_second = max_per_second
         self._window = window
         self._poll_s = poll_s
-        self._on_round = on_round
+        self.on_round = on_round
         self._cond = threading.Condition()
         self._dirty = True
         self._stopping = False
@@ -253,8 +253,8 @@ class Publisher:
             elif split[1] == "round" and msg.payload:
                 assignment = RoundAssignment.from_bytes(self.table, msg.payload)
                 self.outbox.save_assignment(assignment)
-                if self._on_round:
-                    self._on_round(assignment)
+                if self.on_round:
+                    self.on_round(assignment)
                 self.notify()
         except BadMessage as exc:
             log.warning("club: ignored a bad message on %s: %s", msg.topic, exc)

@@ -78,8 +78,11 @@ def match_created_event(assignment: RoundAssignment, *, first_dealer: int = 0,
     conditions in the rules, so the core ends the match at the target, after N hands and
     counts at most the cap."""
     c = assignment.conditions
+    # No time limit in the match's own rules: the round's clock started when the organiser
+    # started the round, not when this table began, and it is enforced from the round order
+    # (ClubRound.enforce_time, ClubTable.tick); a second clock on screen would disagree.
     rules = {"preset": assignment.preset, "target": c.target, "max_hands": c.max_hands,
-             "time_limit_min": c.time_limit_min, "points_cap": c.points_cap}
+             "time_limit_min": None, "points_cap": c.points_cap}
     names = {"A": assignment.name_a or f"Parella {assignment.pair_a}",
              "B": assignment.name_b or f"Parella {assignment.pair_b}"}
     return {"type": "match_created", "rules": rules, "first_dealer": first_dealer,

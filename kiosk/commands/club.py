@@ -27,6 +27,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--db", type=Path, metavar="PATH", help="the journal (default: the kiosk's)")
     p.add_argument("--user", help="broker user (default: [club] user, else the table name)")
     p.add_argument("--password", help="broker password (default: $BOTIFARRA_CLUB_PASSWORD, [club] password)")
+    p.add_argument("--ca-file", type=Path, metavar="PEM",
+                   help="the CA certificate that signed the broker's, for mqtts:// (default: the system's)")
     p.add_argument("--until-acked", action="store_true", help="exit 0 only once everything is acknowledged")
     p.add_argument("--timeout", type=float, default=None, metavar="S",
                    help="give up after S seconds (default: 10, or never with --until-acked)")
@@ -46,6 +48,8 @@ def run(args: argparse.Namespace) -> int:
         return fail("club", "no table: give --table NAME or set [club] table", 2)
     password = args.password or os.environ.get("BOTIFARRA_CLUB_PASSWORD") or settings["club.password"] or None
     db = args.db if args.db is not None else paths.default_db()
+    if args.ca_file is not None and not args.ca_file.is_file():
+        return fail("club", f"no CA certificate at {args.ca_file}", 2)
     if not db.is_file():
         return fail("club", f"no journal at {db}", 2)
     try:
@@ -57,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
     from kiosk.club.publisher import Publisher
     try:
         publisher = Publisher(db, table, broker, user=args.user or settings["club.user"] or None,
-                              password=password)
+                              password=password, ca_file=str(args.ca_file) if args.ca_file else None)
     except ClubError as exc:
         return fail("club", exc, 2)
     timeout = args.timeout if args.timeout is not None else (None if args.until_acked else 10.0)

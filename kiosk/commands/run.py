@@ -113,7 +113,9 @@ def run(args: argparse.Namespace) -> int:
         from hardware import watchdog
     except ImportError:
         watchdog = None
-    app = KioskApp(journal=journal, settings=settings, db_path=db, kiosk_mode=kiosk_mode,
+    from kiosk.club import start_from_settings
+    club = start_from_settings(settings, db)  # None unless [club] broker and table are set
+    app = KioskApp(journal=journal, settings=settings, db_path=db, kiosk_mode=kiosk_mode, club=club,
                    camera_factory=camera_factory(spec, settings["camera.marks"], width=settings["camera.width"],
                                                   height=settings["camera.height"],
                                                   exposure=settings["camera.exposure"]),
@@ -123,8 +125,6 @@ def run(args: argparse.Namespace) -> int:
         Clock.schedule_once(lambda dt: app.stop(), 0)
 
     signal.signal(signal.SIGTERM, on_sigterm)
-    from kiosk.club import start_from_settings
-    club = start_from_settings(settings, db)  # None unless [club] broker and table are set
     try:
         app.run()
     finally:

@@ -30,6 +30,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--user", default="organiser", help="broker user (organiser)")
     p.add_argument("--password", help="broker password (default: $BOTIFARRA_CLUB_PASSWORD)")
     p.add_argument("--ca-file", help="CA certificate for mqtts://")
+    p.add_argument("--scoring", choices=("wins", "league"),
+                   help="standings: wins (1, ½, 0) or league (3/1/0 per meeting); kept in the file (default: wins)")
     p.add_argument("--title", default="Botifarra", help="the tournament's name on the page and the PDF")
     p.add_argument("--admin-token", help="require this token for changes (POST); default: "
                                          "$BOTIFARRA_CLUB_ADMIN_TOKEN, else none (keep the port on the bar's LAN)")
@@ -58,7 +60,7 @@ def main(argv: list[str] | None = None) -> int:
         store = Store(args.db)
     except Exception as exc:  # sqlite3.Error, OSError: a path we cannot use
         return _fail(f"--db {args.db}: {exc}")
-    tournament = Tournament(store)
+    tournament = Tournament(store, scoring=args.scoring)
     link = BrokerLink(tournament, args.broker, user=args.user, ca_file=args.ca_file,
                       password=args.password or os.environ.get("BOTIFARRA_CLUB_PASSWORD"))
     link.start()

@@ -127,6 +127,16 @@ class Store:
         with self._lock:
             self._conn.close()
 
+    def option(self, key: str, default: str) -> str:
+        """A tournament option kept in the file (``scoring``)."""
+        with self._lock:
+            row = self._conn.execute("SELECT value FROM meta WHERE key = ?", (f"option.{key}",)).fetchone()
+        return row[0] if row else default
+
+    def set_option(self, key: str, value: str) -> None:
+        with self._lock:
+            self._conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (f"option.{key}", value))
+
     def _tx(self):
         return _Tx(self)
 

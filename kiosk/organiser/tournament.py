@@ -13,6 +13,7 @@ from typing import Callable
 
 from kiosk.club.messages import EndConditions, RoundAssignment
 from kiosk.organiser import swiss
+from kiosk.organiser.scoring import DEFAULT as DEFAULT_SCORING, Scoring, scoring_named
 from kiosk.organiser.store import Incoming, Pairing, RoundInfo, Store
 
 
@@ -57,7 +58,7 @@ class StandingRow:
     won: int
     drawn: int
     lost: int
-    score: float                # won + ½ drawn (+ 1 per bye)
+    score: float                # wins: won + ½ drawn + byes; league: 3 won + drawn + 3 byes
     points_for: int
     points_against: int
     diff: int
@@ -83,10 +84,15 @@ class Tournament:
         store: the organiser's SQLite file.
         publish: ``publish(topic, payload, retain)`` to reach the tables (the broker link).
         clock: seconds since the epoch.
+        scoring: ``"wins"`` or ``"league"`` (kiosk.organiser.scoring); kept in the file, so
+            None keeps the file's (``wins`` for a new one). Raises ValueError for another name.
     """
 
     def __init__(self, store: Store, *, publish: Callable[[str, bytes, bool], None] | None = None,
-                 clock: Callable[[], float] = time.time) -> None:
+                 clock: Callable[[], float] = time.time, scoring: str | None = None) -> None:
+        if scoring is not None:
+            store.set_option("scoring", scoring_named(scoring).name)
+        self.scoring: Scoring = scoring_named(store.option("scoring", DEFAULT_SCORING))
         self.store = store
         self._publish = publish
         self._clock = clock
@@ -196,7 +202,6 @@ class Tournament:
             if p.pair_b is None:
                 if p.pair_a in acc:
                     acc[p.pair_a]["byes"] += 1
-                    acc[p.pair_a]["score"] += 1.0
                 continue
             r = results.get((p.round, p.table))
             if r is None:
@@ -213,12 +218,12 @@ class Tournament:
                 a["played"] += 1
                 if r.winner == mine:
                     a["won"] += 1
-                    a["score"] += 1.0
                 elif r.winner is None:
                     a["drawn"] += 1
-                    a["score"] += 0.5
                 else:
                     a["lost"] += 1
+        for a in acc.values():
+            a["score"] = self.scoring.score(won=a["won"], drawn=a["drawn"], lost=a["lost"], byes=a["byes"])
         order = sorted(acc, key=lambda pid: (-acc[pid]["score"], -(acc[pid]["pf"] - acc[pid]["pa"]),
                                              -acc[pid]["pf"], pid))
         return [StandingRow(rank, pid, pairs[pid].name, a["played"], a["won"], a["drawn"], a["lost"],

@@ -10,6 +10,7 @@
 | ``GET /api/rounds``, ``GET /api/rounds/next``, ``POST /api/rounds`` | pairings; start a round (``pairs`` = manual override) |
 | ``GET/POST /api/corrections`` | corrections and their audit trail |
 | ``GET /export/standings.csv``, ``/export/standings.pdf`` | exports |
+| ``GET /register``, ``POST /register/pairs``, ``.../{id}/withdraw`` | registration forms (no JS) |
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingR
 from starlette.routing import Route
 
 from kiosk.club.messages import EndConditions
-from kiosk.organiser import exports, page
+from kiosk.organiser import exports, page, register
 from kiosk.organiser.swiss import PairingImpossible
 from kiosk.organiser.tournament import Tournament
 
@@ -40,7 +41,7 @@ def snapshot(tournament: Tournament) -> dict:
     names = {p.id: p.name for p in tournament.store.pairs()}
     pairs = {p.table: [names.get(p.pair_a, ""), names.get(p.pair_b, "")]
              for p in tournament.store.pairings() if p.round == current and p.table is not None}
-    return {"version": tournament.version, "round": current, "pairs": pairs,
+    return {"version": tournament.version, "round": current, "pairs": pairs, "scoring": tournament.scoring.name,
             "tables": [_table_json(r) for r in tournament.tables()],
             "standings": [asdict(s) for s in tournament.standings()]}
 
@@ -163,6 +164,7 @@ def create_app(tournament: Tournament, *, title: str = "Botifarra", admin_token:
         Route("/api/rounds", rounds, methods=["GET", "POST"]), Route("/api/rounds/next", next_round),
         Route("/api/corrections", corrections, methods=["GET", "POST"]),
         Route("/export/standings.csv", csv_export), Route("/export/standings.pdf", pdf_export),
+        *register.routes(tournament, admin_token=admin_token),
     ])
 
 

@@ -179,6 +179,11 @@ class TableSession(TournamentClock):
                              "players": [(p or None) for p in (players or [None] * 4)],
                              "team_names": names})
 
+    def new_match_from(self, event: dict) -> SaveResult:
+        """A match from a ready ``match_created`` event (a club round's order: the organiser's
+        pairs and the round's end conditions)."""
+        return self._create(dict(event))
+
     def next_match(self) -> SaveResult:
         """A new match with the same pairs and rules; the dealing continues by the rules."""
         m = self.match

@@ -80,7 +80,7 @@ class KioskApp(App):
 
     def __init__(self, *, journal, settings: Settings | None = None, db_path: Path | None = None,
                  kiosk_mode: bool = False, camera_factory=None, controls=None, sound=None,
-                 watchdog=None, usb=None, clock=None, **kwargs) -> None:
+                 watchdog=None, usb=None, clock=None, club=None, **kwargs) -> None:
         super().__init__(**kwargs)
         self.journal = journal
         self.settings = settings or Settings()
@@ -94,6 +94,7 @@ class KioskApp(App):
         self.watchdog = watchdog
         self.usb = usb  # the USB sticks (kiosk.usb.UsbSticks; None: this machine's)
         self.clock = clock  # seconds since the epoch for the tournament clock (time.time)
+        self.club_publisher, self.club = club, None  # the [club] Publisher; its ClubTable
         self.vm: TableSession | None = None
         self.to_ui = call_on(lambda f: Clock.schedule_once(lambda dt: f(), 0))
         self._save_failed = False
@@ -116,6 +117,9 @@ class KioskApp(App):
         vm_options = {"clock": self.clock} if self.clock is not None else {}
         self.vm = TableSession(self.journal, settings=self.settings, drafts=drafts, **vm_options)
         self.vm.subscribe(self._on_state)
+        if self.club_publisher is not None:
+            from kiosk.club.table import ClubTable
+            self.club = ClubTable.over(self.club_publisher, self.vm, self.to_ui, **vm_options)
         self.sm = LazyScreenManager(vm=self.vm, nav=self, transition=NoTransition())
         # The banner takes its own strip above the screen (never over a control): the screen
         # gives it the room while it shows.
@@ -167,6 +171,7 @@ class KioskApp(App):
         """Every second: the tournament clock (time_up is journalled when it runs out)."""
         try:
             ran_out = self.vm.check_time()
+            ran_out = bool(self.club is not None and self.club.tick()) or ran_out  # the round's clock
         except Exception:  # the journal refused the write: say so, try again next second
             Logger.exception("kiosk: could not journal time_up")
             if not self.banner.text:

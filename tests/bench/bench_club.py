@@ -8,12 +8,16 @@ The tables run in 4 worker processes (50 each, every table its own journal, its 
 publisher and paho connection); the organiser's link runs in this process. Every table
 plays one hand a second (real tables: one every few minutes), so this is a whole club's
 night compressed into seconds: the hardest load the broker and the organiser will see.
-``python -m tests.bench club``.
+The latencies are wall time (the machine's load is printed with them); the CPU rows are
+CPU time per committed hand: this process (the organiser's side) and the reaped children
+(the table workers and mosquitto). ``python -m tests.bench club``.
 """
 from __future__ import annotations
 
 import multiprocessing as mp
+import os
 import random
+import resource
 import statistics
 import tempfile
 import threading
@@ -95,6 +99,9 @@ def main() -> None:
         link.start()
         link.connected.wait(10)
         tournament.start_round(EndConditions(target=None, max_hands=HANDS, time_limit_min=None, points_cap=None))
+        load = os.getloadavg()
+        cpu_self = time.process_time()
+        cpu_children = _children_cpu()
         ctx = mp.get_context("spawn")
         out = ctx.Queue()
         start_at = time.time() + 8.0  # every worker's tables connected and holding the round order
@@ -106,6 +113,7 @@ def main() -> None:
         for proc in procs:
             proc.join(timeout=60)
         time.sleep(0.5)
+        cpu_self = time.process_time() - cpu_self
         commits = [c for r in results for c in r[0]]
         sent = {name: t for r in results for name, t in r[1].items()}
         all_acked = all(r[2] for r in results)
@@ -114,6 +122,8 @@ def main() -> None:
         stored = {(r.table): r.hands for r in tournament.tables()}
         link.stop()
         broker.stop()
+        cpu_children = _children_cpu() - cpu_children  # the 4 table workers and mosquitto, reaped
+    hands = max(1, len(commits))
     rows = [
         ("tables x hands", f"{TABLES} x {HANDS} ({len(commits)} hands committed)"),
         ("events sent / stored", f"{sum(t[1] for t in sent.values())} / "
@@ -124,11 +134,19 @@ def main() -> None:
         ("hands never seen by the organiser", str(missing)),
         ("every table acked", "yes" if all_acked else "NO"),
         ("tables with all 12 hands at the organiser", str(sum(1 for h in stored.values() if h >= HANDS))),
+        ("CPU per hand, organiser (link, fold, standings)", f"{cpu_self / hands * 1000:.2f} ms"),
+        ("CPU per hand, 200 tables' publishers + mosquitto", f"{cpu_children / hands * 1000:.2f} ms"),
+        ("load average at the start (1 / 5 min)", f"{load[0]:.1f} / {load[1]:.1f} on {os.cpu_count()} cores"),
     ]
     print("| club (loopback, one mosquitto) | figure |\n|---|---|")
     for name, value in rows:
         print(f"| {name} | {value} |")
     print()
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 if __name__ == "__main__":

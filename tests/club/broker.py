@@ -29,13 +29,33 @@ def table_password(table: str) -> str:
     return f"pw-{table}"
 
 
+def make_certificates(folder: Path) -> tuple[Path, Path, Path]:
+    """A small CA of the test's own and a server certificate it signed for localhost and
+    127.0.0.1, made by openssl (Debian's; `make test` installs it): (ca, cert, key)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    ca, ca_key, cert, key = (folder / n for n in ("ca.crt", "ca.key", "server.crt", "server.key"))
+    ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
+    run = lambda *args: subprocess.run(["openssl", *args], check=True, capture_output=True)  # noqa: E731
+    run("req", "-x509", *ec, "-keyout", str(ca_key), "-out", str(ca), "-days", "2", "-subj", "/CN=Botifarra test CA")
+    run("req", *ec, "-keyout", str(key), "-out", str(folder / "server.csr"), "-subj", "/CN=localhost")
+    (folder / "san.ext").write_text("subjectAltName=DNS:localhost,IP:127.0.0.1\n")
+    run("x509", "-req", "-in", str(folder / "server.csr"), "-CA", str(ca), "-CAkey", str(ca_key),
+        "-CAcreateserial", "-out", str(cert), "-days", "2", "-extfile", str(folder / "san.ext"))
+    return ca, cert, key
+
+
 class Broker:
-    def __init__(self, workdir: Path, tables: list[str]) -> None:
+    """``tls=True`` adds the mqtts listener docs/club.md describes, on ``tls_port``, with a
+    certificate of ``ca_file``'s CA (the plain listener stays, as on a bar's network)."""
+
+    def __init__(self, workdir: Path, tables: list[str], *, tls: bool = False) -> None:
         self.dir = Path(workdir)
         self.dir.mkdir(parents=True, exist_ok=True)
         self.port = free_port()
         self.url = f"mqtt://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen | None = None
+        self.ca_file: Path | None = None
+        self.tls_port: int | None = None
         passwd = self.dir / "passwd"
         passwd.write_text("")
         subprocess.run(["mosquitto_passwd", "-b", str(passwd), "organiser", ORGANISER_PASSWORD], check=True)
@@ -49,6 +69,12 @@ class Broker:
         conf = conf.replace("/etc/mosquitto/botifarra/acl", str(self.dir / "acl"))
         (self.dir / "store").mkdir(exist_ok=True)
         conf += f"\npersistence true\npersistence_location {self.dir / 'store'}/\n"
+        if tls:
+            self.ca_file, cert, key = make_certificates(self.dir / "certs")
+            self.tls_port = free_port()
+            self.tls_url = f"mqtts://localhost:{self.tls_port}"
+            conf += (f"\nlistener {self.tls_port} 127.0.0.1\ncafile {self.ca_file}\ncertfile {cert}\n"
+                     f"keyfile {key}\n")
         if os.geteuid() == 0:  # as root mosquitto would switch to the 'mosquitto' user
             conf += f"user {getpass.getuser()}\n"
         (self.dir / "mosquitto.conf").write_text(conf)

@@ -15,8 +15,10 @@ from tests.club.broker import ORGANISER_PASSWORD, free_port
 
 
 class Organiser:
-    def __init__(self, db: Path, broker_url: str, *, log: Path, token: str | None = None) -> None:
+    def __init__(self, db: Path, broker_url: str, *, log: Path, token: str | None = None,
+                 ca_file: Path | None = None) -> None:
         self.token = token
+        self.ca_file = ca_file
         self.db = db
         self.broker_url = broker_url
         self.port = free_port()
@@ -29,7 +31,8 @@ class Organiser:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "kiosk.organiser.cli", "serve", "--broker", self.broker_url,
              "--db", str(self.db), "--http", f"127.0.0.1:{self.port}", "--password", ORGANISER_PASSWORD,
-             *(["--admin-token", self.token] if self.token else [])],
+             *(["--admin-token", self.token] if self.token else []),
+             *(["--ca-file", str(self.ca_file)] if self.ca_file else [])],
             stdout=out, stderr=subprocess.STDOUT)
         out.close()
         deadline = time.monotonic() + 20

@@ -15,7 +15,6 @@ from kiosk.club.round import ClubRound
 from kiosk.journal import Journal
 from tests.club.broker import table_password
 from tests.club.chromium import Chromium
-from tests.club.organiser_proc import Organiser
 from tests.club.sim import play_hand
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
@@ -34,9 +33,9 @@ def _until(predicate, timeout: float):
     return None
 
 
-def test_the_live_page_follows_the_tables_within_a_second(tmp_path, broker_factory):
+def test_the_live_page_follows_the_tables_within_a_second(tmp_path, broker_factory, organiser_factory):
     broker = broker_factory(TABLES)
-    organiser = Organiser(tmp_path / "club.sqlite", broker.url, log=tmp_path / "organiser.log").start()
+    organiser = organiser_factory(broker)
     names = ["Can Pruna", "Els Tigres", "La Penya", "Cal Rovira", "Les Forques", "Sant Jordi", "Ca l'Anna",
              "El Racó", "Vilaplana", "Torrefarrera", "Els Amics", "La Botifarra"]
     for name in names:
@@ -94,4 +93,3 @@ def test_the_live_page_follows_the_tables_within_a_second(tmp_path, broker_facto
         for t in TABLES:
             publishers[t].stop()
             journals[t].close()
-        organiser.stop()

@@ -17,7 +17,6 @@ from kiosk.club.publisher import Publisher
 from kiosk.club.round import ClubRound, confirming_team
 from kiosk.journal import Journal
 from tests.club.broker import table_password
-from tests.club.organiser_proc import Organiser
 from tests.club.sim import play_hand
 
 TABLES = [str(t) for t in range(1, 21)]
@@ -73,9 +72,10 @@ def _expected_standings(tables: dict[str, Table], pairings: list[dict]) -> dict[
     return exp
 
 
-def test_a_round_survives_broker_and_organiser_crashes_and_an_offline_table(tmp_path, broker_factory):
+def test_a_round_survives_broker_and_organiser_crashes_and_an_offline_table(tmp_path, broker_factory,
+                                                                          organiser_factory):
     broker = broker_factory(TABLES)
-    organiser = Organiser(tmp_path / "club.sqlite", broker.url, log=tmp_path / "organiser.log").start()
+    organiser = organiser_factory(broker)
     for p in range(1, 41):
         assert organiser.post("/api/pairs", {"name": f"Parella {p}", "players": [f"J{p}a", f"J{p}b"]})[0] == 201
     status, body = organiser.post("/api/rounds", CONDITIONS)

@@ -10,6 +10,8 @@ from kiosk.table import sheet_of
 from kiosk.ui.screens.base import KioskScreen, load_kv
 from kiosk.ui.screens.scoreboard import sheet_rows
 
+from kiosk.ui import club_strip  # noqa: F401,E402  (ClubStrip for kv)
+
 load_kv(__file__)
 
 

@@ -14,6 +14,8 @@ from kiosk.ui.widgets import KButton, SheetRow
 from kiosk.ui import theme
 from kiosk.ui import toolicons  # noqa: F401  (ToolButton for kv)
 
+from kiosk.ui import club_strip  # noqa: F401,E402  (ClubStrip for kv)
+
 load_kv(__file__)
 
 
