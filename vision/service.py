@@ -102,7 +102,11 @@ class CameraService:
         self.reads = 0  # frames recognised
         self.on_still = on_still
         self.latest_still: StillRead | None = None  # since the last reset()
-        self.still_capture = (StillCapture(source, reader, on_still=self._still_read, light=light)
+        # the still thread gets its own reader: a detector's parameters change with the image
+        # size, and the video thread reads at the same time
+        self.still_capture = (StillCapture(source, PileReader(reader.marks, sticker_mm=reader.sticker_mm,
+                                                              detect_width=reader.detect_width),
+                                           on_still=self._still_read, light=light)
                               if on_still is not None else None)
 
     @property
