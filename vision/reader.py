@@ -295,7 +295,9 @@ class PileReader:
         sized: list[tuple[Card, np.ndarray, float, float]] = []
         median_px = float(np.median([s[2] for s in shaped])) if len(shaped) >= 3 else None
         for card, q, side_px, margin in shaped:
-            if hom is not None:
+            # in mm only with two mat corners or more: one corner's own homography, carried
+            # across the mat, gives sizes off by 3x and threw out whole piles
+            if hom is not None and result.mat_found:
                 mm = cv2.perspectiveTransform(q.reshape(1, 4, 2), hom)[0]
                 side_mm = float(np.linalg.norm(mm - np.roll(mm, -1, axis=0), axis=1).mean())
                 if not 0.6 * expected_mm <= side_mm <= 1.6 * expected_mm:
