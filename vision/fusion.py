@@ -79,7 +79,9 @@ class PileVote:
         self.frames += 1
         for d in result.detections:
             c = np.float32(d.centre)
-            if result.homography is not None:
+            # mat mm only from two corners or more: one corner's own homography, carried
+            # a whole mat away, squeezes neighbouring stickers into one place
+            if result.homography is not None and result.mat_found:
                 c = cv2.perspectiveTransform(c.reshape(1, 1, 2), result.homography)[0, 0]
                 tol = self.place_mm
             else:

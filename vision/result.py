@@ -138,6 +138,17 @@ class LiveAccumulator:
                 new.append(card)
         return new
 
+    def add_sure(self, cards: Iterable[Card]) -> list[Card]:
+        """Cards read from a full-resolution still: counted at once (a still is read with
+        margins, not by luck in one noisy frame); returns those not counted before."""
+        new: list[Card] = []
+        for card in cards:
+            if card not in self._counted:
+                self._seen[card] = max(self._seen.get(card, 0), self.frames_needed)
+                self._counted.append(card)
+                new.append(card)
+        return new
+
     @property
     def cards(self) -> list[Card]:
         """Counted cards, in the order they were counted."""

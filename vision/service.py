@@ -7,6 +7,11 @@
     recognition thread -- reads the newest handed-on frame (downscaled), calls
                           on_cards(result, new_cards)
 
+With ``on_still``, a :class:`vision.still.StillCapture` runs beside them: when the pile
+settles (or on ``request_still()``, the SCAN button) it takes one full-resolution still,
+reads it on its own thread and calls ``on_still(still_read, new_cards)``; the still's cards
+count at once (``LiveAccumulator.add_sure``), so a card already ticked live is not new.
+
 The hand-off is "latest wins" through a Condition: when recognition is slower than the
 camera, frames it has not started are replaced, so the preview never waits for it.
 
@@ -27,6 +32,9 @@ import cv2
 
 from vision.reader import LiveAccumulator, PileReader, ReadResult
 from vision.sources import Frame, FrameSource, release_freed_memory
+from vision.still import StillCapture, StillRead
+
+EVIDENCE_WIDTH = 1920  # a 12 MP still is kept as a photo no bigger than a video frame
 
 log = logging.getLogger(__name__)
 
@@ -65,7 +73,8 @@ class CameraService:
     ``recognition_width``: frames wider than this are downscaled before reading (results
     are scaled back to the frame's pixels). Keep stickers >= 2 px/mm after downscaling.
     ``accumulator``: a :class:`LiveAccumulator` (one is made if not given); ``reset()``
-    starts a new pile.
+    starts a new pile. ``on_still(read: StillRead, new_cards)``: stills are taken (see the
+    module's doc); ``light(on)`` is called around each still by the light's owner.
     """
 
     def __init__(self, source: FrameSource, reader: PileReader, *,
@@ -73,7 +82,9 @@ class CameraService:
                  on_cards: Callable[[ReadResult, list], None] | None = None,
                  on_status: Callable[[str], None] | None = None,
                  accumulator: LiveAccumulator | None = None,
-                 recognition_width: int = 1920):
+                 recognition_width: int = 1920,
+                 on_still: Callable[[StillRead, list], None] | None = None,
+                 light: Callable[[bool], None] | None = None):
         self.source = source
         self.reader = reader
         self.on_frame, self.on_cards, self.on_status = on_frame, on_cards, on_status
@@ -89,6 +100,14 @@ class CameraService:
         self.latest_read: tuple[Frame, ReadResult] | None = None  # a result and its own frame
         self.frames = 0  # frames delivered to on_frame
         self.reads = 0  # frames recognised
+        self.on_still = on_still
+        self.latest_still: StillRead | None = None  # since the last reset()
+        # the still thread gets its own reader: a detector's parameters change with the image
+        # size, and the video thread reads at the same time
+        self.still_capture = (StillCapture(source, PileReader(reader.marks, sticker_mm=reader.sticker_mm,
+                                                              detect_width=reader.detect_width),
+                                           on_still=self._still_read, light=light)
+                              if on_still is not None else None)
 
     @property
     def status(self) -> str:
@@ -103,11 +122,15 @@ class CameraService:
                          threading.Thread(target=self._recognise, name="camera-recognition", daemon=True)]
         for t in self._threads:
             t.start()
+        if self.still_capture is not None:
+            self.still_capture.start()
         return self
 
     def stop(self) -> None:
         """Stop both threads (joined) and the source."""
         self._stop.set()
+        if self.still_capture is not None:
+            self.still_capture.stop()
         with self._cond:
             self._cond.notify_all()
         for t in self._threads:
@@ -122,6 +145,14 @@ class CameraService:
         """Start counting a new pile."""
         with self._acc_lock:
             self.accumulator.reset()
+            self.latest_still = None
+
+    def request_still(self) -> bool:
+        """SCAN: take a still now. False when this service takes no stills."""
+        if self.still_capture is None:
+            return False
+        self.still_capture.request()
+        return True
 
     def __enter__(self):
         return self.start()
@@ -162,14 +193,30 @@ class CameraService:
             self.reads += 1
             self._call(self.on_cards, result, new)
 
+    def _still_read(self, read: StillRead) -> None:
+        with self._acc_lock:
+            new = self.accumulator.add_sure(read.result.cards)
+            self.latest_still = read
+        self._call(self.on_still, read, new)
+
     def evidence(self, *, problems=()):
-        """The last recognised frame with what was read drawn on it (BGR), or None: the
-        photo to keep with the hand. ``problems``: failed checks to draw in red."""
-        read = self.latest_read
-        if read is None:
+        """The last still read (else the last recognised frame) with what was read drawn on
+        it (BGR, at most ``EVIDENCE_WIDTH`` wide), or None: the photo to keep with the hand.
+        ``problems``: failed checks to draw in red."""
+        still = self.latest_still
+        if still is not None:
+            image, result = still.frame.image, still.result
+        elif self.latest_read is not None:
+            frame, result = self.latest_read
+            image = frame.image
+        else:
             return None
-        frame, result = read
-        return result.annotate(frame.image, problems=problems)
+        w = image.shape[1]
+        if w > EVIDENCE_WIDTH:
+            f = EVIDENCE_WIDTH / w
+            image = cv2.resize(image, (EVIDENCE_WIDTH, int(round(image.shape[0] * f))), interpolation=cv2.INTER_AREA)
+            result = result.scaled(f)
+        return result.annotate(image, problems=problems)
 
     def read_frame(self, frame: Frame) -> ReadResult:
         """Read one frame as the recognition thread does (downscaled, result in the frame's

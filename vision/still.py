@@ -21,6 +21,7 @@ perfectly still over the pile is not seen as a hand: SCAN is the way then.)
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import threading
 from dataclasses import dataclass
@@ -32,7 +33,7 @@ import numpy as np
 from vision.errors import CameraError
 from vision.fusion import merge_reads
 from vision.reader import PileReader, ReadResult
-from vision.setup_check import glare_squares
+from vision.setup_check import GLARE, SetupCheck, check_setup, glare_squares
 from vision.sources import Frame, FrameSource
 
 log = logging.getLogger(__name__)
@@ -76,15 +77,45 @@ class Stillness:
 
 
 @dataclass(frozen=True)
+class StillReadout:
+    """What one still (and, on glare, its darker twin) gave: the merged ``result``,
+    ``darker`` (the darker still was read), ``glare`` (squares still in glare after it)."""
+    result: ReadResult
+    darker: bool
+    glare: tuple
+
+
+def read_still(reader: PileReader, image: np.ndarray,
+               darker_still: Callable[[], np.ndarray | None] | None = None) -> StillReadout:
+    """Read a still; if a square or the mat shows glare, ask ``darker_still()`` for the SAME
+    pile at a shorter exposure (None: the source cannot) and merge the two reads.
+
+    Why only on glare: the darker still is noisier in the shadows, and most stills have no
+    glare. Both reads are sure of what they report (margins), so their cards add up; a place
+    where they disagree is refused (``merge_reads``)."""
+    result = reader.read(image)
+    glare = glare_squares(image, result)
+    if not glare or darker_still is None:
+        return StillReadout(result, False, tuple(glare))
+    second = darker_still()
+    if second is None:
+        return StillReadout(result, False, tuple(glare))
+    extra = reader.read(second)
+    return StillReadout(merge_reads(result, extra), True, tuple(glare_squares(second, extra)))
+
+
+@dataclass(frozen=True)
 class StillRead:
     """A still and what was read in it; ``why``: "still" (the pile settled) or "scan".
     ``darker``: a second, darker still was read too because of glare (its cards are in
-    ``result``); ``glare``: squares still in glare after that (ask to move those cards)."""
+    ``result``); ``glare``: squares still in glare after that (ask to move those cards);
+    ``setup``: the set-up check measured on this still (what the camera screen says)."""
     frame: Frame
     result: ReadResult
     why: str
     darker: bool = False
     glare: tuple = ()
+    setup: SetupCheck | None = None
 
 
 class StillCapture:
@@ -178,24 +209,24 @@ class StillCapture:
         still = self._capture()
         if still is None:
             return
+
+        def darker_still() -> np.ndarray | None:
+            if not self.source.supports_exposure:
+                return None
+            second = self._capture(self.darker_scale)
+            return None if second is None else second.image
+
         try:
-            result = self.reader.read(still.image)
-            glare = glare_squares(still.image, result)
-            darker = False
-            if glare and self.source.supports_exposure:
-                # glare: the same pile at a darker exposure, where the highlight is no longer
-                # burnt out; both reads are sure of what they report, so their cards add up
-                second = self._capture(self.darker_scale)
-                if second is not None:
-                    extra = self.reader.read(second.image)
-                    result = merge_reads(result, extra)
-                    glare = glare_squares(second.image, extra)
-                    darker = True
+            read = read_still(self.reader, still.image, darker_still)
+            setup = check_setup(still.image, read.result, video=False)
+            if read.darker and not read.glare:  # the darker still read what the glare hid
+                setup = dataclasses.replace(setup, findings=tuple(f for f in setup.findings if f.kind != GLARE),
+                                            glare_squares=())
         except Exception:
             log.exception("reading still %d failed", still.number)
             return
         self.stills += 1
         try:
-            self.on_still(StillRead(still, result, why, darker, tuple(glare)))
+            self.on_still(StillRead(still, read.result, why, read.darker, read.glare, setup))
         except Exception:
             log.exception("still callback failed")

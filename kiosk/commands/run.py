@@ -36,13 +36,15 @@ def camera_factory(spec: str, marks: str, *, width: int = 1920, height: int = 10
 
         from kiosk import paths
         source = open_source(spec, width=width, height=height, exposure=exposure, cache_dir=paths.cache_dir())
+        # stills (and the light around them) are the sticker reader's: a deal has no pile
+        stills = {k: callbacks.pop(k) for k in ("on_still", "light") if k in callbacks}
         if frames_only:  # learning a deck: the frames, no reader
             from vision.deck.service import DealService
             return DealService(source, None, **callbacks)
         if str(marks).startswith("deck:"):  # an ordinary deck: dealt face up, one card at a time
             from kiosk.commands.deck import deal_service
             return deal_service(source, str(marks)[5:], **callbacks)
-        return CameraService(source, PileReader(marks=marks), **callbacks)
+        return CameraService(source, PileReader(marks=marks), **callbacks, **stills)
     return make
 
 

@@ -1,9 +1,10 @@
 """Scoring a pile by camera for a table session: the reads, the merged cards and the
 evidence photo belong to the session, not to a screen.
 
-The camera service calls ``on_cards`` on its recognition thread. The evidence photo is
-encoded and written there (never on the UI thread); the new cards are handed to the
-session through ``to_ui`` (the one hand-off to the UI loop, ``hardware.bridge.call_on``),
+The camera service calls ``on_cards`` on its recognition thread, and ``on_still`` on its
+still thread when the pile settled (or SCAN) and a full-resolution still was read. The
+evidence photo is encoded and written there (never on the UI thread); the new cards are
+handed to the session through ``to_ui`` (the one hand-off to the UI loop, ``hardware.bridge.call_on``),
 so the session is only ever changed from one thread.
 """
 
@@ -26,6 +27,8 @@ class CameraScoring:
         evidence_dir: where the photo of the read is kept (None: no photo).
         to_ui: wraps a callback so that calling it runs it on the session's thread.
         on_read: called on that thread with the number of new cards (the tick cue).
+        on_still: called on that thread with each still read (``vision.still.StillRead``:
+            its set-up check and the squares seen but not read, for the screen to say).
 
     Example::
 
@@ -36,15 +39,19 @@ class CameraScoring:
 
     def __init__(self, session, *, evidence_dir: Path | None,
                  to_ui: Callable[[Callable[..., Any]], Callable[..., None]],
-                 on_read: Callable[[int], None] | None = None) -> None:
+                 on_read: Callable[[int], None] | None = None,
+                 on_still: Callable[[Any], None] | None = None) -> None:
         self.session = session
         self.service = None
         self.result = None  # the latest read (the preview draws it)
+        self.still_glare: tuple = ()  # squares the last still left in glare
         self.on_read = on_read
         state = session.state
         self.evidence_path = (Path(evidence_dir) / f"match{state.match_id}-hand{state.hand_number}.jpg"
                               if evidence_dir is not None and state.has_match else None)
         self._add = to_ui(self._add_cards)
+        self._on_still = on_still
+        self._still_done = to_ui(self._still_read)
 
     def attach(self, service) -> None:
         self.service = service
@@ -53,10 +60,34 @@ class CameraScoring:
         """Recognition thread: keep the read, save the photo of the frame it was read from
         (not the newest frame: the pile may have moved since), hand the cards over."""
         self.result = result
-        codes = [getattr(c, "code", None) or str(c) for c in new]
+        self._hand_over(new)
+
+    def on_still(self, read, new=()) -> None:
+        """Still thread: a full-resolution still was read (``vision.still.StillRead``); its
+        result is what the preview draws now (squares seen but not read included)."""
+        self.result = read.result
+        self.still_glare = tuple(read.glare)
+        self._save_evidence(bool(new))
+        self._still_done(self._codes(new), read)
+
+    def request_still(self) -> bool:
+        """SCAN: a still now; False when the camera takes no stills (the caller decides)."""
+        request = getattr(self.service, "request_still", None)
+        return bool(request()) if request is not None else False
+
+    @staticmethod
+    def _codes(new) -> tuple[str, ...]:
+        return tuple(getattr(c, "code", None) or str(c) for c in new)
+
+    def _hand_over(self, new) -> None:
+        codes = self._codes(new)
         if not codes:
             return
-        if self.evidence_path is not None and self.service is not None:
+        self._save_evidence(True)
+        self._add(codes)
+
+    def _save_evidence(self, changed: bool) -> None:
+        if changed and self.evidence_path is not None and self.service is not None:
             photo = self.service.evidence()
             if photo is not None:
                 try:
@@ -66,12 +97,17 @@ class CameraScoring:
                         write_whole(self.evidence_path, jpeg.tobytes())
                 except Exception:  # noqa: BLE001 - the score matters more than the photo
                     log.exception("kiosk: could not save the evidence photo")
-        self._add(tuple(codes))
 
     def _add_cards(self, codes: tuple[str, ...]) -> None:
         self.session.add_read_cards(codes)
         if self.on_read is not None:
             self.on_read(len(codes))
+
+    def _still_read(self, codes: tuple[str, ...], read) -> None:
+        if codes:
+            self._add_cards(codes)
+        if self._on_still is not None:
+            self._on_still(read)
 
     def restart(self) -> None:
         """Read the pile again from nothing."""

@@ -8,6 +8,7 @@ same arguments give the same pixels.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass, field
 
@@ -114,11 +115,14 @@ def _contrast(grey: np.ndarray, quad: np.ndarray) -> int:
 
 def shoot(items: list[Item], *, mode: str, pose: camera.Pose, lighting, exposure: camera.Exposure,
           rng: np.random.Generator, table_seed: int = 0, motion: tuple[float, float] = (0.0, 0.0),
-          static: int = 0, cache: dict | None = None):
+          static: int = 0, cache: dict | None = None, exposure_scale: float = 1.0):
     """Lay ``items`` on the table and take the picture. Returns (image, jpeg, truth).
 
     ``static``: the first items do not change from frame to frame (a dealing sequence);
-    their canvas is kept in ``cache`` and copied, not drawn again."""
+    their canvas is kept in ``cache`` and copied, not drawn again. ``exposure_scale``: the
+    exposure time against the automatic one at the same gain (the kiosk's darker still is
+    0.4): fewer electrons for the same read noise, so a noisier, darker picture where the
+    glare clips less; the motion blur shortens with it."""
     from tests.realcam import light as lightmod
 
     rsize, osize = camera.MODES[camera.check_mode(mode)]
@@ -150,6 +154,11 @@ def shoot(items: list[Item], *, mode: str, pose: camera.Pose, lighting, exposure
     linear *= irr[..., None]
     del irr
     linear += glare_full[..., None]
+    if exposure_scale != 1.0:
+        # the light gathered scales with the exposure time; glare is light like any other,
+        # so it is added BEFORE the sensor clips (camera.develop)
+        linear *= np.float32(exposure_scale)
+        exposure = dataclasses.replace(exposure, motion_px=exposure.motion_px * exposure_scale)
     linear = camera.blur_optics(linear, exposure)
     image, jpeg = camera.develop(linear, exposure, osize, rng, lamp=camera.lamp_colour(lighting.warmth))
     del linear
@@ -216,14 +225,16 @@ def render(seed: int, *, mode: str = "1080p", height_cm: float | None = None, ti
            layout: str | None = None, cards: int | list[str] | None = None,
            distractors: tuple[str, ...] | None = None, face_down: int | None = None,
            deck_style: str | None = None, marks: str | None = "aruco", lighting: str = "bar",
-           glare: float | None = None, mat: str | None = "A3") -> Shot:
+           glare: float | None = None, mat: str | None = "A3", exposure_scale: float = 1.0) -> Shot:
     """A seeded photo of a pile on the mat through the modelled camera.
 
     ``mode``: "720p", "1080p" or "still" (4608x2592). ``cards``: how many face-up cards
     (4-48 when None; 0 = an empty mat) or their codes. ``layout``: "fan", "spread", "rows" or
     "stack". ``distractors``: kinds from ``props.DISTRACTORS`` (None = a random few; "face_down"
     adds ``face_down`` backs). ``lighting``: "bar", "even" or "harsh"; ``glare`` overrides its
-    peak. Raises ValueError for an unknown mode, layout, style, lighting or distractor.
+    peak. ``exposure_scale``: the SAME scene at that share of the automatic exposure time
+    (0.4: the kiosk's darker still when it sees glare); its sensor noise is drawn afresh.
+    Raises ValueError for an unknown mode, layout, style, lighting or distractor.
 
     >>> shot = render(3, mode="720p", cards=8, layout="spread")
     >>> shot.image.shape, len(shot.truth)
@@ -268,8 +279,11 @@ def render(seed: int, *, mode: str = "1080p", height_cm: float | None = None, ti
     cards_items = [card_item(code, pile @ place, rng, style=style, ppm=ppm, marks=marks)
                    for code, place in zip(codes, props.layout(kind, len(codes), rng))]
     items += under + cards_items + over
+    if exposure_scale != 1.0:
+        # a second exposure is a new draw of the sensor's noise, not the first one's scaled
+        rng = np.random.default_rng([seed, 2, int(round(exposure_scale * 1000))])
     image, jpeg, truth = shoot(items, mode=mode, pose=pose, lighting=light, exposure=ex, rng=rng,
-                               table_seed=seed)
+                               table_seed=seed, exposure_scale=exposure_scale)
     osize = camera.MODES[mode][1]
     meta = ShotMeta(seed, mode, osize, pose.height_mm / 10, pose.tilt_deg, pose.px_per_mm(osize), kind, style,
                     marks, tuple(distractors), n_down, light.glare_peak, ex, pose)

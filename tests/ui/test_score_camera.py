@@ -6,11 +6,12 @@ from kiosk.table import sheet_of
 
 import time
 
+import numpy as np
 import pytest
 
 from kiosk.commands.run import camera_factory
 from kiosk.ui.sound import SoundPlayer
-from tests.ui.flows import bid, start_match
+from tests.ui.flows import bid, start_match, wait_for
 
 pytestmark = [pytest.mark.ui, pytest.mark.slow]
 
@@ -92,3 +93,38 @@ def test_no_camera_says_so_and_other_paths_work(kiosk):
     assert "Cards" in d.current.status or "Cartes" in d.current.status
     d.tap("back")
     assert d.screen == "scoreboard"
+
+
+def test_a_still_says_what_to_fix_and_circles_the_card_seen_but_not_read(kiosk, tmp_path):
+    """A realistic pile under a harsh lamp: the still (taken when the pile settles) finds a
+    card in glare and a square it cannot read; the screen says so in Catalan and the preview
+    circles that square in magenta."""
+    from tests.realcam.render import render
+    from vision.reader import PileReader
+    from vision.service import CameraService
+    from vision.sources import FileSource
+
+    shot = render(1, mode="1080p", cards=14, layout="spread", lighting="harsh", glare=1.6, distractors=(),
+                  height_cm=55)
+    photo = tmp_path / "pile.jpg"
+    photo.write_bytes(shot.jpeg)
+
+    def factory(**callbacks):
+        return CameraService(FileSource(photo, fps=10, still=photo), PileReader(), **callbacks)
+
+    d = kiosk.start(camera_factory=factory)
+    start_match(d)
+    bid(d, "oros")
+    d.tap("score_camera")
+    screen = d.current
+    assert wait_for(d, lambda: screen.guidance, timeout=30)
+    assert "reflex" in screen.guidance and "vista però no llegida" in screen.guidance
+    assert d.current.ids.hint.text == screen.guidance  # shown where the status was
+
+    def magenta() -> int:
+        px = np.frombuffer(screen.texture.pixels, np.uint8).reshape(-1, 4)
+        return int(((px[:, 0] > 200) & (px[:, 1] < 60) & (px[:, 2] > 200)).sum())
+
+    assert wait_for(d, lambda: screen.texture is not None and magenta() > 30, timeout=10)
+    d.pump(2, draw=True)
+    d.shot()

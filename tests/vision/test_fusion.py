@@ -1,6 +1,6 @@
 import numpy as np
 
-from kiosk.game import DECK
+from kiosk.game import DECK, Card
 from vision.fusion import PileVote, disagreeing_pairs, doubtful_pairs
 from vision.result import Detection, ReadResult
 from vision.scene import make_scene
@@ -64,3 +64,30 @@ def test_frames_of_one_pile_vote_with_their_margins():
     tie.add(_result((b, (400, 100), 20.0)))
     tie.add(_result((c, (400, 100), 20.0)))
     assert tie.decide() == ([], [b, c])  # refused, never guessed
+
+
+def test_with_one_mat_corner_in_view_stickers_keep_their_own_places():
+    """One corner marker gives only its own homography, and each read its own (the still
+    and its darker twin disagree by 20 mm a whole mat away): the vote then works in pixels.
+    The numbers are a 12 MP still of the realistic camera that lost two plain cards to this."""
+    first = np.array([[6.3002941813e-02, 2.3053295920e-01, -1.6122018986e+02],
+                      [-2.0777255219e-01, 4.4912035944e-02, 6.1674218852e+02],
+                      [9.5481684788e-05, -5.1443718841e-05, 1.0]])
+    darker = np.array([[5.4432992160e-02, 2.0340728276e-01, -1.4042999665e+02],
+                       [-2.0627122620e-01, 5.1569434473e-02, 5.7645943132e+02],
+                       [3.0457707964e-09, 5.3100682540e-09, 1.0]])
+    seen = {"3O": [[3020.6, 874.1], [2974.5, 870.2], [2978.4, 824.1], [3024.5, 828.0]],
+            "9C": [[2772.9, 772.3], [2728.8, 770.4], [2730.7, 724.3], [2776.8, 726.2]],
+            "1E": [[2897.7, 810.7], [2851.7, 812.6], [2851.7, 766.5], [2897.7, 766.5]],
+            "8C": [[2686.5, 724.3], [2642.4, 728.1], [2636.6, 684.0], [2682.7, 678.2]]}
+    cards = sorted((Card.parse(c) for c in seen), key=DECK.index)
+
+    def read(one_corner):
+        return ReadResult(cards=cards, detections=[Detection(Card.parse(c), np.float32(q)) for c, q in seen.items()],
+                          mat_found=False, homography=one_corner)
+
+    vote = PileVote()
+    vote.add(read(first))
+    vote.add(read(darker))
+    counted, disputed = vote.decide()
+    assert counted == cards and disputed == []

@@ -131,3 +131,22 @@ def test_live_reading_of_a_pile_slid_under_the_camera(reader):
         ticks += acc.add(reader.read(scene.image))
     assert set(acc.cards) <= truth
     assert len(ticks) == len(set(ticks)) == len(acc.cards) >= 14
+
+
+def test_one_mat_corner_alone_does_not_size_the_cards(reader):
+    """A single corner marker seen small and skewed (partly hidden, at the frame's edge)
+    gives a homography that is wrong a mat away: the cards are then sized against each
+    other, not thrown out as "3 mm" (a held-out 720p shot lost its whole pile to this)."""
+    scene = make_scene(7, cards=12, px_per_mm=2.6, glare=0, mat=None)
+    img = scene.image.copy()
+    corner = cv2.aruco.generateImageMarker(reader._dictionary, 48, 80)  # the first A3 corner
+    corner = cv2.copyMakeBorder(corner, 10, 10, 10, 10, cv2.BORDER_CONSTANT, value=255)
+    hom = cv2.getPerspectiveTransform(np.float32([[0, 0], [100, 0], [100, 100], [0, 100]]),
+                                      np.float32([[60, 60], [150, 70], [140, 140], [70, 150]]))
+    size = (img.shape[1], img.shape[0])
+    warped = cv2.warpPerspective(corner, hom, size, borderValue=0)
+    inside = cv2.warpPerspective(np.full_like(corner, 255), hom, size) > 0
+    img[inside] = warped[inside][:, None]
+    result = reader.read(img)
+    assert not result.mat_found and result.homography is not None
+    assert sorted(result.cards, key=str) == sorted(scene.cards, key=str)

@@ -4,6 +4,12 @@ The reading itself (merged cards, evidence photo) is the session's ``CameraScori
 screen only keeps the latest preview frame (shrunk on the capture thread, no decoding
 here) and a Clock event blits it into a texture on the UI thread. It shows the session's
 draft, which it observes.
+
+Stills: when the pile settles, or on SCAN, the camera service takes one full-resolution
+still (with the light on at its set brightness) and reads it on its own thread; what the
+still's set-up check found (camera too high, out of focus, a card in glare) and the squares
+seen but not read (circled in magenta on the preview) are said here, so the player moves
+just that card.
 """
 
 from __future__ import annotations
@@ -17,7 +23,7 @@ from kivy.logger import Logger
 from kivy.properties import ListProperty, ObjectProperty, StringProperty
 
 from kiosk.table.camera import CameraScoring
-from kiosk.ui.i18n import N_, _, tally
+from kiosk.ui.i18n import N_, _, ngettext, tally
 from kiosk.table import Draft
 from kiosk.ui.screens.base import KioskScreen, load_kv
 from kiosk.ui.viewmodels.cards import CardPicker
@@ -34,12 +40,20 @@ STATUS_TEXT = {
     "stopped": N_("Camera stopped"),
     "fault": N_("Fault: the Pi camera software cannot be loaded. The installation needs repair."),
 }
+# what a still's set-up check found (vision.setup_check kinds), in the order to say them
+FINDING_TEXT = {
+    "no_mat": N_("The mat's corners are not in view: put the whole mat under the camera."),
+    "too_high": N_("The camera is too high: the codes are too small. Lower it."),
+    "out_of_focus": N_("The picture is out of focus: focus the camera."),
+    "glare": N_("A card is in the light's glare: move it a little or turn the lamp."),
+}
 
 
 class ScoreCameraScreen(KioskScreen):
     status = StringProperty("")
     count = StringProperty("")
     complete = StringProperty("")
+    guidance = StringProperty("")  # what the last still asks of the player
     team = StringProperty("A")
     name_a = StringProperty("")
     name_b = StringProperty("")
@@ -83,10 +97,12 @@ class ScoreCameraScreen(KioskScreen):
             self.status = _("No camera here: score with Cards or Points")
             return
         scoring = CameraScoring(self.vm, evidence_dir=getattr(self.nav, "evidence_dir", None),
-                                to_ui=self.nav.to_ui, on_read=self._ticks)
+                                to_ui=self.nav.to_ui, on_read=self._ticks, on_still=self._show_still)
+        self.guidance = ""
         try:
             service = factory(on_frame=self._on_frame, on_cards=scoring.on_cards,
-                              on_status=self.nav.to_ui(self._show_status))
+                              on_status=self.nav.to_ui(self._show_status),
+                              on_still=scoring.on_still, light=self._still_light)
             scoring.attach(service)
             self.scoring = scoring
             service.start()
@@ -119,9 +135,11 @@ class ScoreCameraScreen(KioskScreen):
             image = cv2.resize(image, (PREVIEW_WIDTH, h), interpolation=cv2.INTER_AREA)
         scoring = self.scoring
         result = scoring.result if scoring is not None else None
-        if result is not None and getattr(result, "image_size", None) == (full_w, full_h):
-            if image.shape[1] != full_w:
-                result = result.scaled(image.shape[1] / full_w)
+        size = getattr(result, "image_size", None)
+        # a read of this frame, or of a still of the same view (same shape, more pixels)
+        if result is not None and size and size[0] and abs(size[1] / size[0] - full_h / full_w) < 0.01:
+            if image.shape[1] != size[0]:
+                result = result.scaled(image.shape[1] / size[0])
             image = result.annotate(image, show_rejected=False)
         with self._lock:
             self._latest = image
@@ -134,7 +152,25 @@ class ScoreCameraScreen(KioskScreen):
             self.status += f" ({error})"
         self.nav.camera_fault(status == "fault")
 
+    def _still_light(self, on: bool) -> None:
+        """Still thread: the light at its set brightness for the still; it stays on after,
+        as it is while this screen shows."""
+        if on:
+            self.nav.camera_light(True)
+
     # ------------------------------------------------------------------ UI thread
+    def _show_still(self, read) -> None:
+        """What a still read asks of the player: the set-up check's findings, then the
+        squares seen but not read (circled on the preview)."""
+        kinds = {f.kind for f in getattr(read.setup, "findings", ())}
+        lines = [_(text) for kind, text in FINDING_TEXT.items() if kind in kinds]
+        unread = len(read.result.unread)
+        if unread:
+            lines.append(ngettext("{n} card seen but not read: move the circled card a little",
+                                  "{n} cards seen but not read: move the circled cards a little",
+                                  unread).format(n=unread))
+        self.guidance = "\n".join(lines)
+
     def _show_latest(self, dt) -> None:
         with self._lock:
             frame, self._latest = self._latest, None
@@ -193,7 +229,9 @@ class ScoreCameraScreen(KioskScreen):
         self.nav.act(self.vm.propose, p.event(source="camera", evidence=evidence))
 
     def on_scan_button(self):
-        self.done()
+        """SCAN: a full-resolution still of the pile now; without stills, as OK."""
+        if self.scoring is None or not self.scoring.request_still():
+            self.done()
         return True
 
     def on_confirm_button(self):
