@@ -42,6 +42,7 @@ TWO_CARDS = "two_cards"
 GLARE = "glare"
 HAND = "hand"
 TAKEN_BACK = "taken_back"
+ASK_KINDS = (SHOW_AGAIN, TWO_CARDS, GLARE)  # the kiosk asks the player to do something about the card
 KEEP_DETAIL = 4  # settled frames kept at detail size (older ones are only for "lifted off")
 
 
