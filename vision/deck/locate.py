@@ -57,8 +57,11 @@ def _blob(points: np.ndarray, area: float, shape: tuple[int, int]) -> Blob:
     return Blob(quad, area, float(rw * rh), long_ / short, edge)
 
 
-def blobs_of(mask: np.ndarray, *, min_area: float, max_area: float | None = None) -> list[Blob]:
-    """The connected regions of a binary mask (holes filled), biggest first."""
+def blobs_of(mask: np.ndarray, *, min_area: float, max_area: float | None = None,
+             convex: bool = False) -> list[Blob]:
+    """The connected regions of a binary mask (holes filled), biggest first. ``convex``:
+    each region's area is its convex hull's (a card whose paper is close to the mat's colour
+    shows as its printed frame, whose breaks open the outline)."""
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     out = []
     for i in range(1, n):
@@ -69,7 +72,8 @@ def blobs_of(mask: np.ndarray, *, min_area: float, max_area: float | None = None
         contours, _ = cv2.findContours(sub, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         c = max(contours, key=cv2.contourArea)
         pts = c.reshape(-1, 2) + (x, y)
-        out.append(_blob(pts.astype(np.int32), float(cv2.contourArea(c)), mask.shape))
+        area = cv2.contourArea(cv2.convexHull(c) if convex else c)
+        out.append(_blob(pts.astype(np.int32), float(area), mask.shape))
     out.sort(key=lambda b: -b.area)
     return out
 
@@ -99,7 +103,7 @@ def find_card_on_mat(image: np.ndarray, *, work_width: int = 640) -> np.ndarray:
     dist = np.linalg.norm(lab - mat, axis=2)
     mask = (dist > MAT_DISTANCE).astype(np.uint8) * 255
     mask = _clean(mask, 3)
-    blobs = blobs_of(mask, min_area=0.002 * mask.size, max_area=0.15 * mask.size)
+    blobs = blobs_of(mask, min_area=0.002 * mask.size, max_area=0.15 * mask.size, convex=True)
     cards = [b for b in blobs if b.card_shaped and not b.touches_edge]
     if not cards:
         if any(b.touches_edge for b in blobs):  # (the table around the mat is bigger than these)
@@ -122,7 +126,7 @@ def _refined(image: np.ndarray, quad: np.ndarray, mat_lab: np.ndarray) -> np.nda
     level, _ = cv2.threshold(d8, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     mask = (d8 > level).astype(np.uint8) * 255
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7)))
-    blobs = blobs_of(mask, min_area=0.3 * cv2.contourArea(np.float32(quad)))
+    blobs = blobs_of(mask, min_area=0.3 * cv2.contourArea(np.float32(quad)), convex=True)
     good = [b for b in blobs if b.card_shaped and not b.touches_edge]
     return good[0].quad + np.float32([x0, y0]) if good else quad
 

@@ -33,6 +33,7 @@ import numpy as np
 from kiosk.game import Card, pile_points
 from vision.deck.locate import CARD_ASPECT, Blob, change_groups, change_mask
 from vision.deck.model import DeckModel, Naming
+from vision.deck.scale import TableScale
 from vision.deck.views import GLARE_SHARE, views_around
 
 COUNTED = "counted"
@@ -43,6 +44,8 @@ GLARE = "glare"
 HAND = "hand"
 TAKEN_BACK = "taken_back"
 ASK_KINDS = (SHOW_AGAIN, TWO_CARDS, GLARE)  # the kiosk asks the player to do something about the card
+TWO_CARDS_AREA = 1.15  # x a card's area measured on the mat (two cards 8 mm apart: 1.2)
+TWO_CARDS_AREA_GUESSED = 1.4  # x a card's area without the mat
 KEEP_DETAIL = 4  # settled frames kept at detail size (older ones are only for "lifted off")
 
 
@@ -93,6 +96,7 @@ class DealTracker:
     _frames: int = 0
     _card_area: float = 0.0
     _card_long: float = 0.0
+    _scale: TableScale | None = None  # the mat's millimetres in detail pixels
 
     @property
     def cards(self) -> list[Card]:
@@ -135,12 +139,19 @@ class DealTracker:
         if self._still != self.still_frames:
             return []
         detail = self._shrink(frame, self.detail_width, 3)
+        if self._scale is None:  # (a mat out of view costs one marker search per still spell)
+            self._scale = TableScale.find(detail)
         if not self._settled:  # the empty mat, once it first lies still: what is new is dealt
             self._settled.append(_Settled(detail))
             return []
         return self._look(frame, detail)
 
-    def _expected_area(self, detail: np.ndarray) -> float:
+    def _expected_area(self, detail: np.ndarray, at: tuple[float, float] | None = None) -> float:
+        """A card's area (detail px): from the mat when it is in view (lying at ``at``, or
+        in the middle), else the cards read so far, else the learnt deck's."""
+        if self._scale is not None:
+            h, w = detail.shape[:2]
+            return self._scale.card_area_px(at if at is not None else (w / 2, h / 2))
         if self._card_area:
             return self._card_area
         long_ = (self.model.card_long_frac or 0.2) * detail.shape[1]
@@ -185,7 +196,12 @@ class DealTracker:
             blob = since_before[0]
         if blob.touches_edge:
             return [DealEvent(HAND, frame_number=n)]
-        if blob.area > 1.4 * card_area or len(blobs) > 1:
+        # Two cards a few mm apart still outline a near-rectangle of nearly a card's shape:
+        # only the size tells. Measured on the mat it is close to exact (one card's change is
+        # at most its own area plus the blur); guessed from the deck or the cards read, not.
+        card_area = self._expected_area(detail, tuple(blob.quad.mean(axis=0)))
+        too_big = TWO_CARDS_AREA if self._scale is not None else TWO_CARDS_AREA_GUESSED
+        if blob.area > too_big * card_area or len(blobs) > 1:
             self._push(detail, None, pending=True)
             return [DealEvent(TWO_CARDS, frame_number=n)]
         if not blob.card_shaped:
@@ -199,7 +215,9 @@ class DealTracker:
         (the last cards read, or the learnt deck at first)."""
         (cx, cy), (rw, rh), ang = cv2.minAreaRect(blob.quad)
         long_, short = max(rw, rh), min(rw, rh)
-        if self._card_long:
+        if self._scale is not None:
+            want = float(np.sqrt(self._scale.card_area_px((cx, cy)) * CARD_ASPECT))
+        elif self._card_long:
             want = self._card_long
         else:
             want = (self.model.card_long_frac or 0.0) * detail.shape[1]
@@ -222,7 +240,9 @@ class DealTracker:
         if naming.card is None:
             self.uncertain += 1
             self._push(detail, None, pending=True)
-            return [DealEvent(SHOW_AGAIN, naming=naming, frame_number=n)]
+            # with a reflection on it, moving the card is what helps, not showing it again
+            kind = GLARE if views[0].glare > 0 else SHOW_AGAIN
+            return [DealEvent(kind, naming=naming, frame_number=n)]
         if naming.card in self.cards:
             self._push(detail, None)  # it lies on the pile, not counted
             return [DealEvent(ALREADY, naming.card, naming, n)]
