@@ -43,6 +43,11 @@ class TableScale:
     to_mm: np.ndarray
     markers: int  # how many corner markers it was fitted to (1: one marker's own corners)
 
+    @staticmethod
+    def prepare() -> None:
+        """Build the marker detector ahead of the first :meth:`find`."""
+        _detector()
+
     @classmethod
     def find(cls, image: np.ndarray) -> "TableScale | None":
         """The scale from the mat's corner markers in ``image`` (BGR or grey), or None."""

@@ -138,8 +138,10 @@ def corner_score(learnt: np.ndarray, seen: np.ndarray, use: tuple[int, ...] = (0
     return min(scores) if scores else 0.0
 
 
-def _chroma(ycc: np.ndarray) -> np.ndarray:
-    ab = cv2.resize(ycc, (CHROMA_W, CHROMA_H), interpolation=cv2.INTER_AREA)[:, :, 1:].astype(np.float32)
+def _chroma(ab_cells: np.ndarray) -> np.ndarray:
+    """From the card's chroma at cell resolution (WHOLE_H x WHOLE_W x 2): each view's is a
+    crop of the one cell map, not a resize of its own full-resolution crop."""
+    ab = cv2.resize(np.ascontiguousarray(ab_cells), (CHROMA_W, CHROMA_H), interpolation=cv2.INTER_AREA)
     ab = ab - ab.reshape(-1, 2).mean(axis=0)
     # a grey card does not get its noise blown up to full weight
     return CHROMA_WEIGHT * ab.ravel() / max(float(np.linalg.norm(ab)), 25.0)
@@ -150,14 +152,14 @@ def _views(ycc: np.ndarray, offsets: list[tuple[int, int]], frame: np.ndarray, t
     """Views at warp-pixel ``offsets`` (multiples of CELL) into a padded YCrCb warp;
     ``to_frame`` maps the padded warp back to ``frame``."""
     h, w = ycc.shape[:2]
-    cells = cv2.resize(ycc[:, :, 0], (w // CELL, h // CELL), interpolation=cv2.INTER_AREA).astype(np.float32)
-    crops = np.stack([cells[dy // CELL:dy // CELL + WHOLE_H, dx // CELL:dx // CELL + WHOLE_W].ravel()
+    cells = cv2.resize(ycc, (w // CELL, h // CELL), interpolation=cv2.INTER_AREA).astype(np.float32)
+    crops = np.stack([cells[dy // CELL:dy // CELL + WHOLE_H, dx // CELL:dx // CELL + WHOLE_W, 0].ravel()
                       for dx, dy in offsets])
     light = _flatten_rows(crops, WHOLE_H, WHOLE_W)
     out = []
     for (dx, dy), row in zip(offsets, light):
-        crop = ycc[dy:dy + WARP_H, dx:dx + WARP_W]
-        whole = np.concatenate([row, _chroma(crop)]).astype(np.float32)
+        ab = cells[dy // CELL:dy // CELL + WHOLE_H, dx // CELL:dx // CELL + WHOLE_W, 1:]
+        whole = np.concatenate([row, _chroma(ab)]).astype(np.float32)
         whole /= float(np.linalg.norm(whole)) or 1.0
         card = _WARP_CARD + np.float32([dx, dy])
         quad = cv2.perspectiveTransform(card[None], to_frame)[0]
