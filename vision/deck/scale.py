@@ -66,7 +66,10 @@ class TableScale:
         if len(markers) >= 2:
             hom, _ = cv2.findHomography(px, mm, 0)
         else:
-            hom = cv2.getPerspectiveTransform(px, mm)
+            # one marker's corners are a few pixels apart: their perspective, carried to the
+            # pile, is noise. Its size alone (a similarity) is a fair scale nearby.
+            sim, _ = cv2.estimateAffinePartial2D(px, mm)
+            hom = None if sim is None else np.vstack([sim, [0.0, 0.0, 1.0]])
         return None if hom is None else cls(hom, len(markers))
 
     def scaled(self, factor: float) -> "TableScale":

@@ -45,6 +45,7 @@ HAND = "hand"
 TAKEN_BACK = "taken_back"
 ASK_KINDS = (SHOW_AGAIN, TWO_CARDS, GLARE)  # the kiosk asks the player to do something about the card
 TWO_CARDS_AREA = 1.15  # x a card's area measured on the mat (two cards 8 mm apart: 1.2)
+TWO_CARDS_ASPECT = 0.1  # one card lying still measures within 5 % of its aspect
 TWO_CARDS_AREA_GUESSED = 1.4  # x a card's area without the mat
 KEEP_DETAIL = 4  # settled frames kept at detail size (older ones are only for "lifted off")
 
@@ -147,7 +148,8 @@ class DealTracker:
             return []
         detail = self._shrink(frame, self.detail_width, 3)
         if self._scale is None:  # (a mat out of view costs one marker search per still spell)
-            self._scale = TableScale.find(detail)
+            sharp = cv2.resize(frame, detail.shape[1::-1], interpolation=cv2.INTER_AREA)
+            self._scale = TableScale.find(sharp)
         if not self._settled:  # the empty mat, once it first lies still: what is new is dealt
             self._settled.append(_Settled(detail))
             return []
@@ -217,7 +219,10 @@ class DealTracker:
         # at most its own area plus the blur); guessed from the deck or the cards read, not.
         card_area = self._expected_area(detail, tuple(blob.quad.mean(axis=0)))
         too_big = TWO_CARDS_AREA if self._scale is not None else TWO_CARDS_AREA_GUESSED
-        if blob.area > too_big * card_area or len(blobs) > 1:
+        # (two cards offset along the short side also make a squarer shape than one card)
+        squat = self._scale is not None and blob.area > card_area \
+            and abs(blob.aspect - CARD_ASPECT) > TWO_CARDS_ASPECT * CARD_ASPECT
+        if blob.area > too_big * card_area or squat or len(blobs) > 1:
             self._push(detail, None, pending=True)
             return [DealEvent(TWO_CARDS, frame_number=n)]
         if not blob.card_shaped:

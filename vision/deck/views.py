@@ -32,7 +32,7 @@ CORNER_MM = (0.5, 0.5, 19.0, 24.0)  # x0, y0, x1, y1 of the index region, from t
 CORNER_PX_PER_MM = 4.0
 CORNER_SLIDE = 10  # pixels (2.5 mm)
 EDGE_CROP = 0.05
-GLARE_SHARE = 0.3  # of the card's cells: a reflection this big leaves too little to compare
+GLARE_SHARE = 0.6  # of the card's cells: a reflection this big leaves too little to compare
 # The rank-index corners' cells (top-left; bottom-right is the same turned), for the glare
 # test: CORNER_MM through the warp (EDGE_CROP) at CELL px per cell.
 CORNER_CELLS = (12, 10)
