@@ -22,8 +22,7 @@ import numpy as np
 
 from kiosk.game import DECK, Card
 from vision.deck.errors import EnrolmentError
-from vision.deck.glare import spared
-from vision.deck.views import CHROMA_H, CHROMA_W, CardView, corner_score, views_both_ways
+from vision.deck.views import CardView, corner_score, views_both_ways
 
 MIN_SCORE = 0.55  # below this the thing is not one of the learnt cards (or not lit alike)
 MIN_MARGIN = 0.04  # over the best card of the same rank (another suit)
@@ -139,12 +138,9 @@ class DeckModel:
         alignments: each learnt card scores its best alignment), or say it is not sure
         (``card`` None)."""
         views = [views] if isinstance(views, CardView) else views
-        seen, learnt = np.stack([v.whole for v in views]), self.whole
-        cells = views[0].glare_cells
-        if cells is not None and cells.any():
-            # a reflection: both sides compared only where it spared the card
-            seen, learnt = spared(seen, cells, (CHROMA_H, CHROMA_W)), spared(learnt, cells, (CHROMA_H, CHROMA_W))
-        all_s = seen @ learnt.T  # views x learnt views
+        # (a reflection is compared as it is: where it clips the paper white, the learnt
+        # card is white too; the print it washes out lowers the score and the margin)
+        all_s = np.stack([v.whole for v in views]) @ self.whole.T  # views x learnt views
         k = int(np.argmax(all_s.max(axis=1)))
         s = all_s.max(axis=0)
         view = views[k]
@@ -164,14 +160,17 @@ class DeckModel:
         if sure and rivals:
             # The index differs in a few strokes ("10" and "12"), so raw correlations are
             # all close to 1; what counts is where the seen corner lies between the two
-            # learnt ones: +1 exactly ours, -1 exactly theirs. A corner under a reflection
-            # is left out; with both under one, there is nothing to decide with.
+            # learnt ones: +1 exactly ours, -1 exactly theirs. With a reflection on an
+            # index, the better kept of the two decides alone.
             use = view.clear_corners
             corners = view.corners
+            if len(use) < 2:
+                use = (max((0, 1), key=lambda c: max(corner_score(self.corners[2 * i + o], corners, (c,))
+                                                     for o in (0, 1))),)
             mine_o = max((0, 1), key=lambda o: corner_score(self.corners[2 * i + o], corners, use))
             mine = corner_score(self.corners[2 * i + mine_o], corners, use)
-            worst = 1.0 if use else -1.0
-            for k in rivals if use else ():
+            worst = 1.0
+            for k in rivals:
                 theirs = max(corner_score(self.corners[2 * k + o], corners, use) for o in (0, 1))
                 apart = 1.0 - max(corner_score(self.corners[2 * i + mine_o], self.corners[2 * k + o], use)
                                   for o in (0, 1))

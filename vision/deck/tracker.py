@@ -34,7 +34,7 @@ from kiosk.game import Card, pile_points
 from vision.deck.locate import CARD_ASPECT, Blob, change_groups, change_mask, channel_max
 from vision.deck.model import DeckModel, Naming
 from vision.deck.scale import TableScale
-from vision.deck.views import GLARE_SHARE, views_around
+from vision.deck.views import views_around
 
 COUNTED = "counted"
 ALREADY = "already_counted"
@@ -254,9 +254,6 @@ class DealTracker:
     def _name(self, frame: np.ndarray, detail: np.ndarray, blob: Blob) -> list[DealEvent]:
         n = self._frames
         views = views_around(frame, self._outline(blob, detail) * (frame.shape[1] / detail.shape[1]))
-        if views[0].glare > GLARE_SHARE:
-            self._push(detail, None, pending=True)
-            return [DealEvent(GLARE, frame_number=n)]
         naming = self.model.identify(views)
         if naming.card is None:
             self.uncertain += 1

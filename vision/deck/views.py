@@ -24,15 +24,16 @@ from vision.deck.glare import glare_cells
 WARP_W, WARP_H = 96, 150
 CELL = 3  # warp pixels per cell of the lightness template
 WHOLE_W, WHOLE_H = WARP_W // CELL, WARP_H // CELL
-CHROMA_W, CHROMA_H = 8, 12
-CHROMA_WEIGHT = 0.6
+# Suit colours separate suits whose signs have the same lightness (a blue sword, a green
+# club): blocks of 6 x 6 warp px keep a pip's colour from being averaged with the paper.
+CHROMA_W, CHROMA_H = 16, 24
+CHROMA_WEIGHT = 1.0
 # The rank index sits in the top-left and bottom-right corners (turned half a turn).
 CARD_W_MM, CARD_H_MM = 61.0, 95.0
 CORNER_MM = (0.5, 0.5, 19.0, 24.0)  # x0, y0, x1, y1 of the index region, from the top-left
 CORNER_PX_PER_MM = 4.0
 CORNER_SLIDE = 10  # pixels (2.5 mm)
 EDGE_CROP = 0.05
-GLARE_SHARE = 0.6  # of the card's cells: a reflection this big leaves too little to compare
 # The rank-index corners' cells (top-left; bottom-right is the same turned), for the glare
 # test: CORNER_MM through the warp (EDGE_CROP) at CELL px per cell.
 CORNER_CELLS = (12, 10)
