@@ -25,21 +25,25 @@ renders the missing ones in that many processes first. ``python -m tests.bench d
 from __future__ import annotations
 
 import os
-import statistics
-import tempfile
-import time
-from collections import defaultdict
-from dataclasses import dataclass, field
-from multiprocessing import get_context
-from pathlib import Path
 
-import cv2
-import numpy as np
+# one core: numpy's BLAS must not spread the classifier's products over threads (which on
+# a busy machine costs more than it gains). Only effective when this bench is run alone.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+import statistics  # noqa: E402
+import tempfile  # noqa: E402
+import time  # noqa: E402
+from collections import defaultdict  # noqa: E402
+from dataclasses import dataclass, field  # noqa: E402
+from multiprocessing import get_context  # noqa: E402
+from pathlib import Path  # noqa: E402
 
-from kiosk.game import DECK
-from tests.realcam.deal import Deal, deal, enrol_photo
-from vision.deck.store import learn_folder
-from vision.deck.tracker import ASK_KINDS, COUNTED, DealTracker
+import cv2  # noqa: E402
+import numpy as np  # noqa: E402
+
+from kiosk.game import DECK  # noqa: E402
+from tests.realcam.deal import Deal, deal, enrol_photo  # noqa: E402
+from vision.deck.store import learn_folder  # noqa: E402
+from vision.deck.tracker import ASK_KINDS, COUNTED, DealTracker  # noqa: E402
 
 PILES = int(os.environ.get("BENCH_DECK_PILES", "2"))  # per mode x style x lighting
 MODES = tuple(os.environ.get("BENCH_DECK_MODES", "720p,1080p").split(","))

@@ -144,7 +144,9 @@ class DealTracker:
             self._still = 0
             return []
         self._still += 1
-        if self._still != self.still_frames:
+        # The empty mat is taken as soon as two frames agree: a player may start dealing
+        # the moment the screen opens, before a card's 0.3 s of stillness has passed.
+        if self._still != (1 if not self._settled else self.still_frames):
             return []
         detail = self._shrink(frame, self.detail_width, 3)
         if self._scale is None:  # (a mat out of view costs one marker search per still spell)
