@@ -50,6 +50,8 @@ MODES = tuple(os.environ.get("BENCH_DECK_MODES", "720p,1080p").split(","))
 STYLES = tuple(os.environ.get("BENCH_DECK_STYLES", "fournier,moderna").split(","))
 LIGHTINGS = tuple(os.environ.get("BENCH_DECK_LIGHTINGS", "bar,even,harsh").split(","))
 JOBS = int(os.environ.get("BENCH_DECK_JOBS", "1"))
+# "1": read only the piles already rendered in full (a partial run while the rest renders)
+CACHED_ONLY = os.environ.get("BENCH_DECK_CACHED_ONLY") == "1"
 # the enrolment photos are the same every run: a folder to keep them in between runs
 ENROL_DIR = os.environ.get("BENCH_DECK_ENROL_DIR")
 GLARE_TRUTH = 0.6  # reflection (linear, 1 = a white card) from which a card's print is washed out
@@ -84,6 +86,13 @@ def piles() -> list[dict]:
 def _render(args: dict) -> None:
     for _ in deal(**args).frames():
         pass
+
+
+def _rendered(d: Deal) -> bool:
+    from tests.realcam.dataset import cache_dir, generator_version
+
+    folder = cache_dir() / generator_version() / f"deal-{d._plan['key']}"
+    return folder.is_dir() and sum(1 for _ in folder.glob("*.jpg")) >= len(d)
 
 
 def _learnt(style: str, folder: Path):
@@ -158,6 +167,8 @@ def main() -> None:
             models[style] = _learnt(style, folder)
         for args in todo:
             d = deal(**args)
+            if CACHED_ONLY and not _rendered(d):
+                continue
             key = (args["deck_style"], args["mode"], args["lighting"])
             _read(d, models[args["deck_style"]], rows[key], cpu[args["mode"]], wall[args["mode"]])
             t = rows[key]
