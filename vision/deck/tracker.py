@@ -80,13 +80,14 @@ class _Settled:
 class DealTracker:
     """The deal-through state machine over a stream of BGR frames (any resolution).
 
-    ``still_frames``: frames without movement before the table is looked at (3 at 10 fps
-    is 0.3 s). ``motion_share``: share of pixels changing between frames that counts as
+    ``still_frames``: frames without movement before the table is looked at (2 at 10 fps
+    is 0.2 s: a player dealing briskly leaves a card alone for as little as 0.35 s before
+    the next hand comes). ``motion_share``: share of pixels changing between frames that counts as
     movement.
     """
 
     model: DeckModel
-    still_frames: int = 3
+    still_frames: int = 2
     motion_share: float = 0.002
     motion_width: int = 320
     detail_width: int = 960
