@@ -8,7 +8,10 @@ sequence never sits in memory.
 
 One card's cycle (``period_s``, about a second): the hand comes in from the dealer's side
 holding the card (both smeared by their motion), lays it on the pile and covers it, leaves,
-then the pile lies still until the next hand comes.
+then the pile lies still until the next hand comes. No card lands exactly on the last one
+(a few mm and degrees off); the hand casts its shadow, someone's arm may shade the table all
+along, and the lamp's reflection is wherever its mirror image falls (``DealtCard.glare``
+says how bright it is on each card: above about 0.6 the card's print is washed out).
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ class DealtCard:
     still_s: float  # from here it lies still with no hand in view ...
     until_s: float  # ... until the next hand comes into view (end of sequence: the last frame)
     together_with: str | None = None  # dealt at once with another card (the reader should ask)
+    glare: float = 0.0  # the lamp's reflection at its brightest on this card (1 = as bright as a white card)
 
 
 @dataclass(frozen=True)
@@ -142,6 +146,21 @@ class Deal:
         return DealFrame(t, image, jpeg, hand, hand or bool(moving))
 
 
+def _glare_on(card: Item, pose: camera.Pose, lighting: lightmod.Lighting) -> float:
+    """The brightest reflection of the lamp on a card lying at ``card.place`` (the same mirror
+    image as ``light.light_maps``, sampled over the card's face, times its gloss)."""
+    size = camera.MODES["720p"][0]
+    inv = np.linalg.inv(pose.table_to_image(size))
+    cam = cv2.perspectiveTransform(np.float32([[[size[0] / 2, size[1] / 2]]]), inv)[0, 0]
+    lx, ly = lighting.lamp_xy_mm
+    k = pose.height_mm / (pose.height_mm + lighting.lamp_h_mm)
+    mirror = cam + (np.float32([lx, ly]) - cam) * k
+    xs, ys = np.meshgrid(np.linspace(2, 59, 12), np.linspace(2, 93, 18))
+    pts = np.stack([xs.ravel(), ys.ravel(), np.ones(xs.size)], axis=1) @ np.asarray(card.place, np.float64).T
+    d2 = ((pts[:, :2] / pts[:, 2:3] - mirror) ** 2).sum(axis=1).min()
+    return float(lighting.glare_peak * np.exp(-d2 / (2 * lighting.glare_sigma_mm ** 2)) * card.gloss)
+
+
 def _px(plan: dict, at_mm, d_mm) -> tuple[float, float]:
     """A small move on the table (mm) as seen in the render (px)."""
     a = np.float32([[at_mm, np.asarray(at_mm) + d_mm]])
@@ -192,7 +211,8 @@ def deal(seed: int, *, mode: str = "720p", deck_style: str = "fournier", cards: 
         [Card.parse(c).code for c in cards]
     pose = draw_pose(rng, height_cm=height_cm if height_cm is not None else float(rng.uniform(50, 65)),
                      tilt_deg=None)
-    light = lightmod.draw_lighting(rng, lighting, target_mm=pose.target_mm, shadows=0)
+    # someone's arm may shade part of the table all along (a static shadow), as in the shots
+    light = lightmod.draw_lighting(rng, lighting, target_mm=pose.target_mm)
     ex = draw_exposure(mode, rng, lighting=lighting)
     ex = dataclasses.replace(ex, warmth=light.warmth, motion_px=0.0)  # only moving things smear
     ppm = texture_ppm(mode, pose)
@@ -208,10 +228,14 @@ def deal(seed: int, *, mode: str = "720p", deck_style: str = "fournier", cards: 
         a = math.radians(seat + rng.uniform(-25, 25))
         from_mm = np.array([math.cos(a), math.sin(a)]) * rng.uniform(380, 480)
         its = []
+        # no card lands exactly on the last one: a few millimetres off, a few degrees turned
+        lands = pile_xy + rng.uniform(-4, 4, 2)
+        glares = []
         for j, code in enumerate(group):
-            place = props.move(*(pile_xy + (j * rng.uniform(8, 15), j * rng.uniform(5, 10)))) \
+            place = props.move(*(lands + (j * rng.uniform(8, 15), j * rng.uniform(5, 10)))) \
                 @ props.rot(seat - 90 + rng.uniform(-6, 6)) @ props.move(-30.5, -47.5)
             its.append(card_item(code, place, rng, style=deck_style, ppm=ppm, marks=None))
+            glares.append(_glare_on(its[-1], pose, light))
         t_land = t + per * rng.uniform(0.3, 0.4)
         t_gone = t_land + per * rng.uniform(0.15, 0.25)
         grip = pile_xy + np.array([math.cos(a), math.sin(a)]) * 45
@@ -219,7 +243,7 @@ def deal(seed: int, *, mode: str = "720p", deck_style: str = "fournier", cards: 
                           arm_deg=math.degrees(a) - 90, hand_scale=float(rng.uniform(0.9, 1.15))))
         t_next = t + per
         for j, code in enumerate(group):
-            truth.append(DealtCard(code, t_land, t_gone, t_next, group[1 - j] if two else None))
+            truth.append(DealtCard(code, t_land, t_gone, t_next, group[1 - j] if two else None, glares[j]))
         t = t_next
         i += len(group)
     duration = t + 0.2

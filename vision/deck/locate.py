@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.deck.edges import fit_edges
 from vision.deck.errors import EnrolmentError
 
 CARD_ASPECT = 95.0 / 61.0
@@ -57,8 +58,11 @@ def _blob(points: np.ndarray, area: float, shape: tuple[int, int]) -> Blob:
     return Blob(quad, area, float(rw * rh), long_ / short, edge)
 
 
-def blobs_of(mask: np.ndarray, *, min_area: float, max_area: float | None = None) -> list[Blob]:
-    """The connected regions of a binary mask (holes filled), biggest first."""
+def blobs_of(mask: np.ndarray, *, min_area: float, max_area: float | None = None,
+             convex: bool = False) -> list[Blob]:
+    """The connected regions of a binary mask (holes filled), biggest first. ``convex``:
+    each region's area is its convex hull's (a card whose paper is close to the mat's colour
+    shows as its printed frame, whose breaks open the outline)."""
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     out = []
     for i in range(1, n):
@@ -69,7 +73,8 @@ def blobs_of(mask: np.ndarray, *, min_area: float, max_area: float | None = None
         contours, _ = cv2.findContours(sub, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         c = max(contours, key=cv2.contourArea)
         pts = c.reshape(-1, 2) + (x, y)
-        out.append(_blob(pts.astype(np.int32), float(cv2.contourArea(c)), mask.shape))
+        area = cv2.contourArea(cv2.convexHull(c) if convex else c)
+        out.append(_blob(pts.astype(np.int32), float(area), mask.shape))
     out.sort(key=lambda b: -b.area)
     return out
 
@@ -99,7 +104,7 @@ def find_card_on_mat(image: np.ndarray, *, work_width: int = 640) -> np.ndarray:
     dist = np.linalg.norm(lab - mat, axis=2)
     mask = (dist > MAT_DISTANCE).astype(np.uint8) * 255
     mask = _clean(mask, 3)
-    blobs = blobs_of(mask, min_area=0.002 * mask.size, max_area=0.15 * mask.size)
+    blobs = blobs_of(mask, min_area=0.002 * mask.size, max_area=0.15 * mask.size, convex=True)
     cards = [b for b in blobs if b.card_shaped and not b.touches_edge]
     if not cards:
         if any(b.touches_edge for b in blobs):  # (the table around the mat is bigger than these)
@@ -107,7 +112,7 @@ def find_card_on_mat(image: np.ndarray, *, work_width: int = 640) -> np.ndarray:
         raise EnrolmentError("no card found on the mat")
     if len(cards) > 1 and cards[1].area > 0.5 * cards[0].area:
         raise EnrolmentError("more than one card on the mat")
-    return _refined(image, cards[0].quad / scale, mat)
+    return fit_edges(image, _refined(image, cards[0].quad / scale, mat), mat)
 
 
 def _refined(image: np.ndarray, quad: np.ndarray, mat_lab: np.ndarray) -> np.ndarray:
@@ -122,7 +127,7 @@ def _refined(image: np.ndarray, quad: np.ndarray, mat_lab: np.ndarray) -> np.nda
     level, _ = cv2.threshold(d8, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     mask = (d8 > level).astype(np.uint8) * 255
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7)))
-    blobs = blobs_of(mask, min_area=0.3 * cv2.contourArea(np.float32(quad)))
+    blobs = blobs_of(mask, min_area=0.3 * cv2.contourArea(np.float32(quad)), convex=True)
     good = [b for b in blobs if b.card_shaped and not b.touches_edge]
     return good[0].quad + np.float32([x0, y0]) if good else quad
 
@@ -133,15 +138,17 @@ def change_groups(mask: np.ndarray, *, join_px: int, min_area: float) -> list[Bl
     A card dealt onto a pile changes only where it differs from what it covers: white
     over white does not change, so one card's change is broken into pieces (its pips,
     its index, its edge over the mat). Their hull is the card's outline again."""
-    k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (join_px, join_px))
-    groups = cv2.dilate(mask, k)
+    # a square kernel: separable, so its cost does not grow with the card's size
+    groups = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_RECT, (join_px, join_px)))
     n, labels = cv2.connectedComponents(groups)
+    ys, xs = np.nonzero(mask)
+    group_of = labels[ys, xs]
     out = []
     for i in range(1, n):
-        ys, xs = np.nonzero((labels == i) & (mask > 0))
-        if len(xs) < 3:
+        mine = group_of == i
+        if np.count_nonzero(mine) < 3:
             continue
-        pts = np.stack([xs, ys], axis=1).astype(np.int32)
+        pts = np.stack([xs[mine], ys[mine]], axis=1).astype(np.int32)
         area = float(cv2.contourArea(cv2.convexHull(pts)))
         if area >= min_area:
             out.append(_blob(pts, area, mask.shape))
@@ -156,9 +163,15 @@ def change_mask(reference: np.ndarray, current: np.ndarray, *, level: int = 18,
     No morphological opening: a card's thin printed frame line is often all that differs
     where it lies over another white card, and opening would erase it. Specks of noise
     are dropped by size instead."""
-    d = cv2.absdiff(reference, current).max(axis=2)
-    mask = (d > level).astype(np.uint8)
+    _, mask = cv2.threshold(channel_max(cv2.absdiff(reference, current)), level, 1, cv2.THRESH_BINARY)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    big = stats[:, cv2.CC_STAT_AREA] >= min_pixels
-    big[0] = False
-    return (big[labels]).astype(np.uint8) * 255
+    keep = np.where(stats[:, cv2.CC_STAT_AREA] >= min_pixels, 255, 0).astype(np.uint8)
+    keep[0] = 0
+    return keep[labels]
+
+
+def channel_max(bgr: np.ndarray) -> np.ndarray:
+    """The largest of the three channels, per pixel (numpy's max over the last axis is
+    several times slower on a frame)."""
+    b, g, r = cv2.split(bgr)
+    return cv2.max(cv2.max(b, g), r)

@@ -22,7 +22,8 @@ import numpy as np
 
 from kiosk.game import DECK, Card
 from vision.deck.errors import EnrolmentError
-from vision.deck.views import CardView, corner_score, views_both_ways
+from vision.deck.glare import spared
+from vision.deck.views import CHROMA_H, CHROMA_W, CardView, corner_score, views_both_ways
 
 MIN_SCORE = 0.55  # below this the thing is not one of the learnt cards (or not lit alike)
 MIN_MARGIN = 0.04  # over the best card of the same rank (another suit)
@@ -30,6 +31,7 @@ CLOSE = 0.10  # a card of another rank this close in the whole card: the corners
 MIN_CORNER = 0.5
 CORNER_MARGIN = 0.35  # of the way from their corner to ours
 SAME_CORNERS = 0.93  # two photos of one card reach 0.95-0.99; so does a sota against a rei
+MAX_SPARED_GLARE = 0.7  # of the card's cells: with less left, no second look
 TOO_SIMILAR = 0.97  # the same card learnt twice scores about 0.99; different cards stay below
 
 
@@ -138,7 +140,22 @@ class DeckModel:
         alignments: each learnt card scores its best alignment), or say it is not sure
         (``card`` None)."""
         views = [views] if isinstance(views, CardView) else views
-        all_s = np.stack([v.whole for v in views]) @ self.whole.T  # views x learnt views
+        # A reflection is first compared as it is: where it clips the paper white, the
+        # learnt card is white too. Where it washed print out too, the margin is lost; then
+        # the card is compared again on the cells the reflection spared only, on both
+        # sides, and must clear twice the margins (less card is left to tell cards apart).
+        seen = np.stack([v.whole for v in views])
+        naming = self._decide(seen @ self.whole.T, views, 1.0)
+        cells = views[0].glare_cells
+        if naming.card is None and cells is not None and cells.any() and cells.mean() < MAX_SPARED_GLARE:
+            hw = (CHROMA_H, CHROMA_W)
+            spared_naming = self._decide(spared(seen, cells, hw) @ spared(self.whole, cells, hw).T, views, 2.0)
+            if spared_naming.card is not None:
+                return spared_naming
+        return naming
+
+    def _decide(self, all_s: np.ndarray, views: list[CardView], strict: float) -> Naming:
+        """The naming from the views x learnt-views scores; ``strict`` multiplies the margins."""
         k = int(np.argmax(all_s.max(axis=1)))
         s = all_s.max(axis=0)
         view = views[k]
@@ -150,24 +167,29 @@ class DeckModel:
         # Cards of the same rank differ by suit: colour and pips, the whole card decides.
         same_rank = [k for k in order[1:] if self.cards[int(k)].rank == best.rank]
         suit_margin = float(per_card[i] - per_card[same_rank[0]]) if same_rank else 1.0
-        sure = score >= MIN_SCORE and suit_margin >= MIN_MARGIN
+        sure = score >= MIN_SCORE and suit_margin >= strict * MIN_MARGIN
         # Any close card of another rank: the corner index must decide, clearly.
         rivals = [int(k) for k in order[1:8]
-                  if per_card[i] - per_card[k] < CLOSE and self.cards[int(k)].rank != best.rank]
+                  if per_card[i] - per_card[k] < strict * CLOSE and self.cards[int(k)].rank != best.rank]
         corner_margin = None
         if sure and rivals:
             # The index differs in a few strokes ("10" and "12"), so raw correlations are
             # all close to 1; what counts is where the seen corner lies between the two
-            # learnt ones: +1 exactly ours, -1 exactly theirs.
-            seen = view.corners
-            mine_o = max((0, 1), key=lambda o: corner_score(self.corners[2 * i + o], seen))
-            mine = corner_score(self.corners[2 * i + mine_o], seen)
+            # learnt ones: +1 exactly ours, -1 exactly theirs. With a reflection on an
+            # index, the better kept of the two decides alone.
+            use = view.clear_corners
+            corners = view.corners
+            if len(use) < 2:
+                use = (max((0, 1), key=lambda c: max(corner_score(self.corners[2 * i + o], corners, (c,))
+                                                     for o in (0, 1))),)
+            mine_o = max((0, 1), key=lambda o: corner_score(self.corners[2 * i + o], corners, use))
+            mine = corner_score(self.corners[2 * i + mine_o], corners, use)
             worst = 1.0
             for k in rivals:
-                theirs = max(corner_score(self.corners[2 * k + o], seen) for o in (0, 1))
-                apart = 1.0 - max(corner_score(self.corners[2 * i + mine_o], self.corners[2 * k + o])
+                theirs = max(corner_score(self.corners[2 * k + o], corners, use) for o in (0, 1))
+                apart = 1.0 - max(corner_score(self.corners[2 * i + mine_o], self.corners[2 * k + o], use)
                                   for o in (0, 1))
                 worst = min(worst, (mine - theirs) / max(apart, 0.01))
             corner_margin = worst
-            sure = mine >= MIN_CORNER and corner_margin >= CORNER_MARGIN
+            sure = mine >= MIN_CORNER and corner_margin >= min(strict * CORNER_MARGIN, 0.9)
         return Naming(best if sure else None, best, score, second, margin, corner_margin)

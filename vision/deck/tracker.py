@@ -31,9 +31,10 @@ import cv2
 import numpy as np
 
 from kiosk.game import Card, pile_points
-from vision.deck.locate import CARD_ASPECT, Blob, change_groups, change_mask
+from vision.deck.locate import CARD_ASPECT, Blob, change_groups, change_mask, channel_max
 from vision.deck.model import DeckModel, Naming
-from vision.deck.views import GLARE_SHARE, views_around
+from vision.deck.scale import TableScale
+from vision.deck.views import views_around
 
 COUNTED = "counted"
 ALREADY = "already_counted"
@@ -42,6 +43,10 @@ TWO_CARDS = "two_cards"
 GLARE = "glare"
 HAND = "hand"
 TAKEN_BACK = "taken_back"
+ASK_KINDS = (SHOW_AGAIN, TWO_CARDS, GLARE)  # the kiosk asks the player to do something about the card
+TWO_CARDS_AREA = 1.15  # x a card's area measured on the mat (two cards 8 mm apart: 1.2)
+TWO_CARDS_ASPECT = 0.1  # one card lying still measures within 5 % of its aspect
+TWO_CARDS_AREA_GUESSED = 1.4  # x a card's area without the mat
 KEEP_DETAIL = 4  # settled frames kept at detail size (older ones are only for "lifted off")
 
 
@@ -75,13 +80,14 @@ class _Settled:
 class DealTracker:
     """The deal-through state machine over a stream of BGR frames (any resolution).
 
-    ``still_frames``: frames without movement before the table is looked at (3 at 10 fps
-    is 0.3 s). ``motion_share``: share of pixels changing between frames that counts as
+    ``still_frames``: frames without movement before the table is looked at (2 at 10 fps
+    is 0.2 s: a player dealing briskly leaves a card alone for as little as 0.35 s before
+    the next hand comes). ``motion_share``: share of pixels changing between frames that counts as
     movement.
     """
 
     model: DeckModel
-    still_frames: int = 3
+    still_frames: int = 2
     motion_share: float = 0.002
     motion_width: int = 320
     detail_width: int = 960
@@ -92,6 +98,10 @@ class DealTracker:
     _frames: int = 0
     _card_area: float = 0.0
     _card_long: float = 0.0
+    _scale: TableScale | None = None  # the mat's millimetres in detail pixels
+
+    def __post_init__(self) -> None:
+        TableScale.prepare()  # the marker detector is built now, not in the first still frame
 
     @property
     def cards(self) -> list[Card]:
@@ -115,7 +125,11 @@ class DealTracker:
     def _shrink(self, frame: np.ndarray, width: int, blur: int) -> np.ndarray:
         h, w = frame.shape[:2]
         width = min(width, w)
-        small = cv2.resize(frame, (width, int(round(h * width / w))), interpolation=cv2.INTER_AREA)
+        # by a whole factor INTER_AREA is a fast box filter; by 4/3 (720p -> 960) it is five
+        # times slower than bilinear, whose aliasing the blur that follows takes out anyway
+        whole = w % width == 0
+        small = cv2.resize(frame, (width, int(round(h * width / w))),
+                           interpolation=cv2.INTER_AREA if whole else cv2.INTER_LINEAR)
         return cv2.GaussianBlur(small, (blur, blur), 0)
 
     def feed(self, frame: np.ndarray) -> list[DealEvent]:
@@ -125,30 +139,48 @@ class DealTracker:
         if self._previous is None:
             self._previous = small
             return []
-        moving = cv2.absdiff(small, self._previous).max(axis=2) > 20
+        moving = channel_max(cv2.absdiff(small, self._previous)) > 20
         self._previous = small
-        if float(np.mean(moving)) > self.motion_share:
+        if np.count_nonzero(moving) > self.motion_share * moving.size:
             self._still = 0
             return []
         self._still += 1
-        if self._still != self.still_frames:
+        # The empty mat is taken as soon as two frames agree: a player may start dealing
+        # the moment the screen opens, before a card's 0.3 s of stillness has passed.
+        if self._still != (1 if not self._settled else self.still_frames):
             return []
         detail = self._shrink(frame, self.detail_width, 3)
+        if self._scale is None:  # (a mat out of view costs one marker search per still spell)
+            sharp = cv2.resize(frame, detail.shape[1::-1], interpolation=cv2.INTER_AREA)
+            self._scale = TableScale.find(sharp)
         if not self._settled:  # the empty mat, once it first lies still: what is new is dealt
             self._settled.append(_Settled(detail))
             return []
         return self._look(frame, detail)
 
-    def _expected_area(self, detail: np.ndarray) -> float:
+    def _expected_area(self, detail: np.ndarray, at: tuple[float, float] | None = None) -> float:
+        """A card's area (detail px): from the mat when it is in view (lying at ``at``, or
+        in the middle), else the cards read so far, else the learnt deck's."""
+        if self._scale is not None:
+            h, w = detail.shape[:2]
+            return self._scale.card_area_px(at if at is not None else (w / 2, h / 2))
         if self._card_area:
             return self._card_area
         long_ = (self.model.card_long_frac or 0.2) * detail.shape[1]
         return long_ * long_ / CARD_ASPECT
 
     def _changes(self, reference: np.ndarray, detail: np.ndarray, card_area: float) -> list[Blob]:
+        return self._groups(change_mask(reference, detail), card_area)
+
+    def _groups(self, mask: np.ndarray, card_area: float) -> list[Blob]:
         # pieces of one card (its art, bits of its frame line) are joined across the white
         join = max(3, int(np.sqrt(card_area / CARD_ASPECT) / 3)) | 1
-        return change_groups(change_mask(reference, detail), join_px=join, min_area=0.2 * card_area)
+        return change_groups(mask, join_px=join, min_area=0.2 * card_area)
+
+    def _lifted(self, since_before: np.ndarray, card_area: float) -> bool:
+        """Nothing changed since the table before the last card: it was lifted off again.
+        (A card more on the pile changes a card's worth of pixels: no grouping needed.)"""
+        return np.count_nonzero(since_before) <= 0.3 * card_area and not self._groups(since_before, card_area)
 
     def _push(self, detail: np.ndarray, card: Card | None, *, pending: bool = False) -> None:
         self._settled.append(_Settled(detail, card, pending))
@@ -171,20 +203,29 @@ class DealTracker:
             if not blobs:
                 return []
         before = self._settled[-2].detail if len(self._settled) >= 2 else None
-        since_before = self._changes(before, detail, card_area) if before is not None else None
-        if since_before == []:
+        since_mask = change_mask(before, detail) if before is not None else None
+        if since_mask is not None and self._lifted(since_mask, card_area):
             last = self._settled.pop()  # the last card was lifted off the pile again
             return [DealEvent(TAKEN_BACK, last.card, frame_number=n)]
         blob = blobs[0]
-        if not blob.card_shaped and not blob.touches_edge and len(blobs) == 1 and since_before \
-                and len(since_before) == 1 and since_before[0].card_shaped and since_before[0].area < 1.4 * card_area:
+        since_before = self._groups(since_mask, card_area) if since_mask is not None and not blob.card_shaped \
+            and not blob.touches_edge and len(blobs) == 1 else None
+        if since_before and len(since_before) == 1 and since_before[0].card_shaped and since_before[0].area < 1.4 * card_area:
             # Laid almost exactly on the last card: only where their prints differ changed,
             # which need not look like a card; the two together outline it. (The naming's
             # alignment search and margin still decide; a doubt is asked, never guessed.)
             blob = since_before[0]
         if blob.touches_edge:
             return [DealEvent(HAND, frame_number=n)]
-        if blob.area > 1.4 * card_area or len(blobs) > 1:
+        # Two cards a few mm apart still outline a near-rectangle of nearly a card's shape:
+        # only the size tells. Measured on the mat it is close to exact (one card's change is
+        # at most its own area plus the blur); guessed from the deck or the cards read, not.
+        card_area = self._expected_area(detail, tuple(blob.quad.mean(axis=0)))
+        too_big = TWO_CARDS_AREA if self._scale is not None else TWO_CARDS_AREA_GUESSED
+        # (two cards offset along the short side also make a squarer shape than one card)
+        squat = self._scale is not None and blob.area > card_area \
+            and abs(blob.aspect - CARD_ASPECT) > TWO_CARDS_ASPECT * CARD_ASPECT
+        if blob.area > too_big * card_area or squat or len(blobs) > 1:
             self._push(detail, None, pending=True)
             return [DealEvent(TWO_CARDS, frame_number=n)]
         if not blob.card_shaped:
@@ -198,7 +239,9 @@ class DealTracker:
         (the last cards read, or the learnt deck at first)."""
         (cx, cy), (rw, rh), ang = cv2.minAreaRect(blob.quad)
         long_, short = max(rw, rh), min(rw, rh)
-        if self._card_long:
+        if self._scale is not None:
+            want = float(np.sqrt(self._scale.card_area_px((cx, cy)) * CARD_ASPECT))
+        elif self._card_long:
             want = self._card_long
         else:
             want = (self.model.card_long_frac or 0.0) * detail.shape[1]
@@ -214,14 +257,13 @@ class DealTracker:
     def _name(self, frame: np.ndarray, detail: np.ndarray, blob: Blob) -> list[DealEvent]:
         n = self._frames
         views = views_around(frame, self._outline(blob, detail) * (frame.shape[1] / detail.shape[1]))
-        if views[0].glare > GLARE_SHARE:
-            self._push(detail, None, pending=True)
-            return [DealEvent(GLARE, frame_number=n)]
         naming = self.model.identify(views)
         if naming.card is None:
             self.uncertain += 1
             self._push(detail, None, pending=True)
-            return [DealEvent(SHOW_AGAIN, naming=naming, frame_number=n)]
+            # with a reflection on it, moving the card is what helps, not showing it again
+            kind = GLARE if views[0].glare > 0 else SHOW_AGAIN
+            return [DealEvent(kind, naming=naming, frame_number=n)]
         if naming.card in self.cards:
             self._push(detail, None)  # it lies on the pile, not counted
             return [DealEvent(ALREADY, naming.card, naming, n)]

@@ -18,20 +18,25 @@ from functools import cached_property, lru_cache
 import cv2
 import numpy as np
 
+from vision.deck.glare import glare_cells
+
 # Flat card, portrait, 61 x 95 mm.
 WARP_W, WARP_H = 96, 150
 CELL = 3  # warp pixels per cell of the lightness template
 WHOLE_W, WHOLE_H = WARP_W // CELL, WARP_H // CELL
-CHROMA_W, CHROMA_H = 8, 12
-CHROMA_WEIGHT = 0.6
+# Suit colours separate suits whose signs have the same lightness (a blue sword, a green
+# club): blocks of 6 x 6 warp px keep a pip's colour from being averaged with the paper.
+CHROMA_W, CHROMA_H = 16, 24
+CHROMA_WEIGHT = 1.0
 # The rank index sits in the top-left and bottom-right corners (turned half a turn).
 CARD_W_MM, CARD_H_MM = 61.0, 95.0
 CORNER_MM = (0.5, 0.5, 19.0, 24.0)  # x0, y0, x1, y1 of the index region, from the top-left
 CORNER_PX_PER_MM = 4.0
 CORNER_SLIDE = 10  # pixels (2.5 mm)
 EDGE_CROP = 0.05
-GLARE_LEVEL = 250  # a pixel this bright in every channel is a reflection, not the card
-GLARE_SHARE = 0.015
+# The rank-index corners' cells (top-left; bottom-right is the same turned), for the glare
+# test: CORNER_MM through the warp (EDGE_CROP) at CELL px per cell.
+CORNER_CELLS = (12, 10)
 
 
 def order_quad(quad: np.ndarray) -> np.ndarray:
@@ -93,7 +98,17 @@ class CardView:
     whole: np.ndarray  # float32 unit vector
     frame: np.ndarray  # the photo the card is in
     quad: np.ndarray  # the card's corners in it, portrait order (see order_quad)
-    glare: float  # share of the card's pixels that are a reflection
+    glare: float  # share of the card's cells that hold a reflection (grown by its halo)
+    glare_cells: np.ndarray | None = None  # WHOLE_H x WHOLE_W bool, True: a reflection
+
+    @property
+    def clear_corners(self) -> tuple[int, ...]:
+        """The rank-index corners (0 top-left, 1 bottom-right) no reflection touches."""
+        if self.glare_cells is None:
+            return (0, 1)
+        r, c = CORNER_CELLS
+        hit = (self.glare_cells[:r, :c].any(), self.glare_cells[-r:, -c:].any())
+        return tuple(i for i in (0, 1) if not hit[i])
 
     @cached_property
     def corners(self) -> np.ndarray:
@@ -113,18 +128,21 @@ def _corner(frame: np.ndarray, quad: np.ndarray, turned: bool) -> np.ndarray:
     return cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY).astype(np.float32)
 
 
-def corner_score(learnt: np.ndarray, seen: np.ndarray) -> float:
+def corner_score(learnt: np.ndarray, seen: np.ndarray, use: tuple[int, ...] = (0, 1)) -> float:
     """How alike two pairs of corners are: the middle of each learnt corner is slid over
     the seen one (a few millimetres each way, the outline's leftover error), normalised
-    cross-correlation, the worse of the two corners (both carry the same index)."""
+    cross-correlation, the worse of the corners in ``use`` (both carry the same index; one
+    under a reflection is left out)."""
     m = CORNER_SLIDE
     scores = [float(cv2.matchTemplate(seen[i], learnt[i, m:-m, m:-m], cv2.TM_CCOEFF_NORMED).max())
-              for i in range(2)]
-    return min(scores)
+              for i in use]
+    return min(scores) if scores else 0.0
 
 
-def _chroma(ycc: np.ndarray) -> np.ndarray:
-    ab = cv2.resize(ycc, (CHROMA_W, CHROMA_H), interpolation=cv2.INTER_AREA)[:, :, 1:].astype(np.float32)
+def _chroma(ab_cells: np.ndarray) -> np.ndarray:
+    """From the card's chroma at cell resolution (WHOLE_H x WHOLE_W x 2): each view's is a
+    crop of the one cell map, not a resize of its own full-resolution crop."""
+    ab = cv2.resize(np.ascontiguousarray(ab_cells), (CHROMA_W, CHROMA_H), interpolation=cv2.INTER_AREA)
     ab = ab - ab.reshape(-1, 2).mean(axis=0)
     # a grey card does not get its noise blown up to full weight
     return CHROMA_WEIGHT * ab.ravel() / max(float(np.linalg.norm(ab)), 25.0)
@@ -135,14 +153,14 @@ def _views(ycc: np.ndarray, offsets: list[tuple[int, int]], frame: np.ndarray, t
     """Views at warp-pixel ``offsets`` (multiples of CELL) into a padded YCrCb warp;
     ``to_frame`` maps the padded warp back to ``frame``."""
     h, w = ycc.shape[:2]
-    cells = cv2.resize(ycc[:, :, 0], (w // CELL, h // CELL), interpolation=cv2.INTER_AREA).astype(np.float32)
-    crops = np.stack([cells[dy // CELL:dy // CELL + WHOLE_H, dx // CELL:dx // CELL + WHOLE_W].ravel()
+    cells = cv2.resize(ycc, (w // CELL, h // CELL), interpolation=cv2.INTER_AREA).astype(np.float32)
+    crops = np.stack([cells[dy // CELL:dy // CELL + WHOLE_H, dx // CELL:dx // CELL + WHOLE_W, 0].ravel()
                       for dx, dy in offsets])
     light = _flatten_rows(crops, WHOLE_H, WHOLE_W)
     out = []
     for (dx, dy), row in zip(offsets, light):
-        crop = ycc[dy:dy + WARP_H, dx:dx + WARP_W]
-        whole = np.concatenate([row, _chroma(crop)]).astype(np.float32)
+        ab = cells[dy // CELL:dy // CELL + WHOLE_H, dx // CELL:dx // CELL + WHOLE_W, 1:]
+        whole = np.concatenate([row, _chroma(ab)]).astype(np.float32)
         whole /= float(np.linalg.norm(whole)) or 1.0
         card = _WARP_CARD + np.float32([dx, dy])
         quad = cv2.perspectiveTransform(card[None], to_frame)[0]
@@ -150,8 +168,8 @@ def _views(ycc: np.ndarray, offsets: list[tuple[int, int]], frame: np.ndarray, t
     return out
 
 
-def _glare(bgr: np.ndarray) -> float:
-    return float(np.mean(np.min(bgr, axis=2) >= GLARE_LEVEL))
+def _glare(bgr: np.ndarray) -> np.ndarray:
+    return glare_cells(bgr, (WHOLE_H, WHOLE_W))
 
 
 def views_both_ways(image: np.ndarray, quad: np.ndarray) -> tuple[CardView, CardView]:
@@ -161,7 +179,8 @@ def views_both_ways(image: np.ndarray, quad: np.ndarray) -> tuple[CardView, Card
     for qq in (q, q[[2, 3, 0, 1]]):
         flat, back = _warp(image, qq, 0)
         v = _views(cv2.cvtColor(flat, cv2.COLOR_BGR2YCrCb), [(0, 0)], image, back, 0)[0]
-        v.glare = _glare(flat)
+        v.glare_cells = _glare(flat)
+        v.glare = float(v.glare_cells.mean())
         out.append(v)
     return out[0], out[1]
 
@@ -177,12 +196,14 @@ def views_around(image: np.ndarray, quad: np.ndarray, *, reach: int = 6,
     steps = range(0, 2 * reach + 1, CELL)
     offsets = [(dx, dy) for dy in steps for dx in steps]
     out: list[CardView] = []
-    glare = 0.0
+    cells = None
     for scale in scales:
         padded, back = _warp(image, centre + (q - centre) * scale, reach)
         if scale == 1.0:
-            glare = _glare(padded[reach:-reach, reach:-reach])
+            # one mask for every alignment: grown by the search's reach (GROW_CELLS)
+            cells = _glare(padded[reach:-reach, reach:-reach])
         out += _views(cv2.cvtColor(padded, cv2.COLOR_BGR2YCrCb), offsets, image, back, reach)
     for v in out:
-        v.glare = glare
+        v.glare_cells = cells
+        v.glare = float(cells.mean()) if cells is not None else 0.0
     return out

@@ -1,0 +1,74 @@
+"""The lamp's reflection on a card: where it clips the picture.
+
+A glossy card under a bar's lamp shows the lamp's mirror image as a patch where every
+channel clips. Where it clips white paper nothing is lost (the learnt card is white there
+too), so the whole card is still compared as it is: the print the patch washes out lowers
+the score and the margin, and the margin rule asks again rather than guess. What the patch
+changes is what the kiosk says and what it looks at:
+
+- the rank index under a reflection is not used to decide between ranks (the other
+  corner, which carries the same index, decides alone);
+- a card left unnamed with a reflection on it is asked to be MOVED ("mou la carta:
+  reflex"): showing it again in the same place would give the same picture.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+GLARE_LEVEL = 250  # a pixel this bright in every channel is a reflection, not the card
+GROW_CELLS = 2  # the halo around a clipped patch, and the alignment search's reach
+
+
+def glare_cells(bgr: np.ndarray, cells_hw: tuple[int, int]) -> np.ndarray:
+    """Which cells (bool, ``cells_hw``) of a flat card image hold a reflection, grown."""
+    clipped = (np.min(bgr, axis=2) >= GLARE_LEVEL).astype(np.float32)
+    h, w = cells_hw
+    cells = cv2.resize(clipped, (w, h), interpolation=cv2.INTER_AREA) > 0.02
+    if cells.any():
+        k = 2 * GROW_CELLS + 1
+        cells = cv2.dilate(cells.astype(np.uint8), np.ones((k, k), np.uint8)) > 0
+    return cells
+
+
+def _chroma_valid(cells: np.ndarray, chroma_hw: tuple[int, int]) -> np.ndarray:
+    """A chroma block is spared when no cell inside it is glared (per channel, interleaved)."""
+    h, w = chroma_hw
+    hit = cv2.resize(cells.astype(np.float32), (w, h), interpolation=cv2.INTER_AREA) > 0
+    return np.repeat(~hit.ravel(), 2)
+
+
+def _plane_removed(x: np.ndarray, valid: np.ndarray, cells_hw: tuple[int, int]) -> np.ndarray:
+    h, w = cells_hw
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    a = np.stack([xx.ravel(), yy.ravel(), np.ones(h * w, np.float32)], axis=1)[valid]
+    xv = x[:, valid]
+    xv = xv - (xv @ np.linalg.pinv(a).T) @ a.T
+    xv -= xv.mean(axis=1, keepdims=True)
+    out = np.zeros_like(x)
+    out[:, valid] = xv / np.maximum(np.linalg.norm(xv, axis=1, keepdims=True), 1e-6)
+    return out
+
+
+def spared(features: np.ndarray, cells: np.ndarray, chroma_hw: tuple[int, int]) -> np.ndarray:
+    """``features`` (rows: whole-card features, [lightness cells, chroma blocks]) compared
+    only where ``cells`` (True: glare) spared the card: glared cells and chroma blocks
+    zeroed, the rest normalised again. Removing a plane and a mean are projections, so
+    redoing them on the spared cells gives what the raw cells would have given."""
+    n_light = cells.size
+    light = features[:, :n_light]
+    # the chroma part's own weight: the lightness part was unit before the row was scaled
+    norm = 1.0 / np.maximum(np.linalg.norm(light, axis=1, keepdims=True), 1e-6)
+    chroma = features[:, n_light:] * norm
+    valid = ~cells.ravel()
+    light = _plane_removed(light, valid, cells.shape)
+    keep = _chroma_valid(cells, chroma_hw)
+    chroma = np.where(keep, chroma, 0.0)
+    for c in (0, 1):  # each chroma channel relative to the spared blocks' mean again
+        sel = keep.copy()
+        sel[1 - c::2] = False
+        if sel.any():
+            chroma[:, sel] -= chroma[:, sel].mean(axis=1, keepdims=True)
+    out = np.concatenate([light, chroma], axis=1)
+    return (out / np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-6)).astype(np.float32)
