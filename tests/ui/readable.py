@@ -56,15 +56,24 @@ def label_problems(label, where: str = "") -> list[str]:
         if need_h > label.height + (LINE_ROOM * label.font_size if lines == 1 else SLACK):
             out.append(f"{where}{text!r} is {need_h:.0f}px high in {label.height:.0f}px")
         return out
+    if label.shorten:  # shortened text is drawn on one line: it must fit the width
+        need_w = _core(label, None).content_size[0]
+        if need_w > tw + SLACK:
+            out.append(f"{where}{text!r} is shortened: needs {need_w:.0f}px, has {tw:.0f}px")
+        return out
     core = _core(label, tw)
     need_h = core.content_size[1]
     room_h = th if th is not None else label.height
     lines = len(core._cached_lines) if getattr(core, "_cached_lines", None) else 1
+    if label.max_lines and lines > label.max_lines:
+        out.append(f"{where}{text!r} needs {lines} lines, may have {label.max_lines}")
     if need_h > room_h + (LINE_ROOM * label.font_size if lines == 1 else SLACK):
         out.append(f"{where}{text!r} needs {need_h:.0f}px high, has {room_h:.0f}px")
     from kivy.core.text import Label as CoreLabel
     probe = CoreLabel(font_size=label.font_size, font_name=label.font_name, bold=label.bold)
     for word in _plain(label).split():
+        if "/" in word:  # a file path (the technician's details) breaks at its slashes
+            continue
         width = probe.get_extents(word)[0]
         if width > tw - px + SLACK:
             out.append(f"{where}the word {word!r} is {width:.0f}px, its line {tw - px:.0f}px")

@@ -102,7 +102,9 @@ def test_a_hand_undone_redone_abandoned_and_resumed(kiosk, size, request):
     path = shot("scoreboard")
     box = d.current.ids.total_a
     x, y = box.to_window(*box.pos)
-    glyph = glyph_height(path, (int(x), int(y), int(box.width), int(box.height - d.app.u * 30)),
+    # the digits only: not the pair's name above them, nor the progress bar below them
+    bar = d.app.u * 16
+    glyph = glyph_height(path, (int(x), int(y + bar), int(box.width), int(box.height - bar - d.app.u * 30)),
                          theme.TEAM["A"])
     landscape = size[0] > size[1]
     # a quarter of the height in landscape; in portrait the totals stack, each more than a fifth

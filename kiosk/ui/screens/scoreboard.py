@@ -134,6 +134,7 @@ class ScoreboardScreen(KioskScreen):
         if box.parent is not home:
             box.parent.remove_widget(box)
             home.add_widget(box, index=len(home.children) if self._portrait else 0)
+            Clock.schedule_once(self._latest_rows_in_view, 0)  # the sheet's box changed size
 
     def on_leave(self, *args):
         if self.asking_time or self.asking:
@@ -291,6 +292,8 @@ class ScoreboardScreen(KioskScreen):
     def _latest_rows_in_view(self, *_):
         """The last rows (the latest hand, the winning one) in view; a short sheet stays at
         the top."""
-        scroll = self.ids.sheet_scroll
+        scroll = self.ids.get("sheet_scroll")
+        if scroll is None:  # called while the kv rule is still being built
+            return
         rows = scroll.children[0] if scroll.children else None
         scroll.scroll_y = 0 if rows is not None and rows.height > scroll.height else 1
