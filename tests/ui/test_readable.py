@@ -43,7 +43,8 @@ class Walk:
         self.problems += [f"[es] {p}" for p in truncated(d)]
         d.pump(1, draw=True)  # a whole frame painted before it is read back
         d.grab(SHOTS / self.tag / f"readable-{name}.png")
-        d.app.set_language("ca")  # the next touch pumps the loop: the words settle then
+        d.app.set_language("ca")
+        d.pump(1)  # the words change the layout: settled before the next touch is aimed
         self.seen.add(d.screen)
 
 

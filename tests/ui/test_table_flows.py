@@ -87,11 +87,13 @@ def test_a_hand_undone_redone_abandoned_and_resumed(kiosk, size, request):
     # Undo a scored hand: a second, deliberate touch; then it says what was undone; Redo.
     d.tap("undo", shot=False)  # the scored hand: asks
     assert d.app.vm.state.totals == totals and d.has("undo_yes")
+    assert not truncated(d), truncated(d)
     shot("undo-ask")
     d.tap("undo_yes", shot=False)
     assert d.app.vm.state.totals == {"A": 0, "B": 0}
     text = " ".join(w.text for w in d.current.ids.actions.walk() if getattr(w, "text", ""))
     assert f"+{totals['A']} Nosaltres" in text, text
+    assert not truncated(d), truncated(d)
     shot("undone")
     d.tap("redo", shot=False)
     assert d.app.vm.state.totals == totals
@@ -114,6 +116,7 @@ def test_a_hand_undone_redone_abandoned_and_resumed(kiosk, size, request):
     # "Nova partida" asks before leaving a match in play; History resumes it.
     d.tap("new_match", shot=False)
     assert d.screen == "scoreboard" and d.has("abandon_yes")
+    assert not truncated(d), truncated(d)
     shot("abandon-ask")
     d.tap("abandon_yes", shot=False)
     assert d.screen == "new_match"

@@ -224,6 +224,8 @@ class ScoreboardScreen(KioskScreen):
         rows = 2 if self._portrait and len(buttons) > 4 and not asking else 1
         bar.rows = rows
         bar.height = self.nav.u * (58 * rows + 6 * (rows - 1))
+        if asking and self._portrait:  # the question takes three lines beside its two buttons
+            bar.height = self.nav.u * 80
         for action, text, colour in buttons:
             b = KButton(text=text, color_bg=colour, font_size=self.nav.u * 18)
             b.action = action
