@@ -6,6 +6,6 @@ Screens, the CLI and a club publisher all act through a session; see docs/ARCHIT
 from kiosk.table.drafts import DraftStore  # noqa: F401
 from kiosk.table.session import TableSession  # noqa: F401
 from kiosk.table.state import (  # noqa: F401
-    Bids, Contract, Draft, PendingHand, SaveResult, TableState, TeamBreakdown, Undone,
+    Bids, Contract, Draft, HandRow, PendingHand, SaveResult, TableState, TeamBreakdown, Undone,
 )
 from kiosk.table.views import sheet_of  # noqa: F401

@@ -258,7 +258,9 @@ class TableSession(TournamentClock):
         pending = pending_of(self.match, event)  # the core, once: raises if impossible
         step = {"penalty": "penalty", "misdeal": "misdeal"}.get(event["type"], "confirm")
         base = self._draft or Draft(step=step)
-        back = base.back if base.event is not None else base.step
+        # Back returns to the step the result was typed on; a misdeal proposed straight from
+        # the scoreboard has none, and goes back to the scoreboard (not to itself).
+        back = base.back if base.event is not None else (base.step if self._draft is not None else None)
         self._set_draft(base.but(step=step, event=dict(event), back=back, confirmed=()),
                         pending=pending)
         self._publish()
@@ -328,15 +330,15 @@ class TableSession(TournamentClock):
     def hand_data(self, index: int) -> dict:
         """A past hand in the match JSON form (what an edit replaces)."""
         row = sheet_of(self.match)[index]
-        if row["kind"] == "misdeal":
+        if row.kind == "misdeal":
             return {"misdeal": True}
-        data = {"trump": row["trump"], "delegated": row["delegated"], "doubling": row["doubling"]}
-        if row["kind"] == "penalty":
-            data["penalty"] = row["offender"] or next(
-                (t for t in ("A", "B") if not row["scored"].get(t)), "A")
+        data = {"trump": row.trump, "delegated": row.delegated, "doubling": row.doubling}
+        if row.kind == "penalty":
+            data["penalty"] = row.offender or next(
+                (t for t in ("A", "B") if not row.scored.get(t)), "A")
         else:
-            team = row["trump_team"] or "A"
-            data["points"] = {team: row["points"].get(team, 0)}
+            team = row.trump_team or "A"
+            data["points"] = {team: row.points.get(team, 0)}
         return data
 
     def _edit_event(self, index: int, data: dict) -> dict:

@@ -129,6 +129,26 @@ class PendingHand:
 
 
 @dataclass(frozen=True)
+class HandRow:
+    """One hand as on the paper score sheet (scoreboard, match won, History, the PDF):
+    ``kind`` is "played", "penalty" or "misdeal"; ``points`` what each pair's pile made,
+    ``scored`` what it scored, ``totals`` the running totals after this hand."""
+    number: int
+    dealer: int
+    kind: str
+    trump: str | None
+    trump_team: str | None
+    delegated: bool
+    doubling: str
+    multiplier: int
+    points: dict[str, int]
+    scored: dict[str, int]
+    totals: dict[str, int]
+    source: str | None
+    offender: str | None
+
+
+@dataclass(frozen=True)
 class Undone:
     """What the last undo took back, to show ("Desfet: mà 3, +36 Nosaltres") and to redo."""
     kind: str            # "hand" (a scored, penalty or misdeal hand), "bid", "other"

@@ -7,7 +7,7 @@ Each function asks the core once; the session calls ``state_of`` once per change
 from __future__ import annotations
 
 from kiosk.table.state import (
-    Bids, Contract, Draft, PendingHand, SaveResult, TableState, TeamBreakdown, Undone, key_of,
+    Bids, Contract, Draft, HandRow, PendingHand, SaveResult, TableState, TeamBreakdown, Undone, key_of,
 )
 
 
@@ -87,13 +87,13 @@ def state_of(match, match_id, draft: Draft | None, pending: PendingHand | None, 
         last_undone=undone, last_save=last_save, events=len(match.events))
 
 
-def sheet_of(match) -> list[dict]:
+def sheet_of(match) -> list[HandRow]:
     """One row per hand of ``match``, like the paper score sheet (scoreboard, match won,
     history all show these rows)."""
-    return [{
-        "number": int(h.number), "dealer": h.dealer, "kind": h.kind, "trump": key_of(h.trump),
-        "trump_team": key_of(h.trump_team), "delegated": bool(h.delegated),
-        "doubling": key_of(h.doubling) or "none", "multiplier": int(h.multiplier or 1),
-        "points": dict(h.points or {}), "scored": dict(h.scored or {}),
-        "totals": dict(h.totals or {}), "source": h.source, "offender": h.offender,
-    } for h in (match.hands if match is not None else ())]
+    return [HandRow(
+        number=int(h.number), dealer=h.dealer, kind=h.kind, trump=key_of(h.trump),
+        trump_team=key_of(h.trump_team), delegated=bool(h.delegated),
+        doubling=key_of(h.doubling) or "none", multiplier=int(h.multiplier or 1),
+        points=dict(h.points or {}), scored=dict(h.scored or {}),
+        totals=dict(h.totals or {}), source=h.source, offender=h.offender,
+    ) for h in (match.hands if match is not None else ())]

@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from kiosk.table.state import HandRow
 from kiosk.ui.i18n import N_, _
 
 TRUMPS = {"oros": N_("Oros"), "copes": N_("Copes"), "espases": N_("Espases"), "bastos": N_("Bastos"),
@@ -34,27 +35,27 @@ def _font_files() -> tuple[Path, Path] | None:
     return None
 
 
-def _hand_cells(row: dict) -> list[str]:
-    if row["kind"] == "misdeal":
+def _hand_cells(row: HandRow) -> list[str]:
+    if row.kind == "misdeal":
         trump = _("Misdeal")
     else:
-        trump = _(TRUMPS.get(row["trump"] or "", "")) if row["trump"] else ""
-        if row["delegated"]:
+        trump = _(TRUMPS.get(row.trump or "", "")) if row.trump else ""
+        if row.delegated:
             trump += " (" + _("delegated") + ")"
     doubling = ""
-    if row["doubling"] in LEVELS:
-        doubling = f"{_(LEVELS[row['doubling']])} ×{row['multiplier']}"
-    elif row["multiplier"] > 1:
-        doubling = f"×{row['multiplier']}"
-    if row["kind"] == "penalty":
+    if row.doubling in LEVELS:
+        doubling = f"{_(LEVELS[row.doubling])} ×{row.multiplier}"
+    elif row.multiplier > 1:
+        doubling = f"×{row.multiplier}"
+    if row.kind == "penalty":
         points = _("Penalty")
-    elif row["kind"] == "misdeal":
+    elif row.kind == "misdeal":
         points = ""
     else:
-        pa, pb = row["points"].get("A"), row["points"].get("B")
+        pa, pb = row.points.get("A"), row.points.get("B")
         points = f"{pa if pa is not None else '–'} – {pb if pb is not None else '–'}"
-    scored, totals = row["scored"], row["totals"]
-    return [str(row["number"]), trump, doubling, points,
+    scored, totals = row.scored, row.totals
+    return [str(row.number), trump, doubling, points,
             str(scored.get("A", 0) or ""), str(scored.get("B", 0) or ""),
             str(totals.get("A", 0)), str(totals.get("B", 0))]
 

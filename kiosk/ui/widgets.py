@@ -94,8 +94,15 @@ class SeatDiagram(Widget):
             if badges:
                 text += "\n[color=ffe14d]" + " · ".join(badges) + "[/color]"
             lab.text = text
-            lab.font_size = fs
             lab.size = (self.width * 0.42, self.height * 0.3)
+            lab.font_size = fs
+            lab.text_size = (lab.width, None)  # measured unbounded, then placed in its box
+            lab.texture_update()
+            # A long name wraps onto a second line: smaller letters until name and badge fit
+            # (the font only shrinks, so this ends).
+            while lab.texture_size[1] > lab.height and lab.font_size > 8:
+                lab.font_size *= 0.9
+                lab.texture_update()
             lab.text_size = lab.size
             x, y = self.seat_center(seat)
             lab.center = (x, y)

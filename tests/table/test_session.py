@@ -70,7 +70,7 @@ def test_confirmation_breakdown_then_totals(db):
     assert vm.state.totals == {"A": 0, "B": 0}  # nothing saved before confirm
     assert vm.confirm()
     assert vm.state.totals == {"A": 18, "B": 0}
-    assert sheet_of(vm.match)[0]["trump"] == "botifarra" and sheet_of(vm.match)[0]["scored"]["A"] == 18
+    assert sheet_of(vm.match)[0].trump == "botifarra" and sheet_of(vm.match)[0].scored["A"] == 18
     assert vm.state.roles["dealer"] == 1 and vm.state.step == "scoreboard"
 
 
@@ -128,12 +128,12 @@ def test_penalty_and_misdeal(db):
     vm.penalty("A")
     assert [b.scored for b in vm.state.pending.breakdown] == [0, 72]
     vm.confirm()
-    assert vm.state.totals == {"A": 0, "B": 72} and sheet_of(vm.match)[0]["kind"] == "penalty"
+    assert vm.state.totals == {"A": 0, "B": 72} and sheet_of(vm.match)[0].kind == "penalty"
     dealer = vm.state.roles["dealer"]
     vm.misdeal()
     assert vm.state.step == "misdeal"
     vm.confirm()
-    assert sheet_of(vm.match)[-1]["kind"] == "misdeal" and vm.state.roles["dealer"] == (dealer + 1) % 4
+    assert sheet_of(vm.match)[-1].kind == "misdeal" and vm.state.roles["dealer"] == (dealer + 1) % 4
 
 
 def test_undo_and_edit_recompute(db):

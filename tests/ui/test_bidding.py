@@ -31,7 +31,7 @@ def test_every_doubling_level_and_its_multiplier(kiosk):
     assert [b.scored for b in d.app.vm.state.pending.breakdown] == [0, 32]
     confirm(d)
     assert d.app.vm.state.totals == {"A": 0, "B": 32}
-    assert sheet_of(d.app.vm.match)[0]["doubling"] == "sant_vicenc"
+    assert sheet_of(d.app.vm.match)[0].doubling == "sant_vicenc"
 
 
 def test_no_sant_vicenc_on_botifarra_by_default(kiosk):
@@ -53,3 +53,24 @@ def test_undo_a_bid(kiosk):
     assert d.app.vm.state.contract.doubling == "none" and d.screen == "bidding"
     d.tap("undo")
     assert d.app.vm.state.phase == "choose_trump"
+
+
+def test_a_tapped_contro_crosses_the_core_once(kiosk, monkeypatch):
+    """The walk of docs/ARCHITECTURE.md: screen -> session -> journal -> core once -> state
+    back to the screen, which shows it without anyone calling its refresh()."""
+    from kiosk.game import Match
+    from kiosk.journal import Journal
+    d = kiosk.start()
+    start_match(d, dealer=0)
+    bid(d, "espases", play=False)
+    screen = d.current
+    applied, refreshed = [], []
+    real_apply, real_refresh = Match.apply, type(screen).refresh
+    monkeypatch.setattr(Match, "apply", lambda self, ev: applied.append(ev["type"]) or real_apply(self, ev))
+    monkeypatch.setattr(type(screen), "refresh", lambda self: refreshed.append(self.name) or real_refresh(self))
+    d.tap("contro", shot=False)
+    assert applied == ["double"]  # the core, once: in the journal's transaction
+    assert refreshed == ["bidding"]  # the shown screen, told by the session it observes
+    assert screen.ids.multiplier.text == "×2"
+    with Journal(kiosk.db) as journal:  # on disk, from another connection
+        assert journal.load(d.app.vm.match_id).contract.multiplier == 2

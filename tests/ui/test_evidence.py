@@ -61,7 +61,7 @@ def test_photo_from_the_confirmation_then_from_the_edit(kiosk):
     d.tap("back")
     assert d.screen == "confirm" and d.app.vm.state.pending is not None  # nothing was lost
     d.tap("confirm")
-    assert d.screen == "scoreboard" and sheet_of(d.app.vm.match)[0]["source"] == "camera"
+    assert d.screen == "scoreboard" and sheet_of(d.app.vm.match)[0].source == "camera"
     open_row(d, "1")
     assert d.screen == "edit_hand"
     d.tap("evidence")

@@ -23,7 +23,7 @@ def test_penalty_gives_the_other_pair_36_times_the_multiplier(kiosk):
     d.tap("confirm")
     assert d.screen == "scoreboard"
     assert d.app.vm.state.totals == {"A": 72, "B": 0}
-    assert sheet_of(d.app.vm.match)[0]["kind"] == "penalty"
+    assert sheet_of(d.app.vm.match)[0].kind == "penalty"
 
 
 def test_penalty_can_be_cancelled(kiosk):
@@ -46,5 +46,5 @@ def test_misdeal_voids_the_hand_and_passes_the_deal(kiosk):
     assert d.current.ids.explain.text
     d.tap("confirm")
     vm = d.app.vm
-    assert d.screen == "scoreboard" and sheet_of(vm.match)[0]["kind"] == "misdeal"
+    assert d.screen == "scoreboard" and sheet_of(vm.match)[0].kind == "misdeal"
     assert vm.state.totals == {"A": 0, "B": 0} and vm.state.roles["dealer"] == 0

@@ -43,4 +43,4 @@ def test_restart_while_tapping_cards_keeps_the_cards(kiosk):
     d = kiosk.start()
     assert d.screen == "confirm" and d.app.vm.state.pending.event["piles"]["B"]
     d.tap("confirm")
-    assert sheet_of(d.app.vm.match)[0]["points"]["B"] == 5 + 4 + 3 + 5 + 1
+    assert sheet_of(d.app.vm.match)[0].points["B"] == 5 + 4 + 3 + 5 + 1

@@ -9,7 +9,8 @@ import sqlite3
 import pytest
 
 from hardware.controls import ERROR
-from kiosk.journal import Journal
+from kiosk.journal import Journal, JournalFull
+from tests.faults import places
 from tests.ui.flows import bid, score_points, start_match
 
 pytestmark = pytest.mark.ui
@@ -55,3 +56,26 @@ def test_a_refused_save_keeps_the_hand_and_says_not_saved(kiosk, controls, facto
     assert d.screen == "scoreboard" and d.app.vm.state.totals["A"] > 0
     assert controls.status == "ready" and not d.app.banner.text
     assert len(Journal(kiosk.db).load(d.app.vm.state.match_id).hands) == 1
+
+
+@pytest.mark.skipif(not places.can_mount(), reason="needs root to mount a tmpfs (CI runs as root)")
+def test_a_full_disk_refuses_the_hand_and_the_window_says_so(kiosk, tmp_path):
+    """A really full disk (a small tmpfs filled up) while a hand is confirmed: the message
+    is in the kiosk's own window (screenshot), the hand stays; space again, it saves."""
+    with places.small_disk(tmp_path / "disk") as disk:
+        kiosk.db = disk / "journal.sqlite"
+        d = kiosk.start()
+        start_match(d)
+        bid(d, "oros")
+        score_points(d, "A", 50)
+        filler = places.fill(disk)
+        d.tap("confirm", shot=False)
+        assert d.screen == "confirm" and d.current.save_failed
+        assert "NO" in d.app.banner.text and d.app.banner.height > 0
+        assert isinstance(d.app.vm.state.last_save.error, JournalFull)  # SQLite: disk full
+        d.shot(force=True)  # the message, at every size
+        d.finish()
+        filler.unlink()
+        d.tap("confirm", shot=False)  # "Torna-ho a provar": there is space again
+        assert d.screen == "scoreboard" and d.app.vm.state.totals["A"] > 0
+        kiosk.stop()

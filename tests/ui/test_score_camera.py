@@ -49,7 +49,7 @@ def test_match_to_101_by_camera(kiosk):
         assert event["source"] == "camera" and sorted(event["piles"]["A"]) == sorted(cards)
         assert event["evidence"] and event["evidence"].endswith(".jpg")
         d.tap("confirm")
-        assert sheet_of(d.app.vm.match)[-1]["source"] == "camera"
+        assert sheet_of(d.app.vm.match)[-1].source == "camera"
         assert screen.service is None  # the camera is stopped when the screen is left
         hands += 1
         assert hands <= 3

@@ -21,7 +21,7 @@ def test_match_to_101_by_points(kiosk):
     confirm(d)
     assert d.screen == "scoreboard"
     assert d.app.vm.state.totals == {"A": 48, "B": 0}
-    assert sheet_of(d.app.vm.match)[0]["delegated"]
+    assert sheet_of(d.app.vm.match)[0].delegated
     assert d.current.ids.total_a.total == 48
     # hand 2: seat 1 deals; B points 36-36: nobody scores
     assert d.app.vm.state.roles["dealer"] == 1

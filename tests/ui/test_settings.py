@@ -41,8 +41,6 @@ def test_pin_language_and_pin_change(kiosk, tmp_path):
     d.tap("match.target", shot=False)
     assert d.app.settings["match.target"] == 151
     d.tap("language_es", shot=False)
-    board = d.app.sm.get_screen("scoreboard")
-    assert board.status != status_ca and board.status == i18n._("No match yet: start a new one")
     assert i18n.language() == "es"
     shot_as(d, "options_es")
 
@@ -59,6 +57,8 @@ def test_pin_language_and_pin_change(kiosk, tmp_path):
     d.tap("close", shot=False)
     assert d.screen == "scoreboard"
     assert d.find("new_match").text == "Nueva partida"
+    board = d.app.sm.get_screen("scoreboard")  # it reads the words again when entered
+    assert board.status != status_ca and board.status == i18n._("No match yet: start a new one")
     d.shot(force=True)
 
     saved = Settings.load(path)

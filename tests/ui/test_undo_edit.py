@@ -53,7 +53,7 @@ def test_edit_a_past_hand(kiosk):
     d.tap("8")     # 58
     d.tap("save")
     assert d.screen == "scoreboard"
-    assert sheet_of(d.app.vm.match)[0]["trump"] == "botifarra"
+    assert sheet_of(d.app.vm.match)[0].trump == "botifarra"
     assert d.app.vm.state.totals == {"A": (58 - 36) * 2, "B": 4}
     assert d.current.ids.total_a.total == 44
 
@@ -71,10 +71,10 @@ def test_edit_a_played_hand_into_a_penalty_and_a_misdeal(kiosk):
     d.tap("kind_penalty")
     d.tap("team_A")  # Nosaltres broke a rule: Vosaltres score 36 x 2
     d.tap("save")
-    assert sheet_of(d.app.vm.match)[0]["kind"] == "penalty" and d.app.vm.state.totals == {"A": 0, "B": 72}
+    assert sheet_of(d.app.vm.match)[0].kind == "penalty" and d.app.vm.state.totals == {"A": 0, "B": 72}
     row = [w for w in d.current.ids.sheet.children if getattr(w, "number", "") == "1"][0]
     d.touch_at(*row.to_window(*row.center))
     assert d.current.kind == "penalty"
     d.tap("kind_misdeal")
     d.tap("save")
-    assert sheet_of(d.app.vm.match)[0]["kind"] == "misdeal" and d.app.vm.state.totals == {"A": 0, "B": 0}
+    assert sheet_of(d.app.vm.match)[0].kind == "misdeal" and d.app.vm.state.totals == {"A": 0, "B": 0}

@@ -43,6 +43,8 @@ class MatchWonScreen(KioskScreen):
     def _latest_rows_in_view(self, *_):
         """The last rows (the latest hand, the winning one) in view; a short sheet stays at
         the top."""
-        scroll = self.ids.scroll
+        scroll = self.ids.get("scroll")
+        if scroll is None:  # called while the kv rule is still being built
+            return
         rows = scroll.children[0] if scroll.children else None
         scroll.scroll_y = 0 if rows is not None and rows.height > scroll.height else 1

@@ -9,7 +9,7 @@ from kivy.properties import BooleanProperty, DictProperty, ListProperty, Numeric
 
 from kiosk.ui.i18n import LANGUAGE_NAMES, _
 from kiosk.ui.screens.base import KioskScreen, load_kv, trump_name, player_name
-from kiosk.table import sheet_of
+from kiosk.table import HandRow, sheet_of
 from kiosk.ui.widgets import KButton, SheetRow
 from kiosk.ui import theme
 from kiosk.ui import toolicons  # noqa: F401  (ToolButton for kv)
@@ -19,29 +19,29 @@ from kiosk.ui import club_strip  # noqa: F401,E402  (ClubStrip for kv)
 load_kv(__file__)
 
 
-def sheet_rows(team_names: dict, sheet: list[dict], *, on_tap=None) -> list[SheetRow]:
+def sheet_rows(team_names: dict, sheet: list[HandRow], *, on_tap=None) -> list[SheetRow]:
     rows = [SheetRow(header=True, number="#", trump=_("Trump"), doubling="×", points=_("Points"),
                      scored_a="", scored_b="", total_a=team_names["A"], total_b=team_names["B"],
                      disabled=True)]
     for i, r in enumerate(sheet):
-        if r["kind"] == "misdeal":
+        delegated = r.delegated and r.kind != "misdeal"
+        if r.kind == "misdeal":
             trump, suit, points = _("Misdeal"), "", ""
-            r = {**r, "delegated": False}
         else:
-            trump = trump_name(r["trump"])
-            suit = r["trump"] or ""
-            if r["kind"] == "penalty":
+            trump = trump_name(r.trump)
+            suit = r.trump or ""
+            if r.kind == "penalty":
                 points = _("Penalty")
             else:
-                pa, pb = r["points"].get("A"), r["points"].get("B")
+                pa, pb = r.points.get("A"), r.points.get("B")
                 points = f"{pa if pa is not None else '–'}–{pb if pb is not None else '–'}"
-        doubling = f"×{r['multiplier']}" if r["multiplier"] > 1 else ""
+        doubling = f"×{r.multiplier}" if r.multiplier > 1 else ""
         # "×2" alone: the multiplier names the doubling, and fits the narrowest sheet
-        row = SheetRow(index=i, number=str(r["number"]), suit=suit, trump=trump, doubling=doubling,
-                       delegated=_("delegated") if r["delegated"] else "",
-                       points=points, scored_a=str(r["scored"].get("A", 0) or ""),
-                       scored_b=str(r["scored"].get("B", 0) or ""),
-                       total_a=str(r["totals"].get("A", "")), total_b=str(r["totals"].get("B", "")))
+        row = SheetRow(index=i, number=str(r.number), suit=suit, trump=trump, doubling=doubling,
+                       delegated=_("delegated") if delegated else "",
+                       points=points, scored_a=str(r.scored.get("A", 0) or ""),
+                       scored_b=str(r.scored.get("B", 0) or ""),
+                       total_a=str(r.totals.get("A", "")), total_b=str(r.totals.get("B", "")))
         if on_tap:
             row.bind(on_release=lambda w, i=i: on_tap(i))
         rows.append(row)
@@ -126,7 +126,17 @@ class ScoreboardScreen(KioskScreen):
         if (self.vm is not None and "actions" in self.ids
                 and self._portrait != getattr(self, "_laid_out_portrait", None)):
             self._laid_out_portrait = self._portrait
+            self._place_hand_box()
             self._actions()
+
+    def _place_hand_box(self) -> None:
+        """The contract and the seats sit under the totals in landscape; in portrait the
+        totals stack and take the width, so they go beside the sheet instead."""
+        box, home = self.ids.hand_box, self.ids.rest if self._portrait else self.ids.left
+        if box.parent is not home:
+            box.parent.remove_widget(box)
+            home.add_widget(box, index=len(home.children) if self._portrait else 0)
+            Clock.schedule_once(self._latest_rows_in_view, 0)  # the sheet's box changed size
 
     def on_leave(self, *args):
         if self.asking_time or self.asking:
@@ -216,6 +226,8 @@ class ScoreboardScreen(KioskScreen):
         rows = 2 if self._portrait and len(buttons) > 4 and not asking else 1
         bar.rows = rows
         bar.height = self.nav.u * (58 * rows + 6 * (rows - 1))
+        if asking and self._portrait:  # the question takes three lines beside its two buttons
+            bar.height = self.nav.u * 80
         for action, text, colour in buttons:
             b = KButton(text=text, color_bg=colour, font_size=self.nav.u * 18)
             b.action = action
@@ -284,6 +296,8 @@ class ScoreboardScreen(KioskScreen):
     def _latest_rows_in_view(self, *_):
         """The last rows (the latest hand, the winning one) in view; a short sheet stays at
         the top."""
-        scroll = self.ids.sheet_scroll
+        scroll = self.ids.get("sheet_scroll")
+        if scroll is None:  # called while the kv rule is still being built
+            return
         rows = scroll.children[0] if scroll.children else None
         scroll.scroll_y = 0 if rows is not None and rows.height > scroll.height else 1
