@@ -151,17 +151,6 @@ class EndConditions:
         """The fields of ``kiosk.game.Rules`` these conditions set."""
         return asdict(self)
 
-    def describe(self) -> str:
-        parts = []
-        if self.target:
-            parts.append(f"{self.target} punts")
-        if self.max_hands:
-            parts.append(f"{self.max_hands} mans")
-        if self.time_limit_min:
-            parts.append(f"{self.time_limit_min} min")
-        text = " · ".join(parts)
-        return f"{text} (màx. {self.points_cap})" if self.points_cap else text
-
 
 @dataclass(frozen=True)
 class RoundAssignment:

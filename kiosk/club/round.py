@@ -17,13 +17,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from kiosk.club.messages import Confirmation, RoundAssignment, TableState
-
-_WORDS = {
-    "ca": ("Ronda", "Taula", "Parella", "contra", "punts", "mans", "màx.", "min"),
-    "es": ("Ronda", "Mesa", "Pareja", "contra", "puntos", "manos", "máx.", "min"),
-    "en": ("Round", "Table", "Pair", "v", "points", "hands", "max", "min"),
-}
-
+from kiosk.messages import translations
 
 @dataclass(frozen=True)
 class Banner:
@@ -41,11 +35,14 @@ class ResultState(enum.Enum):
 
 
 def banner(assignment: RoundAssignment, *, lang: str = "ca", now: float | None = None) -> Banner:
-    r, t, p, v, pts, hands, cap, mins = _WORDS.get(lang, _WORDS["ca"])
-    title = f"{r} {assignment.round} · {t} {assignment.table} · {p} {assignment.pair_a} {v} {p} {assignment.pair_b}"
+    _ = translations(lang).gettext  # the kiosk's one catalogue, in the language asked for
+    title = _("Round {round} · Table {table} · Pair {pair_a} v Pair {pair_b}").format(
+        round=assignment.round, table=assignment.table, pair_a=assignment.pair_a, pair_b=assignment.pair_b)
     c = assignment.conditions
-    parts = [f"{c.target} {pts}" if c.target else "", f"{c.max_hands} {hands}" if c.max_hands else "",
-             f"{c.time_limit_min} {mins}" if c.time_limit_min else "", f"{cap} {c.points_cap}" if c.points_cap else ""]
+    parts = [_("{target} points").format(target=c.target) if c.target else "",
+             _("{hands} hands").format(hands=c.max_hands) if c.max_hands else "",
+             _("{minutes} min").format(minutes=c.time_limit_min) if c.time_limit_min else "",
+             _("max {cap}").format(cap=c.points_cap) if c.points_cap else ""]
     return Banner(title, " · ".join(x for x in parts if x), minutes_left(assignment, now=now))
 
 

@@ -1,19 +1,3 @@
-"""The view-model tests read English messages: each starts in English whatever ran before it.
+"""The view-model tests read English messages: each starts in English whatever ran before it."""
 
-The translation language is process-wide (``kiosk.ui.i18n``); a UI test that started the
-kiosk in Catalan on the same pytest-xdist worker must not change what these tests read.
-"""
-
-from __future__ import annotations
-
-import pytest
-
-from kiosk.ui import i18n
-
-
-@pytest.fixture(autouse=True)
-def english():
-    before = i18n.language()
-    i18n.set_language("en")
-    yield
-    i18n.set_language(before)
+from tests.english import english  # noqa: F401  (autouse in this folder)

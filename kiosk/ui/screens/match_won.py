@@ -8,7 +8,7 @@ from kivy.properties import DictProperty, StringProperty
 from kiosk.ui.i18n import _
 from kiosk.table import sheet_of
 from kiosk.ui.screens.base import KioskScreen, load_kv
-from kiosk.ui.screens.scoreboard import sheet_rows
+from kiosk.ui.screens.scoreboard import latest_rows_in_view, sheet_rows
 
 from kiosk.ui import club_strip  # noqa: F401,E402  (ClubStrip for kv)
 
@@ -41,10 +41,4 @@ class MatchWonScreen(KioskScreen):
         self.nav.act(self.vm.next_match)
 
     def _latest_rows_in_view(self, *_):
-        """The last rows (the latest hand, the winning one) in view; a short sheet stays at
-        the top."""
-        scroll = self.ids.get("scroll")
-        if scroll is None:  # called while the kv rule is still being built
-            return
-        rows = scroll.children[0] if scroll.children else None
-        scroll.scroll_y = 0 if rows is not None and rows.height > scroll.height else 1
+        latest_rows_in_view(self.ids.get("scroll"))

@@ -48,6 +48,15 @@ def sheet_rows(team_names: dict, sheet: list[HandRow], *, on_tap=None) -> list[S
     return rows
 
 
+def latest_rows_in_view(scroll) -> None:
+    """The last rows of a sheet's ScrollView (the latest hand, the winning one) in view; a
+    short sheet stays at the top. ``None`` while the kv rule is still being built."""
+    if scroll is None:
+        return
+    rows = scroll.children[0] if scroll.children else None
+    scroll.scroll_y = 0 if rows is not None and rows.height > scroll.height else 1
+
+
 def undone_text(undone, state) -> str:
     """What an undo takes back, in the table's words: "hand 3, +36 Nosaltres"."""
     if undone is None:
@@ -294,10 +303,4 @@ class ScoreboardScreen(KioskScreen):
         self.nav.act(self.vm.begin_action, "edit_hand", hand=index)
 
     def _latest_rows_in_view(self, *_):
-        """The last rows (the latest hand, the winning one) in view; a short sheet stays at
-        the top."""
-        scroll = self.ids.get("sheet_scroll")
-        if scroll is None:  # called while the kv rule is still being built
-            return
-        rows = scroll.children[0] if scroll.children else None
-        scroll.scroll_y = 0 if rows is not None and rows.height > scroll.height else 1
+        latest_rows_in_view(self.ids.get("sheet_scroll"))
