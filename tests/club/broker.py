@@ -44,7 +44,40 @@ def make_certificates(folder: Path) -> tuple[Path, Path, Path]:
     return ca, cert, key
 
 
-class Broker:
+class ChildProcess:
+    """A real process a test starts, waits for, kills (SIGKILL, like a power cut) or stops."""
+
+    proc: subprocess.Popen | None = None
+    stop_grace_s = 5.0
+
+    def wait_ready(self, ready, *, what: str, within_s: float, log_tail) -> None:
+        """Until ``ready()`` stops raising OSError; a process that exits says its log's tail."""
+        deadline = time.monotonic() + within_s
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"{what} exited: " + log_tail())
+            try:
+                ready()
+                return
+            except OSError:
+                time.sleep(0.05)
+        raise RuntimeError(f"{what} did not answer within {within_s:g} s")
+
+    def kill(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=self.stop_grace_s)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+class Broker(ChildProcess):
     """``tls=True`` adds the mqtts listener docs/club.md describes, on ``tls_port``, with a
     certificate of ``ca_file``'s CA (the plain listener stays, as on a bar's network)."""
 
@@ -84,26 +117,7 @@ class Broker:
         self.proc = subprocess.Popen(["mosquitto", "-c", str(self.dir / "mosquitto.conf")],
                                      stdout=log, stderr=subprocess.STDOUT)
         log.close()
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError("mosquitto exited: " + (self.dir / "mosquitto.log").read_text()[-800:])
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
-                return self
-            except OSError:
-                time.sleep(0.05)
-        raise RuntimeError("mosquitto did not listen within 10 s")
-
-    def kill(self) -> None:
-        if self.proc and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGKILL)
-            self.proc.wait(timeout=10)
-
-    def stop(self) -> None:
-        if self.proc and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                self.kill()
+        self.wait_ready(lambda: socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close(),
+                        what="mosquitto", within_s=10,
+                        log_tail=lambda: (self.dir / "mosquitto.log").read_text()[-800:])
+        return self

@@ -3,18 +3,18 @@
 from __future__ import annotations
 
 import json
-import signal
 import subprocess
 import sys
-import time
 import urllib.error
 import urllib.request
 from pathlib import Path
 
-from tests.club.broker import ORGANISER_PASSWORD, free_port
+from tests.club.broker import ORGANISER_PASSWORD, ChildProcess, free_port
 
 
-class Organiser:
+class Organiser(ChildProcess):
+    stop_grace_s = 10.0
+
     def __init__(self, db: Path, broker_url: str, *, log: Path, token: str | None = None,
                  ca_file: Path | None = None) -> None:
         self.token = token
@@ -35,29 +35,9 @@ class Organiser:
              *(["--ca-file", str(self.ca_file)] if self.ca_file else [])],
             stdout=out, stderr=subprocess.STDOUT)
         out.close()
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError("organiser exited: " + self.log.read_text()[-1500:])
-            try:
-                self.get("/api/tables")
-                return self
-            except OSError:
-                time.sleep(0.1)
-        raise RuntimeError("the organiser did not answer within 20 s")
-
-    def kill(self) -> None:
-        if self.proc and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGKILL)
-            self.proc.wait(timeout=10)
-
-    def stop(self) -> None:
-        if self.proc and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.kill()
+        self.wait_ready(lambda: self.get("/api/tables"), what="organiser", within_s=20,
+                        log_tail=lambda: self.log.read_text()[-1500:])
+        return self
 
     def get(self, path: str):
         with urllib.request.urlopen(self.base + path, timeout=10) as r:
