@@ -7,6 +7,12 @@
     recognition thread -- reads the newest handed-on frame (downscaled), calls
                           on_cards(result, new_cards)
 
+Glare in the live video: where the source can change its exposure (``supports_exposure``)
+and a frame's read shows a sticker or the mat burnt out by the lamp's reflection, the
+recognition thread takes one darker video frame (``capture_darker``, ``darker_scale`` of the
+automatic exposure) and merges its read (``vision.still.add_darker``, the same decision as a
+still's): at most one every ``darker_every_s`` seconds, so the video keeps its pace.
+
 With ``on_still``, a :class:`vision.still.StillCapture` runs beside them: when the pile
 settles (or on ``request_still()``, the SCAN button) it takes one full-resolution still,
 reads it on its own thread and calls ``on_still(still_read, new_cards)``; the still's cards
@@ -30,9 +36,10 @@ from typing import Callable, Iterator
 
 import cv2
 
+from vision.errors import CameraError
 from vision.reader import LiveAccumulator, PileReader, ReadResult
 from vision.sources import Frame, FrameSource, release_freed_memory
-from vision.still import StillCapture, StillRead
+from vision.still import StillCapture, StillRead, add_darker
 
 EVIDENCE_WIDTH = 1920  # a 12 MP still is kept as a photo no bigger than a video frame
 
@@ -84,7 +91,8 @@ class CameraService:
                  accumulator: LiveAccumulator | None = None,
                  recognition_width: int = 1920,
                  on_still: Callable[[StillRead, list], None] | None = None,
-                 light: Callable[[bool], None] | None = None):
+                 light: Callable[[bool], None] | None = None,
+                 darker_scale: float = 0.4, darker_every_s: float = 1.0):
         self.source = source
         self.reader = reader
         self.on_frame, self.on_cards, self.on_status = on_frame, on_cards, on_status
@@ -100,6 +108,9 @@ class CameraService:
         self.latest_read: tuple[Frame, ReadResult] | None = None  # a result and its own frame
         self.frames = 0  # frames delivered to on_frame
         self.reads = 0  # frames recognised
+        self.darker_scale, self.darker_every_s = float(darker_scale), float(darker_every_s)
+        self.darker_frames = 0  # darker frames read because of glare
+        self._next_darker = 0.0
         self.on_still = on_still
         self.latest_still: StillRead | None = None  # since the last reset()
         # the still thread gets its own reader: a detector's parameters change with the image
@@ -183,6 +194,8 @@ class CameraService:
                 frame, self._pending = self._pending, None
             try:
                 result = self.read_frame(frame)
+                if self.source.supports_exposure and frame.time >= self._next_darker:
+                    result = self._with_darker(frame, result)
             except Exception:
                 log.exception("reading frame %d failed", frame.number)
                 continue
@@ -192,6 +205,20 @@ class CameraService:
             self.latest_read = (frame, result)
             self.reads += 1
             self._call(self.on_cards, result, new)
+
+    def _with_darker(self, frame: Frame, result: ReadResult) -> ReadResult:
+        def darker_read():
+            self._next_darker = frame.time + self.darker_every_s  # taken or failed: not on every frame
+            try:
+                second = self.source.capture_darker(self.darker_scale)
+            except CameraError as exc:  # the status line tells a lost camera; this frame's read stands
+                log.warning("darker frame not taken: %s", exc)
+                return None
+            return None if second is None else (second.image, self.read_frame(second))
+
+        readout = add_darker(frame.image, result, darker_read)
+        self.darker_frames += readout.darker
+        return readout.result
 
     def _still_read(self, read: StillRead) -> None:
         with self._acc_lock:

@@ -93,14 +93,25 @@ def read_still(reader: PileReader, image: np.ndarray,
     Why only on glare: the darker still is noisier in the shadows, and most stills have no
     glare. Both reads are sure of what they report (margins), so their cards add up; a place
     where they disagree is refused (``merge_reads``)."""
-    result = reader.read(image)
+    def darker_read() -> tuple[np.ndarray, ReadResult] | None:
+        second = darker_still()
+        return None if second is None else (second, reader.read(second))
+
+    return add_darker(image, reader.read(image), darker_read if darker_still is not None else None)
+
+
+def add_darker(image: np.ndarray, result: ReadResult,
+               darker_read: Callable[[], tuple[np.ndarray, ReadResult] | None] | None) -> StillReadout:
+    """``result`` (read from ``image``) merged with a darker exposure's read when ``image``
+    shows glare: ``darker_read()`` gives the darker image and its read (None: none taken).
+    The one decision behind stills (``read_still``) and the live video (``CameraService``)."""
     glare = glare_squares(image, result)
-    if not glare or darker_still is None:
+    if not glare or darker_read is None:
         return StillReadout(result, False, tuple(glare))
-    second = darker_still()
-    if second is None:
+    got = darker_read()
+    if got is None:
         return StillReadout(result, False, tuple(glare))
-    extra = reader.read(second)
+    second, extra = got
     return StillReadout(merge_reads(result, extra), True, tuple(glare_squares(second, extra)))
 
 

@@ -1,10 +1,12 @@
 import threading
 import time
 
+import cv2
+
 from vision.reader import PileReader
 from vision.scene import make_scene
 from vision.service import CameraService
-from vision.sources import NO_CAMERA, FileSource, OpenCVSource
+from vision.sources import NO_CAMERA, FileSource, FrameSource, OpenCVSource
 
 
 class SlowReader(PileReader):
@@ -93,3 +95,42 @@ def test_unplugged_camera_reports_status_and_a_failing_callback_does_not_kill_th
     svc.stop()
     assert NO_CAMERA in statuses
     assert svc.status == "stopped"
+
+
+class _GlossyVideo(FrameSource):
+    """Live video of a real rendered table where the lamp's reflection burns out one sticker;
+    the same table at a darker exposure does not (a camera that supports exposure control)."""
+    name = "glossy"
+    interval = 0.03
+    supports_exposure = True
+
+    def __init__(self, image, glare_at):
+        super().__init__()
+        self.clean = image
+        self.glared = cv2.GaussianBlur(cv2.circle(image.copy(), glare_at, 30, (255, 255, 255), -1), (0, 0), 1.0)
+        self.darker = []
+
+    def _grab(self):
+        return self.glared.copy()
+
+    def _grab_darker(self, exposure_scale):
+        self.darker.append(exposure_scale)
+        return self.clean.copy()
+
+
+def test_glare_in_the_live_video_takes_a_darker_frame_at_most_every_darker_every_s(one_core):
+    scene = make_scene(8, cards=8, px_per_mm=2.6, glare=0)
+    d = PileReader().read(scene.image).detections[0]
+    src = _GlossyVideo(scene.image, tuple(int(v) for v in d.centre))
+    alone = PileReader().read(src.glared)
+    assert d.card not in alone.cards  # the reflection really hides it from one frame
+    with CameraService(src, PileReader(), darker_every_s=0.3) as svc:
+        deadline = time.monotonic() + 30
+        # a live card needs two sightings: two darker frames, 0.3 s apart at the least
+        while d.card not in svc.accumulator.cards and time.monotonic() < deadline:
+            time.sleep(0.05)
+        t_seen = time.monotonic()
+    assert d.card in svc.accumulator.cards and set(svc.accumulator.cards) <= set(scene.cards)
+    # every frame shows the glare, yet the video is not slowed to one darker frame each
+    assert src.darker[0] == 0.4 and 2 <= len(src.darker) <= svc.reads // 2 + 1 and svc.darker_frames >= 2
+    assert t_seen < deadline

@@ -240,3 +240,25 @@ def test_file_source_serves_its_still_image(tmp_path):
         t = time.monotonic()
         still = src.capture_still(3)
         assert still.image.shape == (900, 1600, 3) and time.monotonic() - t < 1.0  # not a paced wait
+
+
+class _ExposureCamera(_StillCamera):
+    """A fake sensor whose darker frame is the video frame at a quarter of the light."""
+    supports_exposure = True
+
+    def _grab_darker(self, exposure_scale):
+        return np.full((180, 320, 3), int(80 * exposure_scale), np.uint8)
+
+
+def test_a_darker_frame_is_one_video_frame_never_shown_as_the_latest():
+    with _ExposureCamera() as src:
+        first = src.latest(3)
+        dark = src.capture_darker(0.25)
+        assert not dark.still and dark.image.shape == (180, 320, 3) and int(dark.image[0, 0, 0]) == 20
+        assert dark.number > first.number
+        for _ in range(3):  # the preview goes on with normal frames only
+            first = src.latest(3, after=first.number)
+            assert int(first.image[0, 0, 0]) == 80
+    with _StillCamera() as plain:  # a camera that cannot change its exposure gives none
+        plain.latest(3)
+        assert plain.capture_darker(0.25) is None

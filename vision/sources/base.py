@@ -11,7 +11,10 @@ thread: a missing camera, an unplugged one, or a frame that cannot be read sets 
 A still: ``capture_still(timeout_s)`` asks the grabbing thread for ONE picture at the
 sensor's full resolution (``_grab_still()``; a source without a still mode gives its next
 video frame) between two video frames, so the device is only ever touched by its own thread.
-A fake source for tests is a subclass with ``_grab`` and ``_grab_still``.
+A darker frame: ``capture_darker(scale)`` asks the same thread for ONE video frame at
+``scale`` times the automatic exposure (``_grab_darker(scale)``; glare), where the source
+``supports_exposure``; it is not published as the latest frame, so the preview never shows it.
+A fake source for tests is a subclass with ``_grab``, ``_grab_still`` and ``_grab_darker``.
 """
 
 from __future__ import annotations
@@ -85,7 +88,7 @@ class FrameSource:
 
     name = "source"
     interval = 0.0
-    supports_exposure = False  # capture_still(exposure_scale=...) really changes the exposure
+    supports_exposure = False  # capture_still(exposure_scale=...) and capture_darker() really change it
     backoff = (0.5, 5.0)
 
     def __init__(self, *, on_status: Callable[[str], None] | None = None):
@@ -101,6 +104,7 @@ class FrameSource:
         self._still_wanted = threading.Event()
         self._still: Frame | CameraError | None = None
         self._exposure_scale = 1.0
+        self._darker = False  # the request is a darker video frame, not a full-resolution still
 
     # -- interface ------------------------------------------------------------------
 
@@ -127,19 +131,34 @@ class FrameSource:
         exposure than the automatic one (glare; only where ``supports_exposure``). Blocks:
         call it from a worker thread, never the UI thread. Raises :class:`CameraError` when
         the source is not running, fails, or gives nothing within ``timeout_s``."""
+        return self._request(timeout_s, exposure_scale, darker=False)
+
+    def capture_darker(self, exposure_scale: float = 0.4, timeout_s: float = 2.0) -> Frame | None:
+        """ONE video frame (the video's size) at ``exposure_scale`` times the automatic
+        exposure, same gain: where the lamp's reflection burns a card out, the darker frame
+        keeps its print. None where the source cannot change its exposure
+        (``supports_exposure``). Blocks like ``capture_still`` (worker threads only) and
+        raises :class:`CameraError` the same way."""
+        if not self.supports_exposure:
+            return None
+        return self._request(timeout_s, exposure_scale, darker=True)
+
+    def _request(self, timeout_s: float, exposure_scale: float, *, darker: bool) -> Frame:
         if self._thread is None or self._stop.is_set():
             raise CameraLostError("the camera is not running")
+        what = "darker frame" if darker else "still"
         deadline = time.monotonic() + timeout_s
         with self._cond:
             self._still = None
             self._exposure_scale = float(exposure_scale)
+            self._darker = darker
             self._still_wanted.set()
             self._wake.set()
             while self._still is None:
                 left = deadline - time.monotonic()
                 if left <= 0 or self._stop.is_set():
                     self._still_wanted.clear()
-                    raise CameraLostError(f"no still from the {self.name} camera in {timeout_s:g} s")
+                    raise CameraLostError(f"no {what} from the {self.name} camera in {timeout_s:g} s")
                 self._cond.wait(min(left, 0.5))
             got, self._still = self._still, None
         if isinstance(got, CameraError):
@@ -266,18 +285,23 @@ class FrameSource:
 
     def _take_still(self) -> None:
         self._still_wanted.clear()
+        darker, scale = self._darker, self._exposure_scale
+        what = "darker frame" if darker else "still"
         try:
-            scale = self._exposure_scale
-            got = self._grab_still(exposure_scale=scale) if scale != 1.0 else self._grab_still()
-            image = got[0] if isinstance(got, tuple) else got
+            if darker:
+                got = self._grab_darker(scale)
+            else:
+                got = self._grab_still(exposure_scale=scale) if scale != 1.0 else self._grab_still()
+            image, gray = got if isinstance(got, tuple) else (got, None)
             if image is None or image.size == 0:
-                raise BadFrameError(f"the {self.name} camera gave an empty still")
+                raise BadFrameError(f"the {self.name} camera gave an empty {what}")
             self._number += 1
-            result: Frame | CameraError = Frame(image, self._number, time.monotonic(), None, True)
+            result: Frame | CameraError = Frame(image, self._number, time.monotonic(), gray if darker else None,
+                                                not darker)
         except CameraError as exc:
             result = exc
         except Exception as exc:  # a driver raising something unexpected: the caller is told
-            result = CameraLostError(f"still: {exc}")
+            result = CameraLostError(f"{what}: {exc}")
         with self._cond:
             self._still = result
             self._cond.notify_all()
@@ -299,6 +323,11 @@ class FrameSource:
     def _grab_still(self):
         """One full-resolution picture; a source without a still mode: its next frame."""
         return self._grab()
+
+    def _grab_darker(self, exposure_scale: float):
+        """One video frame at ``exposure_scale`` times the automatic exposure (only called
+        where ``supports_exposure``)."""
+        raise NotImplementedError
 
     def _close(self) -> None:
         pass

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from vision.errors import CameraDriverError, CameraLostError, NoCameraError
+from vision.errors import BadFrameError, CameraDriverError, CameraLostError, NoCameraError
 from vision.sources.base import FrameSource
 
 MODEL_FILE = Path("/proc/device-tree/model")
+DARKER_FRAMES = 8  # frames to wait for a new exposure to reach the sensor (a few, at 30 fps)
 
 
 def board_model(model_file: Path = MODEL_FILE) -> str | None:
@@ -115,6 +116,27 @@ class Picamera2Source(FrameSource):
                                      else {"AeEnable": False, "ExposureTime": int(self.exposure)})
         except Exception as exc:
             raise CameraLostError(f"Pi camera still: {exc}") from exc
+
+    def _grab_darker(self, exposure_scale: float):
+        """A darker video frame: the automatic exposure's time times ``exposure_scale``, same
+        gain. Controls reach the sensor a few frames late, so frames are taken until one's
+        metadata shows the new exposure (at most ``DARKER_FRAMES``); then automatic again."""
+        cam = self._cam
+        try:
+            meta = cam.capture_metadata()
+            want = max(100, int(meta["ExposureTime"] * exposure_scale))
+            cam.set_controls({"AeEnable": False, "AnalogueGain": float(meta["AnalogueGain"]), "ExposureTime": want})
+            try:
+                for _ in range(DARKER_FRAMES):
+                    (main, lores), got = cam.capture_arrays(["main", "lores"])
+                    if abs(got["ExposureTime"] - want) <= 0.15 * want:
+                        return main, lores[: self.lores[1], : self.lores[0]]
+            finally:
+                cam.set_controls({"AeEnable": True} if not self.exposure
+                                 else {"AeEnable": False, "ExposureTime": int(self.exposure)})
+        except Exception as exc:
+            raise CameraLostError(f"Pi camera darker frame: {exc}") from exc
+        raise BadFrameError(f"the Pi camera did not take the darker exposure in {DARKER_FRAMES} frames")
 
     def _close(self) -> None:
         if self._cam is not None:
