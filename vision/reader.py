@@ -68,14 +68,23 @@ MIN_SOFT_SIDE_PX = 10.0  # under 1.25 px per cell no decision has a margin (12 p
 MAX_SOFT_CANDIDATES = 200  # a busy table shows ~100 squares; bounded time on clutter
 
 
-def _side(q: np.ndarray) -> float:
+_NEXT = [1, 2, 3, 0]  # each corner's next one, round the quad
+
+
+def _sides(q: np.ndarray) -> np.ndarray:
+    """The four side lengths of a quad (plain arithmetic: called a thousand times a frame)."""
     q = q.reshape(4, 2)
-    return float(np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1).mean())
+    d = q[_NEXT] - q
+    return np.sqrt(d[:, 0] * d[:, 0] + d[:, 1] * d[:, 1])
+
+
+def _side(q: np.ndarray) -> float:
+    return float(_sides(q).mean())
 
 
 def _quad_ok(q: np.ndarray) -> tuple[bool, float, str]:
     """Convex, roughly square; returns (ok, mean side in px, why not)."""
-    sides = np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1)
+    sides = _sides(q)
     if sides.min() < 4:
         return False, 0.0, "tiny"
     if sides.max() / sides.min() > 1.6:
@@ -261,9 +270,9 @@ class PileReader:
         taken_c = [q.reshape(4, 2).mean(axis=0) for q in corners]
         taken_s = [_side(q) for q in corners]
         out_c, out_i, out_m, refused = [], [], [], []
-        for q in sorted(unread, key=lambda q: -_side(q))[:MAX_SOFT_CANDIDATES]:
+        by_size = sorted(((_side(q), q) for q in unread), key=lambda sq: -sq[0])[:MAX_SOFT_CANDIDATES]
+        for side, q in by_size:
             q = q.reshape(4, 2).astype(np.float32)
-            side = _side(q)
             if not lo <= side <= hi or not _quad_ok(q)[0]:
                 continue
             c = q.mean(axis=0)

@@ -216,7 +216,7 @@ class CameraService:
                 return None
             return None if second is None else (second.image, self.read_frame(second))
 
-        readout = add_darker(frame.image, result, darker_read)
+        readout = add_darker(frame.image, result, darker_read, glare_after=False)
         self.darker_frames += readout.darker
         return readout.result
 

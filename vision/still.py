@@ -101,10 +101,13 @@ def read_still(reader: PileReader, image: np.ndarray,
 
 
 def add_darker(image: np.ndarray, result: ReadResult,
-               darker_read: Callable[[], tuple[np.ndarray, ReadResult] | None] | None) -> StillReadout:
+               darker_read: Callable[[], tuple[np.ndarray, ReadResult] | None] | None, *,
+               glare_after: bool = True) -> StillReadout:
     """``result`` (read from ``image``) merged with a darker exposure's read when ``image``
     shows glare: ``darker_read()`` gives the darker image and its read (None: none taken).
-    The one decision behind stills (``read_still``) and the live video (``CameraService``)."""
+    The one decision behind stills (``read_still``) and the live video (``CameraService``).
+    ``glare_after``: look for glare left in the darker image (a still tells the player which
+    card to move; the live video does not, and saves the time)."""
     glare = glare_squares(image, result)
     if not glare or darker_read is None:
         return StillReadout(result, False, tuple(glare))
@@ -112,7 +115,8 @@ def add_darker(image: np.ndarray, result: ReadResult,
     if got is None:
         return StillReadout(result, False, tuple(glare))
     second, extra = got
-    return StillReadout(merge_reads(result, extra), True, tuple(glare_squares(second, extra)))
+    left = tuple(glare_squares(second, extra)) if glare_after else ()
+    return StillReadout(merge_reads(result, extra), True, left)
 
 
 @dataclass(frozen=True)

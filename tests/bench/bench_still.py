@@ -136,7 +136,7 @@ def _video_rows(reader: PileReader, mode: str, n: int, bins: dict, misses: list[
             extra.append((c, w))
             return dark, got
 
-        readout, cpu2, wall2 = _timed(add_darker, shot.image, result, darker_read)
+        readout, cpu2, wall2 = _timed(lambda: add_darker(shot.image, result, darker_read, glare_after=False))
         darker_taken += readout.darker
         got = set(readout.result.codes)
         for t in (live_all, live) if inside else (live_all,):
