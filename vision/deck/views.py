@@ -28,6 +28,7 @@ WHOLE_W, WHOLE_H = WARP_W // CELL, WARP_H // CELL
 # club): blocks of 6 x 6 warp px keep a pip's colour from being averaged with the paper.
 CHROMA_W, CHROMA_H = 16, 24
 CHROMA_WEIGHT = 1.0
+PAPER_SHARE = 0.7  # of a card's pixels are darker than its paper (the rest is paper)
 # The rank index sits in the top-left and bottom-right corners (turned half a turn).
 CARD_W_MM, CARD_H_MM = 61.0, 95.0
 CORNER_MM = (0.5, 0.5, 19.0, 24.0)  # x0, y0, x1, y1 of the index region, from the top-left
@@ -178,6 +179,24 @@ def _views(ycc: np.ndarray, offsets: list[tuple[int, int]], frame: np.ndarray, t
     return [CardView(row, frame, quad, 0.0) for row, quad in zip(whole, quads)]
 
 
+def paper_gains(bgr: np.ndarray) -> np.ndarray:
+    """Per-channel gains that make the card's paper grey: most of a card is paper, so its
+    ``PAPER_SHARE`` level in each channel is the paper's colour under this light. A lamp's
+    colour, or a camera's white balance unlike the one the deck was learnt under, then
+    leaves the suits' colours where they were (the chroma's own mean is taken out later,
+    but a cast scales the colours too, and a warm light pulls a blue sword towards a green
+    club)."""
+    flat = bgr[::2, ::2].reshape(-1, 3)
+    k = int(PAPER_SHARE * len(flat))
+    paper = np.partition(flat, k, axis=0)[k].astype(np.float32)
+    return paper.mean() / np.maximum(paper, 1.0)
+
+
+def _ycc(bgr: np.ndarray, gains: np.ndarray) -> np.ndarray:
+    balanced = cv2.convertScaleAbs(bgr.astype(np.float32) * gains)
+    return cv2.cvtColor(balanced, cv2.COLOR_BGR2YCrCb)
+
+
 def _glare(bgr: np.ndarray) -> np.ndarray:
     return glare_cells(bgr, (WHOLE_H, WHOLE_W))
 
@@ -188,7 +207,7 @@ def views_both_ways(image: np.ndarray, quad: np.ndarray) -> tuple[CardView, Card
     out = []
     for qq in (q, q[[2, 3, 0, 1]]):
         flat, back = _warp(image, qq, 0)
-        v = _views(cv2.cvtColor(flat, cv2.COLOR_BGR2YCrCb), [(0, 0)], image, back, 0)[0]
+        v = _views(_ycc(flat, paper_gains(flat)), [(0, 0)], image, back, 0)[0]
         v.glare_cells = _glare(flat)
         v.glare = float(v.glare_cells.mean())
         out.append(v)
@@ -206,13 +225,15 @@ def views_around(image: np.ndarray, quad: np.ndarray, *, reach: int = 6,
     steps = range(0, 2 * reach + 1, CELL)
     offsets = [(dx, dy) for dy in steps for dx in steps]
     out: list[CardView] = []
-    cells = None
+    warps = {scale: _warp(image, centre + (q - centre) * scale, reach) for scale in scales}
+    # one mask and one white balance for every alignment, from the card as outlined
+    # (the mask grown by the search's reach: GROW_CELLS)
+    middle = warps[1.0][0][reach:-reach, reach:-reach] if 1.0 in warps else None
+    cells = _glare(middle) if middle is not None else None
+    gains = paper_gains(middle if middle is not None else warps[scales[0]][0])
     for scale in scales:
-        padded, back = _warp(image, centre + (q - centre) * scale, reach)
-        if scale == 1.0:
-            # one mask for every alignment: grown by the search's reach (GROW_CELLS)
-            cells = _glare(padded[reach:-reach, reach:-reach])
-        out += _views(cv2.cvtColor(padded, cv2.COLOR_BGR2YCrCb), offsets, image, back, reach)
+        padded, back = warps[scale]
+        out += _views(_ycc(padded, gains), offsets, image, back, reach)
     share = float(cells.mean()) if cells is not None else 0.0
     for v in out:
         v.glare_cells, v.glare = cells, share
