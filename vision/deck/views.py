@@ -28,7 +28,7 @@ WHOLE_W, WHOLE_H = WARP_W // CELL, WARP_H // CELL
 # club): blocks of 6 x 6 warp px keep a pip's colour from being averaged with the paper.
 CHROMA_W, CHROMA_H = 16, 24
 CHROMA_WEIGHT = 1.0
-PAPER_SHARE = 0.7  # of a card's pixels are darker than its paper (the rest is paper)
+PAPER_SHARE = 0.85  # of a card's pixels may be darker than its paper (a face card's figure covers half)
 # The rank index sits in the top-left and bottom-right corners (turned half a turn).
 CARD_W_MM, CARD_H_MM = 61.0, 95.0
 CORNER_MM = (0.5, 0.5, 19.0, 24.0)  # x0, y0, x1, y1 of the index region, from the top-left
@@ -180,8 +180,9 @@ def _views(ycc: np.ndarray, offsets: list[tuple[int, int]], frame: np.ndarray, t
 
 
 def paper_gains(bgr: np.ndarray) -> np.ndarray:
-    """Per-channel gains that make the card's paper grey: most of a card is paper, so its
-    ``PAPER_SHARE`` level in each channel is the paper's colour under this light. A lamp's
+    """Per-channel gains that make the card's paper grey: a card's brightest pixels are its
+    paper, so its ``PAPER_SHARE`` level in each channel is the paper's colour under this
+    light (a reflection there is white: no gain). A lamp's
     colour, or a camera's white balance unlike the one the deck was learnt under, then
     leaves the suits' colours where they were (the chroma's own mean is taken out later,
     but a cast scales the colours too, and a warm light pulls a blue sword towards a green
