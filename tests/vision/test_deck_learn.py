@@ -12,8 +12,8 @@ import pytest
 from kiosk.cli import main
 from kiosk.game import DECK, Card
 from tests.vision import deckdraw
-from vision.deck.errors import DeckNotFoundError, EnrolmentError
-from vision.deck.store import DeckStore, learn_folder
+from vision.deck.errors import DeckError, DeckNotFoundError, EnrolmentError
+from vision.deck.store import DeckStore, learn_folder, load_model
 
 
 @pytest.fixture(scope="module")
@@ -75,6 +75,14 @@ def test_a_card_not_on_the_mat_is_refused(photos, tmp_path):
     cv2.imwrite(str(folder / "3E.jpg"), empty)
     with pytest.raises(EnrolmentError, match="no card"):
         learn_folder("bar", folder)
+
+
+def test_a_deck_learnt_with_older_features_is_learnt_again(tmp_path):
+    path = tmp_path / "old.npz"
+    header = json.dumps({"format": 1, "name": "old", "codes": ["9O"], "card_long_frac": 0.1})
+    np.savez_compressed(path, header=np.array(header), whole=np.zeros((2, 4)), corners=np.zeros((2, 3, 3)))
+    with pytest.raises(DeckError, match="learn the deck again"):
+        load_model(path)
 
 
 def test_unknown_deck(tmp_path):

@@ -15,15 +15,19 @@ from vision.deck.store import learn_photo
 from vision.deck.views import order_quad
 
 
-@pytest.mark.parametrize("style", ["fournier", "moderna"])
-def test_a_learnt_outline_lies_on_the_card_edges(style):
+@pytest.mark.parametrize("style,code,mode", [("fournier", "9O", "1080p"), ("moderna", "9O", "1080p"),
+                                             ("fournier", "6E", "1080p"), ("moderna", "6O", "720p")])
+def test_a_learnt_outline_lies_on_the_card_edges(style, code, mode):
     # the moderna paper is close to the mat's colour: a colour threshold snaps to its
-    # printed frame, 3 mm inside; the edge fit must find the paper's own edge
-    shot = enrol_photo("9O", deck_style=style)
+    # printed frame, 3 mm inside; the edge fit must find the paper's own edge. On the
+    # fournier swords some profiles along a side stop short of the edge (a 9 px skew
+    # when they pulled the line): the side's line keeps to the points that agree. At
+    # 720p the moderna frame lies 0.13 of the card's width inside its edge.
+    shot = enrol_photo(code, deck_style=style, mode=mode)
     quad, _ = learn_photo(shot.image)
     truth = order_quad(shot.truth[0].card_corners)
     error = np.linalg.norm(order_quad(quad) - truth, axis=1)
-    assert error.max() < 4.0, error  # px at 1080p; the card's long side is about 200 px
+    assert error.max() < 2.5, error  # px; the card is about 200 px long at 1080p, 130 at 720p
     assert abs(np.linalg.norm(quad[1] - quad[2]) - np.linalg.norm(truth[1] - truth[2])) < 2.0
 
 

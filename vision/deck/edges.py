@@ -17,13 +17,36 @@ import numpy as np
 SAMPLES = 24  # profiles per side, clear of the rounded corners
 REACH = 0.12  # each way across the side, as a share of the card's short side
 STEPS = 49
-MAX_MOVE = 0.12  # of the short side: a corner moved further means the fit went astray
+# how far a kept edge point may lie off the line: a pixel at 1080p (0.5 mm), as much of
+# the card in a photo of any other resolution
+TRIM_SHORT = 0.008  # of the card's short side
+TRIM_MIN_PX = 1.0
+MAX_MOVE = 0.2  # of the short side: a corner moved further means the fit went astray (an
+# outline on the moderna frame, 3 mm inside, moves a corner by up to 0.13)
 
 
-def _line_through(points: np.ndarray) -> np.ndarray | None:
+def _line_through(points: np.ndarray, within_px: float) -> np.ndarray | None:
+    """A line through the side's edge points, the strays left out: a profile can cross a
+    pip's shadow or a speck of the mat first and put its point millimetres off, and a few
+    of those pull even a robust fit by several pixels. So every line through two of the
+    points is tried, the one most points lie within ``within_px`` of is kept, and the line is
+    fitted to those points alone."""
     if len(points) < SAMPLES // 2:
         return None
-    vx, vy, x0, y0 = cv2.fitLine(points.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+    p = points.astype(np.float64)
+    i, j = np.triu_indices(len(p), 1)
+    d = p[j] - p[i]
+    length = np.linalg.norm(d, axis=1)
+    ok = length > 1e-6
+    i, j, d, length = i[ok], j[ok], d[ok], length[ok]
+    # distance of every point to every candidate line (pairs x points)
+    off = np.abs((p[None, :, 0] - p[i, None, 0]) * d[:, None, 1]
+                 - (p[None, :, 1] - p[i, None, 1]) * d[:, None, 0]) / length[:, None]
+    inliers = off <= within_px
+    keep = inliers[int(np.argmax(inliers.sum(axis=1)))]
+    if keep.sum() < SAMPLES // 3:
+        return None
+    vx, vy, x0, y0 = cv2.fitLine(p[keep].astype(np.float32), cv2.DIST_L2, 0, 0.01, 0.01).ravel()
     return np.float64([vx, vy, x0, y0])
 
 
@@ -82,7 +105,7 @@ def fit_edges(image: np.ndarray, quad: np.ndarray, mat_lab: np.ndarray) -> np.nd
             lo, hi = prof[j, k - 1], prof[j, k]
             f = (level - lo) / max(hi - lo, 1e-6)
             found.append(base[j] + (ks[k - 1] + f * (ks[k] - ks[k - 1])) * inward)
-        line = _line_through(np.array(found))
+        line = _line_through(np.array(found), max(TRIM_MIN_PX, TRIM_SHORT * short))
         if line is None:
             return quad
         lines.append(line)

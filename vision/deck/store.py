@@ -23,7 +23,9 @@ from vision.deck.locate import find_card_on_mat
 from vision.deck.model import DeckModel
 from vision.deck.views import order_quad
 
-FORMAT = 1
+# 2: outlines fitted to the edge points that agree, the paper made grey before its colours
+# are taken. A deck of another format holds other features: it is learnt again.
+FORMAT = 2
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$")
 PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp")
 
@@ -60,7 +62,7 @@ def load_model(path: Path, *, name: str | None = None) -> DeckModel:
     except (OSError, ValueError, KeyError) as exc:
         raise DeckError(f"{path} is not a deck file: {exc}") from None
     if header.get("format") != FORMAT:
-        raise DeckError(f"{path}: deck format {header.get('format')!r} is not {FORMAT}")
+        raise DeckError(f"{path}: deck format {header.get('format')!r} is not {FORMAT}: learn the deck again")
     return DeckModel(name or header["name"], header["codes"], whole, corners,
                      card_long_frac=header.get("card_long_frac", 0.0))
 

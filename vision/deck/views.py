@@ -28,6 +28,7 @@ WHOLE_W, WHOLE_H = WARP_W // CELL, WARP_H // CELL
 # club): blocks of 6 x 6 warp px keep a pip's colour from being averaged with the paper.
 CHROMA_W, CHROMA_H = 16, 24
 CHROMA_WEIGHT = 1.0
+PAPER_SHARE = 0.85  # of a card's pixels may be darker than its paper (a face card's figure covers half)
 # The rank index sits in the top-left and bottom-right corners (turned half a turn).
 CARD_W_MM, CARD_H_MM = 61.0, 95.0
 CORNER_MM = (0.5, 0.5, 19.0, 24.0)  # x0, y0, x1, y1 of the index region, from the top-left
@@ -139,13 +140,27 @@ def corner_score(learnt: np.ndarray, seen: np.ndarray, use: tuple[int, ...] = (0
     return min(scores) if scores else 0.0
 
 
+@lru_cache(maxsize=4)
+def _area_matrix(n_in: int, n_out: int) -> np.ndarray:
+    """cv2.resize's INTER_AREA along one axis as a matrix (it is linear and separable), so
+    the chroma of every alignment is resampled in one product, not one resize each."""
+    eye = np.eye(n_in, dtype=np.float32)
+    return cv2.resize(eye, (n_in, n_out), interpolation=cv2.INTER_AREA)
+
+
 def _chroma(ab_cells: np.ndarray) -> np.ndarray:
-    """From the card's chroma at cell resolution (WHOLE_H x WHOLE_W x 2): each view's is a
-    crop of the one cell map, not a resize of its own full-resolution crop."""
-    ab = cv2.resize(np.ascontiguousarray(ab_cells), (CHROMA_W, CHROMA_H), interpolation=cv2.INTER_AREA)
-    ab = ab - ab.reshape(-1, 2).mean(axis=0)
+    """From the card's chroma at cell resolution (views x WHOLE_H x WHOLE_W x 2): each
+    view's is a crop of the one cell map, not a resize of its own full-resolution crop."""
+    n = len(ab_cells)
+    # two plain 2-D products (a batched one is a loop over small matrices)
+    cols = np.moveaxis(ab_cells, -1, 1).reshape(-1, WHOLE_W) @ _area_matrix(WHOLE_W, CHROMA_W).T
+    rows = np.swapaxes(cols.reshape(n, 2, WHOLE_H, CHROMA_W), 2, 3).reshape(-1, WHOLE_H)
+    small = (rows @ _area_matrix(WHOLE_H, CHROMA_H).T).reshape(n, 2, CHROMA_W, CHROMA_H)
+    ab = np.transpose(small, (0, 3, 2, 1)).reshape(n, -1, 2)  # views x (CHROMA_H x CHROMA_W) x 2
+    ab = ab - ab.mean(axis=1, keepdims=True)
     # a grey card does not get its noise blown up to full weight
-    return CHROMA_WEIGHT * ab.ravel() / max(float(np.linalg.norm(ab)), 25.0)
+    norm = np.maximum(np.linalg.norm(ab.reshape(len(ab), -1), axis=1, keepdims=True), 25.0)
+    return CHROMA_WEIGHT * ab.reshape(len(ab), -1) / norm
 
 
 def _views(ycc: np.ndarray, offsets: list[tuple[int, int]], frame: np.ndarray, to_frame: np.ndarray,
@@ -154,18 +169,33 @@ def _views(ycc: np.ndarray, offsets: list[tuple[int, int]], frame: np.ndarray, t
     ``to_frame`` maps the padded warp back to ``frame``."""
     h, w = ycc.shape[:2]
     cells = cv2.resize(ycc, (w // CELL, h // CELL), interpolation=cv2.INTER_AREA).astype(np.float32)
-    crops = np.stack([cells[dy // CELL:dy // CELL + WHOLE_H, dx // CELL:dx // CELL + WHOLE_W, 0].ravel()
+    crops = np.stack([cells[dy // CELL:dy // CELL + WHOLE_H, dx // CELL:dx // CELL + WHOLE_W]
                       for dx, dy in offsets])
-    light = _flatten_rows(crops, WHOLE_H, WHOLE_W)
-    out = []
-    for (dx, dy), row in zip(offsets, light):
-        ab = cells[dy // CELL:dy // CELL + WHOLE_H, dx // CELL:dx // CELL + WHOLE_W, 1:]
-        whole = np.concatenate([row, _chroma(ab)]).astype(np.float32)
-        whole /= float(np.linalg.norm(whole)) or 1.0
-        card = _WARP_CARD + np.float32([dx, dy])
-        quad = cv2.perspectiveTransform(card[None], to_frame)[0]
-        out.append(CardView(whole, frame, quad, 0.0))
-    return out
+    light = _flatten_rows(crops[..., 0].reshape(len(offsets), -1), WHOLE_H, WHOLE_W)
+    whole = np.concatenate([light, _chroma(crops[..., 1:])], axis=1).astype(np.float32)
+    whole /= np.maximum(np.linalg.norm(whole, axis=1, keepdims=True), 1e-12)
+    cards = _WARP_CARD[None] + np.float32(offsets)[:, None, :]
+    quads = cv2.perspectiveTransform(cards.reshape(1, -1, 2), to_frame).reshape(-1, 4, 2)
+    return [CardView(row, frame, quad, 0.0) for row, quad in zip(whole, quads)]
+
+
+def paper_gains(bgr: np.ndarray) -> np.ndarray:
+    """Per-channel gains that make the card's paper grey: a card's brightest pixels are its
+    paper, so its ``PAPER_SHARE`` level in each channel is the paper's colour under this
+    light (a reflection there is white: no gain). A lamp's
+    colour, or a camera's white balance unlike the one the deck was learnt under, then
+    leaves the suits' colours where they were (the chroma's own mean is taken out later,
+    but a cast scales the colours too, and a warm light pulls a blue sword towards a green
+    club)."""
+    flat = bgr[::2, ::2].reshape(-1, 3)
+    k = int(PAPER_SHARE * len(flat))
+    paper = np.partition(flat, k, axis=0)[k].astype(np.float32)
+    return paper.mean() / np.maximum(paper, 1.0)
+
+
+def _ycc(bgr: np.ndarray, gains: np.ndarray) -> np.ndarray:
+    balanced = cv2.convertScaleAbs(bgr.astype(np.float32) * gains)
+    return cv2.cvtColor(balanced, cv2.COLOR_BGR2YCrCb)
 
 
 def _glare(bgr: np.ndarray) -> np.ndarray:
@@ -178,7 +208,7 @@ def views_both_ways(image: np.ndarray, quad: np.ndarray) -> tuple[CardView, Card
     out = []
     for qq in (q, q[[2, 3, 0, 1]]):
         flat, back = _warp(image, qq, 0)
-        v = _views(cv2.cvtColor(flat, cv2.COLOR_BGR2YCrCb), [(0, 0)], image, back, 0)[0]
+        v = _views(_ycc(flat, paper_gains(flat)), [(0, 0)], image, back, 0)[0]
         v.glare_cells = _glare(flat)
         v.glare = float(v.glare_cells.mean())
         out.append(v)
@@ -196,14 +226,16 @@ def views_around(image: np.ndarray, quad: np.ndarray, *, reach: int = 6,
     steps = range(0, 2 * reach + 1, CELL)
     offsets = [(dx, dy) for dy in steps for dx in steps]
     out: list[CardView] = []
-    cells = None
+    warps = {scale: _warp(image, centre + (q - centre) * scale, reach) for scale in scales}
+    # one mask and one white balance for every alignment, from the card as outlined
+    # (the mask grown by the search's reach: GROW_CELLS)
+    middle = warps[1.0][0][reach:-reach, reach:-reach] if 1.0 in warps else None
+    cells = _glare(middle) if middle is not None else None
+    gains = paper_gains(middle if middle is not None else warps[scales[0]][0])
     for scale in scales:
-        padded, back = _warp(image, centre + (q - centre) * scale, reach)
-        if scale == 1.0:
-            # one mask for every alignment: grown by the search's reach (GROW_CELLS)
-            cells = _glare(padded[reach:-reach, reach:-reach])
-        out += _views(cv2.cvtColor(padded, cv2.COLOR_BGR2YCrCb), offsets, image, back, reach)
+        padded, back = warps[scale]
+        out += _views(_ycc(padded, gains), offsets, image, back, reach)
+    share = float(cells.mean()) if cells is not None else 0.0
     for v in out:
-        v.glare_cells = cells
-        v.glare = float(cells.mean()) if cells is not None else 0.0
+        v.glare_cells, v.glare = cells, share
     return out
