@@ -58,7 +58,19 @@ def acknowledged(acks: Path, acked: dict[int, int]) -> None:
 
 def stored_read_only(db: Path) -> tuple[list[str], dict[int, list[dict]]]:
     """Integrity and events through a read-only connection: leaves a hot WAL hot, so the
-    next child has to recover it (and may be killed while it does)."""
+    next child has to recover it (and may be killed while it does). A read-only connection
+    cannot itself recover a WAL whose index the kill left stale (SQLite's
+    SQLITE_READONLY_RECOVERY, "attempt to write a readonly database": seen on a loaded
+    machine); then the journal's own opening, which recovers, is what is checked."""
+    try:
+        return _read_only(db)
+    except sqlite3.OperationalError as exc:
+        if "readonly" not in str(exc):
+            raise
+        return stored_by_journal(db)
+
+
+def _read_only(db: Path) -> tuple[list[str], dict[int, list[dict]]]:
     conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
     try:
         check = [r[0] for r in conn.execute("PRAGMA integrity_check")]
