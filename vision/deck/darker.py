@@ -29,13 +29,14 @@ import cv2
 import numpy as np
 
 from vision.deck.glare import GLARE_LEVEL
-from vision.deck.locate import Blob, channel_max
+from vision.deck.locate import channel_max
 
 DARKER_SCALE = 0.4  # of the automatic exposure: a reflection twice as bright as the card's white keeps its print
 NEAR = 0.5  # the reflection counts within this share of a card's long side around the change
 MIN_CLIPPED = 12  # clipped pixels (detail size) that are a reflection, not a speck of noise
-STILL_SHARE = 0.01  # of the view: more changed between the look and the darker frame is a hand coming
-MIN_SAMPLES = 30  # pixels a level needs to fit the tone mapping at that level
+EDGE_BAND = 0.04  # of the view's height: a change there between the look and the darker frame is a hand coming
+MIN_SAMPLES = 100  # pixels to measure the exposures' ratio on
+MIN_LEVEL = 16  # darker than this a pixel is mostly noise: no ratio taken from it
 
 
 @dataclass(frozen=True)
@@ -53,12 +54,18 @@ def clipped(bgr: np.ndarray) -> np.ndarray:
     return (cv2.min(cv2.min(b, g), r) >= GLARE_LEVEL).astype(np.uint8)
 
 
-def glare_near(detail: np.ndarray, blobs: list[Blob], card_long: float) -> bool:
-    """Whether the reflection clips the picture around the changed regions ``blobs`` (grown
-    by ``NEAR`` of a card's long side): where the new card and the one it lies on are."""
-    if not blobs:
+def reflection_in_view(detail: np.ndarray) -> bool:
+    """Whether any channel clips anywhere (the empty mat: its colour clips one channel
+    before the others where the lamp's reflection falls on it)."""
+    return int(cv2.countNonZero((channel_max(detail) >= GLARE_LEVEL).astype(np.uint8))) >= MIN_CLIPPED
+
+
+def glare_near(detail: np.ndarray, quads: list[np.ndarray], card_long: float) -> bool:
+    """Whether the reflection clips the picture around ``quads`` (the changed regions, or
+    the card on top; grown by ``NEAR`` of a card's long side)."""
+    if not quads:
         return False
-    pts = np.concatenate([b.quad for b in blobs])
+    pts = np.concatenate(quads)
     h, w = detail.shape[:2]
     grow = NEAR * card_long
     x0, y0 = np.maximum(pts.min(axis=0) - grow, 0).astype(int)
@@ -66,28 +73,33 @@ def glare_near(detail: np.ndarray, blobs: list[Blob], card_long: float) -> bool:
     return int(cv2.countNonZero(clipped(detail[y0:y1, x0:x1]))) >= MIN_CLIPPED if x1 > x0 and y1 > y0 else False
 
 
+def _srgb_to_linear() -> np.ndarray:
+    x = np.arange(256, dtype=np.float64) / 255
+    return np.where(x <= 0.04045, x / 12.92, ((x + 0.055) / 1.055) ** 2.4)
+
+
+_LINEAR = _srgb_to_linear()
+
+
+def _linear_to_srgb(x: np.ndarray) -> np.ndarray:
+    x = np.clip(x, 0, 1)
+    return 255 * np.where(x <= 0.0031308, x * 12.92, 1.055 * np.power(x, 1 / 2.4) - 0.055)
+
+
 def tone_map(normal: np.ndarray, darker: np.ndarray) -> np.ndarray:
     """``normal`` (a frame at the automatic exposure) as it would look at ``darker``'s
-    exposure: per channel, each level goes to the median level the same pixels have in
-    ``darker`` (most of the view did not change), monotonic; clipped pixels of ``normal``
-    (unknown: the reflection) take ``darker``'s own values, so they never show as a change."""
+    exposure: a shorter exposure scales the light by one factor per channel, measured as the
+    median ratio of the two frames' light over the view (most of it did not change; where
+    the new card lies is a minority, and the lamp's hot spot is where it lies, so a
+    level-by-level fit would learn the card there). Clipped pixels of ``normal`` (unknown:
+    the reflection) take ``darker``'s own values, so they never show as a change."""
     out = np.empty_like(normal)
     lost = clipped(normal).astype(bool)
-    keep = ~lost[::2, ::2].ravel()
-    levels = np.arange(256, dtype=np.float64)
     for c in range(3):
-        a = normal[::2, ::2, c].ravel()[keep].astype(np.int64)
-        b = darker[::2, ::2, c].ravel()[keep].astype(np.int64)
-        joint = np.bincount(a * 256 + b, minlength=65536).reshape(256, 256)
-        counts = joint.sum(axis=1)
-        cum = np.cumsum(joint, axis=1)
-        median = np.argmax(cum >= (counts[:, None] + 1) // 2, axis=1).astype(np.float64)
-        good = counts >= MIN_SAMPLES
-        if good.sum() < 2:  # nothing to fit from: the frames are not of one scene
-            lut = levels
-        else:
-            lut = np.interp(levels, levels[good], median[good])
-            lut = np.maximum.accumulate(lut)
+        a, b = normal[::2, ::2, c], darker[::2, ::2, c]
+        ok = (a >= MIN_LEVEL) & (a < GLARE_LEVEL) & (b >= MIN_LEVEL)
+        ratio = _LINEAR[b[ok]] / _LINEAR[a[ok]] if np.count_nonzero(ok) >= MIN_SAMPLES else np.ones(1)
+        lut = _linear_to_srgb(float(np.median(ratio)) * _LINEAR)
         out[..., c] = cv2.LUT(normal[..., c], np.clip(lut + 0.5, 0, 255).astype(np.uint8))
     out[lost] = darker[lost]
     return out
@@ -95,7 +107,12 @@ def tone_map(normal: np.ndarray, darker: np.ndarray) -> np.ndarray:
 
 def still_between(normal_small: np.ndarray, darker_small: np.ndarray, level: int = 20) -> bool:
     """Whether the darker frame shows the same still table as the normal frame just looked
-    at (both at motion size): nothing but the exposure changed (a hand coming in between is
-    a change of a part of the view)."""
-    moved = channel_max(cv2.absdiff(tone_map(normal_small, darker_small), darker_small)) > level
-    return np.count_nonzero(moved) <= STILL_SHARE * moved.size
+    at (both at motion size): a hand coming in meanwhile changes the view at its edge, where
+    every hand enters. (Inside the view the reflection itself differs: the normal frame's
+    washed-out print shows in the darker one.)"""
+    moved = (channel_max(cv2.absdiff(tone_map(normal_small, darker_small), darker_small)) > level).astype(np.uint8)
+    moved = cv2.morphologyEx(moved, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    h, w = moved.shape
+    band = max(2, int(EDGE_BAND * min(h, w)))
+    inner = moved[band:h - band, band:w - band]
+    return cv2.countNonZero(moved) - cv2.countNonZero(inner) == 0

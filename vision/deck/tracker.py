@@ -36,7 +36,7 @@ import cv2
 import numpy as np
 
 from kiosk.game import Card, pile_points
-from vision.deck.darker import MIN_CLIPPED, DarkerRequest, clipped, glare_near, still_between, tone_map
+from vision.deck.darker import DarkerRequest, glare_near, reflection_in_view, still_between, tone_map
 from vision.deck.locate import CARD_ASPECT, Blob, change_groups, change_mask, channel_max
 from vision.deck.model import DeckModel, Naming
 from vision.deck.scale import TableScale
@@ -57,6 +57,7 @@ TWO_CARDS_AREA_GUESSED = 1.4  # x a card's area without the mat
 KEEP_DETAIL = 4  # settled frames kept at detail size (older ones are only for "lifted off")
 CHANGE_LEVEL = 18  # a change between two settled frames, in levels of the brightest channel
 DARKER_CHANGE_LEVEL = 12  # the same between darker frames: the print's contrast shrinks with the exposure
+DARKER_MIN_PIXELS = 16  # detail px: a darker frame's noise makes specks
 
 
 @dataclass(frozen=True)
@@ -85,6 +86,7 @@ class _Settled:
     card: Card | None = None
     pending: bool = False  # lies there unread (asked to show again): replaced by what comes next
     darker: np.ndarray | None = None  # the same table in the darker exposure (detail size), if one was taken
+    where: np.ndarray | None = None  # the outline of what was dealt (detail px)
 
 
 @dataclass(frozen=True)
@@ -212,7 +214,7 @@ class DealTracker:
             self._scale = TableScale.find(sharp)
         if not self._settled:  # the empty mat, once it first lies still: what is new is dealt
             self._settled.append(_Settled(detail))
-            if self.darker_scale and cv2.countNonZero(clipped(detail)) >= MIN_CLIPPED:
+            if self.darker_scale and reflection_in_view(detail):
                 # the reflection is in view: the first card under it is found against this
                 return self._ask_darker(frame, detail, small, mat=True)
             return []
@@ -243,18 +245,20 @@ class DealTracker:
         return np.count_nonzero(since_before) <= 0.3 * card_area and not self._groups(since_before, card_area)
 
     def _push(self, detail: np.ndarray, card: Card | None, *, pending: bool = False,
-              darker: np.ndarray | None = None) -> None:
-        self._settled.append(_Settled(detail, card, pending, darker))
+              darker: np.ndarray | None = None, where: np.ndarray | None = None) -> None:
+        self._settled.append(_Settled(detail, card, pending, darker, where))
         if len(self._settled) > KEEP_DETAIL:
             self._settled[-KEEP_DETAIL - 1].detail = self._settled[-KEEP_DETAIL - 1].darker = None
 
     def _look(self, frame: np.ndarray, detail: np.ndarray, small: np.ndarray) -> list[DealEvent]:
         card_area = self._expected_area(detail)
         blobs = self._changes(self._settled[-1].detail, detail, card_area)
+        # (a card washed out like the one it lies on may change nothing at all here)
+        near = [b.quad for b in blobs] or [q for q in (self._settled[-1].where,) if q is not None]
+        if self.darker_scale and glare_near(detail, near, float(np.sqrt(card_area * CARD_ASPECT))):
+            return self._ask_darker(frame, detail, small, mat=False)
         if not blobs:
             return []
-        if self.darker_scale and glare_near(detail, blobs, float(np.sqrt(card_area * CARD_ASPECT))):
-            return self._ask_darker(frame, detail, small, mat=False)
         return self._judge(frame, detail, None, blobs)
 
     def _judge(self, frame: np.ndarray, detail: np.ndarray, dark: np.ndarray | None,
@@ -271,10 +275,16 @@ class DealTracker:
                 return s.detail
             return s.darker if s.darker is not None else tone_map(s.detail, dark)
 
-        level = CHANGE_LEVEL if dark is None else DARKER_CHANGE_LEVEL
+        def changed(reference: np.ndarray) -> np.ndarray:
+            if dark is None:
+                return change_mask(reference, seen, level=CHANGE_LEVEL)
+            # a shorter exposure: less contrast, more noise (specks joined to the card would
+            # bend its outline)
+            return change_mask(reference, seen, level=DARKER_CHANGE_LEVEL, min_pixels=DARKER_MIN_PIXELS)
+
         card_area = self._expected_area(seen)
         if blobs is None:
-            blobs = self._groups(change_mask(ref(self._settled[-1]), seen, level=level), card_area)
+            blobs = self._groups(changed(ref(self._settled[-1])), card_area)
             if not blobs:
                 return []
         one_card = len(blobs) == 1 and blobs[0].card_shaped and not blobs[0].touches_edge
@@ -283,11 +293,11 @@ class DealTracker:
             # the table as it was before them. (A card simply dealt on top of them is
             # read against them, above.)
             self._settled.pop()
-            blobs = self._groups(change_mask(ref(self._settled[-1]), seen, level=level), card_area)
+            blobs = self._groups(changed(ref(self._settled[-1])), card_area)
             if not blobs:
                 return []
         before = ref(self._settled[-2]) if len(self._settled) >= 2 else None
-        since_mask = change_mask(before, seen, level=level) if before is not None else None
+        since_mask = changed(before) if before is not None else None
         if since_mask is not None and self._lifted(since_mask, card_area):
             last = self._settled.pop()  # the last card was lifted off the pile again
             return [DealEvent(TAKEN_BACK, last.card, frame_number=n)]
@@ -310,7 +320,7 @@ class DealTracker:
         squat = self._scale is not None and blob.area > card_area \
             and abs(blob.aspect - CARD_ASPECT) > TWO_CARDS_ASPECT * CARD_ASPECT
         if blob.area > too_big * card_area or squat or len(blobs) > 1:
-            self._push(detail, None, pending=True, darker=dark)
+            self._push(detail, None, pending=True, darker=dark, where=blob.quad)
             return [DealEvent(TWO_CARDS, frame_number=n)]
         if not blob.card_shaped:
             return [DealEvent(HAND, frame_number=n)]
@@ -340,17 +350,18 @@ class DealTracker:
 
     def _name(self, frame: np.ndarray, detail: np.ndarray, blob: Blob, dark: np.ndarray | None) -> list[DealEvent]:
         n = self._frames
-        views = views_around(frame, self._outline(blob, detail) * (frame.shape[1] / detail.shape[1]))
+        where = self._outline(blob, detail)
+        views = views_around(frame, where * (frame.shape[1] / detail.shape[1]))
         naming = self.model.identify(views)
         if naming.card is None:
             self.uncertain += 1
-            self._push(detail, None, pending=True, darker=dark)
+            self._push(detail, None, pending=True, darker=dark, where=where)
             # with a reflection on it, moving the card is what helps, not showing it again
             kind = GLARE if views[0].glare > 0 else SHOW_AGAIN
             return [DealEvent(kind, naming=naming, frame_number=n)]
         if naming.card in self.cards:
-            self._push(detail, None, darker=dark)  # it lies on the pile, not counted
+            self._push(detail, None, darker=dark, where=where)  # it lies on the pile, not counted
             return [DealEvent(ALREADY, naming.card, naming, n)]
-        self._push(detail, naming.card, darker=dark)
+        self._push(detail, naming.card, darker=dark, where=where)
         self._card_area = 0.7 * self._card_area + 0.3 * blob.area if self._card_area else blob.area
         return [DealEvent(COUNTED, naming.card, naming, n)]
