@@ -148,6 +148,7 @@ class DealTracker:
             return None
         last = self._settled.pop()
         self._still = 0
+        self._wanted = self._held = None  # a look waiting for its darker frame saw the card taken back
         return last.card
 
     def _shrink(self, frame: np.ndarray, width: int, blur: int) -> np.ndarray:
