@@ -186,7 +186,7 @@ class DealTracker:
             return []
         if dark is None:
             return self._judge(look.frame, look.detail, None)
-        return self._judge(image, look.detail, dark)
+        return self._judge(image, look.detail, dark, normal=look.frame)
 
     def _ask_darker(self, frame: np.ndarray, detail: np.ndarray, small: np.ndarray, *, mat: bool) -> list[DealEvent]:
         self._wanted = DarkerRequest(self._frames, float(self.darker_scale))
@@ -263,11 +263,12 @@ class DealTracker:
         return self._judge(frame, detail, None, blobs)
 
     def _judge(self, frame: np.ndarray, detail: np.ndarray, dark: np.ndarray | None,
-               blobs: list[Blob] | None = None) -> list[DealEvent]:
+               blobs: list[Blob] | None = None, normal: np.ndarray | None = None) -> list[DealEvent]:
         """The look's decision. ``dark``: the darker frame's detail copy (``frame`` is then
         the darker frame itself): every comparison is made at the darker exposure, against
         each earlier state's own darker copy where one was taken, else its normal copy
-        brought to the darker exposure. ``detail`` is what is kept for the next look."""
+        brought to the darker exposure; ``normal`` is the frame that asked for it. ``detail``
+        is what is kept for the next look."""
         n = self._frames
         seen = detail if dark is None else dark
 
@@ -325,7 +326,7 @@ class DealTracker:
             return [DealEvent(TWO_CARDS, frame_number=n)]
         if not blob.card_shaped:
             return [DealEvent(HAND, frame_number=n)]
-        return self._name(frame, detail, blob, dark)
+        return self._name(frame, detail, blob, dark, normal)
 
     def _outline(self, blob: Blob, detail: np.ndarray) -> np.ndarray:
         """The card's rectangle: the change's, grown to a whole card's size. Over another
@@ -349,11 +350,20 @@ class DealTracker:
         size = (long_, short) if rw >= rh else (short, long_)
         return cv2.boxPoints(((cx, cy), size, ang)).astype(np.float32)
 
-    def _name(self, frame: np.ndarray, detail: np.ndarray, blob: Blob, dark: np.ndarray | None) -> list[DealEvent]:
+    def _name(self, frame: np.ndarray, detail: np.ndarray, blob: Blob, dark: np.ndarray | None,
+              normal: np.ndarray | None = None) -> list[DealEvent]:
         n = self._frames
         where = self._outline(blob, detail)
-        views = views_around(frame, where * (frame.shape[1] / detail.shape[1]))
+        quad = where * (frame.shape[1] / detail.shape[1])
+        views = views_around(frame, quad)
         naming = self.model.identify(views)
+        if naming.card is None and normal is not None:
+            # The darker frame is noisier: a card the reflection only grazes may still be
+            # named, with its own margins, in the frame at the normal exposure.
+            again = views_around(normal, quad)
+            second = self.model.identify(again)
+            if second.card is not None:
+                views, naming = again, second
         if naming.card is None:
             self.uncertain += 1
             self._push(detail, None, pending=True, darker=dark, where=where)
