@@ -18,7 +18,8 @@ every camera mode x deck style x lighting, ``BENCH_DECK_PILES`` piles each (2: 2
 The camera has exposure control (a Pi camera): when the reader asks for a darker frame
 (the lamp's reflection where the table changed), the sequence's NEXT frame is rendered at
 that exposure (``tests/bench/deck_darker.py``) and handed over in its place, as the camera
-would (the video frame it replaces is not read). "darker" counts them; their reading counts
+would (the video frame it replaces is not read; ``BENCH_DECK_DARKER_DELAY`` frames later
+for a slower camera). "darker" counts them; their reading counts
 as a frame in the time table. ``BENCH_DECK_DARKER=0``: a camera without exposure control
 (USB), where a card under the reflection is asked to be moved.
 
@@ -64,6 +65,9 @@ CACHED_ONLY = os.environ.get("BENCH_DECK_CACHED_ONLY") == "1"
 # the enrolment photos are the same every run: a folder to keep them in between runs
 ENROL_DIR = os.environ.get("BENCH_DECK_ENROL_DIR")
 DARKER_FRAMES = os.environ.get("BENCH_DECK_DARKER", "1") != "0"  # the camera can take a darker frame
+# video frames (10 fps) between the look and the darker frame: the camera's new exposure
+# shows a few sensor frames late (at 30 fps, one video frame here); the frames between are not read
+DARKER_DELAY = int(os.environ.get("BENCH_DECK_DARKER_DELAY", "1"))
 GLARE_TRUTH = 0.6  # reflection (linear, 1 = a white card) from which a card's print is washed out
 SEED0 = 5000
 
@@ -130,12 +134,12 @@ def _read(d: Deal, model, tally: Tally, cpu_ms: list[float], wall_ms: list[float
     last = 0.0
     taken = -1  # the frame the last darker frame stood in for
     for n, frame in enumerate(d.frames()):
-        if n == taken:
+        if n <= taken:
             continue
         got = _timed(lambda: tracker.feed(frame.image), cpu_ms, wall_ms)
         events = [(n, e) for e in got if e.kind != DARKER]
         for ask in [e.darker for e in got if e.kind == DARKER]:
-            taken = n + 1  # the camera's next frame, at the darker exposure
+            taken = n + DARKER_DELAY  # the camera's next frame, at the darker exposure
             dark = darker_frame(d, taken, ask.exposure_scale)
             tally.darker += 1
             events += [(taken, e) for e in _timed(lambda: tracker.feed_darker(ask, dark), cpu_ms, wall_ms)]
