@@ -175,18 +175,16 @@ class DealTracker:
         if request is None or request is not self._wanted or self._held is None:
             return []
         look, self._wanted, self._held = self._held, None, None
-        dark = None
-        if image is not None and image.shape == look.frame.shape:
-            self.darker_frames += 1
-            # a hand coming in meanwhile spoils the darker frame: the look is done as without one
-            if still_between(look.small, self._shrink(image, self.motion_width, 5)):
-                dark = self._shrink(image, self.detail_width, 3)
+        if image is None or image.shape != look.frame.shape:
+            return [] if look.mat else self._judge(look.frame, look.detail, None)
+        self.darker_frames += 1
+        dark = self._shrink(image, self.detail_width, 3)
+        # the next hand coming in meanwhile: the darker frame is not kept as the reference
+        still = still_between(look.small, self._shrink(image, self.motion_width, 5))
         if look.mat:
-            self._settled[0].darker = dark
+            self._settled[0].darker = dark if still else None
             return []
-        if dark is None:
-            return self._judge(look.frame, look.detail, None)
-        return self._judge(image, look.detail, dark, normal=look.frame)
+        return self._judge(image, look.detail, dark, normal=look.frame, keep=still)
 
     def _ask_darker(self, frame: np.ndarray, detail: np.ndarray, small: np.ndarray, *, mat: bool) -> list[DealEvent]:
         self._wanted = DarkerRequest(self._frames, float(self.darker_scale))
@@ -263,12 +261,13 @@ class DealTracker:
         return self._judge(frame, detail, None, blobs)
 
     def _judge(self, frame: np.ndarray, detail: np.ndarray, dark: np.ndarray | None,
-               blobs: list[Blob] | None = None, normal: np.ndarray | None = None) -> list[DealEvent]:
+               blobs: list[Blob] | None = None, normal: np.ndarray | None = None,
+               keep: bool = True) -> list[DealEvent]:
         """The look's decision. ``dark``: the darker frame's detail copy (``frame`` is then
         the darker frame itself): every comparison is made at the darker exposure, against
         each earlier state's own darker copy where one was taken, else its normal copy
         brought to the darker exposure; ``normal`` is the frame that asked for it. ``detail``
-        is what is kept for the next look."""
+        (and the darker copy, if ``keep``) is what is kept for the next look."""
         n = self._frames
         seen = detail if dark is None else dark
 
@@ -284,9 +283,17 @@ class DealTracker:
             # bend its outline)
             return change_mask(reference, seen, level=DARKER_CHANGE_LEVEL, min_pixels=DARKER_MIN_PIXELS)
 
+        def groups(reference: np.ndarray) -> list[Blob]:
+            found = self._groups(changed(reference), card_area)
+            # the next hand may already come in at the view's edge in the darker frame; the
+            # card lies apart from it (a hand over the card is one change with it: a hand)
+            inner = [b for b in found if not b.touches_edge]
+            return inner if dark is not None and inner else found
+
         card_area = self._expected_area(seen)
+        kept = dark if keep else None
         if blobs is None:
-            blobs = self._groups(changed(ref(self._settled[-1])), card_area)
+            blobs = groups(ref(self._settled[-1]))
             if not blobs:
                 return []
         one_card = len(blobs) == 1 and blobs[0].card_shaped and not blobs[0].touches_edge
@@ -295,7 +302,7 @@ class DealTracker:
             # the table as it was before them. (A card simply dealt on top of them is
             # read against them, above.)
             self._settled.pop()
-            blobs = self._groups(changed(ref(self._settled[-1])), card_area)
+            blobs = groups(ref(self._settled[-1]))
             if not blobs:
                 return []
         before = ref(self._settled[-2]) if len(self._settled) >= 2 else None
@@ -322,11 +329,11 @@ class DealTracker:
         squat = self._scale is not None and blob.area > card_area \
             and abs(blob.aspect - CARD_ASPECT) > TWO_CARDS_ASPECT * CARD_ASPECT
         if blob.area > too_big * card_area or squat or len(blobs) > 1:
-            self._push(detail, None, pending=True, darker=dark, where=blob.quad)
+            self._push(detail, None, pending=True, darker=kept, where=blob.quad)
             return [DealEvent(TWO_CARDS, frame_number=n)]
         if not blob.card_shaped:
             return [DealEvent(HAND, frame_number=n)]
-        return self._name(frame, detail, blob, dark, normal)
+        return self._name(frame, detail, blob, kept, normal)
 
     def _outline(self, blob: Blob, detail: np.ndarray) -> np.ndarray:
         """The card's rectangle: the change's, grown to a whole card's size. Over another
@@ -350,7 +357,7 @@ class DealTracker:
         size = (long_, short) if rw >= rh else (short, long_)
         return cv2.boxPoints(((cx, cy), size, ang)).astype(np.float32)
 
-    def _name(self, frame: np.ndarray, detail: np.ndarray, blob: Blob, dark: np.ndarray | None,
+    def _name(self, frame: np.ndarray, detail: np.ndarray, blob: Blob, kept: np.ndarray | None,
               normal: np.ndarray | None = None) -> list[DealEvent]:
         n = self._frames
         where = self._outline(blob, detail)
@@ -366,13 +373,13 @@ class DealTracker:
                 views, naming = again, second
         if naming.card is None:
             self.uncertain += 1
-            self._push(detail, None, pending=True, darker=dark, where=where)
+            self._push(detail, None, pending=True, darker=kept, where=where)
             # with a reflection on it, moving the card is what helps, not showing it again
             kind = GLARE if views[0].glare > 0 else SHOW_AGAIN
             return [DealEvent(kind, naming=naming, frame_number=n)]
         if naming.card in self.cards:
-            self._push(detail, None, darker=dark, where=where)  # it lies on the pile, not counted
+            self._push(detail, None, darker=kept, where=where)  # it lies on the pile, not counted
             return [DealEvent(ALREADY, naming.card, naming, n)]
-        self._push(detail, naming.card, darker=dark, where=where)
+        self._push(detail, naming.card, darker=kept, where=where)
         self._card_area = 0.7 * self._card_area + 0.3 * blob.area if self._card_area else blob.area
         return [DealEvent(COUNTED, naming.card, naming, n)]
