@@ -29,13 +29,14 @@ import cv2
 import numpy as np
 
 from vision.deck.glare import GLARE_LEVEL
-from vision.deck.locate import channel_max
+from vision.deck.locate import CARD_ASPECT, channel_max
 
 DARKER_SCALE = 0.4  # of the automatic exposure: a reflection twice as bright as the card's white keeps its print
 NEAR = 0.5  # the reflection counts within this share of a card's long side around the change
 MIN_CLIPPED = 12  # clipped pixels (detail size) that are a reflection, not a speck of noise
-EDGE_BAND = 0.04  # of the view's height: a change there between the look and the darker frame is a hand coming
+CLIPPED_SHARE = 0.02  # of a card's area clipped around the change: the darker frame is worth taking
 MIN_SAMPLES = 100  # pixels to measure the exposures' ratio on
+_RING = np.ones((5, 5), np.uint8)
 MIN_LEVEL = 16  # darker than this a pixel is mostly noise: no ratio taken from it
 
 
@@ -60,17 +61,21 @@ def reflection_in_view(detail: np.ndarray) -> bool:
     return int(cv2.countNonZero((channel_max(detail) >= GLARE_LEVEL).astype(np.uint8))) >= MIN_CLIPPED
 
 
-def glare_near(detail: np.ndarray, quads: list[np.ndarray], card_long: float) -> bool:
-    """Whether the reflection clips the picture around ``quads`` (the changed regions, or
-    the card on top; grown by ``NEAR`` of a card's long side)."""
+def glare_near(detail: np.ndarray, quads: list[np.ndarray], card_area: float) -> bool:
+    """Whether the reflection clips a good part of the picture around ``quads`` (the
+    changed regions, or the card on top; grown by ``NEAR`` of a card's long side). A few
+    clipped pixels of a grazing reflection leave the card readable at the normal exposure,
+    which is less noisy; a reflection that washes a card out clips a third of it or more."""
     if not quads:
         return False
     pts = np.concatenate(quads)
     h, w = detail.shape[:2]
-    grow = NEAR * card_long
+    grow = NEAR * float(np.sqrt(card_area * CARD_ASPECT))
     x0, y0 = np.maximum(pts.min(axis=0) - grow, 0).astype(int)
     x1, y1 = np.minimum(pts.max(axis=0) + grow, (w, h)).astype(int)
-    return int(cv2.countNonZero(clipped(detail[y0:y1, x0:x1]))) >= MIN_CLIPPED if x1 > x0 and y1 > y0 else False
+    if x1 <= x0 or y1 <= y0:
+        return False
+    return int(cv2.countNonZero(clipped(detail[y0:y1, x0:x1]))) >= max(MIN_CLIPPED, CLIPPED_SHARE * card_area)
 
 
 def _srgb_to_linear() -> np.ndarray:
@@ -91,28 +96,19 @@ def tone_map(normal: np.ndarray, darker: np.ndarray) -> np.ndarray:
     exposure: a shorter exposure scales the light by one factor per channel, measured as the
     median ratio of the two frames' light over the view (most of it did not change; where
     the new card lies is a minority, and the lamp's hot spot is where it lies, so a
-    level-by-level fit would learn the card there). Clipped pixels of ``normal`` (unknown:
-    the reflection) take ``darker``'s own values, so they never show as a change."""
+    level-by-level fit would learn the card there). A channel clipped in ``normal`` is
+    unknown there (the reflection; under a warm lamp the red of white paper too): it takes
+    ``darker``'s own value, so it never shows as a change; the other channels still do."""
     out = np.empty_like(normal)
-    lost = clipped(normal).astype(bool)
     for c in range(3):
         a, b = normal[::4, ::4, c], darker[::4, ::4, c]  # (a sample is plenty for a median)
         ok = (a >= MIN_LEVEL) & (a < GLARE_LEVEL) & (b >= MIN_LEVEL)
         ratio = _LINEAR[b[ok]] / _LINEAR[a[ok]] if np.count_nonzero(ok) >= MIN_SAMPLES else np.ones(1)
         lut = _linear_to_srgb(float(np.median(ratio)) * _LINEAR)
-        out[..., c] = cv2.LUT(normal[..., c], np.clip(lut + 0.5, 0, 255).astype(np.uint8))
-    out[lost] = darker[lost]
+        mapped = cv2.LUT(normal[..., c], np.clip(lut + 0.5, 0, 255).astype(np.uint8))
+        # (grown: the camera's sharpening rings around a clipped patch, differently in each exposure)
+        lost = cv2.dilate((normal[..., c] >= GLARE_LEVEL).astype(np.uint8), _RING) > 0
+        mapped[lost] = darker[..., c][lost]
+        out[..., c] = mapped
     return out
 
-
-def still_between(normal_small: np.ndarray, darker_small: np.ndarray, level: int = 20) -> bool:
-    """Whether the darker frame shows the same still table as the normal frame just looked
-    at (both at motion size): a hand coming in meanwhile changes the view at its edge, where
-    every hand enters. (Inside the view the reflection itself differs: the normal frame's
-    washed-out print shows in the darker one.)"""
-    moved = (channel_max(cv2.absdiff(tone_map(normal_small, darker_small), darker_small)) > level).astype(np.uint8)
-    moved = cv2.morphologyEx(moved, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    h, w = moved.shape
-    band = max(2, int(EDGE_BAND * min(h, w)))
-    inner = moved[band:h - band, band:w - band]
-    return cv2.countNonZero(moved) - cv2.countNonZero(inner) == 0

@@ -36,7 +36,7 @@ import cv2
 import numpy as np
 
 from kiosk.game import Card, pile_points
-from vision.deck.darker import DarkerRequest, glare_near, reflection_in_view, still_between, tone_map
+from vision.deck.darker import DarkerRequest, glare_near, reflection_in_view, tone_map
 from vision.deck.locate import CARD_ASPECT, Blob, change_groups, change_mask, channel_max
 from vision.deck.model import DeckModel, Naming
 from vision.deck.scale import TableScale
@@ -179,12 +179,10 @@ class DealTracker:
             return [] if look.mat else self._judge(look.frame, look.detail, None)
         self.darker_frames += 1
         dark = self._shrink(image, self.detail_width, 3)
-        # the next hand coming in meanwhile: the darker frame is not kept as the reference
-        still = still_between(look.small, self._shrink(image, self.motion_width, 5))
         if look.mat:
-            self._settled[0].darker = dark if still else None
+            self._settled[0].darker = dark
             return []
-        return self._judge(image, look.detail, dark, normal=look.frame, keep=still)
+        return self._judge(image, look.detail, dark, normal=look.frame)
 
     def _ask_darker(self, frame: np.ndarray, detail: np.ndarray, small: np.ndarray, *, mat: bool) -> list[DealEvent]:
         self._wanted = DarkerRequest(self._frames, float(self.darker_scale))
@@ -254,20 +252,21 @@ class DealTracker:
         blobs = self._changes(self._settled[-1].detail, detail, card_area)
         # (a card washed out like the one it lies on may change nothing at all here)
         near = [b.quad for b in blobs] or [q for q in (self._settled[-1].where,) if q is not None]
-        if self.darker_scale and glare_near(detail, near, float(np.sqrt(card_area * CARD_ASPECT))):
+        if self.darker_scale and glare_near(detail, near, card_area):
             return self._ask_darker(frame, detail, small, mat=False)
         if not blobs:
             return []
         return self._judge(frame, detail, None, blobs)
 
     def _judge(self, frame: np.ndarray, detail: np.ndarray, dark: np.ndarray | None,
-               blobs: list[Blob] | None = None, normal: np.ndarray | None = None,
-               keep: bool = True) -> list[DealEvent]:
+               blobs: list[Blob] | None = None, normal: np.ndarray | None = None) -> list[DealEvent]:
         """The look's decision. ``dark``: the darker frame's detail copy (``frame`` is then
         the darker frame itself): every comparison is made at the darker exposure, against
         each earlier state's own darker copy where one was taken, else its normal copy
         brought to the darker exposure; ``normal`` is the frame that asked for it. ``detail``
-        (and the darker copy, if ``keep``) is what is kept for the next look."""
+        and ``dark`` are what is kept for the next look. (The next hand may already come in
+        at the view's edge in the darker frame: changes there are left out of every darker
+        look, so such a frame is kept too.)"""
         n = self._frames
         seen = detail if dark is None else dark
 
@@ -285,16 +284,20 @@ class DealTracker:
 
         def groups(reference: np.ndarray) -> list[Blob]:
             found = self._groups(changed(reference), card_area)
-            # the next hand may already come in at the view's edge in the darker frame; the
-            # card lies apart from it (a hand over the card is one change with it: a hand)
+            # the card lies apart from a hand coming in (a hand over the card is one change
+            # with it: a hand)
             inner = [b for b in found if not b.touches_edge]
             return inner if dark is not None and inner else found
 
         card_area = self._expected_area(seen)
-        kept = dark if keep else None
         if blobs is None:
             blobs = groups(ref(self._settled[-1]))
             if not blobs:
+                if dark is not None and self._settled[-1].darker is None:
+                    # Against a normal frame the reflection's clipped patch is blind: nothing
+                    # seen to change may be a card lying in it. The darker frame becomes the
+                    # reference, so at least the next card is not looked for blind too.
+                    self._settled[-1].darker = dark
                 return []
         one_card = len(blobs) == 1 and blobs[0].card_shaped and not blobs[0].touches_edge
         if self._settled[-1].pending and not one_card:
@@ -329,11 +332,11 @@ class DealTracker:
         squat = self._scale is not None and blob.area > card_area \
             and abs(blob.aspect - CARD_ASPECT) > TWO_CARDS_ASPECT * CARD_ASPECT
         if blob.area > too_big * card_area or squat or len(blobs) > 1:
-            self._push(detail, None, pending=True, darker=kept, where=blob.quad)
+            self._push(detail, None, pending=True, darker=dark, where=blob.quad)
             return [DealEvent(TWO_CARDS, frame_number=n)]
         if not blob.card_shaped:
             return [DealEvent(HAND, frame_number=n)]
-        return self._name(frame, detail, blob, kept, normal)
+        return self._name(frame, detail, blob, dark, normal)
 
     def _outline(self, blob: Blob, detail: np.ndarray) -> np.ndarray:
         """The card's rectangle: the change's, grown to a whole card's size. Over another
@@ -357,7 +360,7 @@ class DealTracker:
         size = (long_, short) if rw >= rh else (short, long_)
         return cv2.boxPoints(((cx, cy), size, ang)).astype(np.float32)
 
-    def _name(self, frame: np.ndarray, detail: np.ndarray, blob: Blob, kept: np.ndarray | None,
+    def _name(self, frame: np.ndarray, detail: np.ndarray, blob: Blob, dark: np.ndarray | None,
               normal: np.ndarray | None = None) -> list[DealEvent]:
         n = self._frames
         where = self._outline(blob, detail)
@@ -368,19 +371,19 @@ class DealTracker:
             # The darker frame is noisier: a card the reflection only grazes may still be
             # named, with its own margins, in the frame at the normal exposure (a narrower
             # alignment search: the frame's time is spent twice on this card).
-            again = views_around(normal, quad, reach=3)
+            again = views_around(normal, quad, reach=3, scales=(1.0,))
             second = self.model.identify(again)
             if second.card is not None:
                 views, naming = again, second
         if naming.card is None:
             self.uncertain += 1
-            self._push(detail, None, pending=True, darker=kept, where=where)
+            self._push(detail, None, pending=True, darker=dark, where=where)
             # with a reflection on it, moving the card is what helps, not showing it again
             kind = GLARE if views[0].glare > 0 else SHOW_AGAIN
             return [DealEvent(kind, naming=naming, frame_number=n)]
         if naming.card in self.cards:
-            self._push(detail, None, darker=kept, where=where)  # it lies on the pile, not counted
+            self._push(detail, None, darker=dark, where=where)  # it lies on the pile, not counted
             return [DealEvent(ALREADY, naming.card, naming, n)]
-        self._push(detail, naming.card, darker=kept, where=where)
+        self._push(detail, naming.card, darker=dark, where=where)
         self._card_area = 0.7 * self._card_area + 0.3 * blob.area if self._card_area else blob.area
         return [DealEvent(COUNTED, naming.card, naming, n)]
