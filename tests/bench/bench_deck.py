@@ -15,6 +15,14 @@ every camera mode x deck style x lighting, ``BENCH_DECK_PILES`` piles each (2: 2
   the card's own white (``GLARE_TRUTH``): asking to move those is the right answer;
 - missed: nothing said at all.
 
+The camera has exposure control (a Pi camera): when the reader asks for a darker frame
+(the lamp's reflection where the table changed), the sequence's NEXT frame is rendered at
+that exposure (``tests/bench/deck_darker.py``) and handed over in its place, as the camera
+would (the video frame it replaces is not read; ``BENCH_DECK_DARKER_DELAY`` frames later
+for a slower camera). "darker" counts them; their reading counts
+as a frame in the time table. ``BENCH_DECK_DARKER=0``: a camera without exposure control
+(USB), where a card under the reflection is asked to be moved.
+
 Time per frame on ONE core (``cv2.setNumThreads(1)``): CPU time of this process
 (``time.process_time``, which other load on the machine does not inflate) and wall time,
 median, p99 and max over every frame of a mode. Rendering is slow (about 0.4 s of CPU a
@@ -41,9 +49,11 @@ import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
 from kiosk.game import DECK  # noqa: E402
+from tests.bench.deck_darker import darker_frame  # noqa: E402
 from tests.realcam.deal import Deal, deal, enrol_photo  # noqa: E402
+from vision.deck.darker import DARKER_SCALE  # noqa: E402
 from vision.deck.store import learn_folder  # noqa: E402
-from vision.deck.tracker import ASK_KINDS, COUNTED, DealTracker  # noqa: E402
+from vision.deck.tracker import ASK_KINDS, COUNTED, DARKER, DealTracker  # noqa: E402
 
 PILES = int(os.environ.get("BENCH_DECK_PILES", "2"))  # per mode x style x lighting
 MODES = tuple(os.environ.get("BENCH_DECK_MODES", "720p,1080p").split(","))
@@ -54,6 +64,10 @@ JOBS = int(os.environ.get("BENCH_DECK_JOBS", "1"))
 CACHED_ONLY = os.environ.get("BENCH_DECK_CACHED_ONLY") == "1"
 # the enrolment photos are the same every run: a folder to keep them in between runs
 ENROL_DIR = os.environ.get("BENCH_DECK_ENROL_DIR")
+DARKER_FRAMES = os.environ.get("BENCH_DECK_DARKER", "1") != "0"  # the camera can take a darker frame
+# video frames (10 fps) between the look and the darker frame: the camera's new exposure
+# shows a few sensor frames late (at 30 fps, one video frame here); the frames between are not read
+DARKER_DELAY = int(os.environ.get("BENCH_DECK_DARKER_DELAY", "1"))
 GLARE_TRUTH = 0.6  # reflection (linear, 1 = a white card) from which a card's print is washed out
 SEED0 = 5000
 
@@ -68,6 +82,7 @@ class Tally:
     asked_glare: int = 0  # asked, and the truth says glare washes it out
     glared: int = 0
     missed: int = 0
+    darker: int = 0  # darker frames taken
     last_count_s: list[float] = field(default_factory=list)
 
 
@@ -103,19 +118,33 @@ def _learnt(style: str, folder: Path):
     return learn_folder(style, folder)
 
 
+def _timed(read, cpu_ms: list[float], wall_ms: list[float]):
+    t0, c0 = time.perf_counter(), time.process_time()
+    out = read()
+    cpu_ms.append(1000 * (time.process_time() - c0))
+    wall_ms.append(1000 * (time.perf_counter() - t0))
+    return out
+
+
 def _read(d: Deal, model, tally: Tally, cpu_ms: list[float], wall_ms: list[float]) -> None:
-    tracker = DealTracker(model)
+    tracker = DealTracker(model, darker_scale=DARKER_SCALE if DARKER_FRAMES else None)
     counted: dict[int, str] = {}
     asked: set[int] = set()
     wrong = 0
     last = 0.0
+    taken = -1  # the frame the last darker frame stood in for
     for n, frame in enumerate(d.frames()):
-        t0, c0 = time.perf_counter(), time.process_time()
-        events = tracker.feed(frame.image)
-        cpu_ms.append(1000 * (time.process_time() - c0))
-        wall_ms.append(1000 * (time.perf_counter() - t0))
-        for e in events:
-            t = n / d.fps
+        if n <= taken:
+            continue
+        got = _timed(lambda: tracker.feed(frame.image), cpu_ms, wall_ms)
+        events = [(n, e) for e in got if e.kind != DARKER]
+        for ask in [e.darker for e in got if e.kind == DARKER]:
+            taken = n + DARKER_DELAY  # the camera's next frame, at the darker exposure
+            dark = darker_frame(d, taken, ask.exposure_scale)
+            tally.darker += 1
+            events += [(taken, e) for e in _timed(lambda: tracker.feed_darker(ask, dark), cpu_ms, wall_ms)]
+        for k, e in events:
+            t = k / d.fps
             # the card on top: the last one whose hand has gone by now
             i = max((k for k, c in enumerate(d.truth) if c.lands_s <= t), default=-1)
             if e.kind == COUNTED:
@@ -174,18 +203,19 @@ def main() -> None:
             t = rows[key]
             print(f"<!-- {args}: {t.right}/{t.cards} right, {t.wrong} wrong, {t.asked} asked so far -->", flush=True)
     print("| deck | mode | lighting | piles | cards | named right | wrong | asked (of them glare) "
-          "| cards with glare | missed | last card counted at, s |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+          "| cards with glare | missed | darker frames | last card counted at, s |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     total = Tally()
     for (style, mode, lighting), t in rows.items():
         print(f"| {style} | {mode} | {lighting} | {t.piles} | {t.cards} | {t.right} ({_pct(t.right, t.cards)}) "
-              f"| {t.wrong} | {t.asked} ({t.asked_glare}) | {t.glared} | {t.missed} "
+              f"| {t.wrong} | {t.asked} ({t.asked_glare}) | {t.glared} | {t.missed} | {t.darker} "
               f"| {statistics.median(t.last_count_s):.1f} median, {max(t.last_count_s):.1f} max |")
-        for name in ("piles", "cards", "right", "wrong", "asked", "asked_glare", "glared", "missed"):
+        for name in ("piles", "cards", "right", "wrong", "asked", "asked_glare", "glared", "missed", "darker"):
             setattr(total, name, getattr(total, name) + getattr(t, name))
     readable = total.cards - total.glared
     print(f"\nAll: {total.piles} piles, {total.cards} cards: {_pct(total.right, total.cards)} named right, "
-          f"{total.wrong} wrong, {_pct(total.asked, total.cards)} asked, {total.missed} missed. "
+          f"{total.wrong} wrong, {_pct(total.asked, total.cards)} asked, {total.missed} missed, "
+          f"{total.darker} darker frames. "
           f"Cards the glare does not wash out: {readable}, of them "
           f"{_pct(total.asked - total.asked_glare, readable)} asked.\n")
     print("| mode | frames | CPU ms/frame median / p99 / max | wall ms/frame median / p99 / max |")

@@ -9,7 +9,9 @@ changes is what the kiosk says and what it looks at:
 - the rank index under a reflection is not used to decide between ranks (the other
   corner, which carries the same index, decides alone);
 - a card left unnamed with a reflection on it is asked to be MOVED ("mou la carta:
-  reflex"): showing it again in the same place would give the same picture.
+  reflex"): showing it again in the same place would give the same picture. (With a
+  camera that can change its exposure the tracker first reads it from a darker frame:
+  :mod:`vision.deck.darker`.)
 """
 
 from __future__ import annotations

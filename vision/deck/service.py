@@ -4,19 +4,30 @@
 from the source, calls ``on_frame(frame)`` and feeds the tracker; ``on_cards(event,
 new_cards)`` comes for every tracker event (``new_cards`` holds the card when one was
 counted). Callbacks run on the service's thread, never the UI's.
+
+Under the lamp's reflection the tracker asks for a darker frame (a ``DARKER`` event): where
+the source can change its exposure (``supports_exposure``: a Pi camera) the service takes
+one with ``capture_darker`` on its own thread, while the card still lies there, and hands it
+back (``feed_darker``); a USB camera cannot, and the card is asked to be moved, as the
+tracker says without one. The tracker's lock is not held during the camera call: "Treu
+l'última" and a new pile never wait for the camera.
 """
 
 from __future__ import annotations
 
+import logging
 import threading
 from typing import Callable
 
 import numpy as np
 
 from kiosk.game import Card
-from vision.deck.tracker import COUNTED, DealEvent, DealTracker
+from vision.deck.darker import DARKER_SCALE, DarkerRequest
+from vision.deck.tracker import COUNTED, DARKER, DealEvent, DealTracker
+from vision.errors import CameraError
 from vision.service import call_safely, follow_frames
 
+log = logging.getLogger(__name__)
 
 
 class DealService:
@@ -27,7 +38,12 @@ class DealService:
                  on_cards: Callable[[DealEvent, list[Card]], None] | None = None,
                  on_status: Callable[[str], None] | None = None) -> None:
         self.source = source
+        # a darker frame only where the camera can really take one
+        self.darker_scale = DARKER_SCALE if source.supports_exposure else None
+        self.darker_frames = 0  # darker frames taken
         self.tracker = tracker
+        if tracker is not None:
+            tracker.darker_scale = self.darker_scale
         self.on_frame, self.on_cards, self.on_status = on_frame, on_cards, on_status
         self._lock = threading.Lock()
         self._stop = threading.Event()
@@ -60,7 +76,8 @@ class DealService:
         """A new pile: forget every card counted."""
         with self._lock:
             if self.tracker is not None:
-                self.tracker = DealTracker(self.tracker.model, still_frames=self.tracker.still_frames)
+                self.tracker = DealTracker(self.tracker.model, still_frames=self.tracker.still_frames,
+                                           darker_scale=self.darker_scale)
 
     def take_back(self) -> Card | None:
         """"Treu l'última": the last card counted is forgotten (the player lifts it off)."""
@@ -80,8 +97,25 @@ class DealService:
             if self.tracker is None:
                 continue
             with self._lock:
-                events = self.tracker.feed(frame.image)
+                tracker = self.tracker
+                got = tracker.feed(frame.image)
+            events = [e for e in got if e.kind != DARKER]
+            for ask in [e.darker for e in got if e.kind == DARKER]:
+                image = self._darker(ask)
+                with self._lock:  # (a new pile meanwhile: the old tracker's request is dropped)
+                    events += tracker.feed_darker(ask, image) if tracker is self.tracker else []
             for event in events:
                 if event.kind == COUNTED:
                     self._evidence = frame.image
                 self._call(self.on_cards, event, [event.card] if event.kind == COUNTED else [])
+
+    def _darker(self, ask: DarkerRequest) -> np.ndarray | None:
+        try:
+            got = self.source.capture_darker(ask.exposure_scale)
+        except CameraError as exc:  # the status line tells a lost camera; the look goes on without it
+            log.warning("darker frame not taken: %s", exc)
+            return None
+        if got is None:
+            return None
+        self.darker_frames += 1
+        return got.image

@@ -1,0 +1,113 @@
+"""A card under the lamp's reflection, on the realistic camera (tests/realcam): a low lamp
+washes its print out, so the frame alone cannot name it. A camera with exposure control
+gives a darker frame of the same table (rendered physically: the reflection is light added
+before the sensor clips), from which the deal service names it; a camera without asks to
+move the card, as before."""
+
+from __future__ import annotations
+
+import threading
+from types import SimpleNamespace
+
+import pytest
+
+from kiosk.game import Card
+from tests.realcam.deal import enrol_photo
+from tests.realcam.render import render
+from vision.deck.model import DeckModel
+from vision.deck.service import DealService
+from vision.deck.store import learn_photo
+from vision.deck.tracker import COUNTED, DARKER, GLARE, DealTracker
+from vision.sources import FrameSource
+
+SEED = 7  # the lamp's reflection falls on the card (checked below: the frame alone asks)
+DEALT = "4O"
+# the dealt card, the ranks beside it and its suit twins: naming it is not a one-card guess
+LEARNT = ("4O", "3O", "5O", "4B", "4E")
+SHOT = dict(mode="720p", layout="stack", distractors=(), deck_style="fournier", marks=None, lighting="harsh",
+            glare=2.0)
+
+
+@pytest.fixture(scope="module")
+def model():
+    photos = {}
+    for code in LEARNT:
+        shot = enrol_photo(code, deck_style="fournier")
+        photos[Card.parse(code)] = (shot.image, learn_photo(shot.image)[0])
+    return DeckModel.learn("fournier", photos)
+
+
+@pytest.fixture(scope="module")
+def table():
+    """The empty mat, then the card dealt on it; each also at 0.4 of the exposure."""
+    return SimpleNamespace(**{f"{name}{suffix}": render(SEED, cards=cards, exposure_scale=scale, **SHOT).image
+                              for name, cards in (("mat", []), ("card", [DEALT]))
+                              for suffix, scale in (("", 1.0), ("_darker", 0.4))})
+
+
+class _TableCamera(FrameSource):
+    """The table as the camera streams it: the empty mat for a moment, then the card on it.
+    With ``supports_exposure`` a darker frame is the same table at the darker exposure."""
+
+    name = "table"
+    interval = 0.03
+
+    def __init__(self, table, *, exposure: bool):
+        super().__init__()
+        self.table = table
+        self.supports_exposure = exposure
+        self.grabs = 0
+        self.darker = []  # the exposure scales asked for
+
+    def _grab(self):
+        self.grabs += 1
+        return (self.table.mat if self.grabs <= 8 else self.table.card).copy()
+
+    def _grab_darker(self, exposure_scale):
+        self.darker.append(exposure_scale)
+        return (self.table.mat_darker if self.grabs <= 8 else self.table.card_darker).copy()
+
+
+def _deal(model, source) -> list:
+    """The deal service's events until the card is named or asked about."""
+    events, done = [], threading.Event()
+
+    def on_cards(event, new_cards):
+        events.append(event)
+        if event.kind in (COUNTED, GLARE):
+            done.set()
+
+    service = DealService(source, DealTracker(model), on_cards=on_cards).start()
+    try:
+        done.wait(30)
+    finally:
+        service.stop()
+    return events
+
+
+def test_the_frame_alone_asks_to_move_the_card(model, table):
+    tracker = DealTracker(model)  # no darker frame to be had
+    events = [e for frame in [table.mat] * 3 + [table.card] * 3 for e in tracker.feed(frame)]
+    assert [e.kind for e in events] == [GLARE] and tracker.cards == []
+    # the darker frame is what names it: the same look, answered
+    tracker = DealTracker(model, darker_scale=0.4)
+    named = []
+    for frame in [table.mat] * 3 + [table.card] * 3:
+        for e in tracker.feed(frame):
+            darker = table.mat_darker if frame is table.mat else table.card_darker
+            named += tracker.feed_darker(e.darker, darker) if e.kind == DARKER else [e]
+    assert [(e.kind, e.card) for e in named] == [(COUNTED, Card.parse(DEALT))]
+    assert tracker.uncertain == 0
+
+
+def test_a_camera_with_exposure_control_names_the_card_from_a_darker_frame(model, table, one_core):
+    source = _TableCamera(table, exposure=True)
+    events = _deal(model, source)
+    assert [(e.kind, e.card) for e in events] == [(COUNTED, Card.parse(DEALT))]
+    assert source.darker and set(source.darker) == {0.4}
+
+
+def test_a_camera_without_exposure_control_asks_to_move_the_card(model, table, one_core):
+    source = _TableCamera(table, exposure=False)
+    events = _deal(model, source)
+    assert [e.kind for e in events] == [GLARE] and source.darker == []

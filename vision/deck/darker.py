@@ -1,0 +1,114 @@
+"""A darker second exposure for the cards under the lamp's reflection.
+
+A glossy card under a low lamp mirrors it: the reflection is light added before the sensor
+clips, so where it is strong the print is washed out to white, and so are the card's edges
+over the card below (white over white). Nothing computed from that frame can bring the
+print back; the same scene at a fraction of the exposure time can: the reflection no longer
+clips, the print shows through it (noisier, as fewer electrons were gathered).
+
+So when the tracker's look at a still table finds the lamp's reflection where the table
+changed, it asks its caller for ONE darker frame (:class:`DarkerRequest`, answered through
+``DealTracker.feed_darker``) while the card still lies there, and does the whole look on
+it: where the new card is (against the table before it, at the same exposure), and which
+card it is. The darker frame is kept with the table's state as the reference for the next
+card, which lies under the same reflection.
+
+Light: the learnt deck was photographed at the normal exposure; the card's features are
+normalised for light (a plane and the mean removed, unit length; colour relative to the
+card's mean), which a shorter exposure changes by a gain and a tone curve only. Where a
+darker frame must be compared with a frame of the normal exposure (the table before the
+first card under the reflection), the tone mapping between the two is fitted from the
+pixels that did not change (most of the view), not assumed from a camera model.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.deck.glare import GLARE_LEVEL
+from vision.deck.locate import CARD_ASPECT, channel_max
+
+DARKER_SCALE = 0.4  # of the automatic exposure: a reflection twice as bright as the card's white keeps its print
+NEAR = 0.5  # the reflection counts within this share of a card's long side around the change
+MIN_CLIPPED = 12  # clipped pixels (detail size) that are a reflection, not a speck of noise
+CLIPPED_SHARE = 0.02  # of a card's area clipped around the change: the darker frame is worth taking
+MIN_SAMPLES = 100  # pixels to measure the exposures' ratio on
+_RING = np.ones((5, 5), np.uint8)
+MIN_LEVEL = 16  # darker than this a pixel is mostly noise: no ratio taken from it
+
+
+@dataclass(frozen=True)
+class DarkerRequest:
+    """The tracker's request for one darker frame of the table as it lies now: the look at
+    frame ``frame_number`` found a reflection where the table changed."""
+
+    frame_number: int
+    exposure_scale: float = DARKER_SCALE
+
+
+def clipped(bgr: np.ndarray) -> np.ndarray:
+    """Where every channel clips (uint8 0/1): the reflection, not the card."""
+    b, g, r = cv2.split(bgr)
+    return (cv2.min(cv2.min(b, g), r) >= GLARE_LEVEL).astype(np.uint8)
+
+
+def reflection_in_view(detail: np.ndarray) -> bool:
+    """Whether any channel clips anywhere (the empty mat: its colour clips one channel
+    before the others where the lamp's reflection falls on it)."""
+    return int(cv2.countNonZero((channel_max(detail) >= GLARE_LEVEL).astype(np.uint8))) >= MIN_CLIPPED
+
+
+def glare_near(detail: np.ndarray, quads: list[np.ndarray], card_area: float) -> bool:
+    """Whether the reflection clips a good part of the picture around ``quads`` (the
+    changed regions, or the card on top; grown by ``NEAR`` of a card's long side). A few
+    clipped pixels of a grazing reflection leave the card readable at the normal exposure,
+    which is less noisy; a reflection that washes a card out clips a third of it or more."""
+    if not quads:
+        return False
+    pts = np.concatenate(quads)
+    h, w = detail.shape[:2]
+    grow = NEAR * float(np.sqrt(card_area * CARD_ASPECT))
+    x0, y0 = np.maximum(pts.min(axis=0) - grow, 0).astype(int)
+    x1, y1 = np.minimum(pts.max(axis=0) + grow, (w, h)).astype(int)
+    if x1 <= x0 or y1 <= y0:
+        return False
+    return int(cv2.countNonZero(clipped(detail[y0:y1, x0:x1]))) >= max(MIN_CLIPPED, CLIPPED_SHARE * card_area)
+
+
+def _srgb_to_linear() -> np.ndarray:
+    x = np.arange(256, dtype=np.float64) / 255
+    return np.where(x <= 0.04045, x / 12.92, ((x + 0.055) / 1.055) ** 2.4)
+
+
+_LINEAR = _srgb_to_linear()
+
+
+def _linear_to_srgb(x: np.ndarray) -> np.ndarray:
+    x = np.clip(x, 0, 1)
+    return 255 * np.where(x <= 0.0031308, x * 12.92, 1.055 * np.power(x, 1 / 2.4) - 0.055)
+
+
+def tone_map(normal: np.ndarray, darker: np.ndarray) -> np.ndarray:
+    """``normal`` (a frame at the automatic exposure) as it would look at ``darker``'s
+    exposure: a shorter exposure scales the light by one factor per channel, measured as the
+    median ratio of the two frames' light over the view (most of it did not change; where
+    the new card lies is a minority, and the lamp's hot spot is where it lies, so a
+    level-by-level fit would learn the card there). A channel clipped in ``normal`` is
+    unknown there (the reflection; under a warm lamp the red of white paper too): it takes
+    ``darker``'s own value, so it never shows as a change; the other channels still do."""
+    out = np.empty_like(normal)
+    for c in range(3):
+        a, b = normal[::4, ::4, c], darker[::4, ::4, c]  # (a sample is plenty for a median)
+        ok = (a >= MIN_LEVEL) & (a < GLARE_LEVEL) & (b >= MIN_LEVEL)
+        ratio = _LINEAR[b[ok]] / _LINEAR[a[ok]] if np.count_nonzero(ok) >= MIN_SAMPLES else np.ones(1)
+        lut = _linear_to_srgb(float(np.median(ratio)) * _LINEAR)
+        mapped = cv2.LUT(normal[..., c], np.clip(lut + 0.5, 0, 255).astype(np.uint8))
+        # (grown: the camera's sharpening rings around a clipped patch, differently in each exposure)
+        lost = cv2.dilate((normal[..., c] >= GLARE_LEVEL).astype(np.uint8), _RING) > 0
+        mapped[lost] = darker[..., c][lost]
+        out[..., c] = mapped
+    return out
+
