@@ -1,8 +1,12 @@
-"""``botifarra-kiosk read IMAGE... [--json] [--marks aruco|qr]``: the marked cards in photos.
+"""``botifarra-kiosk read IMAGE... [--darker IMAGE...] [--json] [--marks aruco|qr]``: the
+marked cards in photos.
 
 Prints ``{"images": [{"file": ..., "cards": [...]}, ...], "cards": [every card once]}``
-with ``--json``, else one line per photo. An unreadable file, or a photo of more than
-50 megapixels (its header is read first; nothing is decoded): exit 2, one line on stderr.
+with ``--json``, else one line per photo. ``--darker``: for each photo, in order, the same
+pile taken at a shorter exposure; a photo that shows glare is then read as the kiosk reads
+it (``vision.still.read_still``: both reads merged; the entry says ``"darker": true``).
+An unreadable file, or a photo of more than 50 megapixels (its header is read first;
+nothing is decoded): exit 2, one line on stderr.
 """
 
 from __future__ import annotations
@@ -22,6 +26,8 @@ def add_arguments(parser) -> None:
                         help="codes on the cards (default: aruco)")
     parser.add_argument("--annotate", metavar="DIR",
                         help="also write each photo with what was found drawn on it into DIR")
+    parser.add_argument("--darker", nargs="+", metavar="IMAGE",
+                        help="the same piles at a shorter exposure, one per photo in order (glare)")
     parser.add_argument("--deck", metavar="NAME", help="an ordinary deck learnt with `deck learn` (no stickers)")
     parser.add_argument("--deal", nargs="+", metavar="FRAME",
                         help="with --deck: video frames, in time order, of the pile dealt face up")
@@ -43,7 +49,8 @@ def _too_big(name: str) -> str | None:
 
 
 def run(args) -> int:
-    for name in [*args.images, *(args.deal or [])]:  # before OpenCV is even imported: nothing decoded
+    # before OpenCV is even imported: nothing decoded
+    for name in [*args.images, *(args.deal or []), *(args.darker or [])]:
         refusal = _too_big(name)
         if refusal:
             return fail("read", refusal, 2)
@@ -54,23 +61,31 @@ def run(args) -> int:
         return read_deal(args)
     if not args.images:
         return fail("read", "no photo given", 2)
+    if args.darker and len(args.darker) != len(args.images):
+        return fail("read", f"--darker needs one photo per photo read ({len(args.images)}), "
+                            f"not {len(args.darker)}", 2)
     import cv2
 
     from kiosk.game import DECK
     from vision.errors import ImageError
     from vision.reader import PileReader, load_image
+    from vision.still import read_still
 
     reader = PileReader(args.marks)
     images = []
     try:
         photos = [(name, load_image(name)) for name in args.images]
+        darker = [load_image(name) for name in args.darker or []]
     except ImageError as exc:
         return fail("read", exc, 2)
     seen = set()
-    for name, img in photos:
-        result = reader.read(img)
+    for k, (name, img) in enumerate(photos):
+        readout = read_still(reader, img, (lambda k=k: darker[k]) if darker else None)
+        result = readout.result
         seen.update(result.cards)
         entry = {"file": name, "cards": result.codes}
+        if readout.darker:
+            entry["darker"] = True
         problems = [p.message for p in result.problems if p.kind != "mat_not_found"]
         if problems:
             entry["problems"] = problems

@@ -58,3 +58,24 @@ def test_kit_command(tmp_path):
         assert (tmp_path / "kit" / name).read_bytes()[:5] == b"%PDF-"
     bad = _cli("kit", "--out", tmp_path / "k2", "--sticker-mm", "30")
     assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
+
+
+def test_read_with_a_darker_exposure_reads_what_the_glare_hid(tmp_path):
+    """The realistic camera under a harsh lamp: the photo alone loses cards to the
+    reflection; with the same pile at 0.4x the exposure (--darker) it is read as the kiosk
+    reads it, every visible card and none wrong. A --darker count that does not match: exit 2."""
+    from tests.realcam.render import render
+
+    kw = dict(mode="1080p", cards=14, layout="spread", lighting="harsh", glare=1.6, distractors=(), height_cm=55)
+    shot, dark = render(1, **kw), render(1, exposure_scale=0.4, **kw)
+    (tmp_path / "pile.jpg").write_bytes(shot.jpeg)
+    (tmp_path / "darker.jpg").write_bytes(dark.jpeg)
+    alone = json.loads(_cli("read", tmp_path / "pile.jpg", "--json").stdout)["cards"]
+    p = _cli("read", tmp_path / "pile.jpg", "--darker", tmp_path / "darker.jpg", "--json")
+    assert p.returncode == 0, p.stderr
+    entry = json.loads(p.stdout)["images"][0]
+    assert entry["darker"] is True
+    assert set(entry["cards"]) == shot.visible and not shot.wrong(set(entry["cards"]))
+    assert len(set(alone) & shot.visible) < len(shot.visible)
+    bad = _cli("read", tmp_path / "pile.jpg", "--darker", tmp_path / "darker.jpg", tmp_path / "darker.jpg")
+    assert bad.returncode == 2 and "--darker" in bad.stderr and len(bad.stderr.strip().splitlines()) == 1
