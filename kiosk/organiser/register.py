@@ -1,5 +1,5 @@
 """Registration in the organiser's browser: plain HTML forms (no JavaScript), in Catalan,
-Spanish and English. Pairs, late entries (a pair added once round 1 has begun plays from
+Spanish and English (the kiosk's gettext catalogue, :mod:`kiosk.messages`). Pairs, late entries (a pair added once round 1 has begun plays from
 the next round) and withdrawals (from the next round). The same store calls as the JSON
 API; a POST answers with a redirect back to the page (the browser's back button and a
 reload never post twice).
@@ -18,41 +18,25 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse
 from starlette.routing import Route
 
-LANGUAGES = ("ca", "es", "en")
-WORDS: dict[str, dict[str, str]] = {
-    "ca": {"title": "Inscripció de parelles", "name": "Nom de la parella", "player": "Jugador",
-           "add": "Inscriu la parella", "withdraw": "Retira", "token": "Clau de l'organitzador",
-           "late": "inscripció tardana: juga des de la ronda {n}", "withdrawn": "retirada des de la ronda {n}",
-           "no_name": "Cal un nom per a la parella.", "bad_token": "La clau de l'organitzador no és correcta.",
-           "added": "Inscrita: {name}.", "gone": "Retirada: {name}.", "pairs": "Parelles inscrites",
-           "none": "Encara no hi ha cap parella.", "no_pair": "Aquesta parella ja no juga.", "standings": "Classificació en directe"},
-    "es": {"title": "Inscripción de parejas", "name": "Nombre de la pareja", "player": "Jugador",
-           "add": "Inscribir la pareja", "withdraw": "Retirar", "token": "Clave del organizador",
-           "late": "inscripción tardía: juega desde la ronda {n}", "withdrawn": "retirada desde la ronda {n}",
-           "no_name": "La pareja necesita un nombre.", "bad_token": "La clave del organizador no es correcta.",
-           "added": "Inscrita: {name}.", "gone": "Retirada: {name}.", "pairs": "Parejas inscritas",
-           "none": "Todavía no hay ninguna pareja.", "no_pair": "Esta pareja ya no juega.", "standings": "Clasificación en directo"},
-    "en": {"title": "Pair registration", "name": "Pair's name", "player": "Player",
-           "add": "Register the pair", "withdraw": "Withdraw", "token": "Organiser's token",
-           "late": "late entry: plays from round {n}", "withdrawn": "withdrawn from round {n}",
-           "no_name": "A pair needs a name.", "bad_token": "The organiser's token is not right.",
-           "added": "Registered: {name}.", "gone": "Withdrawn: {name}.", "pairs": "Registered pairs",
-           "none": "No pairs yet.", "no_pair": "That pair is not playing any more.", "standings": "Live standings"},
-}
+from kiosk.messages import LANGUAGES, translations
 
 
 def render(store, lang: str, *, message: str = "", error: bool = False, token_needed: bool = False) -> str:
     lang = lang if lang in LANGUAGES else "ca"
-    w, e = WORDS[lang], html.escape
+    _, e = translations(lang).gettext, html.escape  # the kiosk's one catalogue
+    # (labels taken out of the f-strings below, where the catalogue's extractor cannot see them)
+    w = {"title": _("Pair registration"), "name": _("Pair's name"), "player": _("Player"),
+         "add": _("Register the pair"), "withdraw": _("Withdraw"), "pairs": _("Registered pairs"),
+         "none": _("No pairs yet."), "standings": _("Live standings"), "token": _("Organiser's token")}
     token = (f'<label>{e(w["token"])} <input type="password" name="token" required></label>'
              if token_needed else "")
     rows = []
     for p in store.pairs():
         notes = []
         if p.entered_round > 1:
-            notes.append(w["late"].format(n=p.entered_round))
+            notes.append(_("late entry: plays from round {n}").format(n=p.entered_round))
         if p.withdrawn_round is not None:
-            notes.append(w["withdrawn"].format(n=p.withdrawn_round))
+            notes.append(_("withdrawn from round {n}").format(n=p.withdrawn_round))
         action = "" if p.withdrawn_round is not None else (
             f'<form method="post" action="register/pairs/{p.id}/withdraw?lang={lang}" class="inline">'
             f'{token}<button type="submit" name="withdraw" value="{p.id}">{e(w["withdraw"])}</button></form>')
@@ -114,29 +98,29 @@ def routes(tournament, *, admin_token: str | None) -> list[Route]:
 
     async def add(request: Request) -> RedirectResponse:
         lang, form = lang_of(request), await form_of(request)
-        w = WORDS[lang]
+        _ = translations(lang).gettext
         if not token_ok(form):
-            return back(lang, w["bad_token"], True)
+            return back(lang, _("The organiser's token is not right."), True)
         name = form.get("name", "")
         if not name:
-            return back(lang, w["no_name"], True)
+            return back(lang, _("A pair needs a name."), True)
         store.add_pair(name[:80], [p[:60] for p in (form.get("player1", ""), form.get("player2", "")) if p])
         tournament._bump()
-        return back(lang, w["added"].format(name=name[:80]))
+        return back(lang, _("Registered: {name}.").format(name=name[:80]))
 
     async def withdraw(request: Request) -> RedirectResponse:
         lang, form = lang_of(request), await form_of(request)
-        w = WORDS[lang]
+        _ = translations(lang).gettext
         if not token_ok(form):
-            return back(lang, w["bad_token"], True)
+            return back(lang, _("The organiser's token is not right."), True)
         pair_id = int(request.path_params["pair"])
         names = {p.id: p.name for p in store.pairs()}
         try:
             store.withdraw(pair_id)
         except KeyError:
-            return back(lang, w["no_pair"], True)
+            return back(lang, _("That pair is not playing any more."), True)
         tournament._bump()
-        return back(lang, w["gone"].format(name=names.get(pair_id, pair_id)))
+        return back(lang, _("Withdrawn: {name}.").format(name=names.get(pair_id, pair_id)))
 
     return [Route("/register", page), Route("/register/pairs", add, methods=["POST"]),
             Route("/register/pairs/{pair:int}/withdraw", withdraw, methods=["POST"])]
