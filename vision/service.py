@@ -56,6 +56,17 @@ def call_safely(fn: Callable | None, *args) -> None:
         log.exception("camera callback %r failed", fn)
 
 
+def take_darker(source: FrameSource, exposure_scale: float) -> Frame | None:
+    """One darker frame of ``source`` (``FrameSource.capture_darker``) for a reader under
+    glare; None where the source cannot, or when taking it failed (logged: the status line
+    tells a lost camera, and the read goes on without it)."""
+    try:
+        return source.capture_darker(exposure_scale)
+    except CameraError as exc:
+        log.warning("darker frame not taken: %s", exc)
+        return None
+
+
 def follow_frames(source: FrameSource, stop: threading.Event,
                   on_status: Callable[[str], None] | None) -> Iterator[Frame]:
     """Each new frame of ``source`` until ``stop`` is set, telling ``on_status`` every change of
@@ -209,11 +220,7 @@ class CameraService:
     def _with_darker(self, frame: Frame, result: ReadResult) -> ReadResult:
         def darker_read():
             self._next_darker = frame.time + self.darker_every_s  # taken or failed: not on every frame
-            try:
-                second = self.source.capture_darker(self.darker_scale)
-            except CameraError as exc:  # the status line tells a lost camera; this frame's read stands
-                log.warning("darker frame not taken: %s", exc)
-                return None
+            second = take_darker(self.source, self.darker_scale)
             return None if second is None else (second.image, self.read_frame(second))
 
         readout = add_darker(frame.image, result, darker_read, glare_after=False)

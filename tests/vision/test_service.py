@@ -134,3 +134,26 @@ def test_glare_in_the_live_video_takes_a_darker_frame_at_most_every_darker_every
     # every frame shows the glare, yet the video is not slowed to one darker frame each
     assert src.darker[0] == 0.4 and 2 <= len(src.darker) <= svc.reads // 2 + 1 and svc.darker_frames >= 2
     assert t_seen < deadline
+
+
+class _DarkerFails(_GlossyVideo):
+    """The same glossy table, from a camera whose darker frame fails (a driver error)."""
+
+    def _grab_darker(self, exposure_scale):
+        self.darker.append(exposure_scale)
+        raise RuntimeError("sensor did not take the controls")
+
+
+def test_a_darker_frame_that_fails_leaves_the_frames_own_read_and_is_not_retried_every_frame(one_core):
+    scene = make_scene(8, cards=8, px_per_mm=2.6, glare=0)
+    d = PileReader().read(scene.image).detections[0]
+    src = _DarkerFails(scene.image, tuple(int(v) for v in d.centre))
+    alone = set(PileReader().read(src.glared).cards)
+    with CameraService(src, PileReader(), darker_every_s=60.0) as svc:
+        deadline = time.monotonic() + 20
+        while svc.reads < 4 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        status = svc.status
+    assert svc.reads >= 4 and svc.darker_frames == 0 and len(src.darker) == 1
+    assert set(svc.latest_result.cards) == alone and set(svc.accumulator.cards) == alone
+    assert status == "running"  # a failed darker frame is not a lost camera

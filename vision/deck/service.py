@@ -15,7 +15,6 @@ l'última" and a new pile never wait for the camera.
 
 from __future__ import annotations
 
-import logging
 import threading
 from typing import Callable
 
@@ -24,10 +23,7 @@ import numpy as np
 from kiosk.game import Card
 from vision.deck.darker import DARKER_SCALE, DarkerRequest
 from vision.deck.tracker import COUNTED, DARKER, DealEvent, DealTracker
-from vision.errors import CameraError
-from vision.service import call_safely, follow_frames
-
-log = logging.getLogger(__name__)
+from vision.service import call_safely, follow_frames, take_darker
 
 
 class DealService:
@@ -110,11 +106,7 @@ class DealService:
                 self._call(self.on_cards, event, [event.card] if event.kind == COUNTED else [])
 
     def _darker(self, ask: DarkerRequest) -> np.ndarray | None:
-        try:
-            got = self.source.capture_darker(ask.exposure_scale)
-        except CameraError as exc:  # the status line tells a lost camera; the look goes on without it
-            log.warning("darker frame not taken: %s", exc)
-            return None
+        got = take_darker(self.source, ask.exposure_scale)
         if got is None:
             return None
         self.darker_frames += 1

@@ -7,6 +7,7 @@ fall-back to another camera or the demo photos (the kiosk would look fine and re
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 
 from vision.errors import BadFrameError, CameraDriverError, CameraLostError, NoCameraError
@@ -86,7 +87,7 @@ class Picamera2Source(FrameSource):
             self._still_config = cam.create_still_configuration(main={"format": "RGB888"})
             cam.configure(config)
             if self.exposure:
-                cam.set_controls({"AeEnable": False, "ExposureTime": int(self.exposure)})
+                cam.set_controls(self._set_exposure())
             cam.start()
         except Exception as exc:
             raise NoCameraError(f"Pi camera: {exc}") from exc
@@ -102,18 +103,11 @@ class Picamera2Source(FrameSource):
     def _grab_still(self, exposure_scale: float = 1.0):
         """The still configuration for one picture. A darker still (glare): the automatic
         exposure's time times ``exposure_scale`` with the same gain, then automatic again."""
-        cam = self._cam
         try:
-            if exposure_scale != 1.0:
-                meta = cam.capture_metadata()
-                cam.set_controls({"AeEnable": False, "AnalogueGain": float(meta["AnalogueGain"]),
-                                  "ExposureTime": max(100, int(meta["ExposureTime"] * exposure_scale))})
-            try:
-                return cam.switch_mode_and_capture_array(self._still_config, "main")
-            finally:
-                if exposure_scale != 1.0:
-                    cam.set_controls({"AeEnable": True} if not self.exposure
-                                     else {"AeEnable": False, "ExposureTime": int(self.exposure)})
+            if exposure_scale == 1.0:
+                return self._cam.switch_mode_and_capture_array(self._still_config, "main")
+            with self._shorter_exposure(exposure_scale):
+                return self._cam.switch_mode_and_capture_array(self._still_config, "main")
         except Exception as exc:
             raise CameraLostError(f"Pi camera still: {exc}") from exc
 
@@ -121,22 +115,32 @@ class Picamera2Source(FrameSource):
         """A darker video frame: the automatic exposure's time times ``exposure_scale``, same
         gain. Controls reach the sensor a few frames late, so frames are taken until one's
         metadata shows the new exposure (at most ``DARKER_FRAMES``); then automatic again."""
-        cam = self._cam
         try:
-            meta = cam.capture_metadata()
-            want = max(100, int(meta["ExposureTime"] * exposure_scale))
-            cam.set_controls({"AeEnable": False, "AnalogueGain": float(meta["AnalogueGain"]), "ExposureTime": want})
-            try:
+            with self._shorter_exposure(exposure_scale) as want:
                 for _ in range(DARKER_FRAMES):
-                    (main, lores), got = cam.capture_arrays(["main", "lores"])
+                    (main, lores), got = self._cam.capture_arrays(["main", "lores"])
                     if abs(got["ExposureTime"] - want) <= 0.15 * want:
                         return main, lores[: self.lores[1], : self.lores[0]]
-            finally:
-                cam.set_controls({"AeEnable": True} if not self.exposure
-                                 else {"AeEnable": False, "ExposureTime": int(self.exposure)})
         except Exception as exc:
             raise CameraLostError(f"Pi camera darker frame: {exc}") from exc
         raise BadFrameError(f"the Pi camera did not take the darker exposure in {DARKER_FRAMES} frames")
+
+    @contextlib.contextmanager
+    def _shorter_exposure(self, exposure_scale: float):
+        """The exposure's time (as the camera has it now) times ``exposure_scale``, same gain,
+        for the ``with`` block (yields the time asked for, µs); the set exposure again after."""
+        cam = self._cam
+        meta = cam.capture_metadata()
+        want = max(100, int(meta["ExposureTime"] * exposure_scale))
+        cam.set_controls({"AeEnable": False, "AnalogueGain": float(meta["AnalogueGain"]), "ExposureTime": want})
+        try:
+            yield want
+        finally:
+            cam.set_controls(self._set_exposure())
+
+    def _set_exposure(self) -> dict:
+        """The controls of the ``exposure`` setting: automatic, or that many µs."""
+        return {"AeEnable": True} if not self.exposure else {"AeEnable": False, "ExposureTime": int(self.exposure)}
 
     def _close(self) -> None:
         if self._cam is not None:
