@@ -16,6 +16,7 @@ from kiosk.journal import Journal
 from tests.club.broker import table_password
 from tests.club.chromium import Chromium
 from tests.club.sim import play_hand
+from tests.polling import until
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
 TABLES = [str(t) for t in range(1, 7)]
@@ -24,13 +25,7 @@ pytestmark = pytest.mark.slow
 
 
 def _until(predicate, timeout: float):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.01)
-    return None
+    return until(predicate, timeout, pause=0.01)
 
 
 def test_the_live_page_follows_the_tables_within_a_second(tmp_path, broker_factory, organiser_factory):

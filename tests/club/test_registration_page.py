@@ -5,12 +5,12 @@ the organiser's token, in ca/es/en; a screenshot goes to artifacts/."""
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 
 import pytest
 
 from tests.club.chromium import Chromium
+from tests.polling import until
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
 TOKEN = "s3cret"
@@ -19,16 +19,13 @@ pytestmark = pytest.mark.slow
 
 
 def _until(read, timeout: float = 10.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+    def settled():
         try:
-            value = read()
+            return read()
         except RuntimeError:  # the page is navigating: its context is being replaced
-            value = None
-        if value:
-            return value
-        time.sleep(0.05)
-    return None
+            return None
+
+    return until(settled, timeout, pause=0.05)
 
 
 def _submit(browser: Chromium, form: str, fields: dict) -> None:

@@ -18,6 +18,7 @@ from kiosk.club.round import ClubRound, confirming_team
 from kiosk.journal import Journal
 from tests.club.broker import table_password
 from tests.club.sim import play_hand
+from tests.polling import until
 
 TABLES = [str(t) for t in range(1, 21)]
 OFFLINE = "20"
@@ -27,12 +28,8 @@ pytestmark = pytest.mark.slow
 
 
 def _wait(predicate, timeout: float, what: str) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return
-        time.sleep(0.05)
-    raise AssertionError(f"timed out waiting for {what}")
+    if not until(predicate, timeout, pause=0.05):
+        raise AssertionError(f"timed out waiting for {what}")
 
 
 class Table:

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import time
-
 from kiosk.game import DECK, Card
+from tests.polling import until
 
 
 def start_match(d, *, dealer: int = 0, target_taps: int = 0) -> None:
@@ -69,10 +68,4 @@ def pile(points_wanted: int) -> list[str]:
 
 def wait_for(d, condition, timeout: float = 60.0) -> bool:
     """Pump the kiosk until ``condition()`` holds (True) or ``timeout`` seconds pass (False)."""
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        d.pump(1)
-        if condition():
-            return True
-        time.sleep(0.02)
-    return False
+    return bool(until(condition, timeout, tick=lambda: d.pump(1)))

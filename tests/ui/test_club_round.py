@@ -13,6 +13,7 @@ from kiosk.club.publisher import Publisher
 from kiosk.journal import Journal
 from tests.club.broker import table_password
 from tests.club.processes import broker_factory, organiser_factory  # noqa: F401  (fixtures)
+from tests.polling import until
 from tests.ui.flows import bid, score_points
 
 pytestmark = [pytest.mark.ui, pytest.mark.slow]
@@ -27,14 +28,7 @@ class ShiftedClock:
 
 
 def _pump_until(d, predicate, timeout: float = 15.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        d.pump(2)
-        time.sleep(0.02)
-    return predicate()
+    return until(predicate, timeout, tick=lambda: d.pump(2))
 
 
 def _shot_as(d, label: str) -> None:
