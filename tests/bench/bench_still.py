@@ -184,26 +184,19 @@ def main(argv: list[str] | None = None) -> None:
             dark.append(load_or_render({**args, "exposure_scale": DARKER}).image)
             return dark[-1]
 
-        t0, c0 = time.perf_counter(), time.process_time()
-        read = read_still(reader, shot.image, darker)
-        cpu, wall = time.process_time() - c0, time.perf_counter() - t0
+        read, cpu, wall = _timed(read_still, reader, shot.image, darker)
         if dark:  # timed again with the darker still at hand: its render is not the kiosk's cost
-            t0, c0 = time.perf_counter(), time.process_time()
-            read = read_still(reader, shot.image, lambda: dark[0])
-            cpu, wall = time.process_time() - c0, time.perf_counter() - t0
-        first = read.result
-        if dark:  # the still alone, as a kiosk without exposure control reads it
-            t0, c0 = time.perf_counter(), time.process_time()
-            first = reader.read(shot.image)
-            alone.cpu.append((time.process_time() - c0) * 1000)
-            alone.wall.append((time.perf_counter() - t0) * 1000)
+            read, cpu, wall = _timed(read_still, reader, shot.image, lambda: dark[0])
+            # the still alone, as a kiosk without exposure control reads it
+            first, alone_cpu, alone_wall = _timed(reader.read, shot.image)
         else:
-            alone.cpu.append(cpu * 1000)
-            alone.wall.append(wall * 1000)
+            first, alone_cpu, alone_wall = read.result, cpu, wall
+        alone.cpu.append(alone_cpu)
+        alone.wall.append(alone_wall)
         _count(shot, set(first.codes), alone)
         darker_taken += bool(dark)
-        kiosk.cpu.append(cpu * 1000)
-        kiosk.wall.append(wall * 1000)
+        kiosk.cpu.append(cpu)
+        kiosk.wall.append(wall)
         got = set(read.result.codes)
         _count(shot, got, kiosk, bins, "still, ")
         _count(shot, got, by_light[args["lighting"]])
