@@ -227,31 +227,37 @@ class Deal:
 
 
 def deal(cards: list[Card], *, style: str = "A", seed: int = 0, size=(1280, 720), px_mm: float = 1.8,
-         light: Light = Light(), hover_frames: int = 2, still: int = 4, pairs: tuple[int, ...] = ()) -> Deal:
+         light: Light = Light(), hover_frames: int = 2, still: int = 4, pairs: tuple[int, ...] = (),
+         stained: tuple[int, ...] = ()) -> Deal:
     """Frames (about 10 per card, 10 fps) of a hand dealing ``cards`` face up onto a pile.
-    Card indices in ``pairs`` are dealt together with the next card, offset (two at once)."""
+    Card indices in ``pairs`` are dealt together with the next card, offset (two at once).
+    Card indices in ``stained`` land with a wet stain of beer over their middle (no deck
+    reader can be sure of such a card); then the player, asked, lifts the card, wipes it
+    and lays it down again a few mm off, as another deal."""
     rng = np.random.default_rng(seed)
     w, h = size
     table = _mat(size, seed)
     pile = (w * 0.5, h * 0.5)
     frames = [camera(table.copy(), light, rng) for _ in range(still)]  # the empty mat first
-    i = 0
-    while i < len(cards):
-        card = cards[i]
-        c = (pile[0] + rng.uniform(-0.02, 0.02) * w, pile[1] + rng.uniform(-0.03, 0.03) * h)
-        ang = rng.uniform(-12, 12)
+
+    def lay(group: list[Card], c, ang: float, stain: bool = False) -> None:
+        nonlocal table
         edge = "bottom" if rng.random() < 0.5 else "right"
         start = (c[0] + 0.05 * w, h * 1.05) if edge == "bottom" else (w * 1.05, c[1] + 0.05 * h)
         for t in (0.0, 0.35, 0.7):  # the card travels in the hand, blurred
             p = (start[0] + (c[0] - start[0]) * t, start[1] + (c[1] - start[1]) * t)
             s = table.copy()
-            _paste(s, card, style, p, ang + 20 * (1 - t), px_mm)
+            _paste(s, group[0], style, p, ang + 20 * (1 - t), px_mm)
             _hand(s, (p[0] + 0.03 * w, p[1] + 0.05 * h), edge)
             frames.append(camera(s, light, rng, blur=6))
-        _paste(table, card, style, c, ang, px_mm)
-        if i in pairs and i + 1 < len(cards):
-            i += 1
-            _paste(table, cards[i], style, (c[0] + 0.04 * w, c[1] + 0.05 * h), ang + 25, px_mm)
+        _paste(table, group[0], style, c, ang, px_mm)
+        if len(group) > 1:
+            _paste(table, group[1], style, (c[0] + 0.04 * w, c[1] + 0.05 * h), ang + 25, px_mm)
+        if stain:
+            wet = table.copy()
+            cv2.ellipse(wet, (int(c[0]), int(c[1])), (int(20 * px_mm), int(33 * px_mm)), ang, 0, 360,
+                        (40, 90, 140), -1, cv2.LINE_AA)
+            table = table * 0.25 + wet * 0.75
         for k in range(hover_frames):  # the hand still over the pile's edge
             s = table.copy()
             _hand(s, (c[0] + 0.04 * w, c[1] + 0.08 * h - k), edge)
@@ -261,7 +267,20 @@ def deal(cards: list[Card], *, style: str = "A", seed: int = 0, size=(1280, 720)
         frames.append(camera(s, light, rng, blur=8))
         for _ in range(still):
             frames.append(camera(table.copy(), light, rng))
-        i += 1
+
+    i = 0
+    while i < len(cards):
+        c = (pile[0] + rng.uniform(-0.02, 0.02) * w, pile[1] + rng.uniform(-0.03, 0.03) * h)
+        ang = rng.uniform(-12, 12)
+        group = cards[i:i + 2] if i in pairs else cards[i:i + 1]
+        if i in stained:
+            before = table.copy()
+            lay(group, c, ang, stain=True)
+            table = before  # lifted off under the hand, wiped ...
+            c = (c[0] + rng.uniform(-8, 8), c[1] + rng.uniform(-8, 8))  # ... and laid down again
+            ang += rng.uniform(-5, 5)
+        lay(group, c, ang)
+        i += len(group)
     return Deal(frames, list(cards))
 
 

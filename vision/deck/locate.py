@@ -188,3 +188,19 @@ def channel_max(bgr: np.ndarray) -> np.ndarray:
     several times slower on a frame)."""
     b, g, r = cv2.split(bgr)
     return cv2.max(cv2.max(b, g), r)
+
+
+def card_rectangle(quad: np.ndarray, want_long: float) -> tuple[np.ndarray, float]:
+    """A card's rectangle from the outline of what changed (``quad``), and its long side.
+
+    Over another white card a card's white margin changes nothing, so the change can stop
+    at its printed frame line, millimetres inside the edge: a change from 3/4 of a card's
+    long side (``want_long``: the size a card has there) up to just over it is grown to a
+    whole card's size about its centre."""
+    (cx, cy), (rw, rh), ang = cv2.minAreaRect(np.asarray(quad, np.float32))
+    long_, short = max(rw, rh), min(rw, rh)
+    if want_long and 0.75 * want_long <= long_ <= 1.02 * want_long:
+        k = want_long / long_
+        long_, short = want_long, max(short * k, want_long / CARD_ASPECT)
+    size = (long_, short) if rw >= rh else (short, long_)
+    return cv2.boxPoints(((cx, cy), size, ang)).astype(np.float32), float(long_)

@@ -37,7 +37,7 @@ import numpy as np
 
 from kiosk.game import Card, pile_points
 from vision.deck.darker import DarkerRequest, glare_near, reflection_in_view, tone_map
-from vision.deck.locate import CARD_ASPECT, Blob, change_groups, change_mask, channel_max
+from vision.deck.locate import CARD_ASPECT, Blob, card_rectangle, change_groups, change_mask, channel_max
 from vision.deck.model import DeckModel, Naming
 from vision.deck.scale import TableScale
 from vision.deck.views import views_around
@@ -300,14 +300,20 @@ class DealTracker:
                     self._settled[-1].darker = dark
                 return []
         one_card = len(blobs) == 1 and blobs[0].card_shaped and not blobs[0].touches_edge
-        if self._settled[-1].pending and not one_card:
-            # The card(s) we asked about were moved or shown again: look afresh against
-            # the table as it was before them. (A card simply dealt on top of them is
-            # read against them, above.)
-            self._settled.pop()
-            blobs = groups(ref(self._settled[-1]))
-            if not blobs:
-                return []
+        if self._settled[-1].pending and len(self._settled) >= 2:
+            # The card(s) we asked about, lifted and laid down again a few mm off or slid
+            # out of a reflection, as asked: against them, that is the card joined to the gap
+            # it left (an outline too big, or two); against the table before them, the card
+            # alone. Anything else (a card dealt on top of them, a hand) is read against them.
+            again = groups(ref(self._settled[-2]))
+            limit = TWO_CARDS_AREA if self._scale is not None else TWO_CARDS_AREA_GUESSED  # as below
+            alone = len(again) == 1 and again[0].card_shaped and not again[0].touches_edge \
+                and again[0].area <= limit * self._expected_area(seen, tuple(again[0].quad.mean(axis=0)))
+            if alone or not one_card:
+                self._settled.pop()
+                blobs = again
+                if not blobs:
+                    return []
         before = ref(self._settled[-2]) if len(self._settled) >= 2 else None
         since_mask = changed(before) if before is not None else None
         if since_mask is not None and self._lifted(since_mask, card_area):
@@ -339,26 +345,21 @@ class DealTracker:
         return self._name(frame, detail, blob, dark, normal)
 
     def _outline(self, blob: Blob, detail: np.ndarray) -> np.ndarray:
-        """The card's rectangle: the change's, grown to a whole card's size. Over another
-        white card a card's white margin changes nothing, so the change can stop at its
-        printed frame line, millimetres inside the edge; the size of a whole card is known
-        (the last cards read, or the learnt deck at first)."""
-        (cx, cy), (rw, rh), ang = cv2.minAreaRect(blob.quad)
-        long_, short = max(rw, rh), min(rw, rh)
+        """The card's rectangle (detail px): the change's, grown to a whole card's size
+        (:func:`~vision.deck.locate.card_rectangle`): the mat's where it is in view, else the
+        cards read so far, else the learnt deck's."""
+        (cx, cy), _, _ = cv2.minAreaRect(blob.quad)
         if self._scale is not None:
             want = float(np.sqrt(self._scale.card_area_px((cx, cy)) * CARD_ASPECT))
         elif self._card_long:
             want = self._card_long
         else:
             want = (self.model.card_long_frac or 0.0) * detail.shape[1]
-        if want and 0.75 * want <= long_ <= 1.02 * want:
-            k = want / long_
-            long_, short = want, max(short * k, want / CARD_ASPECT)
+        rect, long_ = card_rectangle(blob.quad, want)
         if long_ > 0.9 * want:
             # a card lying on the mat shows its whole outline: that is the size to keep
             self._card_long = max(self._card_long * 0.98, long_) if self._card_long else long_
-        size = (long_, short) if rw >= rh else (short, long_)
-        return cv2.boxPoints(((cx, cy), size, ang)).astype(np.float32)
+        return rect
 
     def _name(self, frame: np.ndarray, detail: np.ndarray, blob: Blob, dark: np.ndarray | None,
               normal: np.ndarray | None = None) -> list[DealEvent]:
