@@ -10,9 +10,14 @@ every camera mode x deck style x lighting, ``BENCH_DECK_PILES`` piles each (2: 2
 
 - right / wrong: the card counted while it lay on top (between its hand leaving and the
   next hand coming) is / is not the one dealt there;
-- asked: the reader asked about it instead (show again, reflection, two cards);
-  "glare" marks the cards whose truth says the lamp's reflection on them is brighter than
-  the card's own white (``GLARE_TRUTH``): asking to move those is the right answer;
+- sent back: the reader asked about it (show again, reflection, two cards). The player
+  then does as asked (``tests/bench/deck_reshow.py``: lifts the card and lays it down
+  again, or slides it out of the reflection) and the deal goes on that much later; a card
+  named then counts as right "after show again". A card still not named after being shown
+  again ``RESHOWS`` times is "left unnamed". ``BENCH_DECK_RESHOW=0``: nobody answers (the
+  first look only). "glare" marks the cards whose truth says the lamp's reflection on them
+  where they were first laid is brighter than the card's own white (``GLARE_TRUTH``):
+  asking to move those is the right answer;
 - missed: nothing said at all.
 
 The camera has exposure control (a Pi camera): when the reader asks for a darker frame
@@ -50,15 +55,20 @@ import numpy as np  # noqa: E402
 
 from kiosk.game import DECK  # noqa: E402
 from tests.bench.deck_darker import darker_frame  # noqa: E402
+from tests.bench.deck_reshow import frame_at, reshown  # noqa: E402
 from tests.realcam.deal import Deal, deal, enrol_photo  # noqa: E402
 from vision.deck.darker import DARKER_SCALE  # noqa: E402
 from vision.deck.store import learn_folder  # noqa: E402
-from vision.deck.tracker import ASK_KINDS, COUNTED, DARKER, DealTracker  # noqa: E402
+from vision.deck.tracker import ASK_KINDS, COUNTED, DARKER, GLARE, DealTracker  # noqa: E402
 
+ALL_MODES, ALL_STYLES, ALL_LIGHTINGS = ("720p", "1080p"), ("fournier", "moderna"), ("bar", "even", "harsh")
 PILES = int(os.environ.get("BENCH_DECK_PILES", "2"))  # per mode x style x lighting
-MODES = tuple(os.environ.get("BENCH_DECK_MODES", "720p,1080p").split(","))
-STYLES = tuple(os.environ.get("BENCH_DECK_STYLES", "fournier,moderna").split(","))
-LIGHTINGS = tuple(os.environ.get("BENCH_DECK_LIGHTINGS", "bar,even,harsh").split(","))
+MODES = tuple(os.environ.get("BENCH_DECK_MODES", ",".join(ALL_MODES)).split(","))
+STYLES = tuple(os.environ.get("BENCH_DECK_STYLES", ",".join(ALL_STYLES)).split(","))
+LIGHTINGS = tuple(os.environ.get("BENCH_DECK_LIGHTINGS", ",".join(ALL_LIGHTINGS)).split(","))
+# "5113,6020": only these piles (to look again at a few)
+VERBOSE = os.environ.get("BENCH_DECK_VERBOSE") == "1"  # every card sent back, and why
+ONLY_SEEDS = {int(x) for x in os.environ.get("BENCH_DECK_SEEDS", "").split(",") if x}
 JOBS = int(os.environ.get("BENCH_DECK_JOBS", "1"))
 # "1": read only the piles already rendered in full (a partial run while the rest renders)
 CACHED_ONLY = os.environ.get("BENCH_DECK_CACHED_ONLY") == "1"
@@ -68,6 +78,10 @@ DARKER_FRAMES = os.environ.get("BENCH_DECK_DARKER", "1") != "0"  # the camera ca
 # video frames (10 fps) between the look and the darker frame: the camera's new exposure
 # shows a few sensor frames late (at 30 fps, one video frame here); the frames between are not read
 DARKER_DELAY = int(os.environ.get("BENCH_DECK_DARKER_DELAY", "1"))
+# the player does what the kiosk asks (tests/bench/deck_reshow.py), up to RESHOWS times a card;
+# "0": the sequence goes on as if nobody had listened (each card's first look only)
+RESHOW = os.environ.get("BENCH_DECK_RESHOW", "1") != "0"
+RESHOWS = 2
 GLARE_TRUTH = 0.6  # reflection (linear, 1 = a white card) from which a card's print is washed out
 SEED0 = 5000
 
@@ -78,23 +92,28 @@ class Tally:
     cards: int = 0
     right: int = 0
     wrong: int = 0
-    asked: int = 0
-    asked_glare: int = 0  # asked, and the truth says glare washes it out
+    right_after: int = 0  # of ``right``: named after the player showed it again
+    asked: int = 0  # sent back at least once
+    asked_glare: int = 0  # sent back, and the truth says glare washes it out where it was first laid
     glared: int = 0
+    unnamed: int = 0  # sent back and shown again RESHOWS times, and still not named
     missed: int = 0
     darker: int = 0  # darker frames taken
     last_count_s: list[float] = field(default_factory=list)
 
 
 def piles() -> list[dict]:
-    """The ``deal`` arguments of every pile the bench reads, in order."""
+    """The ``deal`` arguments of every pile the bench reads, in order. A pile's seed comes
+    from its place in the whole bench, so a subset reads the same piles as the whole."""
     out = []
-    for si, style in enumerate(STYLES):
-        for mi, mode in enumerate(MODES):
-            for li, lighting in enumerate(LIGHTINGS):
+    for style in STYLES:
+        for mode in MODES:
+            for lighting in LIGHTINGS:
                 for k in range(PILES):
-                    seed = SEED0 + 1000 * si + 100 * mi + 10 * li + k
-                    out.append(dict(seed=seed, mode=mode, deck_style=style, lighting=lighting, cards=24))
+                    seed = SEED0 + 1000 * ALL_STYLES.index(style) + 100 * ALL_MODES.index(mode) \
+                        + 10 * ALL_LIGHTINGS.index(lighting) + k
+                    if not ONLY_SEEDS or seed in ONLY_SEEDS:
+                        out.append(dict(seed=seed, mode=mode, deck_style=style, lighting=lighting, cards=24))
     return out
 
 
@@ -126,17 +145,28 @@ def _timed(read, cpu_ms: list[float], wall_ms: list[float]):
     return out
 
 
+def _top(d: Deal, t: float) -> int:
+    """The card on top at ``t``: the last one whose hand has gone by then (-1: none yet)."""
+    return max((k for k, c in enumerate(d.truth) if c.lands_s <= t), default=-1)
+
+
 def _read(d: Deal, model, tally: Tally, cpu_ms: list[float], wall_ms: list[float]) -> None:
     tracker = DealTracker(model, darker_scale=DARKER_SCALE if DARKER_FRAMES else None)
+    dealt = d.truth  # where each card was first laid (a card slid out of a reflection no longer has it)
     counted: dict[int, str] = {}
-    asked: set[int] = set()
+    asked: dict[int, int] = {}  # card -> times the kiosk sent it back
+    answering: dict[int, float] = {}  # card -> until when the player is busy showing it again
     wrong = 0
     last = 0.0
     taken = -1  # the frame the last darker frame stood in for
-    for n, frame in enumerate(d.frames()):
+    canvas: dict = {}
+    n = -1
+    while n + 1 < len(d):  # (``d`` grows when the player shows a card again)
+        n += 1
         if n <= taken:
             continue
-        got = _timed(lambda: tracker.feed(frame.image), cpu_ms, wall_ms)
+        image = frame_at(d, n, canvas)
+        got = _timed(lambda: tracker.feed(image), cpu_ms, wall_ms)
         events = [(n, e) for e in got if e.kind != DARKER]
         for ask in [e.darker for e in got if e.kind == DARKER]:
             taken = n + DARKER_DELAY  # the camera's next frame, at the darker exposure
@@ -145,25 +175,33 @@ def _read(d: Deal, model, tally: Tally, cpu_ms: list[float], wall_ms: list[float
             events += [(taken, e) for e in _timed(lambda: tracker.feed_darker(ask, dark), cpu_ms, wall_ms)]
         for k, e in events:
             t = k / d.fps
-            # the card on top: the last one whose hand has gone by now
-            i = max((k for k, c in enumerate(d.truth) if c.lands_s <= t), default=-1)
+            i = _top(d, t)
             if e.kind == COUNTED:
                 last = t
                 if i < 0 or i in counted or e.card.code != d.truth[i].code:
                     wrong += 1
                 else:
                     counted[i] = e.card.code
-            elif e.kind in ASK_KINDS and i >= 0:
-                asked.add(i)
+            elif e.kind in ASK_KINDS and i >= 0 and i not in counted and t >= answering.get(i, 0.0):
+                asked[i] = asked.get(i, 0) + 1
+                if VERBOSE:
+                    print(f"<!-- seed {d.seed} card {i} {d.truth[i].code} glare {d.truth[i].glare:.2f}: {e.kind} "
+                          f"at {t:.1f} s ({e.naming}) -->", flush=True)
+                if RESHOW and asked[i] <= RESHOWS:  # the player does as asked; the deal goes on later
+                    d = reshown(d, i, t, glare=e.kind == GLARE, attempt=asked[i])
+                    canvas = {}
+                    answering[i] = d.truth[i].still_s
     tally.piles += 1
     tally.cards += len(d.truth)
     tally.right += len(counted)
+    tally.right_after += sum(1 for i in counted if i in asked)
     tally.wrong += wrong
-    tally.asked += len(asked - set(counted))
-    for i, c in enumerate(d.truth):
+    tally.asked += len(asked)
+    tally.unnamed += sum(1 for i in asked if i not in counted)
+    for i, c in enumerate(dealt):
         glared = c.glare >= GLARE_TRUTH
         tally.glared += glared
-        tally.asked_glare += glared and i in asked and i not in counted
+        tally.asked_glare += glared and i in asked
         tally.missed += i not in counted and i not in asked
     tally.last_count_s.append(last)
 
@@ -201,23 +239,29 @@ def main() -> None:
             key = (args["deck_style"], args["mode"], args["lighting"])
             _read(d, models[args["deck_style"]], rows[key], cpu[args["mode"]], wall[args["mode"]])
             t = rows[key]
-            print(f"<!-- {args}: {t.right}/{t.cards} right, {t.wrong} wrong, {t.asked} asked so far -->", flush=True)
-    print("| deck | mode | lighting | piles | cards | named right | wrong | asked (of them glare) "
-          "| cards with glare | missed | darker frames | last card counted at, s |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+            print(f"<!-- {args}: {t.right}/{t.cards} right, {t.wrong} wrong, {t.asked} sent back so far -->", flush=True)
+    print("| deck | mode | lighting | piles | cards | named right | of them after show again | wrong "
+          "| sent back (of them glare) | left unnamed | missed | cards with glare | darker frames "
+          "| last card counted at, s |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     total = Tally()
+    names = ("piles", "cards", "right", "right_after", "wrong", "asked", "asked_glare", "glared", "unnamed",
+             "missed", "darker")
     for (style, mode, lighting), t in rows.items():
         print(f"| {style} | {mode} | {lighting} | {t.piles} | {t.cards} | {t.right} ({_pct(t.right, t.cards)}) "
-              f"| {t.wrong} | {t.asked} ({t.asked_glare}) | {t.glared} | {t.missed} | {t.darker} "
+              f"| {t.right_after} | {t.wrong} | {t.asked} ({t.asked_glare}) | {t.unnamed} | {t.missed} "
+              f"| {t.glared} | {t.darker} "
               f"| {statistics.median(t.last_count_s):.1f} median, {max(t.last_count_s):.1f} max |")
-        for name in ("piles", "cards", "right", "wrong", "asked", "asked_glare", "glared", "missed", "darker"):
+        for name in names:
             setattr(total, name, getattr(total, name) + getattr(t, name))
     readable = total.cards - total.glared
-    print(f"\nAll: {total.piles} piles, {total.cards} cards: {_pct(total.right, total.cards)} named right, "
-          f"{total.wrong} wrong, {_pct(total.asked, total.cards)} asked, {total.missed} missed, "
-          f"{total.darker} darker frames. "
+    first = total.right - total.right_after
+    print(f"\nAll: {total.piles} piles, {total.cards} cards: {_pct(total.right, total.cards)} named right "
+          f"({first}, {_pct(first, total.cards)}, at the first look; {total.right_after} after being shown again), "
+          f"{total.wrong} wrong, {_pct(total.asked, total.cards)} sent back, {total.unnamed} left unnamed, "
+          f"{total.missed} missed, {total.darker} darker frames. "
           f"Cards the glare does not wash out: {readable}, of them "
-          f"{_pct(total.asked - total.asked_glare, readable)} asked.\n")
+          f"{_pct(total.asked - total.asked_glare, readable)} sent back.\n")
     print("| mode | frames | CPU ms/frame median / p99 / max | wall ms/frame median / p99 / max |")
     print("|---|---|---|---|")
     for mode in MODES:

@@ -380,7 +380,8 @@ class DealTracker:
             self.uncertain += 1
             self._push(detail, None, pending=True, darker=dark, where=where)
             # with a reflection on it, moving the card is what helps, not showing it again
-            kind = GLARE if views[0].glare > 0 else SHOW_AGAIN
+            # (looked at in a darker frame: the reflection was there, though no longer clipped)
+            kind = GLARE if views[0].glare > 0 or dark is not None else SHOW_AGAIN
             return [DealEvent(kind, naming=naming, frame_number=n)]
         if naming.card in self.cards:
             self._push(detail, None, darker=dark, where=where)  # it lies on the pile, not counted

@@ -23,7 +23,7 @@ ASKS = {
     "already_counted": N_("{card}: already counted. Take it off the pile."),
     "show_again": N_("Not sure which card this is: lift it and lay it down again."),
     "two_cards": N_("Two cards at once: deal them one at a time."),
-    "glare": N_("A reflection on the card: move it a little."),
+    "glare": N_("A reflection on the card: move it until it no longer shines."),
 }
 
 
