@@ -29,6 +29,9 @@ class CameraScoring:
         on_read: called on that thread with the number of new cards (the tick cue).
         on_still: called on that thread with each still read (``vision.still.StillRead``:
             its set-up check and the squares seen but not read, for the screen to say).
+        on_result: called on that thread with each result the service reports, after its
+            cards (deal-through reading: the ``vision.deck.tracker.DealEvent``, whose asks,
+            "ja comptada" and cards lifted off again the screen shows).
 
     Example::
 
@@ -40,7 +43,8 @@ class CameraScoring:
     def __init__(self, session, *, evidence_dir: Path | None,
                  to_ui: Callable[[Callable[..., Any]], Callable[..., None]],
                  on_read: Callable[[int], None] | None = None,
-                 on_still: Callable[[Any], None] | None = None) -> None:
+                 on_still: Callable[[Any], None] | None = None,
+                 on_result: Callable[[Any], None] | None = None) -> None:
         self.session = session
         self.service = None
         self.result = None  # the latest read (the preview draws it)
@@ -50,6 +54,7 @@ class CameraScoring:
         self.evidence_path = (Path(evidence_dir) / f"match{state.match_id}-hand{state.hand_number}.jpg"
                               if evidence_dir is not None and state.has_match else None)
         self._add = to_ui(self._add_cards)
+        self._result_done = to_ui(on_result) if on_result is not None else None
         self._on_still = on_still
         self._still_done = to_ui(self._still_read)
 
@@ -61,6 +66,8 @@ class CameraScoring:
         (not the newest frame: the pile may have moved since), hand the cards over."""
         self.result = result
         self._hand_over(new)
+        if self._result_done is not None:  # after the cards, through the same hand-off
+            self._result_done(result)
 
     def on_still(self, read, new=()) -> None:
         """Still thread: a full-resolution still was read (``vision.still.StillRead``); its

@@ -153,9 +153,10 @@ class Driver:
             future.result()
         self.saving.clear()
 
-    def shot(self, *, force: bool = False) -> None:
-        """The current screen at every supported size (once per screen per test)."""
-        name = self.screen
+    def shot(self, *, force: bool = False, state: str = "") -> None:
+        """The current screen at every supported size (once per screen and ``state`` per
+        test; ``state`` names a second look at the same screen, as its file name's end)."""
+        name = f"{self.screen}-{state}" if state else self.screen
         if not self.shots or (name in self.shot_screens and not force):
             return
         self.shot_screens.add(name)

@@ -31,7 +31,8 @@ def test_a_pile_dealt_face_up_is_counted_and_goes_to_the_confirmation(kiosk, dat
     frames = tmp_path / "frames"
     frames.mkdir()
     # the file camera drops frames when the machine is busy: the pile lies still long enough
-    deal = deckdraw.deal(ORDER, seed=21, still=12)
+    # the second card lands under a stain of beer: the kiosk asks, the player lays it down again
+    deal = deckdraw.deal(ORDER, seed=21, still=12, stained=(1,))
     pictures = deal.frames + [deal.frames[-1]] * 300  # the pile lies there (the file camera loops)
     for i, frame in enumerate(pictures):
         cv2.imwrite(str(frames / f"{i:04d}.jpg"), frame)
@@ -43,6 +44,13 @@ def test_a_pile_dealt_face_up_is_counted_and_goes_to_the_confirmation(kiosk, dat
     d.tap("score_camera")
     assert d.screen == "deal"
     screen = d.current
+    shown = []
+    screen.bind(ask=lambda _w, text: shown.append(text))
+    assert wait_for(d, lambda: "torneu-la a posar" in screen.ask), (shown, screen.cards, screen.ask, screen.status)
+    assert wait_for(d, lambda: "torneu-la a posar" in screen.ask), (screen.cards, screen.ask, screen.status)
+    assert screen.cards == [ORDER[0].code]  # asked, never guessed
+    d.pump(2, draw=True)
+    d.shot(state="ask")
     assert wait_for(d, lambda: len(screen.cards) == len(ORDER)), (screen.cards, screen.ask, screen.status)
     assert screen.cards == [c.code for c in ORDER]
     assert screen.ticked and screen.last_card.startswith("3 oros")

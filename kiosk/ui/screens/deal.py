@@ -3,12 +3,11 @@
 The camera score screen with what deal-through reading needs on top: the card just read
 shown large with a tick, what the reader asks for ("ja comptada", show it again, one at a
 time, move it out of the reflection, the hand over the pile) and "Treu l'última". Events
-come from the reader's thread and reach the widgets through the Clock only.
+come from the reader's thread through the table session's one hand-off to the UI loop.
 """
 
 from __future__ import annotations
 
-from kivy.clock import Clock
 from kivy.properties import BooleanProperty, StringProperty
 
 from kiosk.game import Card
@@ -55,11 +54,10 @@ class DealScreen(ScoreCameraScreen):
         else:
             super()._show_status(status)
 
-    def _on_cards(self, event, new=()) -> None:
-        """Reader thread: evidence as the camera screen does, then the event to the UI."""
-        super()._on_cards(event, new)
-        kind, card = event.kind, (event.card.code if event.card else "")
-        Clock.schedule_once(lambda dt: self._show_event(kind, card), 0)
+    def _on_result(self, event) -> None:
+        """UI thread: what the reader saw (a ``vision.deck.tracker.DealEvent``), handed over
+        by the table session after the cards it counted."""
+        self._show_event(event.kind, event.card.code if event.card is not None else "")
 
     def _show_event(self, kind: str, card: str) -> None:
         if kind == "counted":

@@ -77,9 +77,6 @@ class LearnDeckScreen(ScoreCameraScreen):
         else:
             self.prompt = _("All 48 cards learnt: Save")
 
-    def _on_cards(self, result, new=()) -> None:
-        """The reader is not used while learning."""
-
     _frames = None  # the frames-only camera service while this screen is shown
 
     @property

@@ -97,7 +97,8 @@ class ScoreCameraScreen(KioskScreen):
             self.status = _("No camera here: score with Cards or Points")
             return
         scoring = CameraScoring(self.vm, evidence_dir=getattr(self.nav, "evidence_dir", None),
-                                to_ui=self.nav.to_ui, on_read=self._ticks, on_still=self._show_still)
+                                to_ui=self.nav.to_ui, on_read=self._ticks, on_still=self._show_still,
+                                on_result=self._on_result)
         self.guidance = ""
         try:
             service = factory(on_frame=self._on_frame, on_cards=scoring.on_cards,
@@ -187,6 +188,8 @@ class ScoreCameraScreen(KioskScreen):
         buf = image.reshape(-1) if image.flags["C_CONTIGUOUS"] else image.tobytes()
         self.texture.blit_buffer(buf, colorfmt="bgr", bufferfmt="ubyte")
         self.ids.preview.canvas.ask_update()
+
+    _on_result = None  # UI thread: each result the reader reports (a screen that shows them)
 
     def _ticks(self, n: int) -> None:
         for _i in range(n):
