@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 from pathlib import Path
+from typing import Callable
 
 import cv2
 import numpy as np
@@ -49,16 +50,25 @@ def darker_frame(d: Deal, n: int, exposure_scale: float, *, use_cache: bool = Tr
     """Frame ``n`` of ``d`` (BGR, after JPEG) at ``exposure_scale`` of its exposure."""
     n = min(n, len(d) - 1)
     path = _folder(d, exposure_scale) / f"{n:05d}.jpg"
-    if use_cache and path.exists():
+
+    def render() -> DealFrame:
+        with _exposure(d, n, exposure_scale):
+            return d._frame(n / d.fps, n, {})
+
+    return kept(path, render) if use_cache else render().image
+
+
+def kept(path: Path, render: Callable[[], DealFrame]) -> np.ndarray:
+    """The frame kept at ``path`` (BGR, after JPEG), else ``render()``'s, kept there for
+    the next run (whole or not at all)."""
+    if path.exists():
         return cv2.imdecode(np.frombuffer(path.read_bytes(), np.uint8), cv2.IMREAD_COLOR)
-    with _exposure(d, n, exposure_scale):
-        frame: DealFrame = d._frame(n / d.fps, n, {})
-    if use_cache:
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_suffix(".tmp")
-            tmp.write_bytes(frame.jpeg)
-            tmp.replace(path)
-        except OSError:
-            pass  # a read-only cache: render every time
+    frame = render()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_bytes(frame.jpeg)
+        tmp.replace(path)
+    except OSError:
+        pass  # a read-only cache: render every time
     return frame.image

@@ -25,11 +25,11 @@ import dataclasses
 import hashlib
 import math
 from dataclasses import dataclass
-import cv2
 import numpy as np
 
 import tests.realcam.deal as realdeal
 from tests.realcam import props
+from tests.bench.deck_darker import kept
 from tests.realcam.deal import Deal, DealtCard
 
 REACTION_S = (0.5, 1.0)  # from the kiosk's ask to the hand coming in
@@ -132,17 +132,15 @@ def frame_at(d: Deal, n: int, canvas: dict) -> np.ndarray:
     from tests.realcam.dataset import cache_dir, generator_version
 
     folder = cache_dir() / generator_version() / f"deal-{d._plan['key']}"
-    path = folder / f"{n:05d}.jpg"
-    if path.exists():
-        return cv2.imdecode(np.frombuffer(path.read_bytes(), np.uint8), cv2.IMREAD_COLOR)
-    frame = d._frame(n / d.fps, n, canvas)
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        if frame.hand_in_view:
-            (folder / f"{n:05d}.hand").touch()
-        tmp = path.with_suffix(".tmp")
-        tmp.write_bytes(frame.jpeg)
-        tmp.replace(path)
-    except OSError:
-        pass  # a read-only cache: render every time
-    return frame.image
+
+    def render() -> realdeal.DealFrame:
+        frame = d._frame(n / d.fps, n, canvas)
+        if frame.hand_in_view:  # as Deal.frames marks it
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+                (folder / f"{n:05d}.hand").touch()
+            except OSError:
+                pass
+        return frame
+
+    return kept(folder / f"{n:05d}.jpg", render)
