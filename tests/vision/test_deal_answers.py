@@ -33,3 +33,33 @@ def test_a_card_sent_back_and_laid_down_again_is_named_once(model, seed):
     # and every card after it keep a clear score
     scores = [e.naming.score for e in counted[1:]]
     assert min(scores) > 0.8, scores
+
+
+def test_the_benchs_player_lays_the_card_down_again_and_the_deal_goes_on_later():
+    """tests/bench/deck_reshow.py, which the deck bench's figures rest on: the card asked
+    about moves a few mm (or out of the reflection), the rest of the deal comes later by
+    the time the answer took, and the frames before the answer are the deal's own."""
+    import numpy as np
+
+    from tests.bench.deck_reshow import ReshownDeal, frame_at, reshown
+    from tests.realcam.deal import deal
+
+    d = deal(3, cards=4, fps=4, lighting="harsh")
+    ask_s = d.truth[1].still_s + 0.1
+    again = reshown(d, 1, ask_s, glare=False, attempt=1)
+    assert isinstance(again, ReshownDeal) and again.truth[1].code == d.truth[1].code
+    shift = again.truth[2].lands_s - d.truth[2].lands_s
+    assert 0.5 < shift < 2.5 and len(again) > len(d)
+    assert [c.code for c in again.truth] == d.order
+    assert all(abs(a.lands_s - b.lands_s - shift) < 1e-9 for a, b in zip(again.truth[2:], d.truth[2:]))
+    centre = np.array([30.5, 47.5, 1.0])
+    (old,), (new,) = (s["items"] for s in (d._plan["steps"][1], again._plan["steps"][1]))
+    moved = np.hypot(*((new.place @ centre)[:2] - (old.place @ centre)[:2]))
+    assert 0 < moved <= 6.0
+    # under the lamp's reflection (0.65 of the card's white here) the card is slid out of it
+    slid = reshown(d, 1, ask_s, glare=True, attempt=1)
+    assert d.truth[1].glare > 0.6 and slid.truth[1].glare < 0.4
+    # a frame after the answer is rendered from the changed plan, with the card moved
+    n = int(again.truth[1].still_s * again.fps) + 1
+    image = frame_at(again, n, {})
+    assert image.shape[:2] == (720, 1280)
