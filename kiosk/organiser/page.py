@@ -1,41 +1,39 @@
 """The live page for the projector (served by the organiser's app; no broker websockets),
-in Catalan, Spanish and English. It redraws from server-sent events on every change."""
+in Catalan, Spanish and English (the kiosk's gettext catalogue). It redraws from server-sent events on every change."""
 
 from __future__ import annotations
 
 import html
 import json
 
-LANGUAGES = ("ca", "es", "en")
+from kiosk.messages import LANGUAGES, translations
 
-LABELS: dict[str, dict[str, str]] = {
-    "ca": {"title": "Classificació", "tables": "Taules", "pair": "Parella", "won": "G", "drawn": "E",
-           "lost": "P", "score": "Punts", "diff": "Dif.", "points_for": "A favor", "table": "Taula",
-           "round": "Ronda", "rounds": "Rondes", "hand": "Mà", "offline": "sense connexió",
-           "unconfirmed": "per confirmar", "provisional": "provisional: resultat encara no confirmat",
-           "confirmed": "confirmat", "playing": "en joc", "time_up": "temps esgotat", "error": "error",
-           "min": "min", "bye": "descansa", "live": "en directe"},
-    "es": {"title": "Clasificación", "tables": "Mesas", "pair": "Pareja", "won": "G", "drawn": "E",
-           "lost": "P", "score": "Puntos", "diff": "Dif.", "points_for": "A favor", "table": "Mesa",
-           "round": "Ronda", "rounds": "Rondas", "hand": "Mano", "offline": "sin conexión",
-           "unconfirmed": "por confirmar", "provisional": "provisional: resultado aún no confirmado",
-           "confirmed": "confirmado", "playing": "en juego", "time_up": "tiempo agotado", "error": "error",
-           "min": "min", "bye": "descansa", "live": "en directo"},
-    "en": {"title": "Standings", "tables": "Tables", "pair": "Pair", "won": "W", "drawn": "D",
-           "lost": "L", "score": "Score", "diff": "Diff", "points_for": "For", "table": "Table",
-           "round": "Round", "rounds": "Rounds", "hand": "Hand", "offline": "offline",
-           "unconfirmed": "to confirm", "provisional": "provisional: result not confirmed yet",
-           "confirmed": "confirmed", "playing": "playing", "time_up": "time up", "error": "error",
-           "min": "min", "bye": "bye", "live": "live"},
-}
+def labels(lang: str) -> dict[str, str]:
+    """The page's (and the PDF's) words in ``lang``, from the kiosk's one gettext catalogue
+    (context "standings": the table's short column heads are not the kiosk's words)."""
+    pgettext = translations(lang if lang in LANGUAGES else "ca").pgettext
+    return {
+        "title": pgettext("standings", "Standings"), "tables": pgettext("standings", "Tables"),
+        "pair": pgettext("standings", "Pair"), "won": pgettext("standings", "W"),
+        "drawn": pgettext("standings", "D"), "lost": pgettext("standings", "L"),
+        "score": pgettext("standings", "Score"), "diff": pgettext("standings", "Diff"),
+        "points_for": pgettext("standings", "For"), "table": pgettext("standings", "Table"),
+        "round": pgettext("standings", "Round"), "rounds": pgettext("standings", "Rounds"),
+        "hand": pgettext("standings", "Hand"), "offline": pgettext("standings", "offline"),
+        "unconfirmed": pgettext("standings", "to confirm"),
+        "provisional": pgettext("standings", "provisional: result not confirmed yet"),
+        "confirmed": pgettext("standings", "confirmed"), "playing": pgettext("standings", "playing"),
+        "time_up": pgettext("standings", "time up"), "error": pgettext("standings", "error"),
+        "min": pgettext("standings", "min"), "bye": pgettext("standings", "bye"),
+        "live": pgettext("standings", "live"),
+    }
 
 
 def render(lang: str, title: str) -> str:
     lang = lang if lang in LANGUAGES else "ca"
-    labels = LABELS[lang]
     return (_PAGE.replace("__LANG__", lang)
                  .replace("__TITLE__", html.escape(title))
-                 .replace("__LABELS__", json.dumps(labels, ensure_ascii=False)))
+                 .replace("__LABELS__", json.dumps(labels(lang), ensure_ascii=False)))
 
 
 _PAGE = """<!doctype html>

@@ -142,7 +142,7 @@ def create_app(tournament: Tournament, *, title: str = "Botifarra", admin_token:
 
     async def pdf_export(request: Request) -> Response:
         lang = request.query_params.get("lang", "ca")
-        labels = page.LABELS.get(lang, page.LABELS["ca"])
+        labels = page.labels(lang)
         data = await asyncio.to_thread(exports.standings_pdf, tournament.standings(), title=title,
                                        rounds=len(tournament.store.rounds()), labels=labels)
         return Response(data, media_type="application/pdf")
