@@ -173,23 +173,31 @@ class DeckModel:
                   if per_card[i] - per_card[k] < strict * CLOSE and self.cards[int(k)].rank != best.rank]
         corner_margin = None
         if sure and rivals:
-            # The index differs in a few strokes ("10" and "12"), so raw correlations are
-            # all close to 1; what counts is where the seen corner lies between the two
-            # learnt ones: +1 exactly ours, -1 exactly theirs. With a reflection on an
-            # index, the better kept of the two decides alone.
-            use = view.clear_corners
-            corners = view.corners
-            if len(use) < 2:
-                use = (max((0, 1), key=lambda c: max(corner_score(self.corners[2 * i + o], corners, (c,))
-                                                     for o in (0, 1))),)
-            mine_o = max((0, 1), key=lambda o: corner_score(self.corners[2 * i + o], corners, use))
-            mine = corner_score(self.corners[2 * i + mine_o], corners, use)
-            worst = 1.0
-            for k in rivals:
-                theirs = max(corner_score(self.corners[2 * k + o], corners, use) for o in (0, 1))
-                apart = 1.0 - max(corner_score(self.corners[2 * i + mine_o], self.corners[2 * k + o], use)
-                                  for o in (0, 1))
-                worst = min(worst, (mine - theirs) / max(apart, 0.01))
-            corner_margin = worst
+            mine, corner_margin = self._corner_margin(view, i, rivals)
             sure = mine >= MIN_CORNER and corner_margin >= min(strict * CORNER_MARGIN, 0.9)
         return Naming(best if sure else None, best, score, second, margin, corner_margin)
+
+    def corner_margin(self, view: CardView, card: Card, rivals: list[Card]) -> float:
+        """How clearly the rank index in ``view`` says ``card`` rather than any of
+        ``rivals`` (all learnt): 1 exactly ours, 0 halfway, below 0 nearer a rival's."""
+        return self._corner_margin(view, self.cards.index(card), [self.cards.index(c) for c in rivals])[1]
+
+    def _corner_margin(self, view: CardView, i: int, rivals: list[int]) -> tuple[float, float]:
+        """(how alike the seen index is to card ``i``'s, the worst margin over ``rivals``).
+        The index differs in a few strokes ("10" and "12"), so raw correlations are all
+        close to 1; what counts is where the seen corner lies between the two learnt ones:
+        +1 exactly ours, -1 exactly theirs. With a reflection on an index, the better kept
+        of the two decides alone."""
+        use = view.clear_corners
+        corners = view.corners_around
+        if len(use) < 2:
+            use = (max((0, 1), key=lambda c: max(corner_score(self.corners[2 * i + o], corners, (c,))
+                                                 for o in (0, 1))),)
+        mine, mine_o = max((corner_score(self.corners[2 * i + o], corners, use), o) for o in (0, 1))
+        worst = 1.0
+        for k in rivals:
+            theirs = max(corner_score(self.corners[2 * k + o], corners, use) for o in (0, 1))
+            apart = 1.0 - max(corner_score(self.corners[2 * i + mine_o], self.corners[2 * k + o], use)
+                              for o in (0, 1))
+            worst = min(worst, (mine - theirs) / max(apart, 0.01))
+        return mine, worst

@@ -33,7 +33,14 @@ PAPER_SHARE = 0.85  # of a card's pixels may be darker than its paper (a face ca
 CARD_W_MM, CARD_H_MM = 61.0, 95.0
 CORNER_MM = (0.5, 0.5, 19.0, 24.0)  # x0, y0, x1, y1 of the index region, from the top-left
 CORNER_PX_PER_MM = 4.0
-CORNER_SLIDE = 10  # pixels (2.5 mm)
+CORNER_SLIDE = 10  # pixels (2.5 mm): the learnt corner's middle is slid this far each way...
+# ...and this much further on a card on the table: the outline is aligned on the whole card,
+# without turning it, so a turn of a few degrees left over moves an index 50 mm from the
+# card's middle by another 2-3 mm (the index slid off its own place, "10" matched "12" best)
+CORNER_AROUND_MM = 2.0
+CORNER_TURN_DEG = 8.0  # the corner's own alignment: at most this turn...
+CORNER_SHIFT = 4.0  # ...and this many pixels (1 mm) from the slide's best place
+_ECC = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 30, 1e-3)
 EDGE_CROP = 0.05
 # The rank-index corners' cells (top-left; bottom-right is the same turned), for the glare
 # test: CORNER_MM through the warp (EDGE_CROP) at CELL px per cell.
@@ -113,14 +120,21 @@ class CardView:
 
     @cached_property
     def corners(self) -> np.ndarray:
-        """The two rank-index corners (top-left, and bottom-right turned), luma, 2 x H x W."""
+        """The two rank-index corners (top-left, and bottom-right turned), luma, 2 x H x W:
+        what a learnt deck keeps."""
         return np.stack([_corner(self.frame, self.quad, turned) for turned in (False, True)])
 
+    @cached_property
+    def corners_around(self) -> np.ndarray:
+        """The same corners with ``CORNER_AROUND_MM`` more on every side: where a learnt
+        index is looked for on a card on the table."""
+        return np.stack([_corner(self.frame, self.quad, turned, CORNER_AROUND_MM) for turned in (False, True)])
 
-def _corner(frame: np.ndarray, quad: np.ndarray, turned: bool) -> np.ndarray:
+
+def _corner(frame: np.ndarray, quad: np.ndarray, turned: bool, grow_mm: float = 0.0) -> np.ndarray:
     q = quad[[2, 3, 0, 1]] if turned else quad
     ppm = CORNER_PX_PER_MM
-    x0, y0, x1, y1 = CORNER_MM
+    x0, y0, x1, y1 = np.add(CORNER_MM, (-grow_mm, -grow_mm, grow_mm, grow_mm))
     card = np.float32([[0, 0], [CARD_W_MM, 0], [CARD_W_MM, CARD_H_MM], [0, CARD_H_MM]])
     dst = (card - (x0, y0)) * ppm
     t = cv2.getPerspectiveTransform(np.float32(q), np.float32(dst))
@@ -130,14 +144,42 @@ def _corner(frame: np.ndarray, quad: np.ndarray, turned: bool) -> np.ndarray:
 
 
 def corner_score(learnt: np.ndarray, seen: np.ndarray, use: tuple[int, ...] = (0, 1)) -> float:
-    """How alike two pairs of corners are: the middle of each learnt corner is slid over
-    the seen one (a few millimetres each way, the outline's leftover error), normalised
-    cross-correlation, the worse of the corners in ``use`` (both carry the same index; one
-    under a reflection is left out)."""
+    """How alike two pairs of corners are: the middle of each learnt corner is aligned
+    to the seen one (:func:`_aligned_score`), normalised cross-correlation, the worse of
+    the corners in ``use`` (both carry the same index; one under a reflection is left out)."""
     m = CORNER_SLIDE
-    scores = [float(cv2.matchTemplate(seen[i], learnt[i, m:-m, m:-m], cv2.TM_CCOEFF_NORMED).max())
-              for i in use]
+    scores = [_aligned_score(np.ascontiguousarray(learnt[i, m:-m, m:-m]), seen[i]) for i in use]
     return min(scores) if scores else 0.0
+
+
+def _ncc(a: np.ndarray, b: np.ndarray) -> float:
+    a, b = a - a.mean(), b - b.mean()
+    return float((a * b).sum() / max(float(np.sqrt((a * a).sum() * (b * b).sum())), 1e-9))
+
+
+def _aligned_score(template: np.ndarray, seen: np.ndarray) -> float:
+    """The best correlation of ``template`` over ``seen``: slid a few millimetres each
+    way (the outline's leftover shift), then turned and shifted by sub-pixel steps
+    (ECC, from the slide's best place). The index is a few millimetres: the whole card's
+    outline can leave it a degree or two turned, which costs more of the few strokes
+    telling a "10" from a "12" than the strokes themselves. Every learnt corner compared
+    gets the same search, so no rank is favoured; only a rigid motion is searched (it
+    cannot bend one numeral into another), and the slide's figure is kept when it is the
+    better one."""
+    res = cv2.matchTemplate(seen, template, cv2.TM_CCOEFF_NORMED)
+    _, slid, _, (x, y) = cv2.minMaxLoc(res)
+    start = np.float32([[1, 0, x], [0, 1, y]])
+    try:
+        _, warp = cv2.findTransformECC(template, seen, start.copy(), cv2.MOTION_EUCLIDEAN, _ECC, None, 3)
+    except cv2.error:  # no convergence (a flat patch): the slide's figure stands
+        return float(slid)
+    turn = np.degrees(np.arctan2(warp[1, 0], warp[0, 0]))
+    if abs(turn) > CORNER_TURN_DEG or np.abs(warp[:, 2] - start[:, 2]).max() > CORNER_SHIFT:
+        return float(slid)  # wandered off: not the same place any more
+    h, w = template.shape
+    turned = cv2.warpAffine(seen, warp, (w, h), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                            borderMode=cv2.BORDER_REPLICATE)
+    return max(float(slid), _ncc(turned, template))
 
 
 @lru_cache(maxsize=4)
