@@ -23,7 +23,7 @@ import numpy as np
 from kiosk.game import DECK, Card
 from vision.deck.errors import EnrolmentError
 from vision.deck.glare import spared
-from vision.deck.views import CHROMA_H, CHROMA_W, CardView, corner_score, views_both_ways
+from vision.deck.views import CHROMA_H, CHROMA_W, CardView, corner_score, local_contrast, views_both_ways
 
 MIN_SCORE = 0.55  # below this the thing is not one of the learnt cards (or not lit alike)
 MIN_MARGIN = 0.04  # over the best card of the same rank (another suit)
@@ -76,6 +76,8 @@ class DeckModel:
         self.codes = list(codes)
         self.cards = [Card.parse(c) for c in codes]
         self.whole = np.ascontiguousarray(whole, np.float32)
+        self.local = local_contrast(self.whole)  # what a card on the table is compared with
+        self._apart: dict[tuple, float] = {}
         self.corners = np.ascontiguousarray(corners, np.float32)
         self.card_long_frac = float(card_long_frac)
 
@@ -145,7 +147,7 @@ class DeckModel:
         # the card is compared again on the cells the reflection spared only, on both
         # sides, and must clear twice the margins (less card is left to tell cards apart).
         seen = np.stack([v.whole for v in views])
-        naming = self._decide(seen @ self.whole.T, views, 1.0)
+        naming = self._decide(local_contrast(seen) @ self.local.T, views, 1.0)
         cells = views[0].glare_cells
         if naming.card is None and cells is not None and cells.any() and cells.mean() < MAX_SPARED_GLARE:
             hw = (CHROMA_H, CHROMA_W)
@@ -191,13 +193,26 @@ class DeckModel:
         use = view.clear_corners
         corners = view.corners_around
         if len(use) < 2:
-            use = (max((0, 1), key=lambda c: max(corner_score(self.corners[2 * i + o], corners, (c,))
+            use = (max((0, 1), key=lambda c: max(corner_score(self.corners[2 * i + o], corners, (c,), fine=False)
                                                  for o in (0, 1))),)
-        mine, mine_o = max((corner_score(self.corners[2 * i + o], corners, use), o) for o in (0, 1))
+        mine, mine_o = self._index_score(i, corners, use)
         worst = 1.0
         for k in rivals:
-            theirs = max(corner_score(self.corners[2 * k + o], corners, use) for o in (0, 1))
-            apart = 1.0 - max(corner_score(self.corners[2 * i + mine_o], self.corners[2 * k + o], use)
-                              for o in (0, 1))
-            worst = min(worst, (mine - theirs) / max(apart, 0.01))
+            theirs = self._index_score(k, corners, use)[0]
+            worst = min(worst, (mine - theirs) / max(self._indices_apart(i, mine_o, k, use), 0.01))
         return mine, worst
+
+    def _index_score(self, j: int, corners: np.ndarray, use: tuple[int, ...]) -> tuple[float, int]:
+        """Card ``j``'s learnt index against ``corners``, in its better orientation (the
+        slide alone tells a half turn; the finer alignment is for the one kept)."""
+        o = max((0, 1), key=lambda o: corner_score(self.corners[2 * j + o], corners, use, fine=False))
+        return corner_score(self.corners[2 * j + o], corners, use), o
+
+    def _indices_apart(self, i: int, o: int, k: int, use: tuple[int, ...]) -> float:
+        """How unlike card ``i``'s learnt index (orientation ``o``) and card ``k``'s are:
+        the same for every card seen, so worked out once."""
+        key = (i, o, k, use)
+        if key not in self._apart:
+            self._apart[key] = 1.0 - max(corner_score(self.corners[2 * i + o], self.corners[2 * k + p], use)
+                                         for p in (0, 1))
+        return self._apart[key]

@@ -97,6 +97,52 @@ def _flatten_rows(x: np.ndarray, h: int, w: int) -> np.ndarray:
     return x / np.maximum(n, 1e-6)
 
 
+# Local contrast: each cell's lightness against its neighbourhood's (a Gaussian of this
+# many cells, about 8 mm), with a floor of this share of the card's own contrast.
+LOCAL_SIGMA_CELLS = 4.0
+LOCAL_FLOOR = 0.5
+
+
+@lru_cache(maxsize=4)
+def _gauss_matrix(n: int, sigma: float) -> np.ndarray:
+    """A Gaussian blur along one axis of ``n`` (reflected at the ends) as a matrix, so
+    every view's map is blurred in one product."""
+    return cv2.GaussianBlur(np.eye(n, dtype=np.float32), (1, 0), 0, sigmaY=sigma, borderType=cv2.BORDER_REFLECT)
+
+
+def local_contrast(features: np.ndarray) -> np.ndarray:
+    """Whole-card features (rows of :func:`views_around`'s and the learnt deck's) with
+    the lightness cells made relative to their neighbourhood: its mean taken out, divided
+    by its spread. A lamp's reflection adds light over part of the card; in a frame
+    exposed for the paper (or a darker one, where the reflection sits in the camera's
+    tone-curve shoulder) that part's print keeps its shapes but loses contrast, and a
+    plane removed over the whole card leaves it there with less say than the rest, and a
+    bright bump that matches nothing. Measured against its own neighbourhood, the print
+    counts the same under the reflection as beside it. The floor keeps plain paper's
+    noise from being blown up. The chroma part is kept as it was (its weight against the
+    lightness too); every row unit length again."""
+    n = WHOLE_H * WHOLE_W
+    light = features[:, :n].reshape(-1, WHOLE_H, WHOLE_W)
+    gh, gw = _gauss_matrix(WHOLE_H, LOCAL_SIGMA_CELLS), _gauss_matrix(WHOLE_W, LOCAL_SIGMA_CELLS)
+
+    def blur(x: np.ndarray) -> np.ndarray:  # (two plain 2-D products, not a batch of small ones)
+        v = len(x)
+        cols = (x.reshape(-1, WHOLE_W) @ gw.T).reshape(v, WHOLE_H, WHOLE_W)
+        rows = gh @ np.ascontiguousarray(cols.transpose(1, 0, 2)).reshape(WHOLE_H, -1)
+        return rows.reshape(WHOLE_H, v, WHOLE_W).transpose(1, 0, 2)
+
+    d = light - blur(light)
+    spread = np.sqrt(np.maximum(blur(d * d), 0.0))
+    rms = np.sqrt((d * d).mean(axis=(1, 2), keepdims=True))
+    rel = (d / (spread + LOCAL_FLOOR * np.maximum(rms, 1e-9))).reshape(len(features), n)
+    rel -= rel.mean(axis=1, keepdims=True)
+    rel /= np.maximum(np.linalg.norm(rel, axis=1, keepdims=True), 1e-9)
+    # the chroma's weight was set against a unit lightness part
+    chroma = features[:, n:] / np.maximum(np.linalg.norm(features[:, :n], axis=1, keepdims=True), 1e-9)
+    out = np.concatenate([rel, chroma], axis=1)
+    return (out / np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-9)).astype(np.float32)
+
+
 @dataclass
 class CardView:
     """One card seen flat at one alignment: the whole-card feature; the rank-index
@@ -143,12 +189,14 @@ def _corner(frame: np.ndarray, quad: np.ndarray, turned: bool, grow_mm: float = 
     return cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY).astype(np.float32)
 
 
-def corner_score(learnt: np.ndarray, seen: np.ndarray, use: tuple[int, ...] = (0, 1)) -> float:
+def corner_score(learnt: np.ndarray, seen: np.ndarray, use: tuple[int, ...] = (0, 1), *,
+                 fine: bool = True) -> float:
     """How alike two pairs of corners are: the middle of each learnt corner is aligned
-    to the seen one (:func:`_aligned_score`), normalised cross-correlation, the worse of
-    the corners in ``use`` (both carry the same index; one under a reflection is left out)."""
+    to the seen one (:func:`_aligned_score`; only slid when not ``fine``), normalised
+    cross-correlation, the worse of the corners in ``use`` (both carry the same index;
+    one under a reflection is left out)."""
     m = CORNER_SLIDE
-    scores = [_aligned_score(np.ascontiguousarray(learnt[i, m:-m, m:-m]), seen[i]) for i in use]
+    scores = [_aligned_score(np.ascontiguousarray(learnt[i, m:-m, m:-m]), seen[i], fine=fine) for i in use]
     return min(scores) if scores else 0.0
 
 
@@ -157,7 +205,12 @@ def _ncc(a: np.ndarray, b: np.ndarray) -> float:
     return float((a * b).sum() / max(float(np.sqrt((a * a).sum() * (b * b).sum())), 1e-9))
 
 
-def _aligned_score(template: np.ndarray, seen: np.ndarray) -> float:
+def _half(image: np.ndarray) -> np.ndarray:
+    h, w = image.shape[0] // 2, image.shape[1] // 2
+    return cv2.resize(image[:2 * h, :2 * w], (w, h), interpolation=cv2.INTER_AREA)
+
+
+def _aligned_score(template: np.ndarray, seen: np.ndarray, *, fine: bool = True) -> float:
     """The best correlation of ``template`` over ``seen``: slid a few millimetres each
     way (the outline's leftover shift), then turned and shifted by sub-pixel steps
     (ECC, from the slide's best place). The index is a few millimetres: the whole card's
@@ -168,11 +221,20 @@ def _aligned_score(template: np.ndarray, seen: np.ndarray) -> float:
     better one."""
     res = cv2.matchTemplate(seen, template, cv2.TM_CCOEFF_NORMED)
     _, slid, _, (x, y) = cv2.minMaxLoc(res)
-    start = np.float32([[1, 0, x], [0, 1, y]])
+    if not fine:
+        return float(slid)
+    # (the motion is found at half the scale: the index is drawn at twice the pixels a
+    # camera gives it, and a quarter of the pixels is a quarter of the time)
+    start = np.float32([[1, 0, x / 2], [0, 1, y / 2]])
     try:
-        _, warp = cv2.findTransformECC(template, seen, start.copy(), cv2.MOTION_EUCLIDEAN, _ECC, None, 3)
+        _, half = cv2.findTransformECC(_half(template), _half(seen), start.copy(), cv2.MOTION_EUCLIDEAN, _ECC,
+                                       None, 3)
     except cv2.error:  # no convergence (a flat patch): the slide's figure stands
         return float(slid)
+    # back to full scale (a half-scale pixel's centre is between two full-scale ones)
+    warp = half.copy()
+    warp[:, 2] = 2 * half[:, 2] + 0.5 * (1 - half[:, :2].sum(axis=1))
+    start = np.float32([[1, 0, x], [0, 1, y]])
     turn = np.degrees(np.arctan2(warp[1, 0], warp[0, 0]))
     if abs(turn) > CORNER_TURN_DEG or np.abs(warp[:, 2] - start[:, 2]).max() > CORNER_SHIFT:
         return float(slid)  # wandered off: not the same place any more
