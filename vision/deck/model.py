@@ -175,38 +175,36 @@ class DeckModel:
                   if per_card[i] - per_card[k] < strict * CLOSE and self.cards[int(k)].rank != best.rank]
         corner_margin = None
         if sure and rivals:
-            mine, corner_margin = self._corner_margin(view, i, rivals)
+            mine, corner_margin = self._corner_margin(view, all_s[k], i, rivals)
             sure = mine >= MIN_CORNER and corner_margin >= min(strict * CORNER_MARGIN, 0.9)
         return Naming(best if sure else None, best, score, second, margin, corner_margin)
 
     def corner_margin(self, view: CardView, card: Card, rivals: list[Card]) -> float:
         """How clearly the rank index in ``view`` says ``card`` rather than any of
         ``rivals`` (all learnt): 1 exactly ours, 0 halfway, below 0 nearer a rival's."""
-        return self._corner_margin(view, self.cards.index(card), [self.cards.index(c) for c in rivals])[1]
+        scores = local_contrast(view.whole[None]) @ self.local.T
+        return self._corner_margin(view, scores[0], self.cards.index(card), [self.cards.index(c) for c in rivals])[1]
 
-    def _corner_margin(self, view: CardView, i: int, rivals: list[int]) -> tuple[float, float]:
+    def _corner_margin(self, view: CardView, scores: np.ndarray, i: int, rivals: list[int]) -> tuple[float, float]:
         """(how alike the seen index is to card ``i``'s, the worst margin over ``rivals``).
         The index differs in a few strokes ("10" and "12"), so raw correlations are all
         close to 1; what counts is where the seen corner lies between the two learnt ones:
-        +1 exactly ours, -1 exactly theirs. With a reflection on an index, the better kept
-        of the two decides alone."""
+        +1 exactly ours, -1 exactly theirs. Each learnt index is taken in the orientation
+        its whole card matched ``view`` best in (``scores``: the view against every learnt
+        view): the whole card tells a half turn more surely than a corner. With a
+        reflection on an index, the better kept of the two decides alone."""
+        turn = [int(scores[2 * j + 1] > scores[2 * j]) for j in range(len(self.cards))]
         use = view.clear_corners
         corners = view.corners_around
+        mine_learnt = self.corners[2 * i + turn[i]]
         if len(use) < 2:
-            use = (max((0, 1), key=lambda c: max(corner_score(self.corners[2 * i + o], corners, (c,), fine=False)
-                                                 for o in (0, 1))),)
-        mine, mine_o = self._index_score(i, corners, use)
+            use = (max((0, 1), key=lambda c: corner_score(mine_learnt, corners, (c,), fine=False)),)
+        mine = corner_score(mine_learnt, corners, use)
         worst = 1.0
         for k in rivals:
-            theirs = self._index_score(k, corners, use)[0]
-            worst = min(worst, (mine - theirs) / max(self._indices_apart(i, mine_o, k, use), 0.01))
+            theirs = corner_score(self.corners[2 * k + turn[k]], corners, use)
+            worst = min(worst, (mine - theirs) / max(self._indices_apart(i, turn[i], k, use), 0.01))
         return mine, worst
-
-    def _index_score(self, j: int, corners: np.ndarray, use: tuple[int, ...]) -> tuple[float, int]:
-        """Card ``j``'s learnt index against ``corners``, in its better orientation (the
-        slide alone tells a half turn; the finer alignment is for the one kept)."""
-        o = max((0, 1), key=lambda o: corner_score(self.corners[2 * j + o], corners, use, fine=False))
-        return corner_score(self.corners[2 * j + o], corners, use), o
 
     def _indices_apart(self, i: int, o: int, k: int, use: tuple[int, ...]) -> float:
         """How unlike card ``i``'s learnt index (orientation ``o``) and card ``k``'s are:
