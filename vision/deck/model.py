@@ -1,8 +1,9 @@
 """The enrolled deck and the classifier: a name only with a clear margin.
 
 Every enrolled card is kept in both orientations; a card on the table is compared as seen
-against all 96 views (normalised cross-correlation of the whole flat card). The best card
-must beat the best OTHER card by ``min_margin``. When the runner-up would change the
+against all 96 views (normalised cross-correlation of the whole flat card, its lightness
+by local contrast: ``views.local_contrast``). The best card must beat the best OTHER card
+by ``min_margin``. When the runner-up would change the
 score (different points: 8 vs 9, 1 vs 10, 12 vs 1, a 9 against anything) the rank-index
 corners are compared too, and they must agree with a margin of their own. Anything less
 is "show again", never a guess.

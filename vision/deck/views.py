@@ -4,10 +4,13 @@ The whole card is compared, not a corner: a whole-card template averages out noi
 and small misplacements of the quadrilateral. Light is taken out in two steps: a plane
 fitted to the luma (the lamp's gradient across the card) is removed, then the
 template is brought to zero mean and unit length, so normalised cross-correlation is a dot
-product. Colour is kept at low resolution, relative to the card's own mean (a lamp's
-colour cast cancels), because the suit colours separate suits that share a layout. The
-rank-index corners are kept at full warp resolution for the second look at
-score-changing confusions.
+product; what a card on the table is compared by is that lightness against its own
+neighbourhood (:func:`local_contrast`, worked out from those features on both sides), so
+a reflection over part of the card does not take that part's say. Colour is kept at low
+resolution, relative to the card's own mean (a lamp's colour cast cancels), because the
+suit colours separate suits that share a layout. The rank-index corners are kept at
+4 px/mm for the second look at score-changing confusions, and aligned on their own there
+(:func:`corner_score`).
 """
 
 from __future__ import annotations
