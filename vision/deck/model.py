@@ -1,8 +1,9 @@
 """The enrolled deck and the classifier: a name only with a clear margin.
 
 Every enrolled card is kept in both orientations; a card on the table is compared as seen
-against all 96 views (normalised cross-correlation of the whole flat card). The best card
-must beat the best OTHER card by ``min_margin``. When the runner-up would change the
+against all 96 views (normalised cross-correlation of the whole flat card, its lightness
+by local contrast: ``views.local_contrast``). The best card must beat the best OTHER card
+by ``min_margin``. When the runner-up would change the
 score (different points: 8 vs 9, 1 vs 10, 12 vs 1, a 9 against anything) the rank-index
 corners are compared too, and they must agree with a margin of their own. Anything less
 is "show again", never a guess.
@@ -23,7 +24,7 @@ import numpy as np
 from kiosk.game import DECK, Card
 from vision.deck.errors import EnrolmentError
 from vision.deck.glare import spared
-from vision.deck.views import CHROMA_H, CHROMA_W, CardView, corner_score, views_both_ways
+from vision.deck.views import CHROMA_H, CHROMA_W, CardView, corner_score, local_contrast, views_both_ways
 
 MIN_SCORE = 0.55  # below this the thing is not one of the learnt cards (or not lit alike)
 MIN_MARGIN = 0.04  # over the best card of the same rank (another suit)
@@ -76,6 +77,8 @@ class DeckModel:
         self.codes = list(codes)
         self.cards = [Card.parse(c) for c in codes]
         self.whole = np.ascontiguousarray(whole, np.float32)
+        self.local = local_contrast(self.whole)  # what a card on the table is compared with
+        self._apart: dict[tuple, float] = {}
         self.corners = np.ascontiguousarray(corners, np.float32)
         self.card_long_frac = float(card_long_frac)
 
@@ -145,7 +148,7 @@ class DeckModel:
         # the card is compared again on the cells the reflection spared only, on both
         # sides, and must clear twice the margins (less card is left to tell cards apart).
         seen = np.stack([v.whole for v in views])
-        naming = self._decide(seen @ self.whole.T, views, 1.0)
+        naming = self._decide(local_contrast(seen) @ self.local.T, views, 1.0)
         cells = views[0].glare_cells
         if naming.card is None and cells is not None and cells.any() and cells.mean() < MAX_SPARED_GLARE:
             hw = (CHROMA_H, CHROMA_W)
@@ -173,23 +176,42 @@ class DeckModel:
                   if per_card[i] - per_card[k] < strict * CLOSE and self.cards[int(k)].rank != best.rank]
         corner_margin = None
         if sure and rivals:
-            # The index differs in a few strokes ("10" and "12"), so raw correlations are
-            # all close to 1; what counts is where the seen corner lies between the two
-            # learnt ones: +1 exactly ours, -1 exactly theirs. With a reflection on an
-            # index, the better kept of the two decides alone.
-            use = view.clear_corners
-            corners = view.corners
-            if len(use) < 2:
-                use = (max((0, 1), key=lambda c: max(corner_score(self.corners[2 * i + o], corners, (c,))
-                                                     for o in (0, 1))),)
-            mine_o = max((0, 1), key=lambda o: corner_score(self.corners[2 * i + o], corners, use))
-            mine = corner_score(self.corners[2 * i + mine_o], corners, use)
-            worst = 1.0
-            for k in rivals:
-                theirs = max(corner_score(self.corners[2 * k + o], corners, use) for o in (0, 1))
-                apart = 1.0 - max(corner_score(self.corners[2 * i + mine_o], self.corners[2 * k + o], use)
-                                  for o in (0, 1))
-                worst = min(worst, (mine - theirs) / max(apart, 0.01))
-            corner_margin = worst
+            mine, corner_margin = self._corner_margin(view, all_s[k], i, rivals)
             sure = mine >= MIN_CORNER and corner_margin >= min(strict * CORNER_MARGIN, 0.9)
         return Naming(best if sure else None, best, score, second, margin, corner_margin)
+
+    def corner_margin(self, view: CardView, card: Card, rivals: list[Card]) -> float:
+        """How clearly the rank index in ``view`` says ``card`` rather than any of
+        ``rivals`` (all learnt): 1 exactly ours, 0 halfway, below 0 nearer a rival's."""
+        scores = local_contrast(view.whole[None]) @ self.local.T
+        return self._corner_margin(view, scores[0], self.cards.index(card), [self.cards.index(c) for c in rivals])[1]
+
+    def _corner_margin(self, view: CardView, scores: np.ndarray, i: int, rivals: list[int]) -> tuple[float, float]:
+        """(how alike the seen index is to card ``i``'s, the worst margin over ``rivals``).
+        The index differs in a few strokes ("10" and "12"), so raw correlations are all
+        close to 1; what counts is where the seen corner lies between the two learnt ones:
+        +1 exactly ours, -1 exactly theirs. Each learnt index is taken in the orientation
+        its whole card matched ``view`` best in (``scores``: the view against every learnt
+        view): the whole card tells a half turn more surely than a corner. With a
+        reflection on an index, the better kept of the two decides alone."""
+        turn = [int(scores[2 * j + 1] > scores[2 * j]) for j in range(len(self.cards))]
+        use = view.clear_corners
+        corners = view.corners_around
+        mine_learnt = self.corners[2 * i + turn[i]]
+        if len(use) < 2:
+            use = (max((0, 1), key=lambda c: corner_score(mine_learnt, corners, (c,), fine=False)),)
+        mine = corner_score(mine_learnt, corners, use)
+        worst = 1.0
+        for k in rivals:
+            theirs = corner_score(self.corners[2 * k + turn[k]], corners, use)
+            worst = min(worst, (mine - theirs) / max(self._indices_apart(i, turn[i], k, use), 0.01))
+        return mine, worst
+
+    def _indices_apart(self, i: int, o: int, k: int, use: tuple[int, ...]) -> float:
+        """How unlike card ``i``'s learnt index (orientation ``o``) and card ``k``'s are:
+        the same for every card seen, so worked out once."""
+        key = (i, o, k, use)
+        if key not in self._apart:
+            self._apart[key] = 1.0 - max(corner_score(self.corners[2 * i + o], self.corners[2 * k + p], use)
+                                         for p in (0, 1))
+        return self._apart[key]

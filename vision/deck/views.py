@@ -4,10 +4,13 @@ The whole card is compared, not a corner: a whole-card template averages out noi
 and small misplacements of the quadrilateral. Light is taken out in two steps: a plane
 fitted to the luma (the lamp's gradient across the card) is removed, then the
 template is brought to zero mean and unit length, so normalised cross-correlation is a dot
-product. Colour is kept at low resolution, relative to the card's own mean (a lamp's
-colour cast cancels), because the suit colours separate suits that share a layout. The
-rank-index corners are kept at full warp resolution for the second look at
-score-changing confusions.
+product; what a card on the table is compared by is that lightness against its own
+neighbourhood (:func:`local_contrast`, worked out from those features on both sides), so
+a reflection over part of the card does not take that part's say. Colour is kept at low
+resolution, relative to the card's own mean (a lamp's colour cast cancels), because the
+suit colours separate suits that share a layout. The rank-index corners are kept at
+4 px/mm for the second look at score-changing confusions, and aligned on their own there
+(:func:`corner_score`).
 """
 
 from __future__ import annotations
@@ -33,7 +36,14 @@ PAPER_SHARE = 0.85  # of a card's pixels may be darker than its paper (a face ca
 CARD_W_MM, CARD_H_MM = 61.0, 95.0
 CORNER_MM = (0.5, 0.5, 19.0, 24.0)  # x0, y0, x1, y1 of the index region, from the top-left
 CORNER_PX_PER_MM = 4.0
-CORNER_SLIDE = 10  # pixels (2.5 mm)
+CORNER_SLIDE = 10  # pixels (2.5 mm): the learnt corner's middle is slid this far each way...
+# ...and this much further on a card on the table: the outline is aligned on the whole card,
+# without turning it, so a turn of a few degrees left over moves an index 50 mm from the
+# card's middle by another 2-3 mm (the index slid off its own place, "10" matched "12" best)
+CORNER_AROUND_MM = 2.0
+CORNER_TURN_DEG = 8.0  # the corner's own alignment: at most this turn...
+CORNER_SHIFT = 4.0  # ...and this many pixels (1 mm) from the slide's best place
+_ECC = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 30, 1e-3)
 EDGE_CROP = 0.05
 # The rank-index corners' cells (top-left; bottom-right is the same turned), for the glare
 # test: CORNER_MM through the warp (EDGE_CROP) at CELL px per cell.
@@ -90,6 +100,52 @@ def _flatten_rows(x: np.ndarray, h: int, w: int) -> np.ndarray:
     return x / np.maximum(n, 1e-6)
 
 
+# Local contrast: each cell's lightness against its neighbourhood's (a Gaussian of this
+# many cells, about 8 mm), with a floor of this share of the card's own contrast.
+LOCAL_SIGMA_CELLS = 4.0
+LOCAL_FLOOR = 0.5
+
+
+@lru_cache(maxsize=4)
+def _gauss_matrix(n: int, sigma: float) -> np.ndarray:
+    """A Gaussian blur along one axis of ``n`` (reflected at the ends) as a matrix, so
+    every view's map is blurred in one product."""
+    return cv2.GaussianBlur(np.eye(n, dtype=np.float32), (1, 0), 0, sigmaY=sigma, borderType=cv2.BORDER_REFLECT)
+
+
+def local_contrast(features: np.ndarray) -> np.ndarray:
+    """Whole-card features (rows of :func:`views_around`'s and the learnt deck's) with
+    the lightness cells made relative to their neighbourhood: its mean taken out, divided
+    by its spread. A lamp's reflection adds light over part of the card; in a frame
+    exposed for the paper (or a darker one, where the reflection sits in the camera's
+    tone-curve shoulder) that part's print keeps its shapes but loses contrast, and a
+    plane removed over the whole card leaves it there with less say than the rest, and a
+    bright bump that matches nothing. Measured against its own neighbourhood, the print
+    counts the same under the reflection as beside it. The floor keeps plain paper's
+    noise from being blown up. The chroma part is kept as it was (its weight against the
+    lightness too); every row unit length again."""
+    n = WHOLE_H * WHOLE_W
+    light = features[:, :n].reshape(-1, WHOLE_H, WHOLE_W)
+    gh, gw = _gauss_matrix(WHOLE_H, LOCAL_SIGMA_CELLS), _gauss_matrix(WHOLE_W, LOCAL_SIGMA_CELLS)
+
+    def blur(x: np.ndarray) -> np.ndarray:  # (two plain 2-D products, not a batch of small ones)
+        v = len(x)
+        cols = (x.reshape(-1, WHOLE_W) @ gw.T).reshape(v, WHOLE_H, WHOLE_W)
+        rows = gh @ np.ascontiguousarray(cols.transpose(1, 0, 2)).reshape(WHOLE_H, -1)
+        return rows.reshape(WHOLE_H, v, WHOLE_W).transpose(1, 0, 2)
+
+    d = light - blur(light)
+    spread = np.sqrt(np.maximum(blur(d * d), 0.0))
+    rms = np.sqrt((d * d).mean(axis=(1, 2), keepdims=True))
+    rel = (d / (spread + LOCAL_FLOOR * np.maximum(rms, 1e-9))).reshape(len(features), n)
+    rel -= rel.mean(axis=1, keepdims=True)
+    rel /= np.maximum(np.linalg.norm(rel, axis=1, keepdims=True), 1e-9)
+    # the chroma's weight was set against a unit lightness part
+    chroma = features[:, n:] / np.maximum(np.linalg.norm(features[:, :n], axis=1, keepdims=True), 1e-9)
+    out = np.concatenate([rel, chroma], axis=1)
+    return (out / np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-9)).astype(np.float32)
+
+
 @dataclass
 class CardView:
     """One card seen flat at one alignment: the whole-card feature; the rank-index
@@ -113,14 +169,21 @@ class CardView:
 
     @cached_property
     def corners(self) -> np.ndarray:
-        """The two rank-index corners (top-left, and bottom-right turned), luma, 2 x H x W."""
+        """The two rank-index corners (top-left, and bottom-right turned), luma, 2 x H x W:
+        what a learnt deck keeps."""
         return np.stack([_corner(self.frame, self.quad, turned) for turned in (False, True)])
 
+    @cached_property
+    def corners_around(self) -> np.ndarray:
+        """The same corners with ``CORNER_AROUND_MM`` more on every side: where a learnt
+        index is looked for on a card on the table."""
+        return np.stack([_corner(self.frame, self.quad, turned, CORNER_AROUND_MM) for turned in (False, True)])
 
-def _corner(frame: np.ndarray, quad: np.ndarray, turned: bool) -> np.ndarray:
+
+def _corner(frame: np.ndarray, quad: np.ndarray, turned: bool, grow_mm: float = 0.0) -> np.ndarray:
     q = quad[[2, 3, 0, 1]] if turned else quad
     ppm = CORNER_PX_PER_MM
-    x0, y0, x1, y1 = CORNER_MM
+    x0, y0, x1, y1 = np.add(CORNER_MM, (-grow_mm, -grow_mm, grow_mm, grow_mm))
     card = np.float32([[0, 0], [CARD_W_MM, 0], [CARD_W_MM, CARD_H_MM], [0, CARD_H_MM]])
     dst = (card - (x0, y0)) * ppm
     t = cv2.getPerspectiveTransform(np.float32(q), np.float32(dst))
@@ -129,15 +192,59 @@ def _corner(frame: np.ndarray, quad: np.ndarray, turned: bool) -> np.ndarray:
     return cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY).astype(np.float32)
 
 
-def corner_score(learnt: np.ndarray, seen: np.ndarray, use: tuple[int, ...] = (0, 1)) -> float:
-    """How alike two pairs of corners are: the middle of each learnt corner is slid over
-    the seen one (a few millimetres each way, the outline's leftover error), normalised
-    cross-correlation, the worse of the corners in ``use`` (both carry the same index; one
-    under a reflection is left out)."""
+def corner_score(learnt: np.ndarray, seen: np.ndarray, use: tuple[int, ...] = (0, 1), *,
+                 fine: bool = True) -> float:
+    """How alike two pairs of corners are: the middle of each learnt corner is aligned
+    to the seen one (:func:`_aligned_score`; only slid when not ``fine``), normalised
+    cross-correlation, the worse of the corners in ``use`` (both carry the same index;
+    one under a reflection is left out)."""
     m = CORNER_SLIDE
-    scores = [float(cv2.matchTemplate(seen[i], learnt[i, m:-m, m:-m], cv2.TM_CCOEFF_NORMED).max())
-              for i in use]
+    scores = [_aligned_score(np.ascontiguousarray(learnt[i, m:-m, m:-m]), seen[i], fine=fine) for i in use]
     return min(scores) if scores else 0.0
+
+
+def _ncc(a: np.ndarray, b: np.ndarray) -> float:
+    a, b = a - a.mean(), b - b.mean()
+    return float((a * b).sum() / max(float(np.sqrt((a * a).sum() * (b * b).sum())), 1e-9))
+
+
+def _half(image: np.ndarray) -> np.ndarray:
+    h, w = image.shape[0] // 2, image.shape[1] // 2
+    return cv2.resize(image[:2 * h, :2 * w], (w, h), interpolation=cv2.INTER_AREA)
+
+
+def _aligned_score(template: np.ndarray, seen: np.ndarray, *, fine: bool = True) -> float:
+    """The best correlation of ``template`` over ``seen``: slid a few millimetres each
+    way (the outline's leftover shift), then turned and shifted by sub-pixel steps
+    (ECC, from the slide's best place). The index is a few millimetres: the whole card's
+    outline can leave it a degree or two turned, which costs more of the few strokes
+    telling a "10" from a "12" than the strokes themselves. Every learnt corner compared
+    gets the same search, so no rank is favoured; only a rigid motion is searched (it
+    cannot bend one numeral into another), and the slide's figure is kept when it is the
+    better one."""
+    res = cv2.matchTemplate(seen, template, cv2.TM_CCOEFF_NORMED)
+    _, slid, _, (x, y) = cv2.minMaxLoc(res)
+    if not fine:
+        return float(slid)
+    # (the motion is found at half the scale: the index is drawn at twice the pixels a
+    # camera gives it, and a quarter of the pixels is a quarter of the time)
+    start = np.float32([[1, 0, x / 2], [0, 1, y / 2]])
+    try:
+        _, half = cv2.findTransformECC(_half(template), _half(seen), start.copy(), cv2.MOTION_EUCLIDEAN, _ECC,
+                                       None, 3)
+    except cv2.error:  # no convergence (a flat patch): the slide's figure stands
+        return float(slid)
+    # back to full scale (a half-scale pixel's centre is between two full-scale ones)
+    warp = half.copy()
+    warp[:, 2] = 2 * half[:, 2] + 0.5 * (1 - half[:, :2].sum(axis=1))
+    start = np.float32([[1, 0, x], [0, 1, y]])
+    turn = np.degrees(np.arctan2(warp[1, 0], warp[0, 0]))
+    if abs(turn) > CORNER_TURN_DEG or np.abs(warp[:, 2] - start[:, 2]).max() > CORNER_SHIFT:
+        return float(slid)  # wandered off: not the same place any more
+    h, w = template.shape
+    turned = cv2.warpAffine(seen, warp, (w, h), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                            borderMode=cv2.BORDER_REPLICATE)
+    return max(float(slid), _ncc(turned, template))
 
 
 @lru_cache(maxsize=4)
