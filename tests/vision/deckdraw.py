@@ -228,12 +228,13 @@ class Deal:
 
 def deal(cards: list[Card], *, style: str = "A", seed: int = 0, size=(1280, 720), px_mm: float = 1.8,
          light: Light = Light(), hover_frames: int = 2, still: int = 4, pairs: tuple[int, ...] = (),
-         stained: tuple[int, ...] = ()) -> Deal:
+         stained: tuple[int, ...] = (), relaid: tuple[int, ...] = ()) -> Deal:
     """Frames (about 10 per card, 10 fps) of a hand dealing ``cards`` face up onto a pile.
     Card indices in ``pairs`` are dealt together with the next card, offset (two at once).
-    Card indices in ``stained`` land with a wet stain of beer over their middle (no deck
+    Card indices in ``stained`` land with a stain of beer over their middle (no deck
     reader can be sure of such a card); then the player, asked, lifts the card, wipes it
-    and lays it down again a few mm off, as another deal."""
+    and lays it down again a few mm off, as another deal. Card indices in ``relaid`` are
+    laid down clean, then lifted and laid down again a few mm off (squaring the pile)."""
     rng = np.random.default_rng(seed)
     w, h = size
     table = _mat(size, seed)
@@ -257,7 +258,7 @@ def deal(cards: list[Card], *, style: str = "A", seed: int = 0, size=(1280, 720)
             wet = table.copy()
             cv2.ellipse(wet, (int(c[0]), int(c[1])), (int(20 * px_mm), int(33 * px_mm)), ang, 0, 360,
                         (40, 90, 140), -1, cv2.LINE_AA)
-            table = table * 0.25 + wet * 0.75
+            table = wet
         for k in range(hover_frames):  # the hand still over the pile's edge
             s = table.copy()
             _hand(s, (c[0] + 0.04 * w, c[1] + 0.08 * h - k), edge)
@@ -273,9 +274,9 @@ def deal(cards: list[Card], *, style: str = "A", seed: int = 0, size=(1280, 720)
         c = (pile[0] + rng.uniform(-0.02, 0.02) * w, pile[1] + rng.uniform(-0.03, 0.03) * h)
         ang = rng.uniform(-12, 12)
         group = cards[i:i + 2] if i in pairs else cards[i:i + 1]
-        if i in stained:
+        if i in stained or i in relaid:
             before = table.copy()
-            lay(group, c, ang, stain=True)
+            lay(group, c, ang, stain=i in stained)
             table = before  # lifted off under the hand, wiped ...
             c = (c[0] + rng.uniform(-8, 8), c[1] + rng.uniform(-8, 8))  # ... and laid down again
             ang += rng.uniform(-5, 5)

@@ -357,8 +357,9 @@ class DealTracker:
             want = (self.model.card_long_frac or 0.0) * detail.shape[1]
         rect, long_ = card_rectangle(blob.quad, want)
         if long_ > 0.9 * want:
-            # a card lying on the mat shows its whole outline: that is the size to keep
-            self._card_long = max(self._card_long * 0.98, long_) if self._card_long else long_
+            # a card lying on the mat shows its whole outline: that is the size to keep (a
+            # change bigger than a card, a card moved joined to the gap it left, grows it 2 % at most)
+            self._card_long = max(self._card_long * 0.98, min(long_, 1.02 * want)) if self._card_long else long_
         return rect
 
     def _name(self, frame: np.ndarray, detail: np.ndarray, blob: Blob, dark: np.ndarray | None,
