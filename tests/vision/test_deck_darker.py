@@ -111,3 +111,27 @@ def test_a_camera_without_exposure_control_asks_to_move_the_card(model, table, o
     source = _TableCamera(table, exposure=False)
     events = _deal(model, source)
     assert [e.kind for e in events] == [GLARE] and source.darker == []
+
+
+def test_the_next_hand_already_in_the_darker_frame_is_left_out(model, table):
+    """The darker frame comes a moment after the frame that asked: a brisk dealer's next
+    hand may be in it already, reaching to the card. Joined to the card it made one change
+    touching the frame's edge, "a hand", and the card was passed over in silence."""
+    import cv2
+    import numpy as np
+
+    diff = cv2.absdiff(table.mat, table.card).max(axis=2) > 40
+    ys, xs = np.nonzero(diff)
+    x1, y1 = int(np.percentile(xs, 99.5)), int(np.percentile(ys, 99.5))
+    reaching = table.card_darker.copy()
+    h, w = reaching.shape[:2]
+    skin = (40, 60, 95)  # a hand at the darker exposure
+    cv2.line(reaching, (x1 + 60, h + 20), (x1 + 4, y1 + 4), skin, 70, cv2.LINE_AA)
+    cv2.ellipse(reaching, (x1 + 18, y1 + 30), (34, 26), 40, 0, 360, skin, -1, cv2.LINE_AA)
+    tracker = DealTracker(model, darker_scale=0.4)
+    named = []
+    for frame in [table.mat] * 3 + [table.card] * 3:
+        for e in tracker.feed(frame):
+            darker = table.mat_darker if frame is table.mat else reaching
+            named += tracker.feed_darker(e.darker, darker) if e.kind == DARKER else [e]
+    assert [(e.kind, e.card) for e in named] == [(COUNTED, Card.parse(DEALT))]

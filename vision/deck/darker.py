@@ -29,7 +29,7 @@ import cv2
 import numpy as np
 
 from vision.deck.glare import GLARE_LEVEL
-from vision.deck.locate import CARD_ASPECT, channel_max
+from vision.deck.locate import CARD_ASPECT, change_mask, channel_max
 
 DARKER_SCALE = 0.4  # of the automatic exposure: a reflection twice as bright as the card's white keeps its print
 NEAR = 0.5  # the reflection counts within this share of a card's long side around the change
@@ -112,3 +112,18 @@ def tone_map(normal: np.ndarray, darker: np.ndarray) -> np.ndarray:
         out[..., c] = mapped
     return out
 
+
+
+def came_in(normal: np.ndarray, dark: np.ndarray, *, level: int, min_pixels: int) -> np.ndarray:
+    """What came into view from the frame's edge between the frame that asked for a darker
+    frame (``normal``) and the darker frame (``dark``), both detail copies: a brisk dealer's
+    next hand, already in the darker frame. It is not the card, and over the card it would
+    join the two into one change touching the edge ("a hand"), and the card would be passed
+    over. Grown by a few px (the hand's blur and its shadow's edge)."""
+    moved = change_mask(tone_map(normal, dark), dark, level=level, min_pixels=min_pixels)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(moved, connectivity=8)
+    h, w = moved.shape
+    x, y, bw, bh = stats[:, 0], stats[:, 1], stats[:, 2], stats[:, 3]
+    edge = (x == 0) | (y == 0) | (x + bw >= w) | (y + bh >= h)
+    edge[0] = False  # (the background)
+    return cv2.dilate(edge[labels].astype(np.uint8) * 255, _RING)

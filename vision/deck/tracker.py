@@ -36,7 +36,7 @@ import cv2
 import numpy as np
 
 from kiosk.game import Card, pile_points
-from vision.deck.darker import DarkerRequest, glare_near, reflection_in_view, tone_map
+from vision.deck.darker import DarkerRequest, came_in, glare_near, reflection_in_view, tone_map
 from vision.deck.locate import CARD_ASPECT, Blob, card_rectangle, change_groups, change_mask, channel_max
 from vision.deck.model import DeckModel, Naming
 from vision.deck.scale import TableScale
@@ -279,8 +279,9 @@ class DealTracker:
             if dark is None:
                 return change_mask(reference, seen, level=CHANGE_LEVEL)
             # a shorter exposure: less contrast, more noise (specks joined to the card would
-            # bend its outline)
-            return change_mask(reference, seen, level=DARKER_CHANGE_LEVEL, min_pixels=DARKER_MIN_PIXELS)
+            # bend its outline); the next hand, come in since the frame that asked, left out
+            mask = change_mask(reference, seen, level=DARKER_CHANGE_LEVEL, min_pixels=DARKER_MIN_PIXELS)
+            return cv2.bitwise_and(mask, cv2.bitwise_not(arrived))
 
         def groups(reference: np.ndarray) -> list[Blob]:
             found = self._groups(changed(reference), card_area)
@@ -290,6 +291,7 @@ class DealTracker:
             return inner if dark is not None and inner else found
 
         card_area = self._expected_area(seen)
+        arrived = None if dark is None else came_in(detail, dark, level=DARKER_CHANGE_LEVEL, min_pixels=DARKER_MIN_PIXELS)
         if blobs is None:
             blobs = groups(ref(self._settled[-1]))
             if not blobs:
@@ -375,14 +377,13 @@ class DealTracker:
             # alignment search: the frame's time is spent twice on this card).
             again = views_around(normal, quad, reach=3, scales=(1.0,))
             second = self.model.identify(again)
-            if second.card is not None:
+            if second.card is not None or again[0].glare > 0:  # (a reflection on it: asked to move it)
                 views, naming = again, second
         if naming.card is None:
             self.uncertain += 1
             self._push(detail, None, pending=True, darker=dark, where=where)
             # with a reflection on it, moving the card is what helps, not showing it again
-            # (looked at in a darker frame: the reflection was there, though no longer clipped)
-            kind = GLARE if views[0].glare > 0 or dark is not None else SHOW_AGAIN
+            kind = GLARE if views[0].glare > 0 else SHOW_AGAIN
             return [DealEvent(kind, naming=naming, frame_number=n)]
         if naming.card in self.cards:
             self._push(detail, None, darker=dark, where=where)  # it lies on the pile, not counted
