@@ -275,13 +275,19 @@ class DealTracker:
                 return s.detail
             return s.darker if s.darker is not None else tone_map(s.detail, dark)
 
+        arrived: list[np.ndarray] = []  # (worked out once, when a darker look needs it)
+
         def changed(reference: np.ndarray) -> np.ndarray:
+            nonlocal arrived
             if dark is None:
                 return change_mask(reference, seen, level=CHANGE_LEVEL)
             # a shorter exposure: less contrast, more noise (specks joined to the card would
             # bend its outline); the next hand, come in since the frame that asked, left out
             mask = change_mask(reference, seen, level=DARKER_CHANGE_LEVEL, min_pixels=DARKER_MIN_PIXELS)
-            return cv2.bitwise_and(mask, cv2.bitwise_not(arrived))
+            if not (mask[0].any() or mask[-1].any() or mask[:, 0].any() or mask[:, -1].any()):
+                return mask  # nothing came in from the edge
+            arrived = arrived or [came_in(detail, dark, level=DARKER_CHANGE_LEVEL, min_pixels=DARKER_MIN_PIXELS)]
+            return cv2.bitwise_and(mask, cv2.bitwise_not(arrived[0]))
 
         def groups(reference: np.ndarray) -> list[Blob]:
             found = self._groups(changed(reference), card_area)
@@ -291,7 +297,6 @@ class DealTracker:
             return inner if dark is not None and inner else found
 
         card_area = self._expected_area(seen)
-        arrived = None if dark is None else came_in(detail, dark, level=DARKER_CHANGE_LEVEL, min_pixels=DARKER_MIN_PIXELS)
         if blobs is None:
             blobs = groups(ref(self._settled[-1]))
             if not blobs:
