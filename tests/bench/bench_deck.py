@@ -54,7 +54,7 @@ import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
 from kiosk.game import DECK  # noqa: E402
-from tests.bench.deck_darker import darker_frame  # noqa: E402
+from tests.bench.deck_darker import darker_frame, folder  # noqa: E402
 from tests.bench.deck_reshow import frame_at, reshown  # noqa: E402
 from tests.realcam.deal import Deal, deal, enrol_photo  # noqa: E402
 from vision.deck.darker import DARKER_SCALE  # noqa: E402
@@ -123,18 +123,16 @@ def _render(args: dict) -> None:
 
 
 def _rendered(d: Deal) -> bool:
-    from tests.realcam.dataset import cache_dir, generator_version
-
-    folder = cache_dir() / generator_version() / f"deal-{d._plan['key']}"
-    return folder.is_dir() and sum(1 for _ in folder.glob("*.jpg")) >= len(d)
+    kept_in = folder(d)
+    return kept_in.is_dir() and sum(1 for _ in kept_in.glob("*.jpg")) >= len(d)
 
 
-def _learnt(style: str, folder: Path):
+def _learnt(style: str, photos: Path):
     for card in DECK:
-        path = folder / f"{card.code}.jpg"
+        path = photos / f"{card.code}.jpg"
         if not path.exists():
             path.write_bytes(enrol_photo(card.code, deck_style=style).jpeg)
-    return learn_folder(style, folder)
+    return learn_folder(style, photos)
 
 
 def _timed(read, cpu_ms: list[float], wall_ms: list[float]):
@@ -229,9 +227,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         models = {}
         for style in STYLES:
-            folder = Path(ENROL_DIR or tmp) / style
-            folder.mkdir(parents=True, exist_ok=True)
-            models[style] = _learnt(style, folder)
+            photos = Path(ENROL_DIR or tmp) / style
+            photos.mkdir(parents=True, exist_ok=True)
+            models[style] = _learnt(style, photos)
         for args in todo:
             d = deal(**args)
             if CACHED_ONLY and not _rendered(d):

@@ -25,10 +25,11 @@ import tests.realcam.deal as realdeal
 from tests.realcam.deal import Deal, DealFrame
 
 
-def _folder(d: Deal, exposure_scale: float) -> Path:
+def folder(d: Deal, suffix: str = "") -> Path:
+    """Where ``d``'s frames are kept (``Deal.frames``' folder), or a folder beside it."""
     from tests.realcam.dataset import cache_dir, generator_version
 
-    return cache_dir() / generator_version() / f"deal-{d._plan['key']}-x{exposure_scale:.2f}"
+    return cache_dir() / generator_version() / f"deal-{d._plan['key']}{suffix}"
 
 
 @contextlib.contextmanager
@@ -49,7 +50,7 @@ def _exposure(d: Deal, n: int, exposure_scale: float):
 def darker_frame(d: Deal, n: int, exposure_scale: float, *, use_cache: bool = True) -> np.ndarray:
     """Frame ``n`` of ``d`` (BGR, after JPEG) at ``exposure_scale`` of its exposure."""
     n = min(n, len(d) - 1)
-    path = _folder(d, exposure_scale) / f"{n:05d}.jpg"
+    path = folder(d, f"-x{exposure_scale:.2f}") / f"{n:05d}.jpg"
 
     def render() -> DealFrame:
         with _exposure(d, n, exposure_scale):

@@ -29,7 +29,7 @@ import numpy as np
 
 import tests.realcam.deal as realdeal
 from tests.realcam import props
-from tests.bench.deck_darker import kept
+from tests.bench.deck_darker import folder, kept
 from tests.realcam.deal import Deal, DealtCard
 
 REACTION_S = (0.5, 1.0)  # from the kiosk's ask to the hand coming in
@@ -129,18 +129,16 @@ def _later(c: DealtCard, shift: float) -> DealtCard:
 def frame_at(d: Deal, n: int, canvas: dict) -> np.ndarray:
     """Frame ``n`` of ``d`` (BGR, after JPEG), kept on disk after its first render as
     ``Deal.frames`` keeps it (``canvas``: the pile's drawing, one dict per sequence)."""
-    from tests.realcam.dataset import cache_dir, generator_version
-
-    folder = cache_dir() / generator_version() / f"deal-{d._plan['key']}"
+    kept_in = folder(d)
 
     def render() -> realdeal.DealFrame:
         frame = d._frame(n / d.fps, n, canvas)
         if frame.hand_in_view:  # as Deal.frames marks it
             try:
-                folder.mkdir(parents=True, exist_ok=True)
-                (folder / f"{n:05d}.hand").touch()
+                kept_in.mkdir(parents=True, exist_ok=True)
+                (kept_in / f"{n:05d}.hand").touch()
             except OSError:
                 pass
         return frame
 
-    return kept(folder / f"{n:05d}.jpg", render)
+    return kept(kept_in / f"{n:05d}.jpg", render)

@@ -10,10 +10,9 @@ import numpy as np
 import pytest
 
 from kiosk.game import Card
-from tests.realcam.deal import enrol_photo
 from tests.realcam.render import render
-from vision.deck.model import CORNER_MARGIN, DeckModel
-from vision.deck.store import learn_photo
+from tests.vision import realdeck
+from vision.deck.model import CORNER_MARGIN
 from vision.deck.views import views_around
 
 # the two figures, their third, and the same ranks of another suit
@@ -26,11 +25,7 @@ OFF = ((3.5, (2.5, 0.0)), (4.0, (2.0, 2.0)), (-3.5, (-2.0, 2.0)))
 
 @pytest.fixture(scope="module")
 def model():
-    photos = {}
-    for code in LEARNT:
-        shot = enrol_photo(code, deck_style="fournier")
-        photos[Card.parse(code)] = (shot.image, learn_photo(shot.image)[0])
-    return DeckModel.learn("fournier", photos)
+    return realdeck.learnt("fournier", LEARNT)
 
 
 def _card_on_mat(code: str, seed: int) -> tuple[np.ndarray, np.ndarray]:

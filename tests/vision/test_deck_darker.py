@@ -12,11 +12,9 @@ from types import SimpleNamespace
 import pytest
 
 from kiosk.game import Card
-from tests.realcam.deal import enrol_photo
 from tests.realcam.render import render
-from vision.deck.model import DeckModel
+from tests.vision import realdeck
 from vision.deck.service import DealService
-from vision.deck.store import learn_photo
 from vision.deck.tracker import COUNTED, DARKER, GLARE, DealTracker
 from vision.sources import FrameSource
 
@@ -30,11 +28,7 @@ SHOT = dict(mode="720p", layout="stack", distractors=(), deck_style="fournier", 
 
 @pytest.fixture(scope="module")
 def model():
-    photos = {}
-    for code in LEARNT:
-        shot = enrol_photo(code, deck_style="fournier")
-        photos[Card.parse(code)] = (shot.image, learn_photo(shot.image)[0])
-    return DeckModel.learn("fournier", photos)
+    return realdeck.learnt("fournier", LEARNT)
 
 
 @pytest.fixture(scope="module")

@@ -11,11 +11,9 @@ import numpy as np
 import pytest
 
 from kiosk.game import Card
-from tests.realcam.deal import enrol_photo
 from tests.realcam.render import render
+from tests.vision import realdeck
 from vision.deck.darker import DARKER_SCALE
-from vision.deck.model import DeckModel
-from vision.deck.store import learn_photo
 from vision.deck.views import views_around
 
 # the dealt card, ranks beside it in its suit, and its rank in another suit
@@ -28,11 +26,7 @@ SHOT = dict(mode="720p", layout="stack", distractors=(), deck_style="moderna", m
 
 @pytest.fixture(scope="module")
 def model():
-    photos = {}
-    for code in LEARNT:
-        shot = enrol_photo(code, deck_style="moderna")
-        photos[Card.parse(code)] = (shot.image, learn_photo(shot.image)[0])
-    return DeckModel.learn("moderna", photos)
+    return realdeck.learnt("moderna", LEARNT)
 
 
 def _darker(code: str, seed: int) -> tuple[np.ndarray, np.ndarray]:

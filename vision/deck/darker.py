@@ -113,7 +113,6 @@ def tone_map(normal: np.ndarray, darker: np.ndarray) -> np.ndarray:
     return out
 
 
-
 def came_in(normal: np.ndarray, dark: np.ndarray, *, level: int, min_pixels: int) -> np.ndarray:
     """What came into view from the frame's edge between the frame that asked for a darker
     frame (``normal``) and the darker frame (``dark``), both detail copies: a brisk dealer's

@@ -194,17 +194,19 @@ class DeckModel:
         its whole card matched ``view`` best in (``scores``: the view against every learnt
         view): the whole card tells a half turn more surely than a corner. With a
         reflection on an index, the better kept of the two decides alone."""
-        turn = [int(scores[2 * j + 1] > scores[2 * j]) for j in range(len(self.cards))]
+        def turn(j: int) -> int:
+            return int(scores[2 * j + 1] > scores[2 * j])
+
         use = view.clear_corners
         corners = view.corners_around
-        mine_learnt = self.corners[2 * i + turn[i]]
+        mine_learnt = self.corners[2 * i + turn(i)]
         if len(use) < 2:
             use = (max((0, 1), key=lambda c: corner_score(mine_learnt, corners, (c,), fine=False)),)
         mine = corner_score(mine_learnt, corners, use)
         worst = 1.0
         for k in rivals:
-            theirs = corner_score(self.corners[2 * k + turn[k]], corners, use)
-            worst = min(worst, (mine - theirs) / max(self._indices_apart(i, turn[i], k, use), 0.01))
+            theirs = corner_score(self.corners[2 * k + turn(k)], corners, use)
+            worst = min(worst, (mine - theirs) / max(self._indices_apart(i, turn(i), k, use), 0.01))
         return mine, worst
 
     def _indices_apart(self, i: int, o: int, k: int, use: tuple[int, ...]) -> float:

@@ -37,7 +37,8 @@ import numpy as np
 
 from kiosk.game import Card, pile_points
 from vision.deck.darker import DarkerRequest, came_in, glare_near, reflection_in_view, tone_map
-from vision.deck.locate import CARD_ASPECT, Blob, card_rectangle, change_groups, change_mask, channel_max
+from vision.deck.locate import (CARD_ASPECT, Blob, card_rectangle, change_groups, change_mask, channel_max,
+                                shrunk)
 from vision.deck.model import DeckModel, Naming
 from vision.deck.scale import TableScale
 from vision.deck.views import views_around
@@ -151,16 +152,6 @@ class DealTracker:
         self._wanted = self._held = None  # a look waiting for its darker frame saw the card taken back
         return last.card
 
-    def _shrink(self, frame: np.ndarray, width: int, blur: int) -> np.ndarray:
-        h, w = frame.shape[:2]
-        width = min(width, w)
-        # by a whole factor INTER_AREA is a fast box filter; by 4/3 (720p -> 960) it is five
-        # times slower than bilinear, whose aliasing the blur that follows takes out anyway
-        whole = w % width == 0
-        small = cv2.resize(frame, (width, int(round(h * width / w))),
-                           interpolation=cv2.INTER_AREA if whole else cv2.INTER_LINEAR)
-        return cv2.GaussianBlur(small, (blur, blur), 0)
-
     def feed(self, frame: np.ndarray) -> list[DealEvent]:
         """Take the next frame (BGR); return what happened (usually nothing). A
         :data:`DARKER` event asks for a darker frame (:meth:`feed_darker`); left unanswered,
@@ -178,7 +169,7 @@ class DealTracker:
         if image is None or image.shape != look.frame.shape:
             return [] if look.mat else self._judge(look.frame, look.detail, None)
         self.darker_frames += 1
-        dark = self._shrink(image, self.detail_width, 3)
+        dark = shrunk(image, self.detail_width, 3)
         if look.mat:
             self._settled[0].darker = dark
             return []
@@ -191,7 +182,7 @@ class DealTracker:
 
     def _feed(self, frame: np.ndarray) -> list[DealEvent]:
         self._frames += 1
-        small = self._shrink(frame, self.motion_width, 5)
+        small = shrunk(frame, self.motion_width, 5)
         if self._previous is None:
             self._previous = small
             return []
@@ -205,7 +196,7 @@ class DealTracker:
         # the moment the screen opens, before a card's 0.3 s of stillness has passed.
         if self._still != (1 if not self._settled else self.still_frames):
             return []
-        detail = self._shrink(frame, self.detail_width, 3)
+        detail = shrunk(frame, self.detail_width, 3)
         if self._scale is None:  # (a mat out of view costs one marker search per still spell)
             sharp = cv2.resize(frame, detail.shape[1::-1], interpolation=cv2.INTER_AREA)
             self._scale = TableScale.find(sharp)
@@ -227,6 +218,11 @@ class DealTracker:
             return self._card_area
         long_ = (self.model.card_long_frac or 0.2) * detail.shape[1]
         return long_ * long_ / CARD_ASPECT
+
+    @property
+    def _too_big(self) -> float:
+        """A change this many times a card's area is more than one card."""
+        return TWO_CARDS_AREA if self._scale is not None else TWO_CARDS_AREA_GUESSED
 
     def _changes(self, reference: np.ndarray, detail: np.ndarray, card_area: float) -> list[Blob]:
         return self._groups(change_mask(reference, detail, level=CHANGE_LEVEL), card_area)
@@ -275,7 +271,7 @@ class DealTracker:
                 return s.detail
             return s.darker if s.darker is not None else tone_map(s.detail, dark)
 
-        arrived: list[np.ndarray] = []  # (worked out once, when a darker look needs it)
+        arrived: np.ndarray | None = None  # (worked out once, when a darker look needs it)
 
         def changed(reference: np.ndarray) -> np.ndarray:
             nonlocal arrived
@@ -286,8 +282,9 @@ class DealTracker:
             mask = change_mask(reference, seen, level=DARKER_CHANGE_LEVEL, min_pixels=DARKER_MIN_PIXELS)
             if not (mask[0].any() or mask[-1].any() or mask[:, 0].any() or mask[:, -1].any()):
                 return mask  # nothing came in from the edge
-            arrived = arrived or [came_in(detail, dark, level=DARKER_CHANGE_LEVEL, min_pixels=DARKER_MIN_PIXELS)]
-            return cv2.bitwise_and(mask, cv2.bitwise_not(arrived[0]))
+            if arrived is None:
+                arrived = came_in(detail, dark, level=DARKER_CHANGE_LEVEL, min_pixels=DARKER_MIN_PIXELS)
+            return cv2.bitwise_and(mask, cv2.bitwise_not(arrived))
 
         def groups(reference: np.ndarray) -> list[Blob]:
             found = self._groups(changed(reference), card_area)
@@ -313,9 +310,8 @@ class DealTracker:
             # it left (an outline too big, or two); against the table before them, the card
             # alone. Anything else (a card dealt on top of them, a hand) is read against them.
             again = groups(ref(self._settled[-2]))
-            limit = TWO_CARDS_AREA if self._scale is not None else TWO_CARDS_AREA_GUESSED  # as below
             alone = len(again) == 1 and again[0].card_shaped and not again[0].touches_edge \
-                and again[0].area <= limit * self._expected_area(seen, tuple(again[0].quad.mean(axis=0)))
+                and again[0].area <= self._too_big * self._expected_area(seen, tuple(again[0].quad.mean(axis=0)))
             if alone or not one_card:
                 self._settled.pop()
                 blobs = again
@@ -340,11 +336,10 @@ class DealTracker:
         # only the size tells. Measured on the mat it is close to exact (one card's change is
         # at most its own area plus the blur); guessed from the deck or the cards read, not.
         card_area = self._expected_area(seen, tuple(blob.quad.mean(axis=0)))
-        too_big = TWO_CARDS_AREA if self._scale is not None else TWO_CARDS_AREA_GUESSED
         # (two cards offset along the short side also make a squarer shape than one card)
         squat = self._scale is not None and blob.area > card_area \
             and abs(blob.aspect - CARD_ASPECT) > TWO_CARDS_ASPECT * CARD_ASPECT
-        if blob.area > too_big * card_area or squat or len(blobs) > 1:
+        if blob.area > self._too_big * card_area or squat or len(blobs) > 1:
             self._push(detail, None, pending=True, darker=dark, where=blob.quad)
             return [DealEvent(TWO_CARDS, frame_number=n)]
         if not blob.card_shaped:
