@@ -22,8 +22,8 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
-from kiosk.club import topics
-from kiosk.club.messages import (
+from clubwire import topics
+from clubwire.payloads import (
     Ack, BadMessage, Confirmation, EventMessage, RoundAssignment,
 )
 from kiosk.club.outbox import Outbox

@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
-from kiosk.club.messages import Confirmation, RoundAssignment, TableState
+from clubwire.payloads import Confirmation, RoundAssignment, TableReport
 from kiosk.messages import translations
 
 @dataclass(frozen=True)
@@ -55,7 +55,7 @@ def minutes_left(assignment: RoundAssignment, *, now: float | None = None) -> in
 
 
 def table_state(table: str, match_id: int, events: list[dict], round_number: int | None,
-                assignment: RoundAssignment | None, *, now: float) -> TableState | None:
+                assignment: RoundAssignment | None, *, now: float) -> TableReport | None:
     """What the table shows now (its retained ``state``), or None for an unreadable match."""
     from kiosk.game import BotifarraError, Match
     try:
@@ -65,7 +65,7 @@ def table_state(table: str, match_id: int, events: list[dict], round_number: int
     left = None
     if assignment is not None and round_number == assignment.round:
         left = minutes_left(assignment, now=now)
-    return TableState(table, match_id, dict(match.totals), len(match.hands), match.hand_number,
+    return TableReport(table, match_id, dict(match.totals), len(match.hands), match.hand_number,
                       match.rules.max_hands, left, match.is_over, match.winner, round_number)
 
 

@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
-from kiosk.club.messages import Confirmation, RoundAssignment
+from clubwire.payloads import Confirmation, RoundAssignment
 from kiosk.club.round import ResultState, banner, confirming_team, match_created_event, result_state
 from kiosk.table import SaveResult
 

@@ -73,10 +73,10 @@ def _worker(tmp: str, names: list[str], url: str, start_at: float, out) -> None:
 
 
 def main() -> None:
-    from kiosk.club.messages import EndConditions
-    from kiosk.organiser.link import BrokerLink
-    from kiosk.organiser.store import Store
-    from kiosk.organiser.tournament import Tournament
+    from clubwire.payloads import EndConditions
+    from organiser.link import BrokerLink
+    from organiser.store import Store
+    from organiser.tournament import Tournament
     from tests.club.broker import ORGANISER_PASSWORD, Broker
 
     with tempfile.TemporaryDirectory() as tmp:

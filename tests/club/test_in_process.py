@@ -7,9 +7,9 @@ import time
 
 from kiosk.club import start_from_settings
 from kiosk.journal import Journal
-from kiosk.organiser.link import BrokerLink
-from kiosk.organiser.store import Store
-from kiosk.organiser.tournament import Tournament
+from organiser.link import BrokerLink
+from organiser.store import Store
+from organiser.tournament import Tournament
 from kiosk.settings import Settings
 from tests.club.broker import ORGANISER_PASSWORD, table_password
 from tests.club.sim import new_match, play_hand

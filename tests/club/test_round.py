@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from kiosk.club.messages import EndConditions, RoundAssignment
+from clubwire.payloads import EndConditions, RoundAssignment
 from kiosk.club.outbox import Outbox
 from kiosk.club.round import ClubRound, ResultState, banner, confirming_team
 from kiosk.journal import Journal
