@@ -19,7 +19,7 @@ def start_from_settings(settings, db_path, *, on_round=None):
                               user=settings["club.user"] or None,
                               password=settings["club.password"] or None,
                               ca_file=settings["club.ca_file"] or None,
-                              poll_s=0.5, on_round=on_round)
+                              on_round=on_round)
         publisher.start()
     except (ClubError, JournalError, OSError) as exc:
         logging.getLogger(__name__).error("club mode off: %s", exc)
