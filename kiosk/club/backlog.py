@@ -70,7 +70,12 @@ class Backlog:
         if handed is not None and handed.match_id is not None and not any(i.id == handed.match_id for i in infos):
             tracked = self.tracked.get(handed.match_id)
             if tracked is None or len(tracked.events) < handed.events:
-                infos.extend(i for i in self.journal.matches() if i.id == handed.match_id)
+                bound, round_number = self.outbox.bound_round(handed.match_id)
+                if bound:  # the usual case: only the match's rows are read
+                    self.tracked[handed.match_id] = Tracked(self.journal.events(handed.match_id), round_number,
+                                                            tracked.summary if tracked else ())
+                else:  # a new match: its start time tells its round
+                    infos.extend(i for i in self.journal.matches() if i.id == handed.match_id)
         waiting = 0
         for info in infos:
             bound, round_number = self.outbox.bound_round(info.id)
