@@ -21,7 +21,9 @@ endif
 DEBS_TEST := $(DEBS_RUN) xvfb xauth poppler-utils shellcheck systemd dosfstools mount mosquitto chromium openssl
 
 # Locked dependency sets (requirements/*.txt, with hashes; `make lock` makes them again):
-# run = what the kiosk imports; test = run + the test tools; bench = test + the benchmarks'.
+# run = what the kiosk imports (no web server); organiser = what `botifarra-club` imports (no
+# Kivy, OpenCV or GPIO; deploy/install-organiser.sh installs it); test = both apps + the test
+# tools (the club tests run the organiser too); bench = test + the benchmarks'.
 PIP := $(PY) -m pip install -q --disable-pip-version-check
 
 .PHONY: run test bench setup setup-test setup-bench lock pi-check clean

@@ -88,7 +88,14 @@ if ! id "$CLUB_USER" >/dev/null 2>&1; then
 fi
 run install -d -m 0750 -o "$CLUB_USER" -g "$CLUB_USER" "$DATA_DIR"
 run python3 -m venv "$PREFIX/venv"
-run "$PREFIX/venv/bin/pip" install -q "$SOURCE"
+# The organiser's locked set (requirements/organiser.txt: paho-mqtt, starlette, uvicorn, fpdf2;
+# no Kivy, OpenCV or GPIO), each checked against its hash; then the project itself, built with
+# the locked setuptools (no build isolation: nothing unlocked is fetched).
+run "$PREFIX/venv/bin/python" -m pip install -q --disable-pip-version-check \
+    --require-hashes -r "$SOURCE/requirements/organiser.txt"
+run "$PREFIX/venv/bin/python" -m pip install -q --disable-pip-version-check \
+    --no-deps --no-build-isolation --force-reinstall "$SOURCE"
+run "$PREFIX/venv/bin/python" -c "import organiser.cli, organiser.web, organiser.link"
 
 echo "==> [4/5] the service"
 if [ "$DRY_RUN" -eq 1 ] || [ ! -s "$ENV_FILE" ]; then

@@ -1,10 +1,8 @@
 """Club mode, the kiosk's side: publish the journal to a tournament's broker, receive the
-round's pairing and end conditions. Kivy-free; see docs/club.md."""
+round's pairing and end conditions. Kivy-free; see docs/club.md. The wire protocol
+(topics and payloads) is :mod:`clubwire`, shared with the organiser's app."""
 
-from kiosk.club.errors import BadBrokerURL, BadMessage, BadTableName, ClubError  # noqa: F401
-from kiosk.club.messages import (  # noqa: F401
-    Ack, Confirmation, EndConditions, EventMessage, RoundAssignment, TableState,
-)
+from clubwire import ClubError
 
 
 def start_from_settings(settings, db_path, *, on_round=None):
@@ -21,7 +19,7 @@ def start_from_settings(settings, db_path, *, on_round=None):
                               user=settings["club.user"] or None,
                               password=settings["club.password"] or None,
                               ca_file=settings["club.ca_file"] or None,
-                              poll_s=0.5, on_round=on_round)
+                              on_round=on_round)
         publisher.start()
     except (ClubError, JournalError, OSError) as exc:
         logging.getLogger(__name__).error("club mode off: %s", exc)

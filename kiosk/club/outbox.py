@@ -17,7 +17,7 @@ import threading
 import time
 from pathlib import Path
 
-from kiosk.club.messages import Confirmation, RoundAssignment
+from clubwire.payloads import Confirmation, RoundAssignment
 
 _SCHEMA = (
     # acks per organiser's tournament file: a new tournament (a new organiser database)

@@ -1,5 +1,8 @@
 """``Publisher``: sends a table's journal events to the organiser until acknowledged.
 
+It follows the table session (:meth:`Publisher.follow`): each state the session hands out
+tells it which match has new events and what the table shows, so it reads the journal only
+when there is something new and never folds a match itself (:mod:`kiosk.club.backlog`).
 The journal is the outbox (paho keeps an unsent QoS 1 message in memory only, and a broker
 killed with SIGKILL can lose what it already acknowledged), so nothing counts as delivered
 until the organiser's app acks it on ``.../ack``. The publisher only hands paho a message
@@ -9,7 +12,6 @@ outage's backlog drains at a steady pace instead of as a flood.
 
 from __future__ import annotations
 
-import calendar
 import logging
 import os
 import threading
@@ -22,24 +24,16 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
-from kiosk.club import topics
-from kiosk.club.messages import (
-    Ack, BadMessage, Confirmation, EventMessage, RoundAssignment,
-)
+from clubwire import topics
+from clubwire.payloads import Ack, BadMessage, EventMessage, RoundAssignment
+from kiosk.club.backlog import Backlog
 from kiosk.club.outbox import Outbox
+from kiosk.journal import Journal
+from kiosk.table import TableSession, TableState
 
 log = logging.getLogger(__name__)
 SESSION_EXPIRY_S = 7 * 24 * 3600   # the broker keeps our subscriptions and queued acks a week
 ROUND_GRACE_S = 0.3
-
-
-@dataclass
-class _Tracked:
-    """What the publisher knows of one journal match."""
-
-    key: tuple                  # the journal's summary of it; a change means new events
-    events: list[dict]
-    round: int | None
 
 
 @dataclass(frozen=True)
@@ -59,6 +53,8 @@ class Publisher:
         user, password: the table's broker login (user defaults to the table name).
         resend_after_s: resend an event not acked after this long.
         max_per_second, window: the pacing.
+        poll_s: how often the delivery wakes by itself, to resend and to update the round's
+            minutes in the table's report (it never reads the journal for that).
         on_round: called (on paho's thread) with each RoundAssignment received (settable).
 
     Raises:
@@ -67,7 +63,7 @@ class Publisher:
     Example::
 
         pub = Publisher(db, "7", "mqtt://127.0.0.1:1883", password="s3cret")
-        pub.start(); pub.notify()          # after each journal append
+        pub.start(); pub.follow(session)   # hears every state the table session hands out
         pub.wait_acked(timeout=30); pub.stop()
     """
 
@@ -88,6 +84,8 @@ class Publisher:
         self.on_round = on_round
         self._cond = threading.Condition()
         self._dirty = True
+        self._scan = True             # read the whole journal at the next pump (the backlog)
+        self._handed: TableState | None = None  # the session's latest state, not yet taken
         self._stopping = False
         self._connected = False
         self._error: str | None = None
@@ -104,12 +102,12 @@ class Publisher:
         self._acked: dict[int, int] = {}
         self._confirm_acked: set[int] = set()
         self._load_acks()
-        self._tracked: dict[int, _Tracked] = {}
-        self._last_state: bytes | None = None
+        self._backlog: Backlog | None = None
+        self._last_report: bytes | None = None
         self._tokens = float(window)
         self._token_time = time.monotonic()
         self._thread: threading.Thread | None = None
-        self._journal = None
+        self._journal: Journal | None = None
 
         self._client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"table-{table}",
                                    protocol=mqtt.MQTTv5)
@@ -127,8 +125,8 @@ class Publisher:
     # -- life --------------------------------------------------------------------------
 
     def start(self) -> None:
-        from kiosk.journal import Journal
         self._journal = Journal(self.journal_path, recover=False)
+        self._backlog = Backlog(self._journal, self.outbox)
         props = Properties(PacketTypes.CONNECT)
         props.SessionExpiryInterval = SESSION_EXPIRY_S
         self._client.connect_async(self._host, self._port, keepalive=10, clean_start=False,
@@ -151,11 +149,33 @@ class Publisher:
             self._journal.close()
         self.outbox.close()
 
-    def notify(self) -> None:
-        """Something was written to the journal: look now rather than at the next poll."""
+    def follow(self, session: TableSession) -> Callable[[], None]:
+        """Hear every state ``session`` hands out (on its thread: the state is only kept
+        here, the delivery's thread reads what is new). Returns the unsubscribe."""
+        self._on_state(session.state)
+        return session.subscribe(self._on_state)
+
+    def _on_state(self, state: TableState) -> None:
         with self._cond:
+            before, self._handed = self._handed, state
+            if before is None or (before.match_id, before.events) != (state.match_id, state.events):
+                self._pending = -1  # new events: wait_acked must not pass on stale news
+            self._dirty = True
+            self._cond.notify_all()
+
+    def notify(self) -> None:
+        """Someone other than a followed session wrote to the journal: read it again now."""
+        with self._cond:
+            self._scan = True
             self._dirty = True
             self._pending = -1  # unknown until the next scan: wait_acked must not pass on stale news
+            self._cond.notify_all()
+
+    def wake(self) -> None:
+        """The sidecar changed (a round bound, a confirmation kept): send what is due now."""
+        with self._cond:
+            self._dirty = True
+            self._pending = -1
             self._cond.notify_all()
 
     def status(self) -> PublisherStatus:
@@ -172,12 +192,6 @@ class Publisher:
                     return False
                 self._cond.wait(timeout=left if left is not None else 1.0)
             return True
-
-    def confirm(self, match: int, by: str, upto: int) -> None:
-        """The opponents (team ``by``) confirmed the result of ``match`` as of event ``upto``:
-        kept in the sidecar and sent until the organiser acks it."""
-        self.outbox.save_confirmation(Confirmation(self.table, match, by, upto))
-        self.notify()
 
     def _load_acks(self) -> None:
         acks = self.outbox.all_acked(self._organiser)
@@ -211,7 +225,7 @@ class Publisher:
             self._connected = True
             self._error = None
             self._reconnected = True  # whatever was in flight may be lost: send again, paced
-            self._last_state = None
+            self._last_report = None
             self._dirty = True
             self._cond.notify_all()
 
@@ -255,7 +269,7 @@ class Publisher:
                 self.outbox.save_assignment(assignment)
                 if self.on_round:
                     self.on_round(assignment)
-                self.notify()
+                self.wake()
         except BadMessage as exc:
             log.warning("club: ignored a bad message on %s: %s", msg.topic, exc)
 
@@ -276,41 +290,11 @@ class Publisher:
                 log.exception("club: publishing failed; retrying")
                 again_in = self._poll_s
 
-    def _scan(self) -> int:
-        """Refresh the events of matches whose journal summary changed; returns how many
-        matches wait for the round order before they can be sent."""
-        waiting = 0
-        for info in self._journal.matches():
-            key = (info.updated_at, info.is_over, info.hands, tuple(sorted(info.totals.items())), info.phase)
-            tracked = self._tracked.get(info.id)
-            # The summary's time has one-second steps, so an unfinished match is always
-            # re-read (it is one match per table); a finished one only when its summary moves.
-            if tracked is not None and tracked.key == key and info.is_over:
-                continue
-            bound, round_number = self.outbox.bound_round(info.id)
-            if not bound:
-                if not self._round_known():
-                    waiting += 1  # not yet: the retained round order may be on its way
-                    continue
-                round_number = self.outbox.bind_round(info.id, self._round_for(info.created_at))
-            self._tracked[info.id] = _Tracked(key, self._journal.events(info.id), round_number)
-        return waiting
-
     def _round_known(self) -> bool:
         """Has the broker had its chance to hand us the retained round order? (It comes
         right after the SUBACK; a short grace covers paho's thread handing it over.)"""
         with self._cond:
             return self._subscribed_at is not None and time.monotonic() - self._subscribed_at > ROUND_GRACE_S
-
-    def _round_for(self, created_at: str) -> int | None:
-        """The round a new match belongs to: the latest order received before it began.
-        Both times are this kiosk's own clock (the organiser's may differ)."""
-        received = self.outbox.received_assignment()
-        if received is None:
-            return None
-        assignment, received_at = received
-        created = calendar.timegm(time.strptime(created_at, "%Y-%m-%dT%H:%M:%SZ"))
-        return assignment.round if created >= int(received_at) - 1 else None
 
     def _take_token(self) -> bool:
         now = time.monotonic()
@@ -323,7 +307,13 @@ class Publisher:
 
     def _pump(self) -> float:
         """Send what is due; returns how soon to look again (0: at the next poll)."""
-        waiting = self._scan()
+        with self._cond:
+            scan, handed = self._scan, self._handed
+            self._scan = False
+        waiting = self._backlog.refresh(scan=scan, state=handed, round_known=self._round_known())
+        if scan and waiting:
+            with self._cond:
+                self._scan = True  # the matches not bound to a round yet: look again
         # the retained organiser id and round order come right after the SUBACK: until then
         # we cannot tell what is acked (a new tournament file has nothing), so send nothing
         settled = self._round_known()
@@ -350,7 +340,7 @@ class Publisher:
             nonlocal again_in
             again_in = after if not again_in else min(again_in, after)
 
-        for match_id, tracked in sorted(self._tracked.items()):
+        for match_id, tracked in sorted(self._backlog.tracked.items()):
             acked = acked_now.get(match_id, 0)
             unsent = range(acked + 1, len(tracked.events) + 1)
             pending += len(unsent)
@@ -378,22 +368,16 @@ class Publisher:
                     self._inflight[(match_id, 0)] = now
                 wake(self._resend_after_s)
         if connected:
-            self._publish_state()
+            self._publish_report()
         with self._cond:
             self._pending = pending
             self._settled = settled
             self._cond.notify_all()
         return again_in
 
-    def _publish_state(self) -> None:
-        if not self._tracked:
-            return
-        from kiosk.club.round import table_state
-        match_id = max(self._tracked)
-        tracked = self._tracked[match_id]
-        state = table_state(self.table, match_id, tracked.events, tracked.round,
-                            self.outbox.assignment(), now=self._clock())
-        payload = state.to_bytes() if state else None
-        if payload and payload != self._last_state:
+    def _publish_report(self) -> None:
+        report = self._backlog.report(self.table, self.outbox.assignment(), clock=self._clock)
+        payload = report.to_bytes() if report else None
+        if payload and payload != self._last_report:
             self._client.publish(topics.topic(self.table, "state"), payload, qos=1, retain=True)
-            self._last_state = payload
+            self._last_report = payload

@@ -3,7 +3,8 @@
 The scoreboard shows :func:`banner` big ("Ronda 3 · Taula 7 · Parella 12 contra Parella
 3"); the match is created with :func:`match_created_event`, so the game core itself ends
 it at the target, after N hands and caps the points; the round's clock is the one end the
-core cannot see, so :meth:`ClubRound.enforce_time` appends ``time_up`` when it runs out.
+core cannot see, so :meth:`kiosk.club.table.ClubTable.tick` has the session call time when
+it runs out.
 A finished match is only a *confirmed* result once the opponents tapped
 (:func:`result_state`); until then the organiser shows it as provisional.
 """
@@ -14,9 +15,8 @@ import enum
 import math
 import time
 from dataclasses import dataclass
-from typing import Callable
 
-from kiosk.club.messages import Confirmation, RoundAssignment, TableState
+from clubwire.payloads import Confirmation, RoundAssignment
 from kiosk.messages import translations
 
 @dataclass(frozen=True)
@@ -54,21 +54,6 @@ def minutes_left(assignment: RoundAssignment, *, now: float | None = None) -> in
     return max(0, math.ceil(left / 60))
 
 
-def table_state(table: str, match_id: int, events: list[dict], round_number: int | None,
-                assignment: RoundAssignment | None, *, now: float) -> TableState | None:
-    """What the table shows now (its retained ``state``), or None for an unreadable match."""
-    from kiosk.game import BotifarraError, Match
-    try:
-        match = Match.from_events(events)
-    except (BotifarraError, KeyError, TypeError, ValueError):
-        return None  # the journal says why; there is no score to show
-    left = None
-    if assignment is not None and round_number == assignment.round:
-        left = minutes_left(assignment, now=now)
-    return TableState(table, match_id, dict(match.totals), len(match.hands), match.hand_number,
-                      match.rules.max_hands, left, match.is_over, match.winner, round_number)
-
-
 def match_created_event(assignment: RoundAssignment, *, first_dealer: int = 0,
                         players: list | None = None) -> dict:
     """The ``match_created`` event of the round's match: team A = ``pair_a``, and the end
@@ -77,7 +62,7 @@ def match_created_event(assignment: RoundAssignment, *, first_dealer: int = 0,
     c = assignment.conditions
     # No time limit in the match's own rules: the round's clock started when the organiser
     # started the round, not when this table began, and it is enforced from the round order
-    # (ClubRound.enforce_time, ClubTable.tick); a second clock on screen would disagree.
+    # (ClubTable.tick); a second clock on screen would disagree.
     rules = {"preset": assignment.preset, "target": c.target, "max_hands": c.max_hands,
              "time_limit_min": None, "points_cap": c.points_cap}
     names = {"A": assignment.name_a or f"Parella {assignment.pair_a}",
@@ -98,71 +83,3 @@ def result_state(match, confirmation: Confirmation | None) -> ResultState:
     if confirmation is not None and confirmation.upto >= len(match.events):
         return ResultState.CONFIRMED
     return ResultState.AWAITING_CONFIRMATION
-
-
-class ClubRound:
-    """The table's part of a round, for the screens.
-
-    Args:
-        journal: the kiosk's Journal (the one writer appends through it).
-        outbox: the table's :class:`kiosk.club.outbox.Outbox` (``publisher.outbox``): the
-            round order received, the round each match belongs to, the confirmations.
-        notify: wakes the publisher after a write (``publisher.notify``).
-
-    Example::
-
-        club = ClubRound(journal, publisher.outbox, notify=publisher.notify)
-        if club.assignment: match_id = club.start_match()
-        club.enforce_time(match_id)          # from the UI's clock, once a second
-    """
-
-    def __init__(self, journal, outbox, *, notify: Callable[[], None] = lambda: None,
-                 clock: Callable[[], float] = time.time) -> None:
-        self.journal = journal
-        self.outbox = outbox
-        self._notify = notify
-        self._clock = clock
-
-    @property
-    def assignment(self) -> RoundAssignment | None:
-        return self.outbox.assignment()
-
-    def banner(self, lang: str = "ca") -> Banner | None:
-        a = self.assignment
-        return banner(a, lang=lang, now=self._clock()) if a else None
-
-    def start_match(self) -> int:
-        """Create the round's match in the journal and bind it to the round."""
-        a = self.assignment
-        if a is None:
-            raise LookupError("no round order received from the organiser yet")
-        match_id = self.journal.create_match(match_created_event(a))
-        self.outbox.bind_round(match_id, a.round)
-        self._notify()
-        return match_id
-
-    def enforce_time(self, match_id: int) -> bool:
-        """Append ``time_up`` once the round's time has run out; True if it did now."""
-        a = self.assignment
-        found, bound = self.outbox.bound_round(match_id)
-        if a is None or not found or bound != a.round or minutes_left(a, now=self._clock()) != 0:
-            return False
-        match = self.journal.load(match_id)
-        if match.is_over or match.time_up or "time_up" not in match.available_events():
-            return False
-        self.journal.append(match_id, {"type": "time_up"})
-        self._notify()
-        return True
-
-    def state(self, match_id: int) -> ResultState:
-        return result_state(self.journal.load(match_id), self.outbox.confirmation(match_id))
-
-    def confirm(self, match_id: int, by: str) -> None:
-        """The opponents' tap: ``by`` must be :func:`confirming_team` of the finished match."""
-        match = self.journal.load(match_id)
-        if not match.is_over:
-            raise ValueError("only a finished match's result can be confirmed")
-        if by != confirming_team(match):
-            raise ValueError(f"the result is confirmed by pair {confirming_team(match)}, the opponents")
-        self.outbox.save_confirmation(Confirmation(self.outbox.table, match_id, by, len(match.events)))
-        self._notify()

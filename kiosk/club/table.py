@@ -14,9 +14,10 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
-from kiosk.club.messages import Confirmation, RoundAssignment
+from clubwire.payloads import Confirmation, RoundAssignment
+from kiosk.club.publisher import Publisher
 from kiosk.club.round import ResultState, banner, confirming_team, match_created_event, result_state
-from kiosk.table import SaveResult
+from kiosk.table import SaveResult, TableSession
 
 
 @dataclass(frozen=True)
@@ -40,12 +41,12 @@ class ClubTable:
     Args:
         session: the table's :class:`kiosk.table.TableSession` (the one writer).
         outbox: the publisher's sidecar (``publisher.outbox``).
-        notify: wakes the publisher after a change it must send (``publisher.notify``).
+        notify: wakes the publisher after a change of the sidecar it must send (``publisher.wake``).
         clock: seconds since the epoch (the round's clock; the organiser's start time).
 
     Example::
 
-        club = ClubTable(session, publisher.outbox, notify=publisher.notify)
+        club = ClubTable(session, publisher.outbox, notify=publisher.wake)
         if club.view().can_start: club.start_match()
         club.tick()                      # once a second, on the UI thread
     """
@@ -63,10 +64,12 @@ class ClubTable:
         session.subscribe(lambda state: self._changed())
 
     @classmethod
-    def over(cls, publisher, session, to_ui: Callable, **options) -> "ClubTable":
-        """The club of a running publisher; its round orders (on paho's thread) reach the
-        club through ``to_ui`` (the app's one hand-off to the UI loop)."""
-        club = cls(session, publisher.outbox, notify=publisher.notify,
+    def over(cls, publisher: Publisher, session: TableSession, to_ui: Callable, **options) -> "ClubTable":
+        """The club of a running publisher, which follows ``session`` from now on (each
+        state it hands out); its round orders (on paho's thread) reach the club through
+        ``to_ui`` (the app's one hand-off to the UI loop)."""
+        publisher.follow(session)
+        club = cls(session, publisher.outbox, notify=publisher.wake,
                    online=lambda: publisher.status().connected, **options)
         publisher.on_round = to_ui(club.round_received)
         club.round_received()  # an order kept just before on_round was set is not missed

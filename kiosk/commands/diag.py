@@ -25,7 +25,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.db is not None and not Path(args.db).is_file():
         return fail("diag", f"--db {args.db}: no such file", 2)
-    report = collect(args)
+    report = collect(args.db)
     if args.json:
         print(json.dumps(report, indent=2, ensure_ascii=False, default=str))
     else:

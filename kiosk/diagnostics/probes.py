@@ -23,10 +23,17 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, TypedDict
+
+Section = Callable[[Path | None], dict[str, Any]]
+"""One section: the journal to check (None: the kiosk's own) -> its ``key: value`` lines."""
 
 
-Section = Callable[[argparse.Namespace], dict[str, Any]]
+class Report(TypedDict):
+    """The whole report: when it was made, and each section's lines (or its error)."""
+
+    generated: str                          # ISO 8601, UTC
+    sections: dict[str, dict[str, Any]]     # section name -> key -> value (a list: one line each)
 
 # label, module to import, distribution name for the version
 LIBRARIES = (
@@ -79,14 +86,14 @@ def _size(n: float) -> str:
 
 # -- sections -----------------------------------------------------------------------------
 
-def section_app(args) -> dict[str, Any]:
+def section_app(db: Path | None) -> dict[str, Any]:
     from kiosk import __version__
 
     return {"version": __version__, "python": sys.version.split()[0],
             "executable": sys.executable, "prefix": sys.prefix}
 
 
-def section_libraries(args) -> dict[str, Any]:
+def section_libraries(db: Path | None) -> dict[str, Any]:
     env = dict(os.environ, KIVY_NO_ARGS="1", KIVY_NO_CONSOLELOG="1", KIVY_NO_FILELOG="1",
                KIVY_NO_CONFIG="1")
     def probe(label: str, module: str, dist: str) -> str:
@@ -106,7 +113,7 @@ def section_libraries(args) -> dict[str, Any]:
         return {label: future.result() for label, future in futures.items()}
 
 
-def section_board(args) -> dict[str, Any]:
+def section_board(db: Path | None) -> dict[str, Any]:
     from hardware.pins import board_model
 
     out: dict[str, Any] = {"model": board_model() or "not a Raspberry Pi (no device-tree model)"}
@@ -132,7 +139,7 @@ def section_board(args) -> dict[str, Any]:
     return out
 
 
-def section_os(args) -> dict[str, Any]:
+def section_os(db: Path | None) -> dict[str, Any]:
     release = _read("/etc/os-release") or ""
     match = re.search(r'^PRETTY_NAME="?([^"\n]*)"?', release, re.M)
     out: dict[str, Any] = {
@@ -151,7 +158,7 @@ def section_os(args) -> dict[str, Any]:
     return out
 
 
-def section_display(args) -> dict[str, Any]:
+def section_display(db: Path | None) -> dict[str, Any]:
     names = ("KIVY_WINDOW", "SDL_VIDEODRIVER", "DISPLAY", "WAYLAND_DISPLAY", "KIVY_GL_BACKEND")
     out: dict[str, Any] = {name: os.environ.get(name, "(unset)") for name in names}
     out["drm devices"] = sorted(glob.glob("/dev/dri/*")) or "none"
@@ -159,7 +166,7 @@ def section_display(args) -> dict[str, Any]:
     return out
 
 
-def section_cameras(args) -> dict[str, Any]:
+def section_cameras(db: Path | None) -> dict[str, Any]:
     devices = []
     for dev in sorted(glob.glob("/dev/video*"), key=lambda p: (len(p), p)):
         name = _read(f"/sys/class/video4linux/{Path(dev).name}/name")
@@ -180,7 +187,7 @@ def section_cameras(args) -> dict[str, Any]:
     return out
 
 
-def section_camera_setup(args) -> dict[str, Any]:
+def section_camera_setup(db: Path | None) -> dict[str, Any]:
     """The set-up check (vision.setup_check) on one frame of the configured camera."""
     from kiosk.settings import Settings
     from vision.setup_check import probe_setup
@@ -189,7 +196,7 @@ def section_camera_setup(args) -> dict[str, Any]:
     return probe_setup(str(settings["camera.source"]))
 
 
-def section_gpio(args) -> dict[str, Any]:
+def section_gpio(db: Path | None) -> dict[str, Any]:
     from hardware.pins import detect_gpio
     from kiosk.settings import Settings
 
@@ -211,7 +218,7 @@ def section_gpio(args) -> dict[str, Any]:
     return out
 
 
-def section_service(args) -> dict[str, Any]:
+def section_service(db: Path | None) -> dict[str, Any]:
     if not shutil.which("systemctl"):
         return {"systemd": "systemctl not found"}
     result = _run(["systemctl", "show", SERVICE, "--no-pager",
@@ -225,7 +232,7 @@ def section_service(args) -> dict[str, Any]:
     return out
 
 
-def section_disk(args) -> dict[str, Any]:
+def section_disk(db: Path | None) -> dict[str, Any]:
     from kiosk import paths
 
     data = paths.data_dir()
@@ -243,14 +250,14 @@ def section_disk(args) -> dict[str, Any]:
     return out
 
 
-def _journal_path(args) -> Path:
+def _journal_path(db: Path | None) -> Path:
     from kiosk import paths
 
-    return Path(args.db) if getattr(args, "db", None) else paths.default_db()
+    return Path(db) if db else paths.default_db()
 
 
-def section_journal(args) -> dict[str, Any]:
-    path = _journal_path(args)
+def section_journal(db: Path | None) -> dict[str, Any]:
+    path = _journal_path(db)
     if not path.exists():
         return {"path": str(path), "state": "no journal yet (no match has been played here)"}
     out: dict[str, Any] = {"path": str(path), "size": _size(path.stat().st_size)}
@@ -286,7 +293,7 @@ def section_journal(args) -> dict[str, Any]:
     return out
 
 
-def section_backups(args) -> dict[str, Any]:
+def section_backups(db: Path | None) -> dict[str, Any]:
     from kiosk import paths
 
     folder = paths.data_dir() / "backups"
@@ -301,7 +308,7 @@ def section_backups(args) -> dict[str, Any]:
     return out
 
 
-def section_errors(args) -> dict[str, Any]:
+def section_errors(db: Path | None) -> dict[str, Any]:
     from kiosk import paths
 
     folder = paths.log_dir()
@@ -345,14 +352,17 @@ SECTIONS: dict[str, Section] = {
 }
 
 
-def collect(args: argparse.Namespace, sections: dict[str, Section] | None = None) -> dict[str, Any]:
-    report: dict[str, Any] = {
-        "generated": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-        "sections": {},
-    }
+def collect(db: Path | None, sections: dict[str, Section] | None = None) -> Report:
+    """Every section (or those given) about the journal at ``db`` (None: the kiosk's own).
+    Never raises: a section's failure is its part of the report."""
+    if isinstance(db, argparse.Namespace):
+        # The diagnostics screen's call of before issue 25 (a Namespace made up for it);
+        # goes when kiosk/ui/viewmodels/diagnostics.py passes the path itself.
+        db = db.db
+    report: Report = {"generated": datetime.now(timezone.utc).isoformat(timespec="seconds"), "sections": {}}
     for name, gather in (sections or SECTIONS).items():
         try:
-            report["sections"][name] = gather(args)
+            report["sections"][name] = gather(db)
         except Exception as exc:  # a section's failure is part of the report
             report["sections"][name] = {"error": f"{exc.__class__.__name__}: {exc}"}
     return report
@@ -370,7 +380,7 @@ def section_lines(values: dict[str, Any]) -> list[str]:
     return lines
 
 
-def render(report: dict[str, Any]) -> str:
+def render(report: Report) -> str:
     lines = [f"botifarra-kiosk diag, {report['generated']}"]
     for name, values in report["sections"].items():
         lines += ["", f"== {name} ==", *section_lines(values)]

@@ -1,4 +1,4 @@
-"""The journal's upkeep: what its durability rests on, its full check, consistent copies."""
+"""``Upkeep``: what the journal's durability rests on, its full check, consistent copies."""
 
 from __future__ import annotations
 
@@ -7,24 +7,28 @@ import sqlite3
 from pathlib import Path
 
 from kiosk.files import fsync_dir
+from kiosk.journal.connection import Connection
 from kiosk.journal.errors import JournalError
 
 
-class Maintenance:
-    """Mixed into :class:`~kiosk.journal.store.Journal` (uses its ``_conn`` and ``_lock``)."""
+class Upkeep:
+    """The journal's upkeep over its connection ``db``; the journal owns one."""
 
-    def storage_settings(self) -> dict:
+    def __init__(self, db: Connection) -> None:
+        self.db = db
+
+    def storage_settings(self) -> dict[str, str | int]:
         """What the durability rests on, for diagnostics: journal mode, synchronous level
         (2 = FULL), schema version, SQLite version."""
-        with self._lock:
-            q = lambda pragma: self._conn.execute(f"PRAGMA {pragma}").fetchone()[0]  # noqa: E731
+        with self.db.lock:
+            q = lambda pragma: self.db.conn.execute(f"PRAGMA {pragma}").fetchone()[0]  # noqa: E731
             return {"journal_mode": q("journal_mode"), "synchronous": q("synchronous"),
                     "schema_version": q("user_version"), "sqlite_version": sqlite3.sqlite_version}
 
     def integrity_check(self) -> list[str]:
         """SQLite's full check: ``["ok"]`` for a sound file."""
-        with self._lock:
-            return [r[0] for r in self._conn.execute("PRAGMA integrity_check")]
+        with self.db.lock:
+            return [r[0] for r in self.db.conn.execute("PRAGMA integrity_check")]
 
     def backup(self, dest: str | os.PathLike) -> Path:
         """Write a consistent copy of the journal to ``dest`` (SQLite's backup API: a
@@ -38,8 +42,8 @@ class Maintenance:
         try:
             copy = sqlite3.connect(str(tmp), isolation_level=None)
             try:
-                with self._lock:
-                    self._conn.backup(copy)
+                with self.db.lock:
+                    self.db.conn.backup(copy)
                 copy.execute("PRAGMA journal_mode = DELETE")
                 result = [r[0] for r in copy.execute("PRAGMA integrity_check")]
             finally:

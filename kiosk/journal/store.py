@@ -1,32 +1,36 @@
-"""``Journal``: the append-only, crash-proof event store of the kiosk's matches."""
+"""``Journal``: the append-only, crash-proof event store of the kiosk's matches.
+
+The journal writes; it owns its :class:`~kiosk.journal.connection.Connection`, a
+:class:`~kiosk.journal.reading.Reader` (reads and the kept folds) and an
+:class:`~kiosk.journal.maintenance.Upkeep` (checks and backups), each with its own state."""
 
 from __future__ import annotations
 
 import json
 import os
 import sqlite3
-import threading
 import time
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Callable
 
 from kiosk.files import fsync_dir
 from kiosk.journal import lock, schema
-from kiosk.journal.errors import (
-    CorruptJournal, InvalidEvent, JournalError, SaveFailed, UnreadableMatch,
-)
-from kiosk.journal.maintenance import Maintenance
+from kiosk.journal.connection import Connection
+from kiosk.journal.errors import CorruptJournal, InvalidEvent, JournalError, SaveFailed, UnreadableMatch
 from kiosk.journal.faults import FaultKind, JournalFault, classify, error_for
-from kiosk.journal.reading import CurrentMatch, Reading, _match_type
+from kiosk.journal.maintenance import Upkeep
+from kiosk.journal.reading import CurrentMatch, Reader, match_type
 from kiosk.journal.records import MatchInfo, encode as _encode
 from kiosk.journal.records import summary as _summary
 from kiosk.journal.schema import MovedAside
 
+if TYPE_CHECKING:
+    from kiosk.game import Match
+
 __all__ = ["CurrentMatch", "Journal", "MatchInfo"]
 
 
-class Journal(Reading, Maintenance):
+class Journal:
     """The kiosk's match journal: one SQLite file of append-only events per match.
 
     The state of a match is the fold of its events (``Match.from_events``), so reopening
@@ -74,12 +78,13 @@ class Journal(Reading, Maintenance):
         self._setup(path, clock, exclusive)
         self._conn = self._open(recover)
 
-    def _setup(self, path, clock, exclusive: bool) -> None:
+    def _setup(self, path: str | os.PathLike, clock: Callable[[], float], exclusive: bool) -> None:
         self.path = Path(path)
         self._clock = clock
         self._exclusive = exclusive
-        self._lock = threading.RLock()
-        self._cache: dict[int, tuple[int, Any]] = {}  # match id -> (last seq, Match)
+        self._db = Connection(self.path)
+        self._reader = Reader(self._db)
+        self._upkeep = Upkeep(self._db)
         self.moved_aside: MovedAside | None = None
         self.migrated_from: int | None = None
         self.startup_fault: JournalFault | None = None  # what the kiosk shows at start
@@ -99,6 +104,49 @@ class Journal(Reading, Maintenance):
         self.startup_fault = JournalFault(classify(fault, self.path), self.path, str(fault))
         self._conn = schema.open_read_only(self.path)
         return self
+
+    @property
+    def _conn(self) -> sqlite3.Connection:
+        """The SQLite connection in use (kept by the journal's Connection)."""
+        return self._db.conn
+
+    @_conn.setter
+    def _conn(self, conn: sqlite3.Connection) -> None:
+        self._db.conn = conn
+
+    # -- reading and upkeep (owned objects) --------------------------------------------
+
+    def events(self, match_id: int) -> list[dict]:
+        """The match's events, oldest first."""
+        return self._reader.events(match_id)
+
+    def load(self, match_id: int) -> Match:
+        """The match's current state (the fold of its events)."""
+        return self._reader.load(match_id)
+
+    def export_match(self, match_id: int) -> dict:
+        """The match in the match JSON of issue 2 (``Match.to_json``)."""
+        return self._reader.load(match_id).to_json()
+
+    def matches(self) -> list[MatchInfo]:
+        """Every match, oldest first."""
+        return self._reader.matches()
+
+    def current_match(self) -> CurrentMatch | None:
+        """The latest unfinished match (the one the table was playing), or None."""
+        return self._reader.current_match()
+
+    def storage_settings(self) -> dict[str, str | int]:
+        """What the durability rests on (see :meth:`Upkeep.storage_settings`)."""
+        return self._upkeep.storage_settings()
+
+    def integrity_check(self) -> list[str]:
+        """SQLite's full check: ``["ok"]`` for a sound file."""
+        return self._upkeep.integrity_check()
+
+    def backup(self, dest: str | os.PathLike) -> Path:
+        """A consistent, checked copy of the journal at ``dest`` (see :meth:`Upkeep.backup`)."""
+        return self._upkeep.backup(dest)
 
     @property
     def writable(self) -> bool:
@@ -125,7 +173,7 @@ class Journal(Reading, Maintenance):
                              path=self.path, reason=str(exc)) from exc
         self._conn = conn
         old.close()
-        self._cache.clear()
+        self._reader.forget()
         self._standby = None
 
     # -- opening ---------------------------------------------------------------------
@@ -192,17 +240,17 @@ class Journal(Reading, Maintenance):
             self._conn.execute("BEGIN IMMEDIATE")
             try:
                 try:
-                    summary = _summary(self._fold(match_id, self._events(match_id)))
+                    summary = _summary(self._reader.fold(match_id, self._reader.events_now(match_id)))
                 except UnreadableMatch as exc:
                     summary = {"error": str(exc)}
                 self._write_summary(match_id, summary, None)
-                self._conn.execute("COMMIT")
+                self._db.commit()
             except BaseException:
-                self._rollback()
+                self._db.rollback()
                 raise
 
     def close(self) -> None:
-        with self._lock:
+        with self._db.lock:
             self._conn.close()
             lock.release(self._lock_fd)
             self._lock_fd = None
@@ -221,34 +269,34 @@ class Journal(Reading, Maintenance):
         _, canon = _encode(event)
         if canon["type"] != "match_created":
             raise InvalidEvent(f"a match starts with a match_created event, not {canon['type']!r}")
-        match = _match_type().from_events([canon])
+        match = match_type().from_events([canon])
         # Stored as the core normalised it (the full rules, not just a preset name), so the
         # match keeps its rules even if a later kiosk changes a preset's defaults.
-        with self._guard(writing=True):
+        with self._db.guard(writing=True):
             return self._insert_match([_encode(match.events[0])], match)
 
-    def append(self, match_id: int, event: dict):
+    def append(self, match_id: int, event: dict) -> Match:
         """Validate ``event`` against the match, save it durably, return the new Match."""
         data, canon = _encode(event)
-        with self._guard(writing=True):
+        with self._db.guard(writing=True):
             self._retry()
-            self._begin()
+            self._db.begin()
             try:
-                last = self._last_seq(match_id)
-                new = self._state(match_id, last).apply(canon)
+                last = self._reader.last_seq(match_id)
+                new = self._reader.state(match_id, last).apply(canon)
                 now = schema.utc_iso(self._clock())
                 self._conn.execute(
                     "INSERT INTO events (match_id, seq, type, data, created_at) "
                     "VALUES (?, ?, ?, ?, ?)", (match_id, last + 1, canon["type"], data, now))
                 self._write_summary(match_id, _summary(new), now)
-                self._commit()
+                self._db.commit()
             except BaseException:
-                self._rollback()
+                self._db.rollback()
                 raise
-            self._cache[match_id] = (last + 1, new)
+            self._reader.remember(match_id, last + 1, new)
             return new
 
-    def import_matches(self, matches: list) -> list[int]:
+    def import_matches(self, matches: list[Match] | list[dict]) -> list[int]:
         """Add whole matches (``Match`` objects, or match JSON dicts) in ONE transaction:
         either every match is added or none. Returns their new ids in order.
 
@@ -256,7 +304,7 @@ class Journal(Reading, Maintenance):
         is written); see :func:`kiosk.journal.exchange.parse_matches`.
         """
         from kiosk.journal.exchange import parse_matches
-        Match = _match_type()
+        Match = match_type()  # noqa: N806 - the class, imported when first needed
         if not all(isinstance(m, Match) for m in matches):
             matches = parse_matches(list(matches))
         prepared = []
@@ -266,24 +314,24 @@ class Journal(Reading, Maintenance):
             if Match.from_events([canon for _, canon in events]) != match:
                 raise JournalError("internal: an imported match does not fold back to itself")
             prepared.append((events, match))
-        with self._guard(writing=True):
+        with self._db.guard(writing=True):
             self._retry()
-            self._begin()
+            self._db.begin()
             try:
                 ids = [self._insert_match(events, match, transaction=False, imported=True)
                        for events, match in prepared]
-                self._commit()
+                self._db.commit()
             except BaseException:
-                self._rollback()
-                self._cache.clear()  # ids handed out in the rolled-back transaction
+                self._db.rollback()
+                self._reader.forget()  # ids handed out in the rolled-back transaction
                 raise
             return ids
 
-    def _insert_match(self, events: list, match, *, transaction: bool = True,
+    def _insert_match(self, events: list[tuple[str, dict]], match: Match, *, transaction: bool = True,
                       imported: bool = False) -> int:
         now = schema.utc_iso(self._clock())
         if transaction:
-            self._begin()
+            self._db.begin()
         try:
             cur = self._conn.execute(
                 "INSERT INTO matches (created_at, updated_at) VALUES (?, ?)", (now, now))
@@ -296,12 +344,12 @@ class Journal(Reading, Maintenance):
             if imported:  # never outranks a match played here as the one to resume
                 self._conn.execute("UPDATE matches SET last_write = 0 WHERE id = ?", (match_id,))
             if transaction:
-                self._commit()
+                self._db.commit()
         except BaseException:
             if transaction:
-                self._rollback()
+                self._db.rollback()
             raise
-        self._cache[match_id] = (len(events), match)
+        self._reader.remember(match_id, len(events), match)
         return match_id
 
     def _write_summary(self, match_id: int, summary: dict, now: str | None) -> None:
@@ -311,41 +359,3 @@ class Journal(Reading, Maintenance):
             "  ELSE (SELECT coalesce(max(last_write), 0) + 1 FROM matches) END "
             "WHERE id = ?", (json.dumps(summary, ensure_ascii=False),
                              int(bool(summary.get("is_over"))), now, now, match_id))
-
-    def _begin(self) -> None:
-        # IMMEDIATE takes the write lock before we read the last seq, so a CLI import in
-        # another process cannot interleave.
-        try:
-            self._conn.execute("BEGIN IMMEDIATE")
-        except sqlite3.Error as exc:
-            raise error_for(classify(exc, self.path), self.path, str(exc), writing=True) from exc
-
-    def _commit(self) -> None:
-        self._conn.execute("COMMIT")  # fsyncs the WAL (synchronous=FULL); errors: _guard
-
-    def _rollback(self) -> None:
-        try:
-            if self._conn.in_transaction:
-                self._conn.execute("ROLLBACK")
-        except sqlite3.Error:
-            pass  # the original error is the one to report
-
-    @contextmanager
-    def _guard(self, *, writing: bool):
-        """SQLite errors met while the journal is in use, as JournalErrors the kiosk can
-        show: CorruptJournal if the file went bad under us (reopen the Journal to set it
-        aside), else SaveFailed (writing) or JournalError (reading)."""
-        with self._lock:
-            try:
-                yield
-            except (sqlite3.Error, UnicodeDecodeError) as exc:
-                kind = classify(exc, self.path)
-                if kind is FaultKind.DAMAGED:
-                    raise CorruptJournal(
-                        f"the journal {self.path} is damaged ({exc}); "
-                        + ("this change is NOT saved" if writing else "it cannot be read"),
-                        path=self.path, reason=str(exc)) from exc
-                if writing:
-                    raise error_for(kind, self.path, str(exc), writing=True) from exc
-                raise JournalError(f"the journal {self.path} could not be read: {exc}",
-                                   path=self.path, reason=str(exc)) from exc

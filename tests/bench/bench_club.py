@@ -32,10 +32,9 @@ HAND_EVERY_S = 1.0
 
 def _worker(tmp: str, names: list[str], url: str, start_at: float, out) -> None:
     from kiosk.club.publisher import Publisher
-    from kiosk.club.round import ClubRound
     from kiosk.journal import Journal
     from tests.club.broker import table_password
-    from tests.club.sim import play_hand
+    from tests.club.sim import JournalRound, play_hand
 
     tables = []
     for name in names:
@@ -45,7 +44,7 @@ def _worker(tmp: str, names: list[str], url: str, start_at: float, out) -> None:
         tables.append((name, journal, pub))
     while not all(p.outbox.assignment() for _, _, p in tables):
         time.sleep(0.05)
-    matches = {name: ClubRound(j, p.outbox, notify=p.notify).start_match() for name, j, p in tables}
+    matches = {name: JournalRound(j, p.outbox, notify=p.notify).start_match() for name, j, p in tables}
     commits: list[tuple[str, int, int, float]] = []
     rng = random.Random(names[0])
     # each table's hands are spread over the second, as real tables are not in step
@@ -73,10 +72,10 @@ def _worker(tmp: str, names: list[str], url: str, start_at: float, out) -> None:
 
 
 def main() -> None:
-    from kiosk.club.messages import EndConditions
-    from kiosk.organiser.link import BrokerLink
-    from kiosk.organiser.store import Store
-    from kiosk.organiser.tournament import Tournament
+    from clubwire.payloads import EndConditions
+    from organiser.link import BrokerLink
+    from organiser.store import Store
+    from organiser.tournament import Tournament
     from tests.club.broker import ORGANISER_PASSWORD, Broker
 
     with tempfile.TemporaryDirectory() as tmp:

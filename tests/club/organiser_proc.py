@@ -29,7 +29,7 @@ class Organiser(ChildProcess):
     def start(self) -> "Organiser":
         out = open(self.log, "ab")
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "kiosk.organiser.cli", "serve", "--broker", self.broker_url,
+            [sys.executable, "-m", "organiser.cli", "serve", "--broker", self.broker_url,
              "--db", str(self.db), "--http", f"127.0.0.1:{self.port}", "--password", ORGANISER_PASSWORD,
              *(["--admin-token", self.token] if self.token else []),
              *(["--ca-file", str(self.ca_file)] if self.ca_file else [])],

@@ -9,9 +9,9 @@ import subprocess
 import sys
 
 from kiosk.journal import Journal
-from kiosk.organiser.link import BrokerLink
-from kiosk.organiser.store import Store
-from kiosk.organiser.tournament import Tournament
+from organiser.link import BrokerLink
+from organiser.store import Store
+from organiser.tournament import Tournament
 from tests.club.broker import ORGANISER_PASSWORD, free_port, table_password
 from tests.club.sim import new_match, play_match
 

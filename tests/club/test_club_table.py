@@ -3,7 +3,7 @@ the strip shows, the round's match through the one writer, the round's clock, th
 
 from __future__ import annotations
 
-from kiosk.club.messages import EndConditions, RoundAssignment
+from clubwire.payloads import EndConditions, RoundAssignment
 from kiosk.club.outbox import Outbox
 from kiosk.club.round import ResultState
 from kiosk.club.table import ClubTable

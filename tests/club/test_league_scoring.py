@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from kiosk.club.messages import EndConditions
-from kiosk.organiser.scoring import SCORINGS, scoring_named
-from kiosk.organiser.store import Pairing, Store
-from kiosk.organiser.tournament import Tournament
+from clubwire.payloads import EndConditions
+from organiser.scoring import SCORINGS, scoring_named
+from organiser.store import Pairing, Store
+from organiser.tournament import Tournament
 
 
 def _play(store: Store, rounds: int, pairs: int, rng: random.Random) -> dict[int, dict]:

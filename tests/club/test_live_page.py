@@ -11,11 +11,10 @@ from pathlib import Path
 import pytest
 
 from kiosk.club.publisher import Publisher
-from kiosk.club.round import ClubRound
 from kiosk.journal import Journal
 from tests.club.broker import table_password
 from tests.club.chromium import Chromium
-from tests.club.sim import play_hand
+from tests.club.sim import JournalRound, play_hand
 from tests.polling import until
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
@@ -45,7 +44,7 @@ def test_the_live_page_follows_the_tables_within_a_second(tmp_path, broker_facto
         publishers[t].start()
     assert _until(lambda: all(p.outbox.assignment() for p in publishers.values()), 10)
     for t in TABLES:
-        club = ClubRound(journals[t], publishers[t].outbox, notify=publishers[t].notify)
+        club = JournalRound(journals[t], publishers[t].outbox, notify=publishers[t].notify)
         matches[t] = club.start_match()
         for _ in range(int(t) + 1):
             play_hand(journals[t], matches[t], rng)

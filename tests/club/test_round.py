@@ -7,11 +7,11 @@ import random
 
 import pytest
 
-from kiosk.club.messages import EndConditions, RoundAssignment
+from clubwire.payloads import EndConditions, RoundAssignment
 from kiosk.club.outbox import Outbox
-from kiosk.club.round import ClubRound, ResultState, banner, confirming_team
+from kiosk.club.round import ResultState, banner, confirming_team
 from kiosk.journal import Journal
-from tests.club.sim import play_hand
+from tests.club.sim import JournalRound, play_hand
 
 START = 1_800_000_000.0
 
@@ -36,7 +36,7 @@ def club(tmp_path):
     journal = Journal(tmp_path / "j.sqlite", clock=lambda: now[0])
     outbox = Outbox(tmp_path / "j.sqlite", "7", clock=lambda: now[0])
     wakes = []
-    c = ClubRound(journal, outbox, notify=lambda: wakes.append(1), clock=lambda: now[0])
+    c = JournalRound(journal, outbox, notify=lambda: wakes.append(1), clock=lambda: now[0])
     c.now, c.wakes = now, wakes
     yield c
     journal.close()

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kiosk.organiser.swiss import Entrant, PairingImpossible, pair_round
+from organiser.swiss import Entrant, PairingImpossible, pair_round
 
 
 def _play(n: int, rounds: int, seed: int):

@@ -14,10 +14,10 @@ import time
 import pytest
 
 from kiosk.club.publisher import Publisher
-from kiosk.club.round import ClubRound, confirming_team
+from kiosk.club.round import confirming_team
 from kiosk.journal import Journal
 from tests.club.broker import table_password
-from tests.club.sim import play_hand
+from tests.club.sim import JournalRound, play_hand
 from tests.polling import until
 
 TABLES = [str(t) for t in range(1, 21)]
@@ -50,8 +50,8 @@ class Table:
         self.publisher.stop(say_offline=False)  # as if the cable were pulled: the will says it
         self.publisher = None
 
-    def club(self, outbox) -> ClubRound:
-        return ClubRound(self.journal, outbox, notify=self.publisher.notify if self.publisher else lambda: None)
+    def club(self, outbox) -> JournalRound:
+        return JournalRound(self.journal, outbox, notify=self.publisher.notify if self.publisher else lambda: None)
 
 
 def _expected_standings(tables: dict[str, Table], pairings: list[dict]) -> dict[int, dict]:
@@ -96,7 +96,7 @@ def test_a_round_survives_broker_and_organiser_crashes_and_an_offline_table(tmp_
             rng = random.Random(seed)
             from kiosk.club.outbox import Outbox
             outbox = outboxes[t.name] if t.publisher else Outbox(offline_outbox_path, t.name)
-            club = ClubRound(t.journal, outbox, notify=t.publisher.notify if t.publisher else lambda: None)
+            club = JournalRound(t.journal, outbox, notify=t.publisher.notify if t.publisher else lambda: None)
             t.match_id = club.start_match()
             match = t.journal.load(t.match_id)
             while not match.is_over:

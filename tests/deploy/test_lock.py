@@ -1,5 +1,7 @@
 """The lock files pin every dependency with hashes, keep the test and bench tools out of the
-run-time set, and hold numpy and OpenCV where Debian's numpy-1.x C extensions keep importing."""
+run-time sets, keep each app's dependencies out of the other's (the kiosk has no web server,
+the organiser no Kivy, OpenCV or GPIO), and hold numpy and OpenCV where Debian's numpy-1.x C
+extensions keep importing."""
 
 from __future__ import annotations
 
@@ -35,17 +37,31 @@ def project() -> dict:
 def test_each_set_pins_its_pyproject_dependencies():
     deps = project()
     extras = deps["optional-dependencies"]
-    run, test, bench = pins("run.txt"), pins("test.txt"), pins("bench.txt")
-    assert names(deps["dependencies"]) <= set(run)
-    assert names(deps["dependencies"]) | names(extras["test"]) <= set(test)
+    run, organiser = pins("run.txt"), pins("organiser.txt")
+    test, bench = pins("test.txt"), pins("bench.txt")
+    assert deps["dependencies"] == []  # the core and the wire protocol: standard library only
+    assert names(extras["kiosk"]) <= set(run)
+    assert names(extras["organiser"]) <= set(organiser)
+    assert names(extras["kiosk"]) | names(extras["organiser"]) | names(extras["test"]) <= set(test)
     assert names(extras["bench"]) <= set(bench)
-    assert set(run) <= set(test) <= set(bench)
+    assert set(run) | set(organiser) <= set(test) <= set(bench)
+    for name in ("run.txt", "organiser.txt", "test.txt", "bench.txt"):
+        assert "setuptools" in pins(name), name  # builds the project itself, no build isolation
 
 
-def test_the_run_time_set_has_no_test_or_bench_tools():
-    run = pins("run.txt")
-    for tool in ("pytest", "pytest-xdist", "hypothesis", "ruff", "zxing-cpp", "psutil"):
-        assert tool not in run, tool
+def test_the_run_time_sets_have_no_test_or_bench_tools():
+    for name in ("run.txt", "organiser.txt"):
+        locked = pins(name)
+        for tool in ("pytest", "pytest-xdist", "hypothesis", "ruff", "zxing-cpp", "psutil"):
+            assert tool not in locked, (name, tool)
+
+
+def test_the_kiosk_has_no_web_server_and_the_organiser_no_kivy_opencv_or_gpio():
+    run, organiser = pins("run.txt"), pins("organiser.txt")
+    for server in ("starlette", "uvicorn", "anyio", "h11"):
+        assert server not in run, server
+    for device in ("kivy", "opencv-python-headless", "numpy", "gpiozero", "pyzbar", "colorzero"):
+        assert device not in organiser, device
 
 
 def test_numpy_is_debians_and_opencv_does_not_need_numpy_2():
@@ -58,7 +74,7 @@ def test_numpy_is_debians_and_opencv_does_not_need_numpy_2():
 
 
 def test_installs_use_the_lock_with_hashes_and_never_upgrade():
-    for script in ("Makefile", "deploy/install.sh", "deploy/pi-check/run.sh"):
+    for script in ("Makefile", "deploy/install.sh", "deploy/install-organiser.sh", "deploy/pi-check/run.sh"):
         text = (ROOT / script).read_text()
         assert "--require-hashes" in text, script
         assert "--upgrade" not in text, script

@@ -3,7 +3,6 @@ what it found or what went wrong, including a damaged journal."""
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import sqlite3
@@ -67,8 +66,7 @@ def test_text_and_json_reports(data_dir):
 
 
 def test_no_gpio_is_said_plainly(data_dir):
-    args = argparse.Namespace(db=None, json=False)
-    gpio = diag.section_gpio(args)
+    gpio = diag.section_gpio(None)
     assert gpio["pin factory setting"] == "auto"
     if not gpio["gpio chips"] or gpio["gpio chips"] == "none":
         assert gpio["gpio"].startswith("no GPIO")
@@ -84,19 +82,19 @@ def test_a_damaged_journal_is_reported_not_raised(data_dir):
     for page in range(4096, len(data), 4096):   # scribble over the cell pointers of every page
         data[page + 8:page + 40] = b"\xff" * 32
     db.write_bytes(bytes(data))
-    section = diag.section_journal(argparse.Namespace(db=db))
+    section = diag.section_journal(db)
     assert section["integrity"].startswith("NOT OK")
 
     db.write_bytes(b"this is not a database at all" * 100)
-    section = diag.section_journal(argparse.Namespace(db=db))
+    section = diag.section_journal(db)
     assert section["integrity"].startswith("NOT OK")
 
 
 def test_a_failing_section_does_not_stop_the_report():
-    def broken(args):
+    def broken(db):
         raise OSError("device tree unreadable")
 
-    report = diag.collect(argparse.Namespace(db=None), {"board": broken, "app": diag.section_app})
+    report = diag.collect(None, {"board": broken, "app": diag.section_app})
     assert report["sections"]["board"] == {"error": "OSError: device tree unreadable"}
     assert report["sections"]["app"]["version"]
     assert "error: OSError: device tree unreadable" in diag.render(report)

@@ -18,10 +18,10 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
-from kiosk.club import topics
-from kiosk.club.messages import Ack, BadMessage, Confirmation, EventMessage, TableState
-from kiosk.organiser.store import Incoming
-from kiosk.organiser.tournament import Tournament
+from clubwire import topics
+from clubwire.payloads import Ack, BadMessage, Confirmation, EventMessage, TableReport
+from organiser.store import Incoming
+from organiser.tournament import Tournament
 
 log = logging.getLogger(__name__)
 BATCH = 500
@@ -122,7 +122,7 @@ class BrokerLink:
             elif leaf == "online":
                 self._queue.put(_Online(table, msg.payload == b"online"))
             elif leaf == "state" and msg.payload:
-                self._queue.put(TableState.from_bytes(table, msg.payload))
+                self._queue.put(TableReport.from_bytes(table, msg.payload))
         except BadMessage as exc:
             log.warning("organiser: ignored a bad message on %s: %s", msg.topic, exc)
 
@@ -155,7 +155,7 @@ class BrokerLink:
         confirmations = [(c.table, c.match, c.by, c.upto) for c in batch if isinstance(c, Confirmation)]
         online = {o.table: o.online for o in batch if isinstance(o, _Online)}  # the latest wins
         states = {s.table: {"match": s.match, "minutes_left": s.minutes_left, "hand": s.hand}
-                  for s in batch if isinstance(s, TableState)}
+                  for s in batch if isinstance(s, TableReport)}
         acks = self.tournament.ingest(events, confirmations, online, states)
         stored_at = time.time()
         for (table, match), upto in acks.items():

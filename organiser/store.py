@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from kiosk.club.messages import EndConditions
+from clubwire.payloads import EndConditions
 
 _SCHEMA = (
     """CREATE TABLE IF NOT EXISTS events (

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from urllib.parse import urlsplit
 
-from kiosk.club.errors import BadBrokerURL, BadTableName
+from clubwire.errors import BadBrokerURL, BadTableName
 
 PREFIX = "botifarra/table"
 ORGANISER_USER = "organiser"

@@ -11,10 +11,10 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable
 
-from kiosk.club.messages import EndConditions, RoundAssignment
-from kiosk.organiser import swiss
-from kiosk.organiser.scoring import DEFAULT as DEFAULT_SCORING, Scoring, scoring_named
-from kiosk.organiser.store import Incoming, Pairing, RoundInfo, Store
+from clubwire.payloads import EndConditions, RoundAssignment
+from organiser import swiss
+from organiser.scoring import DEFAULT as DEFAULT_SCORING, Scoring, scoring_named
+from organiser.store import Incoming, Pairing, RoundInfo, Store
 
 
 @dataclass(frozen=True)
@@ -84,7 +84,7 @@ class Tournament:
         store: the organiser's SQLite file.
         publish: ``publish(topic, payload, retain)`` to reach the tables (the broker link).
         clock: seconds since the epoch.
-        scoring: ``"wins"`` or ``"league"`` (kiosk.organiser.scoring); kept in the file, so
+        scoring: ``"wins"`` or ``"league"`` (organiser.scoring); kept in the file, so
             None keeps the file's (``wins`` for a new one). Raises ValueError for another name.
     """
 
@@ -265,7 +265,7 @@ class Tournament:
         return info
 
     def push_round(self, number: int) -> list[RoundAssignment]:
-        from kiosk.club import topics
+        from clubwire import topics
         info = next(r for r in self.store.rounds() if r.number == number)
         names = {p.id: p.name for p in self.store.pairs()}
         out = []

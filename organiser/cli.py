@@ -40,7 +40,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    from kiosk.club import ClubError, topics
+    from clubwire import ClubError, topics
     try:
         topics.parse_broker(args.broker)
     except ClubError as exc:
@@ -51,10 +51,10 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
     import uvicorn
 
-    from kiosk.organiser.link import BrokerLink
-    from kiosk.organiser.store import Store
-    from kiosk.organiser.tournament import Tournament
-    from kiosk.organiser.web import create_app
+    from organiser.link import BrokerLink
+    from organiser.store import Store
+    from organiser.tournament import Tournament
+    from organiser.web import create_app
 
     try:
         store = Store(args.db)

@@ -1,4 +1,4 @@
-"""The typed messages club mode carries, and their JSON (UTF-8) on the wire.
+"""The typed payloads club mode carries, and their JSON (UTF-8) on the wire.
 
 Each class has ``to_bytes()`` and ``from_bytes(table, payload)``; the table always comes
 from the topic (the ACL vouches for it), never from the payload alone, so a table cannot
@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass, field
 
-from kiosk.club.errors import BadMessage
+from clubwire.errors import BadMessage
 
 
 def _load(payload: bytes | str) -> dict:
@@ -104,7 +104,7 @@ class Confirmation:
 
 
 @dataclass(frozen=True)
-class TableState:
+class TableReport:
     """What a table shows now (retained, for the organiser's overview)."""
 
     table: str
@@ -122,7 +122,7 @@ class TableState:
         return _dump(self)
 
     @classmethod
-    def from_bytes(cls, table: str, payload: bytes | str) -> "TableState":
+    def from_bytes(cls, table: str, payload: bytes | str) -> "TableReport":
         data = _load(payload)
         totals = data.get("totals") or {}
         if not isinstance(totals, dict):

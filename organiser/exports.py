@@ -6,7 +6,7 @@ import csv
 import io
 import time
 
-from kiosk.organiser.tournament import StandingRow
+from organiser.tournament import StandingRow
 
 COLUMNS = ("rank", "pair", "name", "played", "won", "drawn", "lost", "score", "points_for",
            "points_against", "diff", "byes", "provisional")

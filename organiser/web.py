@@ -25,10 +25,10 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from kiosk.club.messages import EndConditions
-from kiosk.organiser import exports, page, register
-from kiosk.organiser.swiss import PairingImpossible
-from kiosk.organiser.tournament import Tournament
+from clubwire.payloads import EndConditions
+from organiser import exports, page, register
+from organiser.swiss import PairingImpossible
+from organiser.tournament import Tournament
 
 
 def _table_json(row) -> dict:

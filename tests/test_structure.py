@@ -1,0 +1,211 @@
+"""The house as its own imports draw it (read with ast, nothing imported): no import circle,
+no arrow that runs back up the layers, the organiser a separate app beside the kiosk, no
+product file longer than one sitting, no test-only writer in the product.
+
+Layers, bottom up (an area may import its own layer's files and any layer below):
+
+    kiosk.game, clubwire             the pure core; the club's wire protocol
+    kiosk.files, .paths, .messages   small helpers on the standard library and the core
+    vision, hardware                 camera reading, GPIO
+    kiosk.settings, .journal, .usb, .decks
+    kiosk.table, kiosk.diagnostics, kiosk.backup
+    kiosk.club                       the table's club mode (over the session)
+    kiosk.ui                         the Kivy faces
+    kiosk.commands, kiosk.cli        the commands, one of which starts the UI
+
+The organiser (``organiser/``, ``botifarra-club``) stands beside the kiosk on the core,
+the wire protocol and the gettext catalogue only.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import sys
+import tomllib
+from collections import defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PRODUCT = ("kiosk", "vision", "hardware", "clubwire", "organiser")
+MAX_LINES = 400
+
+RANK = {
+    "kiosk": 0, "kiosk.game": 0, "clubwire": 0,
+    "kiosk.files": 1, "kiosk.paths": 1, "kiosk.messages": 1,
+    "vision": 2, "hardware": 2,
+    "kiosk.settings": 3, "kiosk.journal": 3, "kiosk.usb": 3, "kiosk.decks": 3,
+    "kiosk.table": 4, "kiosk.diagnostics": 4, "kiosk.backup": 4,
+    "kiosk.club": 5,
+    "kiosk.ui": 6,
+    "kiosk.commands": 7, "kiosk.cli": 8, "kiosk.__main__": 9,
+    "organiser": 6,
+}
+ORGANISER_MAY_IMPORT = {"organiser", "clubwire", "kiosk", "kiosk.game", "kiosk.messages"}
+NEVER_IN_THE_ORGANISER = {"kivy", "cv2", "gpiozero", "numpy", "pyzbar", "picamera2", "lgpio"}
+# Arrows back up that another change of issue 25 removes; each names the line that goes.
+KNOWN_ARROWS_UP = {
+    # kiosk/ui/screens/learn_deck.py: `from kiosk.commands.deck import store` becomes
+    # `from kiosk.decks import deck_store as store` (the store moved below both, issue 25).
+    ("kiosk.ui.screens.learn_deck", "kiosk.commands.deck"),
+}
+
+
+def _modules() -> dict[str, Path]:
+    found = {}
+    for top in PRODUCT:
+        for path in sorted((ROOT / top).rglob("*.py")):
+            parts = list(path.relative_to(ROOT).with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts.pop()
+            found[".".join(parts)] = path
+    return found
+
+
+MODULES = _modules()
+
+
+def _imported(module: str, path: Path) -> set[str]:
+    """Every name ``module`` imports, anywhere in it (a function's import is an arrow too;
+    an import only for type checking too)."""
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join(parts + ([base] if base else []))
+            for alias in node.names:
+                # `from package import module` is an arrow to the module; its package's face
+                # runs first in any case, as for every import of a module inside it
+                sub = f"{base}.{alias.name}"
+                names.add(sub if sub in MODULES else base)
+    return names
+
+
+def _ours(name: str) -> str | None:
+    while name:
+        if name in MODULES:
+            return name
+        name = name.rpartition(".")[0]
+    return None
+
+
+def _area(module: str) -> str:
+    parts = module.split(".")
+    return f"kiosk.{parts[1]}" if parts[0] == "kiosk" and len(parts) > 1 else parts[0]
+
+
+IMPORTS = {m: _imported(m, p) for m, p in MODULES.items()}
+ARROWS = {m: {t for t in map(_ours, names) if t and t != m} for m, names in IMPORTS.items()}
+
+
+def _circles() -> list[list[str]]:
+    """Strongly connected groups of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    groups: list[list[str]] = []
+    sys.setrecursionlimit(max(10_000, sys.getrecursionlimit()))
+
+    def visit(m: str) -> None:
+        index[m] = low[m] = len(index)
+        stack.append(m)
+        on_stack.add(m)
+        for t in ARROWS[m]:
+            if t not in index:
+                visit(t)
+                low[m] = min(low[m], low[t])
+            elif t in on_stack:
+                low[m] = min(low[m], index[t])
+        if low[m] == index[m]:
+            group = []
+            while True:
+                t = stack.pop()
+                on_stack.discard(t)
+                group.append(t)
+                if t == m:
+                    break
+            if len(group) > 1:
+                groups.append(sorted(group))
+
+    for m in MODULES:
+        if m not in index:
+            visit(m)
+    return groups
+
+
+def test_the_house_is_read():
+    assert len(MODULES) > 100 and "kiosk.game.match" in MODULES and "organiser.cli" in MODULES
+    assert {_area(m) for m in MODULES} <= set(RANK), {_area(m) for m in MODULES} - set(RANK)
+    assert {"kiosk.journal", "kiosk.table.state"} <= ARROWS["kiosk.table.session"]
+
+
+def test_no_import_circles():
+    assert _circles() == []
+
+
+def test_no_arrow_runs_back_up():
+    up = set()
+    for source, targets in ARROWS.items():
+        for target in targets:
+            a, b = _area(source), _area(target)
+            if a != b and (RANK[a] < RANK[b] or (RANK[a] == RANK[b] and "organiser" not in (a, b))):
+                up.add((source, target))
+    assert up - KNOWN_ARROWS_UP == set(), sorted(up - KNOWN_ARROWS_UP)
+    assert KNOWN_ARROWS_UP <= up, "an arrow listed as known is gone: take it off the list"
+
+
+def test_the_organiser_stands_beside_the_kiosk():
+    assert not (ROOT / "kiosk" / "organiser").exists()
+    scripts = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]
+    assert scripts["botifarra-club"] == "organiser.cli:main"
+    for module, targets in ARROWS.items():
+        if _area(module) == "organiser":
+            assert {_area(t) for t in targets} <= ORGANISER_MAY_IMPORT, (module, targets)
+            assert not {n.split(".")[0] for n in IMPORTS[module]} & NEVER_IN_THE_ORGANISER, module
+        else:
+            assert not any(_area(t) == "organiser" for t in targets), module
+
+
+def test_the_wire_protocol_is_the_standard_library_only():
+    for module, names in IMPORTS.items():
+        if _area(module) == "clubwire":
+            outside = {n.split(".")[0] for n in names} - set(sys.stdlib_module_names) - {"clubwire", ""}
+            assert not outside, (module, outside)
+
+
+def test_vision_and_hardware_never_import_kivy():
+    for module, names in IMPORTS.items():
+        if _area(module) in ("vision", "hardware"):
+            assert not any(n.split(".")[0] == "kivy" for n in names), module
+
+
+def test_no_product_file_is_longer_than_one_sitting():
+    long = {}
+    for top in PRODUCT:
+        for path in (ROOT / top).rglob("*"):
+            if path.suffix in (".py", ".kv"):
+                lines = len(path.read_text(encoding="utf-8").splitlines())
+                if lines > MAX_LINES:
+                    long[str(path.relative_to(ROOT))] = lines
+    assert long == {}
+
+
+def test_no_test_only_writer_in_the_product():
+    word = re.compile(r"\bClubRound\b")
+    assert [str(p.relative_to(ROOT)) for p in MODULES.values() if word.search(p.read_text(encoding="utf-8"))] == []
+
+
+def test_one_class_per_name_across_the_seams():
+    """The table's state and the wire's report are two things, with two names."""
+    defined = defaultdict(list)
+    for module, path in MODULES.items():
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.ClassDef) and node.name == "TableState":
+                defined[node.name].append(module)
+    assert defined["TableState"] == ["kiosk.table.state"]
