@@ -44,11 +44,7 @@ RANK = {
 ORGANISER_MAY_IMPORT = {"organiser", "clubwire", "kiosk", "kiosk.game", "kiosk.messages"}
 NEVER_IN_THE_ORGANISER = {"kivy", "cv2", "gpiozero", "numpy", "pyzbar", "picamera2", "lgpio"}
 # Arrows back up that another change of issue 25 removes; each names the line that goes.
-KNOWN_ARROWS_UP = {
-    # kiosk/ui/screens/learn_deck.py: `from kiosk.commands.deck import store` becomes
-    # `from kiosk.decks import deck_store as store` (the store moved below both, issue 25).
-    ("kiosk.ui.screens.learn_deck", "kiosk.commands.deck"),
-}
+KNOWN_ARROWS_UP: set[tuple[str, str]] = set()
 
 
 def _modules() -> dict[str, Path]:

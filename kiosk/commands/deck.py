@@ -13,8 +13,7 @@ from kiosk.commands import fail
 
 
 def store():
-    """The kiosk's deck store (:func:`kiosk.decks.deck_store`; this name stays until the
-    learn-deck screen opens ``kiosk.decks`` itself, issue 25)."""
+    """The kiosk's deck store (:func:`kiosk.decks.deck_store`)."""
     from kiosk.decks import deck_store
     return deck_store()
 

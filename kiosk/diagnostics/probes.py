@@ -10,7 +10,6 @@ Pi) is reported, not fatal. Nothing is written: the journal is opened read-only.
 
 from __future__ import annotations
 
-import argparse
 import glob
 import os
 import platform
@@ -355,10 +354,6 @@ SECTIONS: dict[str, Section] = {
 def collect(db: Path | None, sections: dict[str, Section] | None = None) -> Report:
     """Every section (or those given) about the journal at ``db`` (None: the kiosk's own).
     Never raises: a section's failure is its part of the report."""
-    if isinstance(db, argparse.Namespace):
-        # The diagnostics screen's call of before issue 25 (a Namespace made up for it);
-        # goes when kiosk/ui/viewmodels/diagnostics.py passes the path itself.
-        db = db.db
     report: Report = {"generated": datetime.now(timezone.utc).isoformat(timespec="seconds"), "sections": {}}
     for name, gather in (sections or SECTIONS).items():
         try:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import re
 
 import pytest
@@ -45,7 +44,7 @@ def test_a_damaged_journal_is_reported(tmp_path):
     path = tmp_path / "journal.sqlite"
     path.write_bytes(b"SQLite format 3\0" + b"\x13" * 4000)
     vm = DiagnosticsViewModel(db_path=path, collect=lambda db: diag.collect(
-        argparse.Namespace(db=db), {"journal": diag.section_journal}))
+        db, {"journal": diag.section_journal}))
     vm.set_report(vm.collect())
     assert vm.journal_ok is False
     label, text, fine = next(line for line in vm.summary() if line[0] == "Journal")

@@ -43,7 +43,7 @@ class LearnDeckScreen(ScoreCameraScreen):
 
     def refresh(self) -> None:
         if self.learning is None:
-            from kiosk.commands.deck import store
+            from kiosk.decks import deck_store as store
             from kiosk.ui.viewmodels.deck import LearnDeck
             decks = store()
             name = f"baralla-{date.today():%Y%m%d}"

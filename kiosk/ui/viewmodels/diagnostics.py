@@ -7,7 +7,6 @@ so the screen runs it on a worker thread and hands the report back through the C
 
 from __future__ import annotations
 
-import argparse
 import re
 from pathlib import Path
 from typing import Any, Callable
@@ -33,8 +32,7 @@ def _size(number: str, unit: str) -> str:
 
 def _default_collect(db: Path | None) -> dict[str, Any]:
     from kiosk.diagnostics import probes as diag
-    return diag.collect(argparse.Namespace(db=db, json=True),
-                        {name: diag.SECTIONS[name] for name in SECTIONS})
+    return diag.collect(db, {name: diag.SECTIONS[name] for name in SECTIONS})
 
 
 class DiagnosticsViewModel:
