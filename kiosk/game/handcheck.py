@@ -221,8 +221,8 @@ def first_renunci(hand: PlayedHand, plays: list[Play]) -> Renunci | None:
                 continue
             # allowed by what is known: a renunci only when too few of the unplayed cards
             # leave it allowed to fill the rest of his hand
-            keep = sum(play.card in legal(known + [c], play) for c in holdings.unplayed)
-            if keep >= unknown:
+            fillers = (c for c in holdings.unplayed if play.card in legal(known + [c], play))
+            if sum(1 for _ in zip(range(unknown), fillers)) == unknown:
                 continue
         proof = None
         first = next((p for p in from_here[1:] if p.card in allowed), None)
