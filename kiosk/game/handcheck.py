@@ -30,12 +30,25 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from kiosk.game.cards import DECK, Card
-from kiosk.game.errors import BotifarraError, IllegalPlayError, MatchStateError, RulesError
+from kiosk.game.errors import BotifarraError, IllegalPlayError, InvalidCardError, MatchStateError, RulesError
 from kiosk.game.rules import PLAY_RULES, Rules, Trump
+from kiosk.game.scoring import CARD_TEXT
 from kiosk.game.seats import check_seat
 from kiosk.game.tricks import legal_cards, winning_index
 
 TRICKS_PER_HAND = 12
+
+
+_BY_CODE = {c.code: c for c in DECK}
+
+
+def _card(text: Card | str) -> Card:
+    exact = _BY_CODE.get(text) if isinstance(text, str) else None
+    if exact is not None:
+        return exact
+    if isinstance(text, str) and not CARD_TEXT.fullmatch(text):  # "²O", "09O": not cards
+        raise InvalidCardError("unknown card {text!r}: write rank 1-12 then O, C, E or B (e.g. 9O)", text=text)
+    return Card.parse(text)
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,7 +100,7 @@ class PlayedHand:
         parsed = []
         for number, trick in enumerate(tricks, start=1):
             try:
-                parsed.append(tuple(Card.parse(c) for c in trick))
+                parsed.append(tuple(_card(c) for c in trick))
             except BotifarraError as e:
                 raise e.within("trick {trick}", trick=number) from None
         return cls(Trump.parse(trump), first_lead, tuple(parsed), play_rule=rules.play_rule,
