@@ -42,7 +42,8 @@ TRICKS_PER_HAND = 12
 _BY_CODE = {c.code: c for c in DECK}
 
 
-def _card(text: Card | str) -> Card:
+def card_from_code(text: Card | str) -> Card:
+    """A card as written in piles and tricks ("9O"); ``InvalidCardError`` for anything else."""
     exact = _BY_CODE.get(text) if isinstance(text, str) else None
     if exact is not None:
         return exact
@@ -100,7 +101,7 @@ class PlayedHand:
         parsed = []
         for number, trick in enumerate(tricks, start=1):
             try:
-                parsed.append(tuple(_card(c) for c in trick))
+                parsed.append(tuple(card_from_code(c) for c in trick))
             except BotifarraError as e:
                 raise e.within("trick {trick}", trick=number) from None
         return cls(Trump.parse(trump), first_lead, tuple(parsed), play_rule=rules.play_rule,
