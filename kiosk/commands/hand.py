@@ -1,7 +1,7 @@
 """``botifarra-kiosk hand check FILE...|-``: check played hands trick by trick.
 
 Each FILE (``-``: standard input) holds one played hand as a JSON object (it may span
-lines), or JSON lines: one hand per line, blank lines skipped. For each hand, in order,
+lines), a JSON array of them, or JSON lines: one hand per line, blank lines skipped. For each hand, in order,
 one JSON line: ``{"winners": [...], "points": {"A": .., "B": ..}, "renunci": null | {...}}``
 (docs/game-core.md, "Checking a played hand"). Bad input of any kind: exit 2, one line on
 stderr naming the file, the line and what is wrong, nothing on stdout.
@@ -36,7 +36,10 @@ def _hands(name: str, text: bytes) -> list[tuple[str, object]]:
 
     where = "standard input" if name == "-" else name
     try:
-        return [(where, loads(text))]
+        data = loads(text)
+        if isinstance(data, list):
+            return [(f"{where} hand {number}", hand) for number, hand in enumerate(data, start=1)]
+        return [(where, data)]
     except BotifarraError as whole:
         lines = text.split(b"\n")
         if sum(1 for line in lines if line.strip()) <= 1:

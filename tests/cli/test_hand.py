@@ -46,6 +46,15 @@ def test_files_of_json_lines_and_of_one_indented_object(tmp_path):
     assert any(o["renunci"] for o in out)
 
 
+def test_a_json_array_of_hands():
+    drawn = [deal_and_play(random.Random(seed), renunci=True) for seed in (4, 5)]
+    p = hand_check("-", stdin=json.dumps([d.doc for d in drawn]))
+    assert (p.returncode, p.stderr) == (0, "")
+    assert [json.loads(line) for line in p.stdout.splitlines()] == [expected(d.doc) for d in drawn]
+    bad = hand_check("-", stdin=json.dumps([drawn[0].doc, {"trump": "oros"}]))
+    assert bad.returncode == 2 and "standard input hand 2: first_lead" in bad.stderr
+
+
 @pytest.mark.parametrize("text,words", [
     ('{"trump": "oros", "first_lead": 0, "tricks": [["1O", "1O", "3O", "4O"]]}',
      "standard input: trick 1: 1O was already played in trick 1"),
