@@ -169,3 +169,12 @@ def test_typed_events_check_themselves():
     with pytest.raises(InvalidCardError):
         CardPlayed(1, 0, "9O")
     assert event_from_dict(CardCorrected(2, 3, C("12E")).to_event()) == CardCorrected(2, 3, C("12E"))
+
+
+def test_the_documented_examples_run():
+    import doctest
+
+    from kiosk.game import handcheck, handrecord
+    for module in (handcheck, handrecord):
+        result = doctest.testmod(module)
+        assert result.attempted > 0 and result.failed == 0
