@@ -32,12 +32,9 @@ from typing import Sequence
 from kiosk.game.cards import DECK, Card
 from kiosk.game.errors import BotifarraError, IllegalPlayError, InvalidCardError, MatchStateError, RulesError
 from kiosk.game.rules import PLAY_RULES, Rules, Trump
-from kiosk.game.scoring import CARD_TEXT
+from kiosk.game.scoring import CARD_TEXT, TRICKS_PER_HAND
 from kiosk.game.seats import check_seat
 from kiosk.game.tricks import legal_cards, winning_index
-
-TRICKS_PER_HAND = 12
-
 
 _BY_CODE = {c.code: c for c in DECK}
 
