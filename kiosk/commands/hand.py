@@ -22,7 +22,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     check = actions.add_parser("check", help="winners, points and the first renunci of played hands",
                                description="winners, points and the first renunci of played hands")
     check.add_argument("files", nargs="+", metavar="FILE|-",
-                       help="a played hand as JSON, or JSON lines of hands (- reads standard input)")
+                       help="a played hand as JSON, a JSON array of hands, or JSON lines of hands "
+                            "(- reads standard input)")
 
 
 class _BadHand(ValueError):
