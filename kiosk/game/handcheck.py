@@ -133,12 +133,20 @@ class Proof:
 
 @dataclass(frozen=True, slots=True)
 class Renunci:
-    """The first card played against the rule; ``proof`` None while not yet shown."""
+    """The first card played against the rule.
+
+    ``proof``: the offender's first later card among those he had to choose from (None while
+    his unplayed cards could still change which that is). ``shown_by``: his first later card
+    that on its own shows the card was forbidden (a card of the suit led, a higher one, a
+    lower one), what the table can be shown at once; None only when the renunci follows from
+    the cards nobody has played yet. Not in the JSON (``to_json``) of ``hand check``.
+    """
 
     trick: int
     seat: int
     card: Card
     proof: Proof | None
+    shown_by: Proof | None = None
 
     def to_json(self) -> dict:
         return {"trick": self.trick, "seat": self.seat, "card": self.card.code,
@@ -239,7 +247,10 @@ def first_renunci(hand: PlayedHand, plays: list[Play]) -> Renunci | None:
         first = next((p for p in from_here[1:] if p.card in allowed), None)
         if first is not None and (unknown == 0 or first.card in legal(known + holdings.unplayed, play)):
             proof = Proof(first.trick, first.card)
-        return Renunci(play.trick, play.seat, play.card, proof)
+        # every rule forbids a card because of one other card: the first such later card
+        shown = next((p for p in from_here[1:] if play.card not in legal([play.card, p.card], play)), None)
+        return Renunci(play.trick, play.seat, play.card, proof,
+                       None if shown is None else Proof(shown.trick, shown.card))
     return None
 
 

@@ -48,6 +48,14 @@ def test_a_player_who_did_not_follow_suit_is_caught_by_his_later_card():
     assert out["renunci"] == {"trick": 1, "seat": 1, "card": "2O", "proof": {"trick": 2, "card": "4C"}}
 
 
+def test_the_card_that_shows_a_renunci_at_once_before_the_proof_is_final():
+    # seat 1 does not follow the 1C; his 4C shows it, but he may still hold the 9C (which he
+    # would have had to play to beat the 1C): the proof waits, shown_by does not
+    doc = {"trump": "bastos", "first_lead": 0, "tricks": [["1C", "2O", "3C", "5C"], ["6C", "4C"]]}
+    r = check_hand(read_played_hand(doc)).renunci
+    assert (r.card.code, r.proof, r.shown_by.trick, r.shown_by.card.code) == ("2O", None, 2, "4C")
+
+
 def test_obligat_not_playing_the_lowest_card_is_a_renunci_lliure_is_not():
     # an opponent wins with 9C; seat 2 cannot beat it and plays 7C, then 2C in trick 2
     tricks = [["9C", "7C", "5C", "3C"], ["2C", "8C", "4C", "6C"]]
@@ -99,6 +107,10 @@ def test_one_forbidden_card_is_caught_with_its_proof(seed):
     r = out["renunci"]
     assert (r["trick"], r["seat"], r["card"]) == drawn.renunci
     assert r["proof"]["trick"] > r["trick"]
+    # a whole hand always has a later card that shows it on its own (not always the proof:
+    # under intermediate a point card he could have "loaded" proves nothing by itself)
+    shown = check_hand(read_played_hand(drawn.doc)).renunci.shown_by
+    assert shown is not None and shown.trick > r["trick"]
 
 
 @given(SEEDS)
@@ -116,6 +128,12 @@ def test_an_unfinished_hand_never_accuses_wrongly_and_its_proof_is_final(seed):
         w = whole["renunci"]
         assert (r["trick"], r["seat"], r["card"]) == (w["trick"], w["seat"], w["card"])
         assert r["proof"] in (None, w["proof"])
+        # the card that shows it at once is among the cards played, and stays the same
+        found = check_hand(read_played_hand(cut(drawn.doc, cards))).renunci
+        final = check_hand(read_played_hand(drawn.doc)).renunci
+        played = {c for t in cut(drawn.doc, cards)["tricks"] for c in t}
+        if found.shown_by is not None:
+            assert found.shown_by == final.shown_by and found.shown_by.card.code in played
 
 
 def test_a_renunci_is_shown_before_the_hand_ends():
