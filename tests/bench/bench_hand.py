@@ -77,11 +77,14 @@ def through_the_command(lines: list[str], results: list[dict]) -> None:
 def card_by_card(n: int = 300, seed: int = 1923) -> None:
     rng = random.Random(seed)
     checks = shown = proven = false = wrong_proof = 0
+    waits: list[tuple[int, int]] = []     # per renunci: cards from the one that shows it to the report, to the proof
     t = time.perf_counter()
     for i in range(n):
         drawn = deal_and_play(rng, renunci=i % 2 == 0)
-        whole = check_hand(read_played_hand(drawn.doc)).to_json()["renunci"]
+        final = check_hand(read_played_hand(drawn.doc))
+        whole = final.to_json()["renunci"]
         flat = [(k, c) for k, trick in enumerate(drawn.doc["tricks"]) for c in trick]
+        reported = proof_at = None
         for cards in range(1, 48):
             tricks = [[c for k, c in flat[:cards] if k == j] for j in range(12)]
             got = check_hand(read_played_hand(dict(drawn.doc, tricks=[x for x in tricks if x]))).to_json()
@@ -90,17 +93,31 @@ def card_by_card(n: int = 300, seed: int = 1923) -> None:
             if r is None:
                 continue
             shown += 1
+            reported = cards if reported is None else reported
             if _key(r) != _key(whole):
                 false += 1
             elif r["proof"] is not None:
                 proven += 1
+                proof_at = cards if proof_at is None else proof_at
                 wrong_proof += r["proof"] != whole["proof"]
+        if final.renunci is not None:
+            at = [c for _, c in flat].index(final.renunci.shown_by.card.code) + 1
+            waits.append(((reported or 48) - at, (proof_at or 48) - at))
     spent = time.perf_counter() - t
     print("| unfinished hands, after each card | checks | renunci shown | with its proof | false renunci "
           "| proof not the final one | per check |")
     print("|---|---|---|---|---|---|---|")
     print(f"| {n} hands, half with one renunci | {checks} | {shown} | {proven} | {false} | {wrong_proof} "
           f"| {spent / checks * 1000:.2f} ms |\n")
+    at_once = sum(1 for w, _ in waits if w <= 0)   # < 0: known from the unplayed cards before it
+    proof_at_once = sum(1 for _, w in waits if w <= 0)
+    later = sorted(w for _, w in waits)
+    print("| renuncis (whole hand) | reported by the card that shows it | proof given by that card "
+          "| proof later: median / max cards |")
+    print("|---|---|---|---|")
+    late = [w for w in later if w > 0]
+    print(f"| {len(waits)} | {at_once} | {proof_at_once} | "
+          f"{(late[len(late) // 2] if late else 0)} / {(late[-1] if late else 0)} |\n")
 
 
 def main(argv: list[str] | None = None) -> None:
