@@ -28,6 +28,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "kit": ("kiosk.commands.kit", "make the printable marked-deck kit (stickers, mat)"),
     "diag": ("kiosk.commands.diag", "print a diagnostics report for a bug report"),
     "club": ("kiosk.commands.club", "club mode: publish the journal to a tournament's organiser"),
+    "hand": ("kiosk.commands.hand", "check played hands trick by trick: winners, points, renunci"),
 }
 
 
