@@ -67,7 +67,7 @@ class Card:
         if not isinstance(text, str):
             raise InvalidCardError("unknown card {text!r}", text=text)
         t = text.strip().upper()
-        if len(t) < 2 or not t[:-1].isdigit():
+        if len(t) < 2 or not (t[:-1].isascii() and t[:-1].isdigit()):
             raise InvalidCardError("unknown card {text!r}: write rank 1-12 then O, C, E or B (e.g. 9O)",
                                    text=text)
         rank = int(t[:-1])

@@ -26,7 +26,7 @@ def test_order_inside_a_suit():
     assert Card(3, Suit.OROS).strength(three_second=True) > Card(1, Suit.OROS).strength(three_second=True)
 
 
-@pytest.mark.parametrize("text", ["13O", "0C", "9X", "", "O9", "9", "abc"])
+@pytest.mark.parametrize("text", ["13O", "0C", "9X", "", "O9", "9", "abc", "²O", "1²C", "٩O"])
 def test_bad_cards_are_rejected_with_a_clear_error(text):
     with pytest.raises(InvalidCardError) as e:
         Card.parse(text)
