@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-from kiosk.game.cards import DECK, DECK_36, Card, card_points
+from kiosk.game.cards import DECK, DECK_36, Card, Suit, card_points
 from kiosk.game.errors import N_, BotifarraError, IllegalBidError, InvalidPileError, InvalidScoreError, Message
 from kiosk.game.rules import PRESETS, Doubling, Rules, Trump
 from kiosk.game.scoring import POINTS_PER_HAND, validate_pile
@@ -118,6 +118,21 @@ THREE = Variant("three players", "three", players=3, deck=DECK_36, trick_size=3,
 TWO = Variant("rector i vicari", "two", players=2, deck=DECK, trick_size=2, baseline=36,
               tricks_per_point=2, pair_style=True)
 VARIANTS: dict[str, Variant] = {v.key: v for v in (FOUR_INDIVIDUAL, THREE, TWO)}
+
+
+DISCARD_ORDER = (Suit.OROS, Suit.COPES, Suit.ESPASES, Suit.BASTOS)
+
+
+def individual_discards(cards: Iterable[Card | str]) -> list[Card]:
+    """Four each for himself: a player who can no longer win the trick and has no card of
+    the suit led discards from the first suit he holds in the order oros, copes, espases,
+    bastos (so he does not choose which rival to help): the cards he may play."""
+    hand = [Card.parse(c) for c in cards]
+    for suit in DISCARD_ORDER:
+        mine = [c for c in hand if c.suit is suit]
+        if mine:
+            return mine
+    return []
 
 
 def score_players(variant: Variant | str, *, trump: Trump | str, doubling: Doubling | str | None = None,

@@ -188,3 +188,10 @@ def test_rules_fields_are_checked():
         VariantMatch.create("five")
     with pytest.raises(RulesError, match="3 names"):
         VariantMatch.create("three", players=["a", "b", "c", "d"])
+
+
+def test_four_individual_discards_in_the_order_oros_copes_espases_bastos():
+    from kiosk.game.variants import individual_discards
+    assert [c.code for c in individual_discards(["3B", "5E", "12C", "2C"])] == ["12C", "2C"]
+    assert [c.code for c in individual_discards(["3B", "5E"])] == ["5E"]
+    assert individual_discards([]) == []
