@@ -62,6 +62,8 @@ def table_state(table: str, match_id: int, events: list[dict], round_number: int
         match = Match.from_events(events)
     except (BotifarraError, KeyError, TypeError, ValueError):
         return None  # the journal says why; there is no score to show
+    if match.variant != "pairs":  # club mode is pairs only (issue 24): no pair score to show
+        return None
     left = None
     if assignment is not None and round_number == assignment.round:
         left = minutes_left(assignment, now=now)
