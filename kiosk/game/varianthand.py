@@ -16,8 +16,8 @@ from kiosk.game.variantrules import VariantRules
 from kiosk.game.variants import Variant
 
 SOURCES = ("camera", "cards", "points", "json")
-HAND_KEYS = frozenset({"trump", "doubling", "piles", "points", "penalty", "misdeal", "source",
-                       "evidence", "dealer"})
+HAND_KEYS = frozenset({"trump", "delegated", "doubling", "piles", "points", "penalty", "misdeal",
+                       "source", "evidence", "dealer"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,6 +161,11 @@ def hand_events(game: Variant, data: object, dealer: int) -> list[dict]:
     if "dealer" in data and data["dealer"] != dealer:
         raise MatchStateError("the dealer is seat {dealer} (from first_dealer and the rotation), "
                               "not {value!r}", dealer=dealer, value=data["dealer"])
+    delegated = data.get("delegated", False)  # false is harmless (the pair JSON writes it)
+    if not isinstance(delegated, bool):
+        raise MatchStateError("delegated must be true or false")
+    if delegated:
+        raise IllegalBidError("there is no delegating in this game: the dealer chooses trump")
     misdeal = data.get("misdeal", False)
     if not isinstance(misdeal, bool):
         raise MatchStateError("misdeal must be true or false")

@@ -51,6 +51,8 @@ def test_four_individual_to_the_target_and_two_pair_style():
             "hands": [{"trump": "espases", "doubling": "contro", "points": [60, 4, 4, 4]}] * 2}
     out = json.loads(score(four).stdout)
     assert out["totals"] == [168, -56, -56, -56] and out["winner"] == 0
+    # "delegated": false, as the pair JSON writes it, is harmless
+    assert score({**four, "hands": [{"trump": "oros", "delegated": False, "points": [18] * 4}]}).returncode == 0
     two = {"variant": "two", "players": ["Rector", "Vicari"],
            "hands": [{"trump": "oros", "doubling": "recontro", "piles": [C48[:26], C48[26:]]},
                      {"trump": "bastos", "points": [30, 42]}]}
@@ -71,7 +73,9 @@ BAD = [
     ({**THREE, "hands": [{"trump": "oros", "doubling": "recontro", "points": [24, 24, 24]}]},
      "hand 1: only contro is played, not recontro"),
     ({**THREE, "hands": [{"trump": "oros", "delegated": True, "points": [24, 24, 24]}]},
-     "hand 1: unknown field 'delegated'"),
+     "hand 1: there is no delegating in this game"),
+    ({**THREE, "hands": [{"trump": "oros", "team": "A", "points": [24, 24, 24]}]},
+     "hand 1: unknown field 'team'"),
     ({**THREE, "hands": [{"trump": "oros", "penalty": 3}]}, "hand 1: penalty: the offender must be a seat 0 to 2"),
     ({**THREE, "hands": [{"trump": "oros", "points": {"A": 40}}]}, "hand 1: points must be a list"),
     ({**THREE, "players": ["a", "b"]}, "players must be a list of 3 names"),
