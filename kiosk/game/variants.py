@@ -118,6 +118,9 @@ THREE = Variant("three players", "three", players=3, deck=DECK_36, trick_size=3,
 TWO = Variant("rector i vicari", "two", players=2, deck=DECK, trick_size=2, baseline=36,
               tricks_per_point=2, pair_style=True)
 VARIANTS: dict[str, Variant] = {v.key: v for v in (FOUR_INDIVIDUAL, THREE, TWO)}
+# the games a table of n players can play (what New match offers after "how many play?")
+GAMES_FOR_PLAYERS: dict[int, tuple[str, ...]] = {4: ("pairs", "four_individual"), 3: ("three",),
+                                                 2: ("two",)}
 
 
 DISCARD_ORDER = (Suit.OROS, Suit.COPES, Suit.ESPASES, Suit.BASTOS)

@@ -195,3 +195,10 @@ def test_four_individual_discards_in_the_order_oros_copes_espases_bastos():
     assert [c.code for c in individual_discards(["3B", "5E", "12C", "2C"])] == ["12C", "2C"]
     assert [c.code for c in individual_discards(["3B", "5E"])] == ["5E"]
     assert individual_discards([]) == []
+
+
+def test_the_games_each_table_size_can_play():
+    from kiosk.game.variants import GAMES_FOR_PLAYERS, VARIANTS
+    assert GAMES_FOR_PLAYERS == {4: ("pairs", "four_individual"), 3: ("three",), 2: ("two",)}
+    assert all(VARIANTS[g].players == n for n, games in GAMES_FOR_PLAYERS.items()
+               for g in games if g != "pairs")
