@@ -51,7 +51,12 @@ def _run(args: argparse.Namespace) -> int:
     except JournalError as exc:
         return fail("import", str(exc), 1)
     for match_id, match in zip(ids, matches):
-        names, totals = match.team_names, match.totals
-        print(f"imported match {match_id}: {names['A']} {totals['A']} - "
-              f"{names['B']} {totals['B']} ({len(match.hands)} hands)")
+        totals = match.totals
+        if isinstance(totals, dict):
+            names = match.team_names
+            score = f"{names['A']} {totals['A']} - {names['B']} {totals['B']}"
+        else:  # a game without pairs: every player's total
+            score = " - ".join(f"{name or f'seat {s}'} {t}"
+                               for s, (name, t) in enumerate(zip(match.players, totals)))
+        print(f"imported match {match_id}: {score} ({len(match.hands)} hands)")
     return 0

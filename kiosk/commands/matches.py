@@ -49,23 +49,35 @@ def _state(info) -> str:
         return "unreadable"
     if not info.is_over:
         return "playing"
-    if info.winner:
+    if info.winner is not None:
         return f"won by {_team(info, info.winner)}"
     return {"abandoned": "abandoned", "time": "ended: time up", "hands": "ended: last hand"}.get(
         info.end_reason or "", "ended")
 
 
-def _team(info, team: str) -> str:
+def _team(info, team: str | int) -> str:
     from kiosk.commands import one_line
+    if isinstance(team, int):  # a seat: a game without pairs
+        players = info.players or []
+        name = players[team] if 0 <= team < len(players) else None
+        return one_line(name or f"seat {team}")
     return one_line((info.team_names or {}).get(team) or team)  # no raw ESC or bidi codes
+
+
+def _sides(info) -> tuple[str, str]:
+    """The TEAMS and SCORE cells: two pairs, or every player of another game."""
+    if isinstance(info.totals, list):
+        return (" - ".join(_team(info, s) for s in range(len(info.totals))),
+                "/".join(str(t) for t in info.totals))
+    return (f"{_team(info, 'A')} - {_team(info, 'B')}",
+            f"{info.totals.get('A', 0)}-{info.totals.get('B', 0)}")
 
 
 def table(infos) -> str:
     rows = [("ID", "STARTED", "LAST", "TEAMS", "SCORE", "HANDS", "STATE")]
     for i in infos:
-        rows.append((str(i.id), _local(i.created_at), _local(i.updated_at),
-                     f"{_team(i, 'A')} - {_team(i, 'B')}",
-                     f"{i.totals.get('A', 0)}-{i.totals.get('B', 0)}", str(i.hands), _state(i)))
+        rows.append((str(i.id), _local(i.created_at), _local(i.updated_at), *_sides(i),
+                     str(i.hands), _state(i)))
     widths = [max(len(r[c]) for r in rows) for c in range(len(rows[0]))]
     right = {0, 4, 5}
     return "\n".join("  ".join(cell.rjust(w) if c in right else cell.ljust(w)

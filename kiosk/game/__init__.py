@@ -22,6 +22,8 @@ from kiosk.game.tricks import HandPlay, check_play, legal_cards, trick_winner, w
 from kiosk.game.variants import (
     FOUR_INDIVIDUAL, THREE, TWO, VARIANTS, PlayerTally, Variant, score_players,
 )
+from kiosk.game.variantmatch import VariantMatch
+from kiosk.game.variantrules import VariantRules
 from kiosk.game.seats import (
     Roles, Team, first_dealer_by_draw, holder_of, other, partner, roles_for, team_of,
 )
@@ -40,4 +42,5 @@ __all__ = [
     "Match", "EVENT_TYPES", "score_match_json",
     "trick_winner", "winning_index", "legal_cards", "check_play", "HandPlay",
     "Variant", "VARIANTS", "FOUR_INDIVIDUAL", "THREE", "TWO", "PlayerTally", "score_players",
+    "VariantMatch", "VariantRules",
 ]

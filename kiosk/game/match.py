@@ -20,6 +20,7 @@ from kiosk.game.rules import Rules
 from kiosk.game.scoring import HandRecord
 from kiosk.game.seats import check_seat, roles_for, Roles
 from kiosk.game.tally import SOURCES, _Ending, _in_hand  # noqa: F401
+from kiosk.game.variantmatch import VariantMatch
 
 EVENT_TYPES = ("match_created", "trump", "delegate", "double", "play", "hand_scored",
                "penalty", "misdeal", "undo", "redo", "edit", "time_up", "match_ended")
@@ -109,12 +110,15 @@ class Match:
 
     @classmethod
     def from_events(cls, events: list[dict]) -> "Match":
-        """Fold a journal's events (the first must be ``match_created``)."""
+        """Fold a journal's events (the first must be ``match_created``). A match_created
+        with a ``variant`` gives a ``VariantMatch`` (kiosk.game.variantmatch)."""
         if not isinstance(events, (list, tuple)) or not events:
             raise MatchStateError("no events: a match starts with match_created")
         first = events[0]
         if not isinstance(first, dict) or first.get("type") != "match_created":
             raise MatchStateError("the first event must be match_created")
+        if first.get("variant") is not None:  # four each for himself, three, two
+            return VariantMatch.from_events(events)  # type: ignore[return-value]
         m = cls._created(first)
         run: list[dict] = []  # plain events folded together (see _extend); undo/redo one by one
         for ev in events[1:]:
@@ -133,6 +137,11 @@ class Match:
         return f.tally.ending
 
     # -- reading ----------------------------------------------------------------------
+    @property
+    def variant(self) -> str:
+        """The game: ``pairs`` (a ``VariantMatch`` says ``four_individual``, ``three``, ``two``)."""
+        return "pairs"
+
     @property
     def events(self) -> list[dict]:
         return copy.deepcopy(list(self._events))
@@ -301,9 +310,11 @@ class Match:
     @classmethod
     def from_json(cls, data: object) -> "Match":
         """A Match from the match JSON (checked strictly first: kiosk.game.matchinput).
-        Errors name the hand (``hand 3: ...``)."""
+        Errors name the hand (``hand 3: ...``). With a ``variant``: a ``VariantMatch``."""
         check_match(data)
         assert isinstance(data, dict)
+        if "variant" in data:  # four each for himself, three, two
+            return VariantMatch.from_json(data)  # type: ignore[return-value]
         rules = data.get("rules")
         m = cls.create(rules if rules is not None else {}, first_dealer=data.get("first_dealer", 0),
                        players=data.get("players"), team_names=data.get("team_names"))

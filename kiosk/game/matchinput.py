@@ -25,7 +25,8 @@ MAX_DEPTH = 16                # a match file nests 7 deep ({matches: [{hands: [{
 MAX_INT_DIGITS = 9            # no count, seat or score in a match comes near 10**9
 NAME_MAX = 40
 MATCH_KEYS = frozenset({"rules", "first_dealer", "players", "team_names", "hands",
-                        "time_up_after", "ended"})
+                        "time_up_after", "ended", "variant"})
+VARIANT_NAMES = ("four_individual", "three", "two")
 FILE_KEYS = frozenset({"matches"})
 
 _STRING = re.compile(rb'"(?:[^"\\]++|\\.)*+"', re.S)
@@ -133,6 +134,10 @@ def check_match(data: object) -> dict:
     if unknown:
         raise MatchStateError("unknown field {field!r} (a match has {fields})", field=unknown[0],
                               fields=", ".join(sorted(MATCH_KEYS)))
+    if "variant" in data and data["variant"] not in VARIANT_NAMES:
+        value = data["variant"]
+        raise RulesError("unknown variant {value!r}: say four_individual, three or two",
+                         value=value if isinstance(value, (str, int, float, bool, type(None))) else "?")
     rules = data.get("rules")
     if isinstance(rules, str):
         rules = {"preset": rules}

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-from kiosk.game.cards import DECK, DECK_36, Card, card_points
+from kiosk.game.cards import DECK, DECK_36, Card, Suit, card_points
 from kiosk.game.errors import N_, BotifarraError, IllegalBidError, InvalidPileError, InvalidScoreError, Message
 from kiosk.game.rules import PRESETS, Doubling, Rules, Trump
 from kiosk.game.scoring import POINTS_PER_HAND, validate_pile
@@ -26,6 +26,7 @@ from kiosk.game.scoring import POINTS_PER_HAND, validate_pile
 @dataclass(frozen=True, slots=True)
 class Variant:
     name: str
+    key: str                       # as the match JSON says it: "four_individual", ...
     players: int
     deck: tuple[Card, ...]
     trick_size: int
@@ -60,8 +61,11 @@ class Variant:
         return rules.multiplier(t, d)
 
     # -- points -------------------------------------------------------------------------
-    def points(self, piles: Sequence[Iterable[Card | str]]) -> list[int]:
-        """Each player's hand points from his pile (all piles must be given, making the deck)."""
+    def counts(self, piles: Sequence[Iterable[Card | str]]) -> tuple[list[int], list[int], list[int]]:
+        """Each player's ``(card points, tricks, trick points)`` from his pile; all piles must
+        be given, together the deck."""
+        if not isinstance(piles, (list, tuple)):
+            raise self._named(InvalidPileError("piles must be a list with one pile per player"))
         if len(piles) != self.players:
             raise self._named(InvalidPileError("give {players} piles, one per player, not {count}",
                                                players=self.players, count=len(piles)))
@@ -85,7 +89,12 @@ class Variant:
         if left:  # rector i vicari: the odd trick's point goes to the player with fewer tricks
             fewest = min(range(self.players), key=lambda i: tricks[i])
             trick_points[fewest] += left
-        return [card_points(p) + tp for p, tp in zip(cards, trick_points)]
+        return [card_points(p) for p in cards], tricks, trick_points
+
+    def points(self, piles: Sequence[Iterable[Card | str]]) -> list[int]:
+        """Each player's hand points from his pile (all piles must be given, making the deck)."""
+        cp, _, tp = self.counts(piles)
+        return [c + t for c, t in zip(cp, tp)]
 
     def score(self, points: Sequence[int], multiplier: int = 1) -> list[int]:
         """What each player scores this hand."""
@@ -104,11 +113,29 @@ class Variant:
         return [(p - self.baseline) * multiplier for p in points]
 
 
-FOUR_INDIVIDUAL = Variant("four individual", players=4, deck=DECK, trick_size=4, baseline=18)
-THREE = Variant("three players", players=3, deck=DECK_36, trick_size=3, baseline=24)
-TWO = Variant("rector i vicari", players=2, deck=DECK, trick_size=2, baseline=36,
+FOUR_INDIVIDUAL = Variant("four individual", "four_individual", players=4, deck=DECK, trick_size=4, baseline=18)
+THREE = Variant("three players", "three", players=3, deck=DECK_36, trick_size=3, baseline=24)
+TWO = Variant("rector i vicari", "two", players=2, deck=DECK, trick_size=2, baseline=36,
               tricks_per_point=2, pair_style=True)
-VARIANTS: dict[str, Variant] = {"four_individual": FOUR_INDIVIDUAL, "three": THREE, "two": TWO}
+VARIANTS: dict[str, Variant] = {v.key: v for v in (FOUR_INDIVIDUAL, THREE, TWO)}
+# the games a table of n players can play (what New match offers after "how many play?")
+GAMES_FOR_PLAYERS: dict[int, tuple[str, ...]] = {4: ("pairs", "four_individual"), 3: ("three",),
+                                                 2: ("two",)}
+
+
+DISCARD_ORDER = (Suit.OROS, Suit.COPES, Suit.ESPASES, Suit.BASTOS)
+
+
+def individual_discards(cards: Iterable[Card | str]) -> list[Card]:
+    """Four each for himself: a player who can no longer win the trick and has no card of
+    the suit led discards from the first suit he holds in the order oros, copes, espases,
+    bastos (so he does not choose which rival to help): the cards he may play."""
+    hand = [Card.parse(c) for c in cards]
+    for suit in DISCARD_ORDER:
+        mine = [c for c in hand if c.suit is suit]
+        if mine:
+            return mine
+    return []
 
 
 def score_players(variant: Variant | str, *, trump: Trump | str, doubling: Doubling | str | None = None,

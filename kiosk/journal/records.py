@@ -16,15 +16,16 @@ class MatchInfo:
     id: int
     created_at: str          # ISO 8601 UTC of the match_created event
     updated_at: str          # ISO 8601 UTC of the latest event
-    team_names: dict | None  # {"A": ..., "B": ...}
-    players: list | None     # 4 names or None
-    totals: dict             # {"A": n, "B": n}
-    winner: str | None       # "A", "B" or None
+    team_names: dict | None  # {"A": ..., "B": ...} (None without pairs)
+    players: list | None     # a name (or None) per seat: 4, 3 or 2
+    totals: dict | list      # {"A": n, "B": n}; without pairs one total per seat
+    winner: str | int | None  # "A", "B", a seat without pairs, or None
     is_over: bool
     hands: int               # hands recorded (played, penalties, misdeals)
     phase: str | None        # where the match stands ("choose_trump", ..., "over")
     end_reason: str | None = None  # once over: "target", "hands", "time", "abandoned"
     error: str | None = None # set when the match's events no longer fold
+    variant: str = "pairs"   # or four_individual, three, two (kiosk.game.VariantMatch)
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -48,12 +49,13 @@ def summary(match) -> dict:
     return {
         "team_names": dict(team_names) if team_names else None,
         "players": list(players) if players else None,
-        "totals": dict(match.totals),
+        "totals": dict(match.totals) if isinstance(match.totals, dict) else list(match.totals),
         "winner": match.winner,
         "is_over": bool(match.is_over),
         "hands": len(match.hands),
         "phase": getattr(match, "phase", None),
         "end_reason": getattr(match, "end_reason", None),
+        **({"variant": match.variant} if getattr(match, "variant", "pairs") != "pairs" else {}),
     }
 
 
@@ -64,4 +66,5 @@ def info(match_id: int, created_at: str, updated_at: str | None, summary: str | 
         team_names=s.get("team_names"), players=s.get("players"),
         totals=s.get("totals") or {"A": 0, "B": 0}, winner=s.get("winner"),
         is_over=bool(s.get("is_over")), hands=int(s.get("hands") or 0),
-        phase=s.get("phase"), end_reason=s.get("end_reason"), error=s.get("error"))
+        phase=s.get("phase"), end_reason=s.get("end_reason"), error=s.get("error"),
+        variant=s.get("variant", "pairs"))

@@ -10,6 +10,15 @@ Schema history (``PRAGMA user_version``):
    every match; triggers refuse UPDATE/DELETE of events. Summaries left NULL by the
    migration are filled in by folding when the journal opens.
 
+The game of a match other than the pair game (issue 24: four each for himself, three,
+two) is in its ``match_created`` event (``"variant"``) and in the summary JSON
+(``"variant"``, one total per seat): no table or column changed, so no new version; a pair
+match's events and summary are written exactly as before, and a summary without
+``"variant"`` is a pair match. A kiosk from before games cannot fold such a match (three or
+two names, per-seat points) and shows it as unreadable, resuming the others (a four each
+for himself match with no hand scored yet it would take for a pair match); a version bump
+would instead have shut it out of the whole file.
+
 A migration is a list of statements run in ONE transaction together with the new
 ``user_version``, so a power cut mid-migration leaves the previous version intact.
 """

@@ -303,9 +303,10 @@ class Journal:
         Raises the core's ``BotifarraError`` for a match that does not validate (nothing
         is written); see :func:`kiosk.journal.exchange.parse_matches`.
         """
+        from kiosk.game.variantmatch import VariantMatch
         from kiosk.journal.exchange import parse_matches
         Match = match_type()  # noqa: N806 - the class, imported when first needed
-        if not all(isinstance(m, Match) for m in matches):
+        if not all(isinstance(m, (Match, VariantMatch)) for m in matches):
             matches = parse_matches(list(matches))
         prepared = []
         for match in matches:

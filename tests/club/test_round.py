@@ -95,3 +95,13 @@ def test_without_a_round_order_there_is_no_round_match(club):
     assert club.banner() is None
     with pytest.raises(LookupError):
         club.start_match()
+
+
+def test_a_game_without_pairs_publishes_no_club_state():
+    """Club mode is pairs only (issue 24): a three-player match at a club table gives no
+    table state (the pair score the organiser reads), never a crash."""
+    from kiosk.club.round import table_state
+    from kiosk.game import VariantMatch
+
+    three = VariantMatch.create("three").apply({"type": "misdeal"})
+    assert table_state("t1", 1, three.events, None, None, now=0.0) is None

@@ -10,6 +10,7 @@ seed. The example database (hypothesis' default, ``.hypothesis/``) keeps only fa
 from __future__ import annotations
 
 import contextlib
+import copy
 import io
 import json
 import random
@@ -18,9 +19,10 @@ import sys
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from kiosk.cli import main
-from kiosk.game import DECK
+from kiosk.game import DECK, DECK_36
 
 CARDS = [c.code for c in DECK]
+CARDS_36 = [c.code for c in DECK_36]
 BASE = {"rules": {"preset": "reglament", "target": 101}, "first_dealer": 1,
         "players": ["Anna", "Pere", "Marta", "Joan"], "team_names": {"A": "Nosaltres", "B": "Vosaltres"},
         "hands": [{"trump": "oros", "delegated": False, "doubling": "contro", "piles": {"A": CARDS[:36]}},
@@ -28,6 +30,26 @@ BASE = {"rules": {"preset": "reglament", "target": 101}, "first_dealer": 1,
                   {"trump": "copes", "doubling": "recontro", "penalty": "A"},
                   {"misdeal": True},
                   {"trump": "bastos", "delegated": True, "points": {"A": 30, "B": 42}}]}
+# the other games (issue 24): per-seat piles and points, a seat as the renunci's offender
+VARIANT_BASES = [
+    {"variant": "three", "rules": {"preset": "reglament", "target": 73, "renunci": "share"},
+     "first_dealer": 2, "players": ["Anna", "Pere", "Marta"],
+     "hands": [{"trump": "oros", "doubling": "contro", "piles": [CARDS_36[:12], CARDS_36[12:24], CARDS_36[24:]]},
+               {"trump": "botifarra", "points": [41, 20, 11]},
+               {"trump": "copes", "penalty": 1},
+               {"misdeal": True},
+               {"trump": "bastos", "points": [24, 24, 24], "source": "points"}]},
+    {"variant": "four_individual", "rules": {"preset": "reglament", "target": 100, "tie": "draw"},
+     "first_dealer": 1, "players": ["Anna", "Pere", "Marta", "Joan"],
+     "hands": [{"trump": "espases", "doubling": "contro", "piles": [CARDS[:12], CARDS[12:24], CARDS[24:36], CARDS[36:]]},
+               {"trump": "botifarra", "points": [41, 11, 10, 10]},
+               {"trump": "copes", "penalty": 3}, {"misdeal": True}]},
+    {"variant": "two", "rules": {"preset": "reglament", "two_trump": "turned", "two_layout": "four_piles"},
+     "first_dealer": 0, "players": ["Rector", "Vicari"],
+     "hands": [{"trump": "oros", "doubling": "recontro", "piles": [CARDS[:26], CARDS[26:]]},
+               {"trump": "copes", "points": [41, 31]}, {"trump": "bastos", "penalty": 0},
+               {"misdeal": True}]},
+]
 NASTY = [None, True, 0, -1, 1.5, "", "x", [], {}, [None], {"A": None}, "²O", "09O", "９O", "0O",
          "13O", "9o", " 9O", "9O\x00", "\x1b[31m", "\u202eabc", "\ud800", "A" * 41, 10 ** 30,
          -10 ** 12, 1e308, "oros", "contro", "sant_vicenc", "girona", "butinet", 151, 77, "A", "B",
@@ -35,6 +57,11 @@ NASTY = [None, True, 0, -1, 1.5, "", "x", [], {}, [None], {"A": None}, "²O", "0
 KEYS = ["rules", "first_dealer", "players", "team_names", "hands", "time_up_after", "ended",
         "matches", "preset", "target", "trump", "piles", "points", "penalty", "misdeal", "A", "B",
         "doubling", "delegated", "source", "evidence", "dealer", "unknown", "max_hands"]
+VARIANT_NASTY = NASTY + ["three", "two", "four_individual", 2, 3, 4, [36, 36], [24, 24, 24],
+                         [72, 0, 0, 0], [[], [], []], [CARDS_36[:12]], "each", "play_on",
+                         "turned", 73, 201]
+VARIANT_KEYS = KEYS + ["variant", "renunci", "tie", "two_trump", "two_layout", "first_chooser",
+                       "points_cap"]
 
 
 def _nodes(value, path=()):
@@ -57,20 +84,21 @@ def _set(doc, path, value):
     return doc
 
 
-def mutate_object(rng: random.Random) -> object:
-    doc = json.loads(json.dumps(BASE))
+def mutate_object(rng: random.Random, base: dict = BASE) -> object:
+    nasty, keys = (NASTY, KEYS) if base is BASE else (VARIANT_NASTY, VARIANT_KEYS)
+    doc = json.loads(json.dumps(base))
     for _ in range(rng.randint(1, 4)):
         nodes = list(_nodes(doc))
         path, node = rng.choice(nodes)
         action = rng.randrange(6)
         if action == 0:
-            doc = _set(doc, path, rng.choice(NASTY))
+            doc = _set(doc, path, copy.deepcopy(rng.choice(nasty)))  # never the shared value
         elif action == 1 and isinstance(node, dict) and node:
             del node[rng.choice(list(node))]
         elif action == 2 and isinstance(node, dict):
-            node[rng.choice(KEYS)] = rng.choice(NASTY)
+            node[rng.choice(keys)] = copy.deepcopy(rng.choice(nasty))
         elif action == 3 and isinstance(node, list):
-            node.append(json.loads(json.dumps(rng.choice(node) if node else rng.choice(NASTY))))
+            node.append(json.loads(json.dumps(rng.choice(node) if node else rng.choice(nasty))))
         elif action == 4 and isinstance(node, list) and node:
             node.pop(rng.randrange(len(node)))
         elif action == 5 and isinstance(node, str) and node:
@@ -116,19 +144,33 @@ def run(argv: list[str], data: bytes) -> tuple[int, str, str]:
     return rc, out.getvalue(), err.getvalue()
 
 
-def one_match(rng: random.Random) -> bytes:
-    doc = mutate_object(rng)
+def one_match(rng: random.Random, base: dict = BASE) -> bytes:
+    doc = mutate_object(rng, base)
     text = json.dumps(doc, ensure_ascii=rng.random() < 0.5).encode("utf-8", "surrogatepass")
     return mutate_bytes(rng, text) if rng.random() < 0.35 else text
 
 
-@settings(max_examples=2000, deadline=None, derandomize=True,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+FUZZ = settings(max_examples=2000, deadline=None, derandomize=True,
+                suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+
+
+@FUZZ
 @given(seed=st.integers(0, 2**32 - 1))
 def test_20000_mutated_matches_exit_0_or_2_with_one_line(seed, tmp_path_factory):
+    fuzz(seed, tmp_path_factory, [BASE])
+
+
+@FUZZ
+@given(seed=st.integers(0, 2**32 - 1))
+def test_20000_mutated_variant_matches_exit_0_or_2_with_one_line(seed, tmp_path_factory):
+    """The same for four each for himself, three and two (issue 24)."""
+    fuzz(seed, tmp_path_factory, VARIANT_BASES)
+
+
+def fuzz(seed: int, tmp_path_factory, bases: list[dict]) -> None:
     rng = random.Random(seed)
     for n in range(10):
-        data = one_match(rng)
+        data = one_match(rng, bases[0] if len(bases) == 1 else rng.choice(bases))
         importing = n == 0 and rng.random() < 0.2
         if importing:
             db = tmp_path_factory.mktemp("fuzz") / "journal.sqlite"

@@ -16,3 +16,14 @@ def test_the_documented_example_runs_as_written():
     printed = out.getvalue().splitlines()
     promised = [line.split("# ", 1)[1].strip() for line in code.splitlines() if "print(" in line]
     assert printed == promised
+
+
+def test_the_variant_example_runs_as_written():
+    text = DOC.read_text(encoding="utf-8")
+    code = re.search(r"```python\n(from kiosk.game import VariantMatch.*?)```", text, re.S).group(1)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(code, str(DOC), "exec"), {})
+    printed = out.getvalue().splitlines()
+    promised = [line.split("# ", 1)[1].strip() for line in code.splitlines() if "print(" in line]
+    assert printed == promised
