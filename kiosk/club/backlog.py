@@ -61,6 +61,8 @@ class Backlog:
         infos: list[MatchInfo] = []
         if scan:
             for info in self.journal.matches():
+                if info.variant != "pairs":
+                    continue  # club mode is pairs only (issue 24): nothing the organiser can score
                 tracked = self.tracked.get(info.id)
                 # The summary's time has one-second steps, so an unfinished match is always
                 # re-read; a finished one only when its summary moves.

@@ -87,6 +87,8 @@ class TableSession(TournamentClock):
         """Reopen ``match_id`` (History) or the journal's unfinished match, with its draft."""
         if match_id is None:
             found = self.journal.current_match()
+            if found is not None and found.match.variant != "pairs":
+                found = None  # a game without pairs has no table screens yet (issue 24)
             self.match_id, self.match = (found.match_id, found.match) if found is not None else (None, None)
         else:
             self.match_id, self.match = match_id, self.journal.load(match_id)

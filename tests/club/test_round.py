@@ -97,11 +97,25 @@ def test_without_a_round_order_there_is_no_round_match(club):
         club.start_match()
 
 
-def test_a_game_without_pairs_publishes_no_club_state():
-    """Club mode is pairs only (issue 24): a three-player match at a club table gives no
-    table state (the pair score the organiser reads), never a crash."""
-    from kiosk.club.round import table_state
-    from kiosk.game import VariantMatch
+def test_a_game_without_pairs_publishes_no_club_state(tmp_path):
+    """Club mode is pairs only (issue 24): a three-player match in a club table's journal
+    is neither read nor sent (the organiser scores pairs), never a crash."""
+    from clubwire.payloads import EndConditions, RoundAssignment
+    from kiosk.club.backlog import Backlog
+    from kiosk.club.outbox import Outbox
+    from kiosk.journal import Journal
 
-    three = VariantMatch.create("three").apply({"type": "misdeal"})
-    assert table_state("t1", 1, three.events, None, None, now=0.0) is None
+    journal = Journal(tmp_path / "j.sqlite")
+    outbox = Outbox(tmp_path / "j.sqlite", "7")
+    outbox.save_assignment(RoundAssignment("7", 2, 12, 3, "", "", EndConditions(101, 12, 60, 121),
+                                           1_800_000_000.0, "butinet"))
+    try:
+        three = journal.create_match({"type": "match_created", "variant": "three",
+                                      "rules": {"preset": "reglament"}, "first_dealer": 0})
+        journal.append(three, {"type": "misdeal"})
+        backlog = Backlog(journal, outbox)
+        assert backlog.refresh(scan=True, state=None, round_known=True) == 0
+        assert backlog.tracked == {} and backlog.report("7", None) is None
+    finally:
+        journal.close()
+        outbox.close()

@@ -76,3 +76,17 @@ def test_a_proposed_hand_is_applied_once_not_on_every_look(session, monkeypatch)
     for _ in range(5):  # the confirmation read many times: by screens, a publisher...
         assert session.state.pending.breakdown[0].points == points
     assert calls.count("hand_scored") == 1  # checked and previewed in one go
+
+
+def test_an_unfinished_game_without_pairs_is_not_resumed_at_the_table(tmp_path):
+    """An imported three-player match has no table screens yet (issue 24): the table starts
+    on no match rather than on a state it cannot draw; the journal still holds it."""
+    path = tmp_path / "journal.sqlite"
+    with Journal(path) as j:
+        three = j.create_match({"type": "match_created", "variant": "three",
+                                "rules": {"preset": "reglament"}, "first_dealer": 0,
+                                "players": ["Anna", "Pere", "Marta"]})
+        assert j.current_match().match_id == three
+    s = TableSession(Journal(path), drafts=DraftStore(tmp_path / "draft.json"))
+    s.resume()
+    assert s.match_id is None and s.match is None and s.state.totals is not None
