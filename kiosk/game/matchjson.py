@@ -46,16 +46,6 @@ def score_variant(m: VariantMatch) -> dict:
     }
 
 
-def match_from_json(data: object) -> Match:
-    """A ``Match`` from the match JSON. Errors name the hand (``hand 3: ...``)."""
-    return Match.from_json(data)
-
-
-def match_to_json(match: Match) -> dict:
-    """The match JSON of ``match`` (finished hands; bids of a hand in progress are not kept)."""
-    return match.to_json()
-
-
 def score_match_json(data: dict) -> dict:
     """Score a match given as JSON; the ``botifarra-kiosk score`` output."""
     def by_team(d: dict | None) -> dict | None:  # always A then B, as people read a sheet

@@ -147,11 +147,6 @@ class Rules:
                 return False
         return True
 
-    def why_not(self, level: Doubling, trump: Trump) -> str:
-        """Plain words for a doubling the rules forbid ('' when allowed)."""
-        refusal = self.doubling_refusal(level, trump)
-        return "" if refusal is None else str(refusal)
-
     def doubling_refusal(self, level: Doubling, trump: Trump) -> RulesError | None:
         """The error saying why the rules forbid a doubling (None when allowed)."""
         if self.doubling_allowed(level, trump):

@@ -49,11 +49,6 @@ def partner(seat: int) -> int:
     return (check_seat(seat) + 2) % 4
 
 
-def next_seat(seat: int, steps: int = 1) -> int:
-    """The player ``steps`` places to the right (the playing order)."""
-    return (check_seat(seat) + steps) % 4
-
-
 def seats_of(team: str) -> tuple[int, int]:
     return (0, 2) if check_team(team) == "A" else (1, 3)
 

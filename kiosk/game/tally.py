@@ -175,14 +175,6 @@ class _Running:
         return _Tally(records, self.counted, self.ending)
 
 
-def _tally_add(rules: Rules, first_dealer: int, tally: _Tally, e: _Entry,
-               stop_after: int | None) -> _Tally:
-    """The tally with one more finished hand (the match must not be over)."""
-    running = _Running(rules, first_dealer, tally, stop_after)
-    running.add(e)
-    return running.frozen()
-
-
 def _tally(rules: Rules, first_dealer: int, entries: tuple[_Entry, ...],
            stop_after: int | None) -> _Tally:
     """The whole tally from scratch (after an edit); stops where the match ended."""

@@ -198,8 +198,6 @@ class TableSession(TournamentClock):
         self._set_draft(None)
         return self._commit({"type": "match_ended", "reason": "abandoned"})
 
-    end_match = abandon
-
     # ------------------------------------------------------------------ bidding
     def _bid(self, kind: str, **fields: Any) -> SaveResult:
         for bid in self.state.bids.events:
