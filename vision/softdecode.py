@@ -182,24 +182,6 @@ def _family_to_ours(family: str = FAMILY) -> np.ndarray:
     return out
 
 
-def refine_corners(gray: np.ndarray, corners: np.ndarray) -> np.ndarray:
-    """Sub-pixel corners (cornerSubPix) with a window scaled to the square: a corner of a
-    20 px marker moves by a fraction of a pixel, of a 200 px one by a few. A corner that
-    moves further than a sixth of the side is kept where it was (the window saw something
-    else)."""
-    q = corners.reshape(4, 2).astype(np.float32)
-    side = float(np.linalg.norm(q - np.roll(q, -1, 0), axis=1).mean())
-    win = int(max(2, min(8, round(side / 12))))
-    h, w = gray.shape[:2]
-    if q.min() < win + 2 or q[:, 0].max() > w - win - 3 or q[:, 1].max() > h - win - 3:
-        return q
-    refined = cv2.cornerSubPix(gray, q.reshape(-1, 1, 2).copy(), (win, win), (-1, -1),
-                               (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_COUNT, 20, 0.01)).reshape(4, 2)
-    moved = np.linalg.norm(refined - q, axis=1) > side / 6
-    refined[moved] = q[moved]
-    return refined
-
-
 @lru_cache(maxsize=2)
 def _sample_points(k: int = 4) -> np.ndarray:
     """(boxes * k*k, 2) points in marker cell units (the marker spans 0..8): a k x k grid
