@@ -32,7 +32,8 @@ from vision.kit import (CARD_H_MM, CARD_W_MM, MAT_SIZES_MM, STICKER_MM, check_ma
                         marker_side_mm, mat_marker_corners_mm)
 from vision.marks import ALL_IDS, MAT_IDS, card_dictionary
 from vision.fusion import STICKERS_DISAGREE, doubtful_pairs
-from vision.softdecode import SoftDecoder
+from vision.matregion import MatRegion
+from vision.softdecode import SoftDecoder, looks_like_marker
 from vision.result import (CARD_TWICE, HARD_MARGIN, MAT_NOT_FOUND, Detection, LiveAccumulator,  # noqa: F401
                            Problem, ReadResult)
 
@@ -82,6 +83,12 @@ def _side(q: np.ndarray) -> float:
     return float(_sides(q).mean())
 
 
+def _new_square(q: np.ndarray, centres: list, sides: list) -> bool:
+    """Not a square already found (the same marker across the edge of two searches)."""
+    c = q.mean(axis=0)
+    return not any(float(np.hypot(*(c - o))) < 0.5 * s for o, s in zip(centres, sides))
+
+
 def _quad_ok(q: np.ndarray) -> tuple[bool, float, str]:
     """Convex, roughly square; returns (ok, mean side in px, why not)."""
     sides = _sides(q)
@@ -128,6 +135,7 @@ class PileReader:
         params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_NONE
         self._detector = cv2.aruco.ArucoDetector(self._dictionary, params)
         self._soft = SoftDecoder()
+        self._region = MatRegion(self._dictionary)
         self._min_rate = params.minMarkerPerimeterRate
 
     # -- public -------------------------------------------------------------------------
@@ -138,17 +146,13 @@ class PileReader:
         start = time.perf_counter()
         gray = _to_gray(image)
         h, w = gray.shape[:2]
-        self._set_min_side(max(w, h) * min(1.0, self.detect_width / w))
-        if w > self.detect_width:
-            f = self.detect_width / w
-            small = cv2.resize(gray, (self.detect_width, int(round(h * f))), interpolation=cv2.INTER_AREA)
-            corners, ids, unread = self._detector.detectMarkers(small)
-            corners = [(q.reshape(4, 2) + 0.5) / f - 0.5 for q in corners]  # pixel centres
-            unread = [(q.reshape(4, 2) + 0.5) / f - 0.5 for q in unread]
-        else:
-            corners, ids, unread = self._detector.detectMarkers(gray)
-        corners = list(corners)
-        ids = [] if ids is None else ids.ravel().tolist()
+        f = min(1.0, self.detect_width / w)
+        seen = cv2.resize(gray, (self.detect_width, int(round(h * f))), interpolation=cv2.INTER_AREA) \
+            if f < 1 else gray
+        corners, ids, unread = self._detect(seen)
+        # back to the photo's pixels (pixel centres when the search copy was scaled)
+        corners = [(q + 0.5) / f - 0.5 for q in corners]
+        unread = [(q + 0.5) / f - 0.5 for q in unread]
         not_read: list[np.ndarray] = []
         margins = [HARD_MARGIN] * len(corners)
         if self.marks == "aruco" and len(unread):
@@ -249,6 +253,38 @@ class PileReader:
             scan(up, 2.0, int(x0), int(y0))
         return list(found.items())
 
+    def _detect(self, seen: np.ndarray) -> tuple[list, list, list]:
+        """The detector on the mat's region of ``seen`` (vision.matregion), widened while
+        cards turn up near its edge: (corners, ids, squares not read), in ``seen``'s pixels."""
+        search, offset = self._region.search_image(seen)
+        corners: list[np.ndarray] = []
+        ids: list[int] = []
+        unread: list[np.ndarray] = []
+        for _ in range(3):
+            self._set_min_side(max(search.shape[:2]))
+            c, i, u = self._detector.detectMarkers(search)
+            centres = [q.mean(axis=0) for q in corners + unread]
+            sides = [_side(q) for q in corners + unread]
+            for q, k in zip(c, [] if i is None else i.ravel().tolist()):
+                if _new_square(q.reshape(4, 2) + offset, centres, sides):
+                    corners.append(q.reshape(4, 2) + offset)
+                    ids.append(int(k))
+            unread += [q.reshape(4, 2) + offset for q in u if _new_square(q.reshape(4, 2) + offset, centres, sides)]
+            cards = [q for q, k in zip(corners, ids) if k < len(DECK)]
+            if not cards:
+                break
+            side = float(np.median([_side(q) for q in cards]))
+            # and the squares of a marker's size that look like one (most are read softly)
+            like = [q for q in unread if 0.6 * side <= _side(q) <= 1.6 * side]
+            if like:
+                cards += [q for q, ok in zip(like, looks_like_marker(seen, np.array(like))) if ok]
+            reach = side * CARD_H_MM / marker_side_mm(self.sticker_mm)
+            more = self._region.widen(seen, np.array([q.mean(axis=0) for q in cards]), reach)
+            if more is None:
+                break
+            search, offset = more
+        return corners, ids, unread
+
     def _set_min_side(self, longest_px: float) -> None:
         """Squares under MIN_SOFT_SIDE_PX cannot be read: the detector need not even trace
         their contours (a third of its time on a 1080p frame)."""
@@ -261,26 +297,34 @@ class PileReader:
 
     def _soft_look(self, gray: np.ndarray, corners, ids, unread) -> tuple[list, list, list, list]:
         """Squares the detector found but could not read: soft decision (vision.softdecode)
-        on each one of a sticker's size that does not overlap a marker already read. Returns
-        (corners, ids, margins) read, and the squares refused ("seen but not read")."""
+        on each one of a sticker's size and shape that looks like a marker at all (a cheap
+        look at all of them at once: a tablecloth's checks stop there) and does not overlap
+        a marker already read. Returns (corners, ids, margins) read, and the marker-like
+        squares refused ("seen but not read")."""
         sides = [_side(q) for q, i in zip(corners, ids) if i < len(DECK)]
         typical = float(np.median(sides)) if sides else None
         lo, hi = (0.6 * typical, 1.6 * typical) if typical else (MIN_SOFT_SIDE_PX, 0.25 * min(gray.shape[:2]))
         lo = max(lo, MIN_SOFT_SIDE_PX)
+        quads = np.array([q.reshape(4, 2) for q in unread], np.float32)
+        edges = np.linalg.norm(quads[:, _NEXT] - quads, axis=2)  # (n, 4) side lengths
+        side = edges.mean(axis=1)
+        shaped = (side >= lo) & (side <= hi) & (edges.min(axis=1) >= 4) & (edges.max(axis=1) <= 1.6 * edges.min(axis=1))
+        order = np.nonzero(shaped)[0]
+        order = order[np.argsort(-side[order], kind="stable")]
+        order = order[looks_like_marker(gray, quads[order])][:MAX_SOFT_CANDIDATES]
         taken_c = [q.reshape(4, 2).mean(axis=0) for q in corners]
         taken_s = [_side(q) for q in corners]
         out_c, out_i, out_m, refused = [], [], [], []
-        by_size = sorted(((_side(q), q) for q in unread), key=lambda sq: -sq[0])[:MAX_SOFT_CANDIDATES]
-        for side, q in by_size:
-            q = q.reshape(4, 2).astype(np.float32)
-            if not lo <= side <= hi or not _quad_ok(q)[0]:
+        for k in order:
+            q = quads[k]
+            if not _quad_ok(q)[0]:
                 continue
             c = q.mean(axis=0)
             if taken_c and (np.linalg.norm(np.array(taken_c) - c, axis=1)
-                            < 0.5 * np.maximum(np.array(taken_s), side)).any():
+                            < 0.5 * np.maximum(np.array(taken_s), side[k])).any():
                 continue  # the same square at another threshold, or a marker already read
             taken_c.append(c)
-            taken_s.append(side)
+            taken_s.append(float(side[k]))
             got = self._soft.decode(gray, q)
             if got.read:
                 out_c.append(got.corners.reshape(1, 4, 2))
