@@ -14,7 +14,7 @@ Zero wrong cards comes first, then finding every card:
 The mat's corner markers give the table region (``mat_corners``) and the homography that
 undoes the perspective (``homography``: image -> mat millimetres; ``rectify()``).
 
-QR route (``marks="qr"``): pyzbar reads QR codes whose payload is the card code; payloads
+QR route (``marks="qr"``, vision.qr): pyzbar reads QR codes whose payload is the card code; payloads
 that are not one of the 48 cards are ignored. The mat (ArUco corners) works the same.
 """
 
@@ -26,13 +26,16 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from kiosk.game import DECK, Card, InvalidCardError
+from kiosk.game import DECK, Card
+from vision.asked import asked_places, squares_in_glare
 from vision.errors import ImageError
 from vision.kit import (CARD_H_MM, CARD_W_MM, MAT_SIZES_MM, STICKER_MM, check_marks, code_side_mm,
                         marker_side_mm, mat_marker_corners_mm)
 from vision.marks import ALL_IDS, MAT_IDS, card_dictionary
 from vision.fusion import STICKERS_DISAGREE, doubtful_pairs
 from vision.matregion import MatRegion
+from vision.setup_check import glare_patches
+from vision.qr import read_qr
 from vision.softdecode import SoftDecoder, looks_like_marker
 from vision.result import (CARD_TWICE, HARD_MARGIN, MAT_NOT_FOUND, Detection, LiveAccumulator,  # noqa: F401
                            Problem, ReadResult)
@@ -171,14 +174,18 @@ class PileReader:
                 aruco_cards.append((DECK[i], q, margin))
         result = ReadResult(cards=[], detections=[], image_size=(w, h), unread=not_read)
         self._find_mat(mats, result)
+        if self.marks == "aruco" and aruco_cards:
+            aruco_cards += self._glare_look(gray, corners + unread, float(np.median([_side(q) for _c, q, _m
+                                                                                    in aruco_cards])), result)
 
         if self.marks == "aruco":
             candidates = aruco_cards
             expected_mm = marker_side_mm(self.sticker_mm)
         else:
-            candidates = [(c, q, HARD_MARGIN) for c, q in self._read_qr(gray, result)]
+            candidates = [(c, q, HARD_MARGIN) for c, q in read_qr(gray, result.mat_corners)]
             expected_mm = code_side_mm(self.sticker_mm) * 21 / 25
         self._accept(gray, candidates, expected_mm, result)
+        result.asked = asked_places(gray, result, sticker_mm=self.sticker_mm)
         result.ms = (time.perf_counter() - start) * 1000
         return result
 
@@ -222,37 +229,6 @@ class PileReader:
         if not result.mat_found:
             result.problems.append(Problem(MAT_NOT_FOUND, "Només es veu una cantonada del tapet"))
 
-    def _read_qr(self, gray: np.ndarray, result: ReadResult) -> list[tuple[Card, np.ndarray]]:
-        """pyzbar on the frame, then on the table region upscaled 2x and binarised (zbar
-        misses small rotated codes at camera resolution). Payloads must name a card."""
-        from pyzbar.pyzbar import ZBarSymbol, decode
-
-        found: dict[Card, np.ndarray] = {}
-
-        def scan(img: np.ndarray, scale: float, dx: int, dy: int) -> None:
-            for sym in decode(img, symbols=[ZBarSymbol.QRCODE]):
-                try:
-                    card = Card.parse(sym.data.decode("ascii", "replace"))
-                except InvalidCardError:
-                    continue
-                pts = np.float32([(p.x, p.y) for p in sym.polygon])
-                if len(pts) != 4:
-                    x, y, w, h = sym.rect
-                    pts = np.float32([[x, y], [x + w, y], [x + w, y + h], [x, y + h]])
-                found.setdefault(card, pts / scale + (dx, dy))
-
-        scan(gray, 1.0, 0, 0)
-        h, w = gray.shape[:2]
-        x0, y0, x1, y1 = 0, 0, w, h
-        if result.mat_corners is not None:
-            x0, y0 = np.maximum(result.mat_corners.min(axis=0).astype(int), 0)
-            x1, y1 = np.minimum(result.mat_corners.max(axis=0).astype(int), (w, h))
-        if x1 - x0 > 16 and y1 - y0 > 16:
-            up = cv2.resize(gray[y0:y1, x0:x1], None, fx=2, fy=2, interpolation=cv2.INTER_CUBIC)
-            up = cv2.adaptiveThreshold(up, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY, 31, 5)
-            scan(up, 2.0, int(x0), int(y0))
-        return list(found.items())
-
     def _detect(self, seen: np.ndarray) -> tuple[list, list, list]:
         """The detector on the mat's region of ``seen`` (vision.matregion), widened while
         cards turn up near its edge: (corners, ids, squares not read), in ``seen``'s pixels."""
@@ -284,6 +260,24 @@ class PileReader:
                 break
             search, offset = more
         return corners, ids, unread
+
+    def _glare_look(self, gray: np.ndarray, known: list, side: float,
+                    result: ReadResult) -> list[tuple[Card, np.ndarray, float]]:
+        """Stickers veiled by the lamp's reflection (vision.asked.squares_in_glare), each
+        decided softly on the photo's own pixels; those refused join ``result.unread``."""
+        patches = glare_patches(gray, result, 0.8 * side)
+        if not patches:
+            return []
+        squares = squares_in_glare(gray, patches, self._detector, side, known)
+        squares = [q for q, ok in zip(squares, looks_like_marker(gray, np.array(squares))) if ok and _quad_ok(q)[0]]
+        out = []
+        for q in squares:
+            got = self._soft.decode(gray, q)
+            if got.read and got.index < len(DECK):
+                out.append((DECK[got.index], got.corners, got.margin))
+            elif got.why != "another marker":
+                result.unread.append(got.corners)
+        return out
 
     def _set_min_side(self, longest_px: float) -> None:
         """Squares under MIN_SOFT_SIDE_PX cannot be read: the detector need not even trace
