@@ -253,9 +253,8 @@ def looks_like_marker(gray: np.ndarray, quads: np.ndarray) -> np.ndarray:
     twist = quads[:, 2] - quads[:, 1] - quads[:, 3] + quads[:, 0]
     xy = [q0[:, i, None] + along[:, i, None] * u + down[:, i, None] * v + twist[:, i, None] * (u * v)
           for i in (0, 1)]  # bilinear across the quad, (n, 400) each: plain arithmetic, no BLAS (see _mv)
-    vals = cv2.remap(gray, xy[0].reshape(-1, 4), xy[1].reshape(-1, 4), cv2.INTER_LINEAR,
-                     borderMode=cv2.BORDER_REPLICATE)
-    box = vals.astype(np.float32).mean(axis=1).reshape(-1, 10, 10)
+    vals = cv2.remap(gray, xy[0], xy[1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)  # a row per quad
+    box = vals.reshape(-1, 100, 4).astype(np.float32).mean(axis=2).reshape(-1, 10, 10)
     ring = np.ones((10, 10), bool)
     ring[1:-1, 1:-1] = False
     border = np.zeros((10, 10), bool)
