@@ -7,7 +7,7 @@ for markers is kept to the mat's outline widened by ``margin_mm`` (a card's leng
 rest of the frame laid flat grey before the detector sees it.
 
 The mat is found from its four corner markers (30 mm: big enough to be found on a copy of
-the frame a third as wide, a tenth of the work) and kept between frames: each next frame
+the frame a quarter as wide, a sixteenth of the work) and kept between frames: each next frame
 of the same size only checks that the corner markers are still where they were (a small
 crop round each one), and the mat is looked for afresh when they moved, when they are lost
 (a hand over one is not lost while two others stay) or every ``refind_every`` frames.
@@ -26,6 +26,7 @@ from vision.marks import ALL_IDS, MAT_IDS
 
 _MAT_OF = {ALL_IDS.index(mid): (size, mid) for size, ids in MAT_IDS.items() for mid in ids}
 FILL = 128  # what the frame outside the region becomes: flat, no edge, no square
+FULL_SHARE = 0.8  # a region over this share of the frame: the whole frame is searched
 
 
 @dataclass(frozen=True)
@@ -49,10 +50,14 @@ class MatRegion:
     """
 
     def __init__(self, dictionary, *, margin_mm: float = CARD_H_MM, refind_every: int = 30,
-                 small_width: int = 640) -> None:
+                 small_width: int = 480) -> None:
         self.margin_mm, self.refind_every, self.small_width = float(margin_mm), int(refind_every), int(small_width)
         params = cv2.aruco.DetectorParameters()
         params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_NONE
+        # the corner markers are big: one threshold, and no contour shorter than a third of
+        # theirs at 75 cm (the small copy's contours are most of its time)
+        params.adaptiveThreshWinSizeMin = params.adaptiveThreshWinSizeMax = 7
+        params.minMarkerPerimeterRate = 0.06
         self._detector = cv2.aruco.ArucoDetector(dictionary, params)
         self._region: Region | None = None
         self._age = 0
@@ -85,12 +90,14 @@ class MatRegion:
         hull = np.clip(hull, -reach_px, (w + reach_px, h + reach_px)).astype(np.float32)
         if cv2.contourArea(hull) < 1.02 * cv2.contourArea(poly):
             return None
-        box = _box(hull, w, h)
-        self._region = Region(region.size, hull, box, region.markers)
+        self._region = Region(region.size, hull, _box(hull, w, h), region.markers)
         centre = poly.mean(axis=0)
         overlap = 0.2 * reach_px  # two markers' width: a marker across the old edge is searched whole
         reach = np.linalg.norm(poly - centre, axis=1, keepdims=True)
         searched = centre + (poly - centre) * np.maximum(reach - overlap, 0) / np.maximum(reach, 1e-6)
+        # this frame: only round the cards near the old edge, what the old search left out
+        near = np.asarray(centres, np.float32)[np.array(inside) <= reach_px]
+        box = _box(np.concatenate([near - reach_px, near + reach_px]), w, h)
         return _masked(gray, hull, box, searched)
 
     def region(self, gray: np.ndarray) -> Region | None:
@@ -160,6 +167,9 @@ class MatRegion:
         box = _box(poly, w, h)
         if box[2] - box[0] < 16 or box[3] - box[1] < 16:
             return None
+        inside = cv2.contourArea(cv2.convexHull(np.clip(poly, 0, (w, h)).astype(np.float32)))
+        if inside > FULL_SHARE * w * h:
+            return None  # most of the frame: searching it whole costs less than the mask
         return Region((w, h), poly, box, {i: found[i] for i in ids})
 
 
@@ -173,10 +183,10 @@ def _masked(gray: np.ndarray, poly: np.ndarray, box: tuple[int, int, int, int],
             searched: np.ndarray | None = None) -> tuple[np.ndarray, tuple[int, int]]:
     """``gray`` cropped to ``box``, flat grey outside ``poly`` and inside ``searched``."""
     x0, y0, x1, y1 = box
-    crop = gray[y0:y1, x0:x1].copy()
-    outside = np.full(crop.shape, 255, np.uint8)
-    cv2.fillConvexPoly(outside, np.round(poly - (x0, y0)).astype(np.int32), 0)
+    keep = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillConvexPoly(keep, np.round(poly - (x0, y0)).astype(np.int32), 255)
     if searched is not None:
-        cv2.fillConvexPoly(outside, np.round(searched - (x0, y0)).astype(np.int32), 255)
-    crop[outside > 0] = FILL
-    return crop, (x0, y0)
+        cv2.fillConvexPoly(keep, np.round(searched - (x0, y0)).astype(np.int32), 0)
+    # crop where kept, FILL elsewhere: two whole-array operations, no boolean indexing
+    crop = cv2.bitwise_and(gray[y0:y1, x0:x1], keep)
+    return cv2.add(crop, cv2.bitwise_and(np.full_like(keep, FILL), cv2.bitwise_not(keep))), (x0, y0)

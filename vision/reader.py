@@ -27,14 +27,13 @@ import cv2
 import numpy as np
 
 from kiosk.game import DECK, Card
-from vision.asked import asked_places, squares_in_glare
+from vision.asked import asked_places
 from vision.errors import ImageError
 from vision.kit import (CARD_H_MM, CARD_W_MM, MAT_SIZES_MM, STICKER_MM, check_marks, code_side_mm,
                         marker_side_mm, mat_marker_corners_mm)
 from vision.marks import ALL_IDS, MAT_IDS, card_dictionary
 from vision.fusion import STICKERS_DISAGREE, doubtful_pairs
 from vision.matregion import MatRegion
-from vision.setup_check import glare_patches
 from vision.qr import read_qr
 from vision.softdecode import SoftDecoder, looks_like_marker
 from vision.result import (CARD_TWICE, HARD_MARGIN, MAT_NOT_FOUND, Detection, LiveAccumulator,  # noqa: F401
@@ -174,9 +173,6 @@ class PileReader:
                 aruco_cards.append((DECK[i], q, margin))
         result = ReadResult(cards=[], detections=[], image_size=(w, h), unread=not_read)
         self._find_mat(mats, result)
-        if self.marks == "aruco" and aruco_cards:
-            aruco_cards += self._glare_look(gray, corners + unread, float(np.median([_side(q) for _c, q, _m
-                                                                                    in aruco_cards])), result)
 
         if self.marks == "aruco":
             candidates = aruco_cards
@@ -236,7 +232,7 @@ class PileReader:
         corners: list[np.ndarray] = []
         ids: list[int] = []
         unread: list[np.ndarray] = []
-        for _ in range(3):
+        for _ in range(2):  # the region, and once widened (a fan beyond the mat)
             self._set_min_side(max(search.shape[:2]))
             c, i, u = self._detector.detectMarkers(search)
             centres = [q.mean(axis=0) for q in corners + unread]
@@ -260,24 +256,6 @@ class PileReader:
                 break
             search, offset = more
         return corners, ids, unread
-
-    def _glare_look(self, gray: np.ndarray, known: list, side: float,
-                    result: ReadResult) -> list[tuple[Card, np.ndarray, float]]:
-        """Stickers veiled by the lamp's reflection (vision.asked.squares_in_glare), each
-        decided softly on the photo's own pixels; those refused join ``result.unread``."""
-        patches = glare_patches(gray, result, 0.8 * side)
-        if not patches:
-            return []
-        squares = squares_in_glare(gray, patches, self._detector, side, known)
-        squares = [q for q, ok in zip(squares, looks_like_marker(gray, np.array(squares))) if ok and _quad_ok(q)[0]]
-        out = []
-        for q in squares:
-            got = self._soft.decode(gray, q)
-            if got.read and got.index < len(DECK):
-                out.append((DECK[got.index], got.corners, got.margin))
-            elif got.why != "another marker":
-                result.unread.append(got.corners)
-        return out
 
     def _set_min_side(self, longest_px: float) -> None:
         """Squares under MIN_SOFT_SIDE_PX cannot be read: the detector need not even trace

@@ -125,9 +125,9 @@ def _in_glare(gray: np.ndarray, quad: np.ndarray) -> bool:
 def glare_patches(gray: np.ndarray, result: ReadResult, min_side_px: float) -> list[np.ndarray]:
     """Burnt-out patches on the mat at least ``min_side_px`` across (a sticker washed out
     may not even be found as a square): their boxes as corner quads. Searched on every
-    other pixel: the live video checks every frame, and a patch half a marker across is
-    still 5 px or more there."""
-    step = 2 if min_side_px >= 8 else 1
+    other pixel (every fourth for patches 16 px and up): the live video checks every frame,
+    and the patch is still 4 px or more there."""
+    step = 4 if min_side_px >= 16 else 2 if min_side_px >= 8 else 1
     small = np.ascontiguousarray(gray[::step, ::step])
     mask = (small >= GLARE_LEVEL).astype(np.uint8)
     if not mask.any():
