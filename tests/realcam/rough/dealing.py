@@ -142,7 +142,7 @@ class _Plan:
             place = props.move(*at) @ props.rot(turn) @ props.move(-CARD_W_MM / 2, -CARD_H_MM / 2)
             self.cards.append(card_item(code, place, rng, style=deck_style, ppm=self.ppm, marks=None))
             away = at - lamp
-            self.lift_mm.append(away / (np.linalg.norm(away) + 1e-6) * rng.uniform(1.0, 3.0))
+            self.lift_mm.append(away / (np.linalg.norm(away) + 1e-6) * rng.uniform(2.0, 6.0))  # curled edges, a low lamp
         # the timeline
         self.steps: list[_Step] = [] if nu.at_once else [_Step(0)] * nu.empty_frames
         self.throw: list[tuple[float, float, float]] = []  # per card: from (mm), turn in the air, lift (mm)
@@ -191,7 +191,7 @@ class _Plan:
         th, tw = a.shape
         h = self.hm @ place @ np.diag([1 / self.ppm, 1 / self.ppm, 1.0])
         pts = cv2.perspectiveTransform(np.float32([[[0, 0], [tw, 0], [tw, th], [0, th]]]), h)[0]
-        pad = int(1.5 * pad_mm * self.pxmm) + 4
+        pad = int(3 * pad_mm * self.pxmm) + 4
         x0, y0 = np.maximum(np.floor(pts.min(0)).astype(int) - pad, 0)
         x1, y1 = np.minimum(np.ceil(pts.max(0)).astype(int) + pad, self.size)
         if x1 <= x0 or y1 <= y0:
@@ -207,7 +207,7 @@ class _Plan:
         if got is None:
             return
         x0, y0, a = got
-        a = cv2.GaussianBlur(a, (0, 0), max(soft_mm * self.pxmm / 2, 0.5))
+        a = cv2.GaussianBlur(a, (0, 0), max(soft_mm * self.pxmm, 0.5))
         roi = shade[y0:y0 + a.shape[0], x0:x0 + a.shape[1]]
         roi *= 1 - strength * a
 

@@ -23,7 +23,8 @@ class Nuisances:
     disc) and turned up to ``rotation_deg`` either way from the dealer's line; ``either_way``:
     half the cards lie head down (turned 180 degrees more).
     Card shadows: each card, lifted a little at its edges, takes ``shadow`` of the light off
-    the card below along a strip ``shadow_softness_mm`` soft (the one in the air: more, softer).
+    the card below, 2-6 mm off its edge away from the lamp and blurred by ``shadow_softness_mm``
+    (Gaussian sigma): a soft strip up to 2-3 sigma wide (the one in the air: further, softer).
     The lamp's reflection: its peak ``reflection`` (linear, 1 = a white card; times each
     surface's gloss: 0.6-1.3 on cards, 0.3 on the mat), ``reflection_sigma_mm`` wide, lying
     within ``reflection_near_mm`` of the pile; it moves up to ``reflection_move_mm`` (a swaying
@@ -117,7 +118,7 @@ SWEEP: dict[str, tuple[float, ...]] = {
 
 def pushed(name: str, level: float, *, height_cm: float = 57.0) -> Nuisances:
     """The neat table with only ``name`` (a key of :data:`SWEEP`) at ``level``. A moving
-    reflection is a visible one (peak 1.0, flickering 0.2); shadows are 4 mm soft."""
+    reflection is a visible one (peak 1.0, flickering 0.2); a darker shadow is a softer one."""
     base = neat(height_cm=height_cm)
     if name not in SWEEP:
         raise ValueError(f"unknown phenomenon {name!r}: use one of {tuple(SWEEP)}")
@@ -130,6 +131,6 @@ def pushed(name: str, level: float, *, height_cm: float = 57.0) -> Nuisances:
                                    reflection_flicker=0.2 if level else 0.0)
     if name == "reflection":
         return dataclasses.replace(base, reflection=level, reflection_near_mm=30.0)
-    if name == "shadow":
-        return dataclasses.replace(base, shadow=level, shadow_softness_mm=4.0)
+    if name == "shadow":  # darker and softer together: at 0.8 a strip of 2-3 cm beside the card
+        return dataclasses.replace(base, shadow=level, shadow_softness_mm=2.0 + 8.0 * level)
     return dataclasses.replace(base, **{name: level})
