@@ -98,13 +98,13 @@ def _ms(xs: list[float]) -> str:
 def _row(name: str, t: Tally) -> str:
     asks = ", ".join(f"{k} {v}" for k, v in sorted(t.asks.items())) or "—"
     return (f"| {name} | {t.seqs} | {t.cards} | {t.right} ({_pct(t.right, t.cards)}) | {t.wrong} "
-            f"| {t.asked} ({_pct(t.asked, t.cards)}) | {asks} | {t.asked_empty} | {t.hand} | {t.already} "
+            f"| {t.asked} ({_pct(t.asked, t.cards)}) | {t.asked_glare} of {t.glared} | {asks} | {t.asked_empty} | {t.hand} | {t.already} "
             f"| {t.missed} | {t.darker} |")
 
 
-HEAD = ("| sequences | n | cards | named right | wrong | sent back (cards) | asks by kind | asks, no card on "
-        "the table | \"hand\" | \"ja comptada\" | missed | darker frames |\n|---|---|---|---|---|---|---|---|---|---|"
-        "---|---|")
+HEAD = ("| sequences | n | cards | named right | wrong | sent back (cards) | of them under a reflection, of cards "
+        "under one | asks by kind | asks, no card on the table | \"hand\" | \"ja comptada\" | missed | darker frames "
+        "|\n|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 
 
 def run_mixed(quick: bool, styles: tuple[str, ...], learnt: dict, darker: bool, verbose: bool) -> None:
@@ -146,7 +146,8 @@ def run_sweep(quick: bool, styles: tuple[str, ...], learnt: dict, darker: bool, 
     cards = 8 if quick else 12
     print(f"### Sweep: each phenomenon alone on the neat table ({seqs} sequence(s) of {cards} cards at 720p a "
           f"step; cell: named right · wrong · sent back)\n")
-    print("| phenomenon | level | cards | named right | wrong | sent back | \"hand\" | missed |")
+    print("| phenomenon | level | cards | named right | wrong | sent back (of them under a reflection, of cards "
+          "under one) | \"hand\" | missed |")
     print("|---|---|---|---|---|---|---|---|")
     for p, (name, levels) in enumerate(SWEEP.items()):
         steps = levels[-1:] if quick else levels
@@ -159,7 +160,7 @@ def run_sweep(quick: bool, styles: tuple[str, ...], learnt: dict, darker: bool, 
                 t.add(read(seq, learnt[seq.deck_style], darker=darker, verbose=verbose))
             shown = DEALING[int(level)] if name == "background" else f"{level:g}"
             print(f"| {name} | {shown} | {t.cards} | {_pct(t.right, t.cards)} | {t.wrong} | {_pct(t.asked, t.cards)} "
-                  f"| {t.hand} | {t.missed} |", flush=True)
+                  f"({t.asked_glare} of {t.glared}) | {t.hand} | {t.missed} |", flush=True)
     print()
 
 

@@ -83,6 +83,10 @@ def test_a_reflection_that_moves_changes_the_still_table_between_frames():
         return float(np.abs(a - b).max())  # (the noise blurred away)
 
     assert change(moving) > 2 * change(still)
+    # the truth says how bright the reflection is on the top card
+    lying = [t for t in still.frame_truth if t.still and t.top is not None]
+    assert max(t.glare for t in lying) >= 0.6
+    assert all(t.glare == 0 for t in deal_sequence(8, pushed("reflection", 0.0), cards=12).frame_truth)
 
 
 def test_a_lingering_hand_is_in_view_while_the_cards_lie_still():
