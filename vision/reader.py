@@ -85,10 +85,15 @@ def _side(q: np.ndarray) -> float:
     return float(_sides(q).mean())
 
 
-def _new_square(q: np.ndarray, centres: list, sides: list) -> bool:
-    """Not a square already found (the same marker across the edge of two searches)."""
-    c = q.mean(axis=0)
-    return not any(float(np.hypot(*(c - o))) < 0.5 * s for o, s in zip(centres, sides))
+def _new_squares(fresh: list[np.ndarray], before: list[np.ndarray]) -> np.ndarray:
+    """Which of ``fresh`` are not squares found ``before`` (the same marker across the edge
+    of two searches: centres closer than half a side)."""
+    if not fresh or not before:
+        return np.ones(len(fresh), bool)
+    a, b = np.array(fresh, np.float32), np.array(before, np.float32)
+    side = np.linalg.norm(b[:, _NEXT] - b, axis=2).mean(axis=1)
+    d = np.linalg.norm(a.mean(axis=1)[:, None] - b.mean(axis=1)[None], axis=2)
+    return ~(d < 0.5 * side[None]).any(axis=1)
 
 
 def _quad_ok(q: np.ndarray) -> tuple[bool, float, str]:
@@ -235,13 +240,13 @@ class PileReader:
         for _ in range(2):  # the region, and once widened (a fan beyond the mat)
             self._set_min_side(max(search.shape[:2]))
             c, i, u = self._detector.detectMarkers(search)
-            centres = [q.mean(axis=0) for q in corners + unread]
-            sides = [_side(q) for q in corners + unread]
-            for q, k in zip(c, [] if i is None else i.ravel().tolist()):
-                if _new_square(q.reshape(4, 2) + offset, centres, sides):
-                    corners.append(q.reshape(4, 2) + offset)
-                    ids.append(int(k))
-            unread += [q.reshape(4, 2) + offset for q in u if _new_square(q.reshape(4, 2) + offset, centres, sides)]
+            seen_before = [q.reshape(4, 2) for q in corners + unread]
+            fresh_c = [q.reshape(4, 2) + offset for q in c]
+            keep = _new_squares(fresh_c, seen_before)
+            corners += [q for q, ok in zip(fresh_c, keep) if ok]
+            ids += [int(k) for k, ok in zip([] if i is None else i.ravel().tolist(), keep) if ok]
+            fresh_u = [q.reshape(4, 2) + offset for q in u]
+            unread += [q for q, ok in zip(fresh_u, _new_squares(fresh_u, seen_before)) if ok]
             cards = [q for q, k in zip(corners, ids) if k < len(DECK)]
             if not cards:
                 break
