@@ -112,7 +112,8 @@ class PileVote:
 def merge_reads(first: ReadResult, second: ReadResult) -> ReadResult:
     """Two reads of the same still pile (a second, darker exposure): the cards the vote
     counts, with their stickers; squares still unread in the first that the second read
-    are no longer marked."""
+    are no longer marked; the places asked about are the second's (what even the darker
+    exposure could not read) less those where the first read a card."""
     vote = PileVote()
     vote.add(first)
     vote.add(second)
@@ -127,9 +128,14 @@ def merge_reads(first: ReadResult, second: ReadResult) -> ReadResult:
     unread = [q for q in first.unread
               if not len(centres) or np.linalg.norm(centres - q.mean(axis=0), axis=1).min()
               > float(np.linalg.norm(q[1] - q[0]))]
+    # the darker exposure sees under the glare: its places asked about stand, but for a card
+    # the first read there
+    side = float(np.median([np.linalg.norm(d.corners[1] - d.corners[0]) for d in detections])) if detections else 0.0
+    asked = [a for a in second.asked
+             if not len(centres) or np.linalg.norm(centres - np.float32(a.centre), axis=1).min() > max(side, 1.0)]
     problems = list(first.problems)
     if disputed:
         problems.append(Problem(PLACE_DISPUTED, "Una carta es llegeix de dues maneres: mireu-la", tuple(disputed)))
     return ReadResult(cards=counted, detections=detections, mat_found=first.mat_found, mat_size=first.mat_size,
                       mat_corners=first.mat_corners, homography=first.homography, rejected=list(first.rejected),
-                      unread=unread, problems=problems, image_size=first.image_size, ms=first.ms + second.ms)
+                      unread=unread, problems=problems, asked=asked, image_size=first.image_size, ms=first.ms + second.ms)

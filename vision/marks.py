@@ -14,7 +14,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from kiosk.game import DECK, Card
+
 
 FAMILY = "DICT_6X6_250"
 # 48 ids of DICT_6X6_250 whose pairwise distance (any rotation) is at least MIN_DISTANCE;
@@ -93,10 +93,3 @@ def card_dictionary(family: str = FAMILY, ids: tuple[int, ...] | None = None) ->
     correction = max(0, (min_distance(family, ids) - 1) // 2)
     return cv2.aruco.Dictionary(base.bytesList[list(ids)], base.markerSize, correction)
 
-
-def card_for_index(index: int) -> Card | None:
-    return DECK[index] if 0 <= index < len(DECK) else None
-
-
-def index_for_card(card: Card) -> int:
-    return DECK.index(card)

@@ -14,7 +14,7 @@ Zero wrong cards comes first, then finding every card:
 The mat's corner markers give the table region (``mat_corners``) and the homography that
 undoes the perspective (``homography``: image -> mat millimetres; ``rectify()``).
 
-QR route (``marks="qr"``): pyzbar reads QR codes whose payload is the card code; payloads
+QR route (``marks="qr"``, vision.qr): pyzbar reads QR codes whose payload is the card code; payloads
 that are not one of the 48 cards are ignored. The mat (ArUco corners) works the same.
 """
 
@@ -26,13 +26,16 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from kiosk.game import DECK, Card, InvalidCardError
+from kiosk.game import DECK, Card
+from vision.asked import asked_places
 from vision.errors import ImageError
 from vision.kit import (CARD_H_MM, CARD_W_MM, MAT_SIZES_MM, STICKER_MM, check_marks, code_side_mm,
                         marker_side_mm, mat_marker_corners_mm)
 from vision.marks import ALL_IDS, MAT_IDS, card_dictionary
 from vision.fusion import STICKERS_DISAGREE, doubtful_pairs
-from vision.softdecode import SoftDecoder
+from vision.matregion import MatRegion
+from vision.qr import read_qr
+from vision.softdecode import SoftDecoder, looks_like_marker
 from vision.result import (CARD_TWICE, HARD_MARGIN, MAT_NOT_FOUND, Detection, LiveAccumulator,  # noqa: F401
                            Problem, ReadResult)
 
@@ -82,6 +85,17 @@ def _side(q: np.ndarray) -> float:
     return float(_sides(q).mean())
 
 
+def _new_squares(fresh: list[np.ndarray], before: list[np.ndarray]) -> np.ndarray:
+    """Which of ``fresh`` are not squares found ``before`` (the same marker across the edge
+    of two searches: centres closer than half a side)."""
+    if not fresh or not before:
+        return np.ones(len(fresh), bool)
+    a, b = np.array(fresh, np.float32), np.array(before, np.float32)
+    side = np.linalg.norm(b[:, _NEXT] - b, axis=2).mean(axis=1)
+    d = np.linalg.norm(a.mean(axis=1)[:, None] - b.mean(axis=1)[None], axis=2)
+    return ~(d < 0.5 * side[None]).any(axis=1)
+
+
 def _quad_ok(q: np.ndarray) -> tuple[bool, float, str]:
     """Convex, roughly square; returns (ok, mean side in px, why not)."""
     sides = _sides(q)
@@ -128,6 +142,7 @@ class PileReader:
         params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_NONE
         self._detector = cv2.aruco.ArucoDetector(self._dictionary, params)
         self._soft = SoftDecoder()
+        self._region = MatRegion(self._dictionary)
         self._min_rate = params.minMarkerPerimeterRate
 
     # -- public -------------------------------------------------------------------------
@@ -138,17 +153,13 @@ class PileReader:
         start = time.perf_counter()
         gray = _to_gray(image)
         h, w = gray.shape[:2]
-        self._set_min_side(max(w, h) * min(1.0, self.detect_width / w))
-        if w > self.detect_width:
-            f = self.detect_width / w
-            small = cv2.resize(gray, (self.detect_width, int(round(h * f))), interpolation=cv2.INTER_AREA)
-            corners, ids, unread = self._detector.detectMarkers(small)
-            corners = [(q.reshape(4, 2) + 0.5) / f - 0.5 for q in corners]  # pixel centres
-            unread = [(q.reshape(4, 2) + 0.5) / f - 0.5 for q in unread]
-        else:
-            corners, ids, unread = self._detector.detectMarkers(gray)
-        corners = list(corners)
-        ids = [] if ids is None else ids.ravel().tolist()
+        f = min(1.0, self.detect_width / w)
+        seen = cv2.resize(gray, (self.detect_width, int(round(h * f))), interpolation=cv2.INTER_AREA) \
+            if f < 1 else gray
+        corners, ids, unread = self._detect(seen)
+        # back to the photo's pixels (pixel centres when the search copy was scaled)
+        corners = [(q + 0.5) / f - 0.5 for q in corners]
+        unread = [(q + 0.5) / f - 0.5 for q in unread]
         not_read: list[np.ndarray] = []
         margins = [HARD_MARGIN] * len(corners)
         if self.marks == "aruco" and len(unread):
@@ -172,9 +183,10 @@ class PileReader:
             candidates = aruco_cards
             expected_mm = marker_side_mm(self.sticker_mm)
         else:
-            candidates = [(c, q, HARD_MARGIN) for c, q in self._read_qr(gray, result)]
+            candidates = [(c, q, HARD_MARGIN) for c, q in read_qr(gray, result.mat_corners)]
             expected_mm = code_side_mm(self.sticker_mm) * 21 / 25
         self._accept(gray, candidates, expected_mm, result)
+        result.asked = asked_places(gray, result, sticker_mm=self.sticker_mm)
         result.ms = (time.perf_counter() - start) * 1000
         return result
 
@@ -218,36 +230,37 @@ class PileReader:
         if not result.mat_found:
             result.problems.append(Problem(MAT_NOT_FOUND, "Només es veu una cantonada del tapet"))
 
-    def _read_qr(self, gray: np.ndarray, result: ReadResult) -> list[tuple[Card, np.ndarray]]:
-        """pyzbar on the frame, then on the table region upscaled 2x and binarised (zbar
-        misses small rotated codes at camera resolution). Payloads must name a card."""
-        from pyzbar.pyzbar import ZBarSymbol, decode
-
-        found: dict[Card, np.ndarray] = {}
-
-        def scan(img: np.ndarray, scale: float, dx: int, dy: int) -> None:
-            for sym in decode(img, symbols=[ZBarSymbol.QRCODE]):
-                try:
-                    card = Card.parse(sym.data.decode("ascii", "replace"))
-                except InvalidCardError:
-                    continue
-                pts = np.float32([(p.x, p.y) for p in sym.polygon])
-                if len(pts) != 4:
-                    x, y, w, h = sym.rect
-                    pts = np.float32([[x, y], [x + w, y], [x + w, y + h], [x, y + h]])
-                found.setdefault(card, pts / scale + (dx, dy))
-
-        scan(gray, 1.0, 0, 0)
-        h, w = gray.shape[:2]
-        x0, y0, x1, y1 = 0, 0, w, h
-        if result.mat_corners is not None:
-            x0, y0 = np.maximum(result.mat_corners.min(axis=0).astype(int), 0)
-            x1, y1 = np.minimum(result.mat_corners.max(axis=0).astype(int), (w, h))
-        if x1 - x0 > 16 and y1 - y0 > 16:
-            up = cv2.resize(gray[y0:y1, x0:x1], None, fx=2, fy=2, interpolation=cv2.INTER_CUBIC)
-            up = cv2.adaptiveThreshold(up, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY, 31, 5)
-            scan(up, 2.0, int(x0), int(y0))
-        return list(found.items())
+    def _detect(self, seen: np.ndarray) -> tuple[list, list, list]:
+        """The detector on the mat's region of ``seen`` (vision.matregion), widened while
+        cards turn up near its edge: (corners, ids, squares not read), in ``seen``'s pixels."""
+        search, offset = self._region.search_image(seen)
+        corners: list[np.ndarray] = []
+        ids: list[int] = []
+        unread: list[np.ndarray] = []
+        for _ in range(2):  # the region, and once widened (a fan beyond the mat)
+            self._set_min_side(max(search.shape[:2]))
+            c, i, u = self._detector.detectMarkers(search)
+            seen_before = [q.reshape(4, 2) for q in corners + unread]
+            fresh_c = [q.reshape(4, 2) + offset for q in c]
+            keep = _new_squares(fresh_c, seen_before)
+            corners += [q for q, ok in zip(fresh_c, keep) if ok]
+            ids += [int(k) for k, ok in zip([] if i is None else i.ravel().tolist(), keep) if ok]
+            fresh_u = [q.reshape(4, 2) + offset for q in u]
+            unread += [q for q, ok in zip(fresh_u, _new_squares(fresh_u, seen_before)) if ok]
+            cards = [q for q, k in zip(corners, ids) if k < len(DECK)]
+            if not cards:
+                break
+            side = float(np.median([_side(q) for q in cards]))
+            # and the squares of a marker's size that look like one (most are read softly)
+            like = [q for q in unread if 0.6 * side <= _side(q) <= 1.6 * side]
+            if like:
+                cards += [q for q, ok in zip(like, looks_like_marker(seen, np.array(like))) if ok]
+            reach = side * CARD_H_MM / marker_side_mm(self.sticker_mm)
+            more = self._region.widen(seen, np.array([q.mean(axis=0) for q in cards]), reach)
+            if more is None:
+                break
+            search, offset = more
+        return corners, ids, unread
 
     def _set_min_side(self, longest_px: float) -> None:
         """Squares under MIN_SOFT_SIDE_PX cannot be read: the detector need not even trace
@@ -261,26 +274,34 @@ class PileReader:
 
     def _soft_look(self, gray: np.ndarray, corners, ids, unread) -> tuple[list, list, list, list]:
         """Squares the detector found but could not read: soft decision (vision.softdecode)
-        on each one of a sticker's size that does not overlap a marker already read. Returns
-        (corners, ids, margins) read, and the squares refused ("seen but not read")."""
+        on each one of a sticker's size and shape that looks like a marker at all (a cheap
+        look at all of them at once: a tablecloth's checks stop there) and does not overlap
+        a marker already read. Returns (corners, ids, margins) read, and the marker-like
+        squares refused ("seen but not read")."""
         sides = [_side(q) for q, i in zip(corners, ids) if i < len(DECK)]
         typical = float(np.median(sides)) if sides else None
         lo, hi = (0.6 * typical, 1.6 * typical) if typical else (MIN_SOFT_SIDE_PX, 0.25 * min(gray.shape[:2]))
         lo = max(lo, MIN_SOFT_SIDE_PX)
+        quads = np.array([q.reshape(4, 2) for q in unread], np.float32)
+        edges = np.linalg.norm(quads[:, _NEXT] - quads, axis=2)  # (n, 4) side lengths
+        side = edges.mean(axis=1)
+        shaped = (side >= lo) & (side <= hi) & (edges.min(axis=1) >= 4) & (edges.max(axis=1) <= 1.6 * edges.min(axis=1))
+        order = np.nonzero(shaped)[0]
+        order = order[np.argsort(-side[order], kind="stable")]
+        order = order[looks_like_marker(gray, quads[order])][:MAX_SOFT_CANDIDATES]
         taken_c = [q.reshape(4, 2).mean(axis=0) for q in corners]
         taken_s = [_side(q) for q in corners]
         out_c, out_i, out_m, refused = [], [], [], []
-        by_size = sorted(((_side(q), q) for q in unread), key=lambda sq: -sq[0])[:MAX_SOFT_CANDIDATES]
-        for side, q in by_size:
-            q = q.reshape(4, 2).astype(np.float32)
-            if not lo <= side <= hi or not _quad_ok(q)[0]:
+        for k in order:
+            q = quads[k]
+            if not _quad_ok(q)[0]:
                 continue
             c = q.mean(axis=0)
             if taken_c and (np.linalg.norm(np.array(taken_c) - c, axis=1)
-                            < 0.5 * np.maximum(np.array(taken_s), side)).any():
+                            < 0.5 * np.maximum(np.array(taken_s), side[k])).any():
                 continue  # the same square at another threshold, or a marker already read
             taken_c.append(c)
-            taken_s.append(side)
+            taken_s.append(float(side[k]))
             got = self._soft.decode(gray, q)
             if got.read:
                 out_c.append(got.corners.reshape(1, 4, 2))

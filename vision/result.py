@@ -34,6 +34,27 @@ class Detection:
 
 
 @dataclass(frozen=True)
+class Ask:
+    """A place where a card may lie unread (vision.asked): ``corners`` (4, 2) image px of
+    what was seen there (a sticker's square, or a burnt-out patch), ``why``: "glare" (the
+    lamp's reflection) or "unread" (a sticker seen but not read). The kiosk asks the player
+    to move the card there, circled on the preview."""
+    corners: np.ndarray
+    why: str
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        c = self.corners.mean(axis=0)
+        return float(c[0]), float(c[1])
+
+    @property
+    def radius(self) -> float:
+        """A circle round it, a little wider than what was seen."""
+        c = self.corners.mean(axis=0)
+        return float(np.linalg.norm(self.corners - c, axis=1).max()) * 1.6
+
+
+@dataclass(frozen=True)
 class Problem:
     """A failed check, to show on the photo (``cards`` are outlined) and offer for correction."""
     kind: str
@@ -54,6 +75,9 @@ class ReadResult:
     # preview marks them so the player moves just that card
     unread: list[np.ndarray] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
+    # places where a card may lie unread (glare, a sticker seen but not read): the kiosk
+    # asks the player to move the card there (vision.asked)
+    asked: list[Ask] = field(default_factory=list)
     image_size: tuple[int, int] = (0, 0)  # (width, height) of the image read
     ms: float = 0.0
 
@@ -77,6 +101,7 @@ class ReadResult:
             rejected=[(c * factor, why) for c, why in self.rejected],
             unread=[c * factor for c in self.unread],
             problems=list(self.problems),
+            asked=[Ask(a.corners * factor, a.why) for a in self.asked],
             image_size=(int(round(self.image_size[0] * factor)), int(round(self.image_size[1] * factor))),
             ms=self.ms)
 
@@ -99,6 +124,10 @@ class ReadResult:
             centre = corners.mean(axis=0)
             radius = float(np.linalg.norm(corners - centre, axis=1).max()) * 1.6
             cv2.circle(out, (int(centre[0]), int(centre[1])), int(radius), (255, 0, 255), thick + 1, cv2.LINE_AA)
+        for ask in self.asked:  # a card to move: a thicker yellow ring round its place
+            x, y = ask.centre
+            cv2.circle(out, (int(x), int(y)), int(max(ask.radius, 12 * scale)), (0, 230, 255), thick + 2,
+                       cv2.LINE_AA)
         for d in self.detections:
             colour = (0, 0, 255) if d.card in bad else (0, 200, 0)
             cv2.polylines(out, [d.corners.astype(np.int32)], True, colour, thick + 1, cv2.LINE_AA)

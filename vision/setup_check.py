@@ -122,12 +122,12 @@ def _in_glare(gray: np.ndarray, quad: np.ndarray) -> bool:
         hi >= GLARE_LEVEL and hi - lo < GLARE_CONTRAST)
 
 
-def _glare_blobs(gray: np.ndarray, result: ReadResult, min_side_px: float) -> list[np.ndarray]:
+def glare_patches(gray: np.ndarray, result: ReadResult, min_side_px: float) -> list[np.ndarray]:
     """Burnt-out patches on the mat at least ``min_side_px`` across (a sticker washed out
     may not even be found as a square): their boxes as corner quads. Searched on every
-    other pixel: the live video checks every frame, and a patch half a marker across is
-    still 5 px or more there."""
-    step = 2 if min_side_px >= 8 else 1
+    other pixel (every fourth for patches 16 px and up): the live video checks every frame,
+    and the patch is still 4 px or more there."""
+    step = 4 if min_side_px >= 16 else 2 if min_side_px >= 8 else 1
     small = np.ascontiguousarray(gray[::step, ::step])
     mask = (small >= GLARE_LEVEL).astype(np.uint8)
     if not mask.any():
@@ -152,7 +152,7 @@ def glare_squares(image: np.ndarray, result: ReadResult) -> list[np.ndarray]:
     quads = [q for q in [d.corners for d in result.detections] + list(result.unread) if _in_glare(gray, q)]
     sides = [float(np.linalg.norm(d.corners[1] - d.corners[0])) for d in result.detections]
     marker_px = float(np.median(sides)) if sides else WEAK_MARKER_PX
-    return quads + _glare_blobs(gray, result, 0.5 * marker_px)
+    return quads + glare_patches(gray, result, 0.5 * marker_px)
 
 
 def check_setup(gray: np.ndarray, result: ReadResult, *, sticker_mm: float = STICKER_MM,
@@ -176,7 +176,7 @@ def check_setup(gray: np.ndarray, result: ReadResult, *, sticker_mm: float = STI
     px_per_mm = float(np.median(sides)) / MAT_CODE_MM
     marker_px = px_per_mm * marker_side_mm(sticker_mm)
     cell_px = marker_px / 8
-    glare = glare + tuple(_glare_blobs(gray, result, 0.5 * marker_px))
+    glare = glare + tuple(glare_patches(gray, result, 0.5 * marker_px))
     widths = [w for q in markers for w in _edge_width(gray, q)]
     edge_px = float(np.median(widths)) if widths else None
     edge_cells = edge_px / cell_px if edge_px is not None else None

@@ -182,24 +182,6 @@ def _family_to_ours(family: str = FAMILY) -> np.ndarray:
     return out
 
 
-def refine_corners(gray: np.ndarray, corners: np.ndarray) -> np.ndarray:
-    """Sub-pixel corners (cornerSubPix) with a window scaled to the square: a corner of a
-    20 px marker moves by a fraction of a pixel, of a 200 px one by a few. A corner that
-    moves further than a sixth of the side is kept where it was (the window saw something
-    else)."""
-    q = corners.reshape(4, 2).astype(np.float32)
-    side = float(np.linalg.norm(q - np.roll(q, -1, 0), axis=1).mean())
-    win = int(max(2, min(8, round(side / 12))))
-    h, w = gray.shape[:2]
-    if q.min() < win + 2 or q[:, 0].max() > w - win - 3 or q[:, 1].max() > h - win - 3:
-        return q
-    refined = cv2.cornerSubPix(gray, q.reshape(-1, 1, 2).copy(), (win, win), (-1, -1),
-                               (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_COUNT, 20, 0.01)).reshape(4, 2)
-    moved = np.linalg.norm(refined - q, axis=1) > side / 6
-    refined[moved] = q[moved]
-    return refined
-
-
 @lru_cache(maxsize=2)
 def _sample_points(k: int = 4) -> np.ndarray:
     """(boxes * k*k, 2) points in marker cell units (the marker spans 0..8): a k x k grid
@@ -236,6 +218,53 @@ def observe(gray: np.ndarray, corners: np.ndarray) -> np.ndarray:
     """The box means of the square (marker cells and quiet-zone ring), raw grey levels,
     sampled bilinearly straight from the image through the square's homography."""
     return _sample(gray, _points(corners)[None])[0]
+
+
+MIN_RING_CONTRAST = 6.0  # grey levels from the black border to the white quiet zone
+MIN_BITS_SPREAD = 0.2  # the code cells' spread against that contrast (markers: 0.4 and up)
+
+
+@lru_cache(maxsize=1)
+def _screen_grid() -> tuple[np.ndarray, np.ndarray]:
+    """(u, v), each (400,): 4 points in each of the 10 x 10 boxes (the 8 x 8 marker cells
+    and the quiet-zone ring), in units of the marker's side (0..1 across the marker)."""
+    cells = np.arange(-1, MARKER_CELLS + 1, dtype=np.float32) + 0.5
+    sub = np.float32([-0.125, 0.125])
+    y = cells[:, None, None, None] + sub[None, None, :, None]  # box row, sub-row
+    x = cells[None, :, None, None] + sub[None, None, None, :]  # box column, sub-column
+    u = np.broadcast_to(x, (10, 10, 2, 2)).ravel() / MARKER_CELLS
+    v = np.broadcast_to(y, (10, 10, 2, 2)).ravel() / MARKER_CELLS
+    return u.astype(np.float32), v.astype(np.float32)
+
+
+def looks_like_marker(gray: np.ndarray, quads: np.ndarray) -> np.ndarray:
+    """For each quad (n, 4, 2): could it be a marker at all? A black border ring inside a
+    lighter quiet zone, and code cells that differ from one another. A square of a checked
+    tablecloth, a printed box, a light square in a dark ring: no. Cheap (one bilinear grid
+    of 400 points per quad, all quads in one remap), so that only the squares worth it reach
+    the soft decision (``SoftDecoder.decode``). The limits hold with a wide margin: a
+    marker washed out by glare keeps its ring darker than its quiet zone and its cells apart
+    (0.4 of the contrast at the least, on the realistic camera)."""
+    quads = np.asarray(quads, np.float32).reshape(-1, 4, 2)
+    if not len(quads):
+        return np.zeros(0, bool)
+    u, v = _screen_grid()
+    q0, along, down = quads[:, 0], quads[:, 1] - quads[:, 0], quads[:, 3] - quads[:, 0]
+    twist = quads[:, 2] - quads[:, 1] - quads[:, 3] + quads[:, 0]
+    xy = [q0[:, i, None] + along[:, i, None] * u + down[:, i, None] * v + twist[:, i, None] * (u * v)
+          for i in (0, 1)]  # bilinear across the quad, (n, 400) each: plain arithmetic, no BLAS (see _mv)
+    vals = cv2.remap(gray, xy[0], xy[1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)  # a row per quad
+    box = vals.reshape(-1, 100, 4).astype(np.float32).mean(axis=2).reshape(-1, 10, 10)
+    ring = np.ones((10, 10), bool)
+    ring[1:-1, 1:-1] = False
+    border = np.zeros((10, 10), bool)
+    border[1:-1, 1:-1] = True
+    border[2:-2, 2:-2] = False
+    quiet = np.median(box[:, ring], axis=1)
+    black = np.median(box[:, border], axis=1)
+    contrast = quiet - black
+    spread = box[:, 2:-2, 2:-2].reshape(len(quads), -1).std(axis=1)
+    return (contrast >= MIN_RING_CONTRAST) & (spread >= MIN_BITS_SPREAD * contrast)
 
 
 def _pose_points(q: np.ndarray, step_px: float, k: int = 2) -> tuple[np.ndarray, np.ndarray]:

@@ -1,8 +1,10 @@
 """``botifarra-kiosk read IMAGE... [--darker IMAGE...] [--json] [--marks aruco|qr]``: the
 marked cards in photos.
 
-Prints ``{"images": [{"file": ..., "cards": [...]}, ...], "cards": [every card once]}``
-with ``--json``, else one line per photo. ``--darker``: for each photo, in order, the same
+Prints ``{"images": [{"file": ..., "cards": [...], "asked": [...]}, ...], "cards": [every card
+once]}`` with ``--json``, else one line per photo. ``asked``: the places where a card may lie
+unread (under the lamp's reflection: vision.asked), each ``{"x", "y", "radius"}`` (image px),
+``"why"`` ("glare" or "unread") and, with the mat seen, ``"mat_mm"``: the player moves that card. ``--darker``: for each photo, in order, the same
 pile taken at a shorter exposure; a photo that shows glare is then read as the kiosk reads
 it (``vision.still.read_still``: both reads merged; the entry says ``"darker": true``).
 An unreadable file, or a photo of more than 50 megapixels (its header is read first;
@@ -48,6 +50,20 @@ def _too_big(name: str) -> str | None:
     return None
 
 
+def _asked(ask, homography) -> dict:
+    """One place asked about, for JSON: its centre and circle (image px), why, and where on
+    the mat (mm from the mat's top-left) when the mat was seen."""
+    x, y = ask.centre
+    out = {"x": round(x), "y": round(y), "radius": round(ask.radius), "why": ask.why}
+    if homography is not None:
+        import cv2
+        import numpy as np
+
+        mm = cv2.perspectiveTransform(np.float32([[[x, y]]]), homography)[0, 0]
+        out["mat_mm"] = [round(float(mm[0])), round(float(mm[1]))]
+    return out
+
+
 def run(args) -> int:
     # before OpenCV is even imported: nothing decoded
     for name in [*args.images, *(args.deal or []), *(args.darker or [])]:
@@ -86,6 +102,7 @@ def run(args) -> int:
         entry = {"file": name, "cards": result.codes}
         if readout.darker:
             entry["darker"] = True
+        entry["asked"] = [_asked(a, result.homography) for a in result.asked]
         problems = [p.message for p in result.problems if p.kind != "mat_not_found"]
         if problems:
             entry["problems"] = problems
@@ -102,6 +119,8 @@ def run(args) -> int:
             print(f"{entry['file']}: {len(entry['cards'])} cards: {' '.join(entry['cards'])}")
             for p in entry.get("problems", []):
                 print(f"  ! {p}")
+            for a in entry["asked"]:
+                print(f"  ? a card at ({a['x']}, {a['y']}) cannot be read ({a['why']}): move it")
         if len(images) > 1:
             print(f"all: {len(cards)} cards: {' '.join(cards)}")
     return 0

@@ -12,7 +12,9 @@ A card is visible when at least one of its stickers is wholly in the frame and u
 A wrong card is a reported code that is not face up on the table.
 
 Shots are cached on disk after their first render (see the dataset module), so a second
-run only reads. ``python -m tests.bench.bench_realcam --fast`` reads a small subset.
+run only reads. ``python -m tests.bench.bench_realcam --fast`` reads a small subset;
+``--tables`` only the bar tables' part (tests.bench.tables_speed: checked cloths, textured
+wood, marble, menus; speed, recall, wrong, asked).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from dataclasses import dataclass, field
 import cv2
 
 from kiosk.game import DECK
+from tests.bench import tables_speed
 from tests.realcam.dataset import FAST, FULL, shots
 from vision.marks import card_dictionary
 from vision.reader import PileReader
@@ -138,6 +141,9 @@ def render_speed(n: int = 2) -> str:
 def main(argv: list[str] | None = None) -> None:
     argv = sys.argv[1:] if argv is None else argv
     fast = "--fast" in argv
+    if "--tables" in argv:  # only the bar tables (issue 21: checked cloths, wood, marble, menus)
+        tables_speed.main(fast)
+        return
     sizes = FAST if fast else FULL
     start = time.monotonic()
     rows = measure(fast=fast)
@@ -147,6 +153,7 @@ def main(argv: list[str] | None = None) -> None:
     print()
     print(render_speed(1 if fast else 2))
     print(f"\n_{time.monotonic() - start:.0f} s, rendering included unless cached_\n")
+    tables_speed.main(fast)
 
 
 if __name__ == "__main__":

@@ -7,9 +7,10 @@ draft, which it observes.
 
 Stills: when the pile settles, or on SCAN, the camera service takes one full-resolution
 still (with the light on at its set brightness) and reads it on its own thread; what the
-still's set-up check found (camera too high, out of focus, a card in glare) and the squares
-seen but not read (circled in magenta on the preview) are said here, so the player moves
-just that card.
+still's set-up check found (camera too high, out of focus, a card in glare), the places where
+a card may lie unread under the lamp's reflection (``ReadResult.asked``, circled in yellow on
+the preview) and the squares seen but not read (circled in magenta) are said here, so the
+player moves just that card.
 """
 
 from __future__ import annotations
@@ -164,9 +165,17 @@ class ScoreCameraScreen(KioskScreen):
         """What a still read asks of the player: the set-up check's findings, then the
         squares seen but not read (circled on the preview)."""
         kinds = {f.kind for f in getattr(read.setup, "findings", ())}
+        asked = len(read.result.asked)
+        if asked:  # said card by card below, circled on the preview
+            kinds.discard("glare")
         lines = [_(text) for kind, text in FINDING_TEXT.items() if kind in kinds]
         unread = len(read.result.unread)
-        if unread:
+        if asked:
+            lines.append(ngettext("{n} card under the lamp's reflection cannot be read: move the circled card "
+                                  "until it no longer shines",
+                                  "{n} cards under the lamp's reflection cannot be read: move the circled cards "
+                                  "until they no longer shine", asked).format(n=asked))
+        elif unread:
             lines.append(ngettext("{n} card seen but not read: move the circled card a little",
                                   "{n} cards seen but not read: move the circled cards a little",
                                   unread).format(n=unread))

@@ -1,0 +1,82 @@
+"""The sticker reader on hard tables (issue 21, item 7): ``python -m tests.bench tables``.
+
+Piles of marked cards (``tests.realcam.rough.marked``) on checked (gingham) cloths, rough
+wood, white marble and tables strewn with printed menus, on the mat or straight on the table,
+at 720p and 1080p, read by ``vision.reader.PileReader`` (one reader per resolution, as the
+kiosk keeps one). Prints, per resolution and surface: visible cards found, wrong cards, and the
+reader's CPU time per frame on one core (``cv2.setNumThreads(1)``; this process's CPU time,
+which other load inflates less than wall time), median / p95 / p99 / max.
+
+``BENCH_TABLES_FRAMES`` frames per resolution (24, cycling through the four surfaces);
+``BENCH_TABLES_QUICK=1`` or ``--quick``: 8. Frames are rendered before each is timed
+(about 0.3 s of CPU a 1080p frame), not kept on disk.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from tests.realcam.rough.marked import RESOLUTIONS, marked_frames
+from vision.reader import PileReader
+
+
+@dataclass
+class Tally:
+    frames: int = 0
+    visible: int = 0
+    found: int = 0
+    wrong: int = 0
+    ms: list[float] = field(default_factory=list)
+
+
+def _pct(a: int, b: int) -> str:
+    return f"{100 * a / b:.1f} %" if b else "—"
+
+
+def _ms(xs: list[float]) -> str:
+    a = np.asarray(xs)
+    return f"{np.median(a):.0f} / {np.percentile(a, 95):.0f} / {np.percentile(a, 99):.0f} / {a.max():.0f}"
+
+
+def measure(n: int) -> dict[tuple[str, str], Tally]:
+    cv2.setNumThreads(1)
+    rows: dict[tuple[str, str], Tally] = defaultdict(Tally)
+    for res in RESOLUTIONS:
+        reader = PileReader()
+        for f in marked_frames(res, n):
+            start = time.process_time()
+            got = set(reader.read(f.image).codes)
+            ms = 1000 * (time.process_time() - start)
+            for key in ((res, "all"), (res, f.surface), (res, "on the mat" if f.on_mat else "no mat")):
+                t = rows[key]
+                t.frames += 1
+                t.visible += len(f.visible)
+                t.found += len(f.visible & got)
+                t.wrong += len(f.wrong(got))
+                t.ms.append(ms)
+    return rows
+
+
+def main(argv: list[str] | None = None) -> None:
+    argv = sys.argv[1:] if argv is None else argv
+    quick = "--quick" in argv or os.environ.get("BENCH_TABLES_QUICK") == "1"
+    n = 8 if quick else int(os.environ.get("BENCH_TABLES_FRAMES", "24"))
+    start = time.monotonic()
+    rows = measure(n)
+    print(f"### Marked cards on hard tables ({n} frames a resolution; PileReader, one core)\n")
+    print("| resolution | frames | n | visible cards | found | wrong | ms/frame median / p95 / p99 / max |")
+    print("|---|---|---|---|---|---|---|")
+    for (res, name), t in rows.items():
+        print(f"| {res} | {name} | {t.frames} | {t.visible} | {_pct(t.found, t.visible)} | {t.wrong} | {_ms(t.ms)} |")
+    print(f"\n_{time.monotonic() - start:.0f} s, rendering included_\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,120 @@
+"""One rough dealing sequence (tests/realcam/rough) read by ``DealTracker`` frame by frame, as
+the kiosk reads its camera, and scored against the sequence's ground truth.
+
+Scoring, per card (its place in deal order):
+
+- named right: counted while it was the card on top (``FrameTruth.top_index``), once;
+- wrong: a card counted that is not the one on top (or on the empty table, or counted twice);
+- sent back: the kiosk asked about it while it lay on top ("show again", "two cards", "move
+  it" out of a reflection), whether or not it was named later; nobody answers here (each
+  card's first spell only: the player does not lift it again). "of them under a reflection":
+  the truth says the lamp's reflection on it was at least ``GLARE_TRUTH`` when it was asked
+  about (``FrameTruth.glare``): asking to move those may be the right answer;
+- "hand" answers and "ja comptada" are counted apart; asks with no card on the table too;
+- missed: nothing said about it at all.
+
+Darker frames (a camera with exposure control): when the tracker asks, the sequence's next
+frame is rendered at that exposure (``DealSequence.frame(n, exposure_scale=)``) and handed over
+in its place, as ``tests/bench/bench_deck.py`` does. The time of each ``feed``/``feed_darker``
+call is this process's CPU time (other load does not inflate it much; one core).
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+
+from tests.realcam.rough.dealing import DealSequence
+from vision.deck.darker import DARKER_SCALE
+from vision.deck.tracker import ALREADY, ASK_KINDS, COUNTED, DARKER, GLARE, HAND, SHOW_AGAIN, TWO_CARDS, DealTracker
+
+GLARE_TRUTH = 0.6  # the reflection on a card from which its print is washed out (as tests/bench/bench_deck.py)
+ASK_NAMES = {SHOW_AGAIN: "show again", TWO_CARDS: "two cards", GLARE: "move it"}
+
+
+@dataclass
+class Tally:
+    seqs: int = 0
+    cards: int = 0
+    right: int = 0
+    wrong: int = 0
+    asked: int = 0  # cards sent back at least once
+    asked_glare: int = 0  # of them: under the lamp's reflection (truth >= GLARE_TRUTH) when asked
+    glared: int = 0  # cards under such a reflection in some still frame while on top
+    asks: Counter = field(default_factory=Counter)  # ask events by kind (on a card lying on top)
+    asked_empty: int = 0  # asks while no card lay on the table
+    hand: int = 0  # "a hand is there" answers
+    already: int = 0  # "ja comptada" answers
+    missed: int = 0
+    darker: int = 0
+    ms: dict = field(default_factory=dict)  # resolution -> CPU ms per frame read
+
+    def add(self, other: "Tally") -> None:
+        for name in ("seqs", "cards", "right", "wrong", "asked", "asked_glare", "glared", "asked_empty", "hand",
+                     "already", "missed", "darker"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.asks.update(other.asks)
+        for k, v in other.ms.items():
+            self.ms.setdefault(k, []).extend(v)
+
+    @property
+    def frames(self) -> int:
+        return sum(len(v) for v in self.ms.values())
+
+
+def _timed(call, ms: list[float]):
+    c0 = time.process_time()
+    out = call()
+    ms.append(1000 * (time.process_time() - c0))
+    return out
+
+
+def read(seq: DealSequence, model, *, darker: bool = True, verbose: bool = False) -> Tally:
+    """Read ``seq`` frame by frame with a fresh ``DealTracker(model)``; the tally of its cards."""
+    tracker = DealTracker(model, darker_scale=DARKER_SCALE if darker else None)
+    ms: list[float] = []
+    t = Tally(seqs=1, cards=len(seq.truth), ms={seq.resolution: ms})
+    counted: set[int] = set()
+    asked: set[int] = set()
+    asked_glare: set[int] = set()
+    taken = -1
+    for n in range(len(seq)):
+        if n <= taken:
+            continue  # the darker frame stood in for this one
+        frame = seq.frame(n)
+        got = _timed(lambda: tracker.feed(frame.image), ms)
+        events = [(n, e) for e in got if e.kind != DARKER]
+        for ask in [e.darker for e in got if e.kind == DARKER]:
+            taken = min(n + 1, len(seq) - 1)
+            dark = seq.frame(taken, exposure_scale=ask.exposure_scale).image
+            t.darker += 1
+            events += [(taken, e) for e in _timed(lambda: tracker.feed_darker(ask, dark), ms)]
+        for k, e in events:
+            i = seq.frame_truth[k].top_index
+            if verbose:
+                print(f"<!-- seed {seq.seed} frame {k}: {e.kind} {e.card} (top {i}: "
+                      f"{seq.truth[i] if i >= 0 else None}) -->")
+            if e.kind == COUNTED:
+                if i < 0 or i in counted or e.card.code != seq.truth[i]:
+                    t.wrong += 1
+                else:
+                    counted.add(i)
+            elif e.kind in ASK_KINDS:
+                if i < 0:
+                    t.asked_empty += 1
+                else:
+                    t.asks[ASK_NAMES[e.kind]] += 1
+                    asked.add(i)
+                    if seq.frame_truth[k].glare >= GLARE_TRUTH:
+                        asked_glare.add(i)
+            elif e.kind == HAND:
+                t.hand += 1
+            elif e.kind == ALREADY:
+                t.already += 1
+    t.right = len(counted)
+    t.asked = len(asked)
+    t.asked_glare = len(asked_glare)
+    t.glared = len({f.top_index for f in seq.frame_truth if f.still and f.glare >= GLARE_TRUTH})
+    t.missed = sum(1 for i in range(len(seq.truth)) if i not in counted and i not in asked)
+    return t
