@@ -8,7 +8,7 @@ about, each once per place:
 - ``"unread"``: a square that looks like a marker (vision.softdecode.looks_like_marker)
   and that the soft decision refused: a sticker seen but not read;
 - ``"glare"``: a burnt-out patch on the mat at least a sticker across
-  (vision.setup_check.glare_patches) that stickers read do not cover.
+  (vision.highlights.glare_patches) that stickers read do not cover.
 
 A place is not asked about when a card read explains it: it overlaps a sticker read, or it
 is where the other sticker of a card read lies (vision.fusion.partner_offset: that card is
@@ -24,7 +24,7 @@ import numpy as np
 
 from vision.fusion import partner_offset
 from vision.result import Ask, ReadResult
-from vision.setup_check import GLARE_CONTRAST, glare_patches
+from vision.highlights import GLARE_CONTRAST, glare_patches
 
 UNREAD, GLARE = "unread", "glare"
 

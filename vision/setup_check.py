@@ -24,14 +24,13 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from vision.highlights import glare_patches, in_glare
 from vision.kit import MAT_CODE_MM, STICKER_MM, marker_side_mm, mat_marker_corners_mm
 from vision.result import ReadResult
 
 MIN_MARKER_PX = 12.0  # under 1.5 px per cell the realistic camera loses cards even in stills
 WEAK_MARKER_PX = 20.0  # 20 px and up: video frames read >= 99 % (docs/vision.md)
 MAX_EDGE_CELLS = 1.3  # an edge wider than 1.3 cells of a card's marker: cells run together
-GLARE_LEVEL = 250  # grey level of a burnt-out highlight
-GLARE_CONTRAST = 60  # a sticker with less contrast than this cannot be read
 
 NO_MAT, TOO_HIGH, TOO_WEAK, OUT_OF_FOCUS, GLARE, GOOD = (
     "no_mat", "too_high", "too_weak", "out_of_focus", "glare", "good")
@@ -111,45 +110,10 @@ def _edge_width(gray: np.ndarray, quad: np.ndarray, samples: int = 5) -> list[fl
     return widths
 
 
-def _in_glare(gray: np.ndarray, quad: np.ndarray) -> bool:
-    x0, y0 = np.maximum(np.floor(quad.min(axis=0)).astype(int), 0)
-    x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 1
-    patch = gray[y0:y1, x0:x1]
-    if patch.size < 16 or patch.max() < GLARE_LEVEL:  # both tests below need a burnt-out pixel
-        return False
-    lo, hi = np.percentile(patch, (5, 95))
-    return bool((patch >= GLARE_LEVEL).mean() > 0.05 and hi - lo < GLARE_CONTRAST * 2) or bool(
-        hi >= GLARE_LEVEL and hi - lo < GLARE_CONTRAST)
-
-
-def glare_patches(gray: np.ndarray, result: ReadResult, min_side_px: float) -> list[np.ndarray]:
-    """Burnt-out patches on the mat at least ``min_side_px`` across (a sticker washed out
-    may not even be found as a square): their boxes as corner quads. Searched on every
-    other pixel (every fourth for patches 16 px and up): the live video checks every frame,
-    and the patch is still 4 px or more there."""
-    step = 4 if min_side_px >= 16 else 2 if min_side_px >= 8 else 1
-    small = np.ascontiguousarray(gray[::step, ::step])
-    mask = (small >= GLARE_LEVEL).astype(np.uint8)
-    if not mask.any():
-        return []
-    if result.mat_corners is not None:
-        inside = np.zeros_like(mask)
-        cv2.fillConvexPoly(inside, (result.mat_corners / step).astype(np.int32), 1)
-        mask &= inside
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    n, _labels, stats, _ = cv2.connectedComponentsWithStats(mask)
-    out = []
-    for x, y, w, h, area in stats[1:n]:
-        if area * step * step >= min_side_px ** 2:
-            x, y, w, h = x * step, y * step, w * step, h * step
-            out.append(np.float32([[x, y], [x + w, y], [x + w, y + h], [x, y + h]]))
-    return out
-
-
 def glare_squares(image: np.ndarray, result: ReadResult) -> list[np.ndarray]:
     """Stickers (read or not) and patches of the mat in glare, as corner quads."""
     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
-    quads = [q for q in [d.corners for d in result.detections] + list(result.unread) if _in_glare(gray, q)]
+    quads = [q for q in [d.corners for d in result.detections] + list(result.unread) if in_glare(gray, q)]
     sides = [float(np.linalg.norm(d.corners[1] - d.corners[0])) for d in result.detections]
     marker_px = float(np.median(sides)) if sides else WEAK_MARKER_PX
     return quads + glare_patches(gray, result, 0.5 * marker_px)
@@ -165,7 +129,7 @@ def check_setup(gray: np.ndarray, result: ReadResult, *, sticker_mm: float = STI
     findings: list[Finding] = []
     markers = _mat_markers_px(result)
     glare = tuple(q for q in [d.corners for d in result.detections] + list(result.unread)
-                  if _in_glare(gray, q))
+                  if in_glare(gray, q))
     if not markers or not result.mat_found:
         findings.append(Finding(NO_MAT, "No es veuen les cantonades del tapet: poseu el tapet sencer "
                                         "a la vista de la càmera.", True))
