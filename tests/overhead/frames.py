@@ -21,7 +21,7 @@ from typing import Iterator
 import cv2
 import numpy as np
 
-from tests.overhead.plan import HandPlan, lying_at, plan_hand, reach_at, seat_place_mm
+from tests.overhead.plan import PLAN_VERSION, HandPlan, lying_at, plan_hand, reach_at, seat_place_mm
 from tests.realcam import camera, light as lightmod
 from tests.realcam.deal import _hand_item
 from tests.realcam.render import Item, card_item, draw_exposure, shoot, texture_ppm
@@ -159,7 +159,8 @@ def _px(seq: Sequence, at_mm, d_mm) -> tuple[float, float]:
 def _version() -> str:
     h = hashlib.sha1()
     here = Path(__file__).parent
-    for p in sorted(here.glob("*.py")) + sorted((here.parent / "realcam").glob("*.py")):
+    # the plan is in the sequence's key (its arguments and PLAN_VERSION): only the camera here
+    for p in [here / "frames.py"] + sorted((here.parent / "realcam").glob("*.py")):
         h.update(p.read_bytes())
     return h.hexdigest()[:10]
 
@@ -184,5 +185,5 @@ def overhead(seed: int, *, mode: str = "720p", height_cm: float = 85.0, renunci:
     hm = pose.table_to_image(camera.MODES[mode][1])
     pts = cv2.perspectiveTransform(np.float32([[seat_place_mm(s) for s in range(4)]]), hm)[0]
     seats = {s: (float(pts[s, 0]), float(pts[s, 1])) for s in range(4)}
-    key = hashlib.sha1(repr((seed, mode, height_cm, renunci, tricks, lighting, deck_style)).encode()).hexdigest()[:14]
+    key = hashlib.sha1(repr((PLAN_VERSION, seed, mode, height_cm, renunci, tricks, lighting, deck_style)).encode()).hexdigest()[:14]
     return Sequence(plan, mode, height_cm, pose, light, ex, seats, key, deck_style)

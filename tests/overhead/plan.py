@@ -23,6 +23,7 @@ import numpy as np
 from kiosk.game.handcheck import check_hand, read_played_hand
 from tests.game.handgen import deal_and_play
 
+PLAN_VERSION = 1  # part of the rendered frames' cache key: bump when a plan changes
 PLACE_MM = 130.0  # from the table's middle to each seat's place
 SEAT_DEG = (90.0, 0.0, 270.0, 180.0)  # direction of each seat's side (table mm: x right, y down)
 REACH_MM = 430.0  # where a hand comes from (out of the frame at 70-100 cm)
@@ -96,8 +97,8 @@ def card_place(centre: np.ndarray, turn_deg: float) -> np.ndarray:
 
 
 def plan_hand(seed: int, *, renunci: bool = False, tricks: int = 12, touch_share: float = 0.15) -> HandPlan:
-    """A hand of ``tricks`` tricks (12: the whole hand), with one forbidden card when
-    ``renunci`` (it lands in the tricks played when ``tricks`` is 12)."""
+    """The first ``tricks`` tricks of a hand (12: the whole hand), with one forbidden card
+    when ``renunci`` (``injected`` says where, None when it falls after ``tricks``)."""
     drawn = deal_and_play(random.Random(seed), renunci=renunci)
     doc = dict(drawn.doc, tricks=drawn.doc["tricks"][:tricks])
     rng = np.random.default_rng([seed, 23])
@@ -132,7 +133,8 @@ def plan_hand(seed: int, *, renunci: bool = False, tricks: int = 12, touch_share
             plays[k] = Played(**{**plays[k].__dict__, "gone_s": t_in})
         lead = winner
         t = t_out + rng.uniform(0.1, 0.4)
-    return HandPlan(seed, doc, drawn.injected if tricks == 12 else None, plays, reaches, t + 0.5)
+    injected = drawn.renunci if drawn.renunci is not None and drawn.renunci[0] <= tricks else None
+    return HandPlan(seed, doc, injected, plays, reaches, t + 0.5)
 
 
 def reach_at(reach: Reach, t: float) -> np.ndarray | None:

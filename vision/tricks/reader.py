@@ -63,6 +63,7 @@ TrickEvent = TrickPlay | TrickAsk
 @dataclass
 class _Seen:
     patch: Patch
+    since: int  # the frame it was first seen lying still
     tries: int = 0
     card: Card | None = None  # named, waiting for its turn
     asked: bool = False
@@ -73,19 +74,21 @@ class TrickReader:
     """Reads a hand's cards from an overhead camera, trick by trick.
 
     ``seats``: seat 0-3 -> (x, y) in the frame where that seat's card lies; ``hand``: the
-    hand in play (trump, first lead, rules); ``frame_size``: (w, h) of the frames fed.
+    hand in play (trump, first lead, rules), or several when the trump is not known (one
+    per trump): then each trick's leader is the seat whose card lay first, and the hands
+    whose winners say otherwise are dropped; ``frame_size``: (w, h) of the frames fed.
 
     >>> reader = TrickReader(model, {0: (640, 560), 1: (980, 360), 2: (640, 160), 3: (300, 360)},
     ...                      HandInPlay("oros", first_lead=1), frame_size=(1280, 720))
     >>> events = reader.feed(frame)  # [TrickPlay(trick=1, seat=1, card=Card(...), frame=7)]
     """
 
-    def __init__(self, model: DeckModel, seats: Mapping[int, tuple[float, float]], hand: HandInPlay, *,
-                 frame_size: tuple[int, int]) -> None:
+    def __init__(self, model: DeckModel, seats: Mapping[int, tuple[float, float]],
+                 hand: HandInPlay | list[HandInPlay], *, frame_size: tuple[int, int]) -> None:
         if sorted(seats) != [0, 1, 2, 3]:
             raise ValueError("the seats' places must be given for seats 0, 1, 2 and 3")
         self.model = model
-        self.hand = hand
+        self.hands = list(hand) if isinstance(hand, list) else [hand]
         self.seats = {s: np.float32(seats[s]) for s in range(4)}
         near = min(float(np.linalg.norm(self.seats[a] - self.seats[b])) for a in range(4) for b in range(a))
         self.watch = TableWatch(frame_size, (LONG_SIDE[0] * near, LONG_SIDE[1] * near))
@@ -93,6 +96,11 @@ class TrickReader:
         self.seen: dict[int, _Seen] = {}  # seat -> the card lying there, not yet in the hand
         self.down: dict[int, Card] = {}  # seat -> its card in the trick on the table
         self.frame_no = -1
+
+    @property
+    def hand(self) -> HandInPlay:
+        """The hand in play as read so far (the first of the hands still possible)."""
+        return self.hands[0]
 
     # -- the table's side -------------------------------------------------------------
     def answer(self, seat: int, card: Card) -> list[TrickEvent]:
@@ -116,7 +124,7 @@ class TrickReader:
                 continue
             seen = self.seen.get(seat)
             if seen is None or np.hypot(*np.subtract(seen.patch.centre, patch.centre)) > 4:
-                seen = self.seen[seat] = _Seen(patch, box=patch.mask_box)
+                seen = self.seen[seat] = _Seen(patch, self.frame_no, box=patch.mask_box)
             seen.patch = patch
             if seen.card is None and not seen.asked:
                 events += self._read(frame, seat, seen)
@@ -166,24 +174,36 @@ class TrickReader:
         """Named cards into the hand, in turn order (a card at the wrong turn waits)."""
         out: list[TrickEvent] = []
         while self.hand.to_play is not None:
+            if self.hand.trick == () and self.down:
+                break  # the last trick is still on the table
+            if not self.hand.trick and len(self.hands) > 1:
+                self._keep_hands_led_by_first_card()
             seat = self.hand.to_play
             seen = self.seen.get(seat)
             if seen is None or seen.card is None or seat in self.down:
                 break
-            if self.hand.trick == () and self.down:
-                break  # the last trick is still on the table
             try:
-                self.hand = self.hand.play(CardPlayed(self.hand.trick_number, seat, seen.card))
+                hands = [h.play(CardPlayed(self.hand.trick_number, seat, seen.card)) for h in self.hands
+                         if h.to_play == seat]
             except IllegalPlayError:
                 seen.card, seen.asked = None, True
                 out.append(TrickAsk(self._trick_no(), seat, "played", self.frame_no))
                 break
-            number = self.hand.events[-1].trick
-            out.append(TrickPlay(number, seat, seen.card, self.frame_no))
+            self.hands = hands
+            out.append(TrickPlay(self.hand.events[-1].trick, seat, seen.card, self.frame_no))
             self.watch.settle(seen.box)
             self.down[seat] = seen.card
             del self.seen[seat]
         return out
+
+    def _keep_hands_led_by_first_card(self) -> None:
+        """Trump unknown: the trick's leader is the seat whose card lay first."""
+        if not self.seen:
+            return
+        first = min(self.seen, key=lambda s: self.seen[s].since)
+        led = [h for h in self.hands if h.to_play == first]
+        if led:
+            self.hands = led
 
     def _outline(self, frame: np.ndarray, patch: Patch) -> np.ndarray:
         """The card's corners in the frame: the work-size outline, tightened on the full
