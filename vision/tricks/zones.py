@@ -70,12 +70,14 @@ class TableWatch:
         if moving.any():
             self.moved[cv2.dilate(moving.view(np.uint8), self._kernel) > 0] = self.n
         self.current = g
-        changed = (cv2.absdiff(g, self.settled) > CHANGE_LEVEL).view(np.uint8)
-        if not changed.any():
-            return []
-        changed = cv2.morphologyEx(changed, cv2.MORPH_OPEN, self._kernel)
-        count, labels, stats, _ = cv2.connectedComponentsWithStats(changed, connectivity=8)
+        # only what changed AND has been still: while a hand moves over the table (most
+        # frames with a change) there is nothing to outline
+        changed = (cv2.absdiff(g, self.settled) > CHANGE_LEVEL) & (self.moved <= self.n - STILL_FRAMES)
         min_area = 0.25 * self.long[0] ** 2
+        if np.count_nonzero(changed) < min_area:
+            return []
+        changed = cv2.morphologyEx(changed.view(np.uint8), cv2.MORPH_OPEN, self._kernel)
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(changed, connectivity=8)
         out = []
         for i in range(1, count):
             x, y, w, h, area = (int(v) for v in stats[i])
