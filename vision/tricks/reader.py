@@ -95,6 +95,7 @@ class TrickReader:
         self.zone_px = ZONE * near
         self.seen: dict[int, _Seen] = {}  # seat -> the card lying there, not yet in the hand
         self.down: dict[int, Card] = {}  # seat -> its card in the trick on the table
+        self.down_box: dict[int, tuple[int, int, int, int]] = {}  # where it lies (work px)
         self.frame_no = -1
 
     @property
@@ -115,12 +116,21 @@ class TrickReader:
     def feed(self, frame: np.ndarray) -> list[TrickEvent]:
         self.frame_no += 1
         events: list[TrickEvent] = []
-        for patch in self.watch.step(frame):
-            if patch.bare:
-                self._taken(patch)
-                continue
+        patches = self.watch.step(frame)
+        if self.down and not self.hand.trick:
+            self._sweep()
+        for patch in patches:
             seat = self._seat_of(patch)
-            if seat is None or not patch.card_shaped or seat in self.down:
+            if patch.bare:
+                self.watch.forget(patch.mask_box)
+                if seat is not None:
+                    self.seen.pop(seat, None)
+                continue
+            if seat is None or not patch.card_shaped:
+                if seat in self.down and not self.hand.trick and self._moved_off(seat, patch):
+                    self._gone(seat)  # the next card lies where the last trick's was
+                continue
+            if seat in self.down:
                 continue
             seen = self.seen.get(seat)
             if seen is None or np.hypot(*np.subtract(seen.patch.centre, patch.centre)) > 4:
@@ -130,20 +140,26 @@ class TrickReader:
                 events += self._read(frame, seat, seen)
         return events + self._place()
 
+    def _sweep(self) -> None:
+        """The trick on the table is complete: each of its cards' places seen bare again
+        (still, nothing on it) is cleared."""
+        for seat in [s for s, box in self.down_box.items() if self.watch.looks_bare(box)]:
+            self._gone(seat)
+
+    def _gone(self, seat: int) -> None:
+        self.watch.forget(self.down_box.pop(seat))
+        del self.down[seat]
+
+    def _moved_off(self, seat: int, patch: Patch) -> bool:
+        x0, y0, x1, y1 = self.down_box[seat]
+        return float(np.hypot(patch.centre[0] - (x0 + x1) / 2, patch.centre[1] - (y0 + y1) / 2)) > 0.2 * (
+            self.watch.long[0] + self.watch.long[1]) / 2
+
     def _seat_of(self, patch: Patch) -> int | None:
         at = np.float32(patch.centre) / self.watch.scale
         d = {s: float(np.linalg.norm(at - p)) for s, p in self.seats.items()}
         seat = min(d, key=d.__getitem__)
         return seat if d[seat] <= self.zone_px else None
-
-    def _taken(self, patch: Patch) -> None:
-        """Something went back to bare table: a trick swept off (or a card taken back)."""
-        self.watch.settle(patch.mask_box, bare=True)
-        seat = self._seat_of(patch)
-        if seat is not None:
-            self.seen.pop(seat, None)
-        if not self.hand.trick:  # the trick on the table is complete: it is being taken
-            self.down.clear()
 
     def _read(self, frame: np.ndarray, seat: int, seen: _Seen) -> list[TrickEvent]:
         quad = self._outline(frame, seen.patch)
@@ -193,6 +209,7 @@ class TrickReader:
             out.append(TrickPlay(self.hand.events[-1].trick, seat, seen.card, self.frame_no))
             self.watch.settle(seen.box)
             self.down[seat] = seen.card
+            self.down_box[seat] = seen.box
             del self.seen[seat]
         return out
 

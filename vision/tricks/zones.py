@@ -2,9 +2,9 @@
 
 The camera's frame is brought down to a small grey picture (``WORK_WIDTH`` wide). Two
 references are kept there: the table as it was when nothing was happening last
-(``settled``), and the bare table (``bare``). A card laid since is a card-shaped patch
-unlike ``settled``; a trick swept off is a patch unlike ``settled`` that looks like the bare
-table again. Nothing is judged while anything in or around the patch has moved in the last
+(``settled``), and the bare table (``bare``, the first frame: the four places clear). A
+card laid since is a card-shaped patch unlike ``settled``; a trick swept off is a patch
+unlike ``settled`` that looks like the bare table again. Nothing is judged while anything in or around the patch has moved in the last
 frames (a hand, its shadow, a card being slid).
 """
 
@@ -105,12 +105,24 @@ class TableWatch:
         to_bare = float(np.median(cv2.absdiff(g[sl], self.bare[sl])[mask]))
         return Patch(cv2.boxPoints(rect), box, (float(cx), float(cy)), shaped, to_bare < CHANGE_LEVEL / 2)
 
-    def settle(self, box: tuple[int, int, int, int], *, bare: bool = False) -> None:
-        """The patch in ``box`` is now part of the table (a card read, a trick taken away)."""
+    def settle(self, box: tuple[int, int, int, int]) -> None:
+        """The patch in ``box`` is now part of the table (a card read)."""
         x0, y0, x1, y1 = box
         self.settled[y0:y1, x0:x1] = self.current[y0:y1, x0:x1]
-        if bare:
-            self.bare[y0:y1, x0:x1] = self.current[y0:y1, x0:x1]
+
+    def forget(self, box: tuple[int, int, int, int]) -> None:
+        """What lay in ``box`` is gone (a trick swept off): the bare table is expected there."""
+        x0, y0, x1, y1 = box
+        self.settled[y0:y1, x0:x1] = self.bare[y0:y1, x0:x1]
+
+    def looks_bare(self, box: tuple[int, int, int, int]) -> bool:
+        """Is ``box`` still, and the bare table again?"""
+        x0, y0, x1, y1 = box
+        if self.moved[y0:y1, x0:x1].max() > self.n - STILL_FRAMES:
+            return False
+        # a turned card fills half its box: nearly all of the box must be bare table
+        diff = cv2.absdiff(self.current[y0:y1, x0:x1], self.bare[y0:y1, x0:x1])
+        return float(np.percentile(diff, 90)) < CHANGE_LEVEL / 2
 
     def to_frame(self, quad: np.ndarray) -> np.ndarray:
         """A work-pixel quadrilateral in the full frame's pixels."""
