@@ -30,12 +30,12 @@ from kiosk.game.rules import Rules
 from tests.overhead.frames import Sequence, overhead
 from vision.tricks import TrickAsk, TrickPlay, TrickReader
 
-# (seed, mode, height cm, renunci); the renunci seeds are ones whose forbidden card and its
+# (seed, mode, height cm, renunci[, lighting]); a bar's dim lamp unless said; the renunci seeds are ones whose forbidden card and its
 # proof both fall in the first TRICKS tricks (tests/overhead/plan.py draws them)
 HANDS = [(101, "720p", 70.0, False), (213, "720p", 100.0, True), (228, "1080p", 70.0, True),
          (104, "1080p", 100.0, False), (230, "720p", 85.0, True), (106, "1080p", 85.0, False),
          (247, "720p", 92.0, True), (259, "1080p", 78.0, True), (262, "720p", 78.0, True),
-         (266, "1080p", 92.0, True)]
+         (266, "1080p", 92.0, True), (270, "720p", 85.0, False, "harsh"), (271, "1080p", 85.0, False, "harsh")]
 TRICKS = 4  # of each hand: a whole hand is ~560 frames, 5-10 minutes of rendering each
 
 
@@ -121,16 +121,18 @@ def main(argv: list[str] | None = None) -> None:
     n = int(argv[0]) if argv and argv[0].isdigit() else len(HANDS)
     model = learnt_deck()
     results = []
-    print("| hand | mode | height | renunci | cards | right seat+card | wrong | asked | winners+points "
+    print("| hand | mode, light | height | renunci | cards | right seat+card | wrong | asked | winners+points "
           "| renunci (trick, seat, card, proof) | CPU ms/frame median | p99 | wall ms median "
           "| still -> report median | max |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
-    for seed, mode, height, renunci in HANDS[:n]:
-        r = run_hand(model, overhead(seed, mode=mode, height_cm=height, renunci=renunci, tricks=TRICKS))
+    for seed, mode, height, renunci, *light in HANDS[:n]:
+        lighting = light[0] if light else "bar"
+        r = run_hand(model, overhead(seed, mode=mode, height_cm=height, renunci=renunci, tricks=TRICKS,
+                                     lighting=lighting))
         results.append(r)
         lat = r.latency or [0]
         rn = "right" if r.renunci_right else ("FALSE" if r.false_renunci else "wrong")
-        print(f"| {seed} | {mode} | {height:.0f} cm | {'yes' if renunci else 'no'} | {r.cards} | {r.right} "
+        print(f"| {seed} | {mode}, {lighting} | {height:.0f} cm | {'yes' if renunci else 'no'} | {r.cards} | {r.right} "
               f"| {r.wrong} | {r.asked} | {'right' if r.tricks_right else 'wrong'} | {rn} "
               f"| {np.median(r.ms):.1f} | {np.percentile(r.ms, 99):.1f} | {np.median(r.wall_ms):.1f} "
               f"| {np.median(lat) * 100:.0f} ms "
