@@ -96,6 +96,7 @@ class TrickReader:
         self.seen: dict[int, _Seen] = {}  # seat -> the card lying there, not yet in the hand
         self.down: dict[int, Card] = {}  # seat -> its card in the trick on the table
         self.down_box: dict[int, tuple[int, int, int, int]] = {}  # where it lies (work px)
+        self.swept: dict[int, Card] = {}  # seat -> its card in the trick taken last
         self.frame_no = -1
 
     @property
@@ -126,11 +127,11 @@ class TrickReader:
                 if seat is not None:
                     self.seen.pop(seat, None)
                 continue
-            if seat is None or not patch.card_shaped:
-                if seat in self.down and not self.hand.trick and self._moved_off(seat, patch):
-                    self._gone(seat)  # the next card lies where the last trick's was
-                continue
             if seat in self.down:
+                if not self.hand.trick and self._overlaps(seat, patch):
+                    self._gone(seat)  # a complete trick's card touched: taken, or covered by the next
+                continue
+            if seat is None or not patch.card_shaped:
                 continue
             seen = self.seen.get(seat)
             if seen is None or np.hypot(*np.subtract(seen.patch.centre, patch.centre)) > 4:
@@ -148,12 +149,11 @@ class TrickReader:
 
     def _gone(self, seat: int) -> None:
         self.watch.forget(self.down_box.pop(seat))
-        del self.down[seat]
+        self.swept[seat] = self.down.pop(seat)
 
-    def _moved_off(self, seat: int, patch: Patch) -> bool:
-        x0, y0, x1, y1 = self.down_box[seat]
-        return float(np.hypot(patch.centre[0] - (x0 + x1) / 2, patch.centre[1] - (y0 + y1) / 2)) > 0.2 * (
-            self.watch.long[0] + self.watch.long[1]) / 2
+    def _overlaps(self, seat: int, patch: Patch) -> bool:
+        a, b = self.down_box[seat], patch.mask_box
+        return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
     def _seat_of(self, patch: Patch) -> int | None:
         at = np.float32(patch.centre) / self.watch.scale
@@ -166,6 +166,11 @@ class TrickReader:
         naming = self.model.identify(views_around(frame, quad, reach=REACH))
         seen.tries += 1
         card = naming.card
+        if card is not None and card == self.swept.get(seat):
+            # the last trick's card, still there (only touched, or not yet taken): table
+            self.watch.settle(seen.box)
+            del self.seen[seat]
+            return []
         if card is not None and self._played(card):
             if seen.tries >= READ_TRIES:
                 seen.asked = True
