@@ -132,3 +132,12 @@ def test_seats_must_be_the_four():
     seq, _ = one_trick()
     with pytest.raises(ValueError):
         TrickReader(trick_deck(), {0: (1, 1), 1: (2, 2)}, hand_of(seq), frame_size=seq.size)
+
+
+def test_a_trick_swept_off_clears_the_places_for_the_next():
+    seq = overhead(4, mode="1080p", height_cm=95.0, tricks=2)
+    codes = sorted({p.code for p in seq.plan.plays})
+    reader = TrickReader(learnt("fournier", tuple(codes)), seq.seats_px, hand_of(seq), frame_size=seq.size)
+    plays = [e for f in seq.frames() for e in reader.feed(f.image)]
+    assert [(p.trick, p.seat, p.card.code) for p in plays] == [(p.trick, p.seat, p.code) for p in seq.plan.plays]
+    assert [t.winner for t in reader.hand.tricks] == seq.plan.check["winners"]
