@@ -30,12 +30,14 @@ from kiosk.game.rules import Rules
 from tests.overhead.frames import Sequence, overhead
 from vision.tricks import TrickAsk, TrickPlay, TrickReader
 
-# (seed, mode, height cm, renunci[, lighting]); a bar's dim lamp unless said; the renunci seeds are ones whose forbidden card and its
+# (seed, mode, height cm, renunci[, lighting[, tricks]]); a bar's dim lamp and TRICKS tricks
+# unless said; the renunci seeds are ones whose forbidden card and its
 # proof both fall in the first TRICKS tricks (tests/overhead/plan.py draws them)
 HANDS = [(101, "720p", 70.0, False), (213, "720p", 100.0, True), (228, "1080p", 70.0, True),
          (104, "1080p", 100.0, False), (230, "720p", 85.0, True), (106, "1080p", 85.0, False),
          (247, "720p", 92.0, True), (259, "1080p", 78.0, True), (262, "720p", 78.0, True),
-         (266, "1080p", 92.0, True), (270, "720p", 85.0, False, "harsh"), (271, "1080p", 85.0, False, "harsh")]
+         (266, "1080p", 92.0, True), (270, "720p", 85.0, False, "harsh"), (271, "1080p", 85.0, False, "harsh"),
+         (301, "720p", 88.0, True, "bar", 12), (302, "1080p", 82.0, True, "bar", 12)]  # two whole hands
 TRICKS = 4  # of each hand: a whole hand is ~560 frames, 5-10 minutes of rendering each
 
 
@@ -125,9 +127,10 @@ def main(argv: list[str] | None = None) -> None:
           "| renunci (trick, seat, card, proof) | CPU ms/frame median | p99 | wall ms median "
           "| still -> report median | max |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
-    for seed, mode, height, renunci, *light in HANDS[:n]:
-        lighting = light[0] if light else "bar"
-        r = run_hand(model, overhead(seed, mode=mode, height_cm=height, renunci=renunci, tricks=TRICKS,
+    for seed, mode, height, renunci, *extra in HANDS[:n]:
+        lighting = extra[0] if extra else "bar"
+        tricks = extra[1] if len(extra) > 1 else TRICKS
+        r = run_hand(model, overhead(seed, mode=mode, height_cm=height, renunci=renunci, tricks=tricks,
                                      lighting=lighting))
         results.append(r)
         lat = r.latency or [0]
