@@ -33,6 +33,12 @@ def add_arguments(parser) -> None:
     parser.add_argument("--deck", metavar="NAME", help="an ordinary deck learnt with `deck learn` (no stickers)")
     parser.add_argument("--deal", nargs="+", metavar="FRAME",
                         help="with --deck: video frames, in time order, of the pile dealt face up")
+    parser.add_argument("--tricks", nargs="+", metavar="FRAME",
+                        help="with --deck: an overhead camera's frames, in time order, of a hand played")
+    parser.add_argument("--seats", metavar="SEATS.json", help='with --tricks: {"0": [x, y], ...} each seat\'s place')
+    parser.add_argument("--first-lead", type=int, metavar="S", help="with --tricks: the seat that leads trick 1")
+    parser.add_argument("--trump", help="with --tricks: the hand's trump (default: from who leads each trick)")
+    parser.add_argument("--rules", metavar="PRESET", help="with --tricks: the rules preset (default: reglament)")
 
 
 def _too_big(name: str) -> str | None:
@@ -66,12 +72,15 @@ def _asked(ask, homography) -> dict:
 
 def run(args) -> int:
     # before OpenCV is even imported: nothing decoded
-    for name in [*args.images, *(args.deal or []), *(args.darker or [])]:
+    for name in [*args.images, *(args.deal or []), *(args.darker or []), *(args.tricks or [])]:
         refusal = _too_big(name)
         if refusal:
             return fail("read", refusal, 2)
     # and OpenCV's own limit, for formats whose header is not read here
     os.environ.setdefault("OPENCV_IO_MAX_IMAGE_PIXELS", str(MAX_PIXELS))
+    if args.tricks:
+        from kiosk.commands.read_tricks import run as read_tricks
+        return read_tricks(args)
     if args.deck or args.deal:
         from kiosk.commands.deck import read_deal
         return read_deal(args)

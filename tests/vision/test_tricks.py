@@ -1,0 +1,143 @@
+"""The trick reader (vision.tricks) on one trick filmed by the realistic overhead camera
+(tests/overhead): each card named at its seat once it lies still, a card at the wrong
+turn held, a card already played refused, a card the deck does not know asked about."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import cv2
+import numpy as np
+import pytest
+
+from kiosk.game import Card
+from kiosk.game.handrecord import CardPlayed, HandInPlay
+from kiosk.game.rules import Rules
+from tests.overhead.frames import Sequence, overhead
+from tests.vision.realdeck import learnt
+from vision.tricks import TrickAsk, TrickPlay, TrickReader
+
+
+@lru_cache(maxsize=1)
+def one_trick() -> tuple[Sequence, list]:
+    seq = overhead(1, mode="720p", height_cm=85.0, tricks=1)
+    return seq, [f.image for f in seq.frames()]
+
+
+def trick_deck(without: str | None = None):
+    """The trick's cards and the same ranks in two other suits (their closest rivals)."""
+    seq, _ = one_trick()
+    codes = {p.code for p in seq.plan.plays}
+    codes |= {f"{Card.parse(c).rank}{s}" for c in codes for s in "OC"}
+    return learnt("fournier", tuple(sorted(codes - {without})))
+
+
+def hand_of(seq: Sequence, first_lead: int | None = None) -> HandInPlay:
+    doc = seq.plan.doc
+    lead = doc["first_lead"] if first_lead is None else first_lead
+    return HandInPlay(doc["trump"], first_lead=lead, rules=Rules.from_dict(doc["rules"]))
+
+
+def run(reader: TrickReader, frames) -> list[tuple[int, object]]:
+    out = []
+    for n, image in enumerate(frames):
+        out += [(n, e) for e in reader.feed(image)]
+    return out
+
+
+@pytest.fixture(autouse=True)
+def one_core():
+    cv2.setNumThreads(1)
+
+
+def test_each_card_is_named_at_its_seat_soon_after_it_lies_still():
+    seq, frames = one_trick()
+    reader = TrickReader(trick_deck(), seq.seats_px, hand_of(seq), frame_size=seq.size)
+    events = run(reader, frames)
+    plays = [e for _, e in events if isinstance(e, TrickPlay)]
+    assert [(p.trick, p.seat, p.card.code) for p in plays] == [(p.trick, p.seat, p.code) for p in seq.plan.plays]
+    assert not [e for _, e in events if isinstance(e, TrickAsk)]
+    for (n, e), p in zip([x for x in events if isinstance(x[1], TrickPlay)], seq.plan.plays):
+        assert n - seq.frame_of(p.still_s) <= 5  # half a second at 10 frames a second
+    assert reader.hand.tricks[0].winner == seq.plan.check["winners"][0]
+
+
+def test_a_card_at_the_wrong_turn_is_held_not_guessed():
+    seq, frames = one_trick()
+    lead = seq.plan.doc["first_lead"]
+    reader = TrickReader(trick_deck(), seq.seats_px, hand_of(seq, (lead + 1) % 4), frame_size=seq.size)
+    events = run(reader, frames)
+    plays = [(n, e) for n, e in events if isinstance(e, TrickPlay)]
+    # the true leader's card lies first but waits: the hand expects the next seat first
+    assert [e.seat for _, e in plays] == [(lead + 1 + i) % 4 for i in range(4)]
+    assert plays[0][0] >= seq.frame_of(seq.plan.plays[1].still_s) - 1
+    assert {e.card.code for _, e in plays} == {p.code for p in seq.plan.plays}
+
+
+def test_a_card_already_played_is_refused_and_asked_about():
+    seq, frames = one_trick()
+    first = seq.plan.plays[0]
+    hand = hand_of(seq).play(CardPlayed(1, first.seat, Card.parse(first.code)))
+    reader = TrickReader(trick_deck(), seq.seats_px, hand, frame_size=seq.size)
+    events = [e for _, e in run(reader, frames)]
+    asks = [e for e in events if isinstance(e, TrickAsk)]
+    assert [(a.seat, a.reason, a.card) for a in asks] == [(first.seat, "played", Card.parse(first.code))]
+    assert [e.card.code for e in events if isinstance(e, TrickPlay)] == [p.code for p in seq.plan.plays[1:]]
+
+
+def face_down(seq: Sequence, frames: list, play) -> list:
+    """The frames with ``play``'s card lying face down (a plain back over its face) from the
+    frame it is laid in: a card-shaped thing the deck cannot name."""
+    hm = seq.pose.table_to_image(seq.size)
+    corners = np.float32([[[0, 0], [61, 0], [61, 95], [0, 95]]])
+    quad = cv2.perspectiveTransform(corners, hm @ play.place)[0]
+    out = []
+    for n, image in enumerate(frames):
+        if seq.frame_of(play.lands_s) <= n < seq.frame_of(play.gone_s) - 2:
+            image = image.copy()
+            pts = np.round(quad).astype(np.int32)
+            cv2.fillConvexPoly(image, pts, (205, 210, 225), cv2.LINE_AA)  # a pale back, a red frame
+            inner = np.round(quad.mean(0) + (quad - quad.mean(0)) * 0.8).astype(np.int32)
+            cv2.polylines(image, [inner], True, (50, 50, 170), 3, cv2.LINE_AA)
+        out.append(image)
+    return out
+
+
+def test_a_card_it_cannot_name_is_asked_about_and_the_answer_goes_on():
+    seq, frames = one_trick()
+    first = seq.plan.plays[0]
+    reader = TrickReader(trick_deck(), seq.seats_px, hand_of(seq), frame_size=seq.size)
+    plays, asks = [], []
+    for image in face_down(seq, frames, first):
+        for e in reader.feed(image):
+            if isinstance(e, TrickAsk):
+                asks.append(e)
+                plays += reader.answer(e.seat, Card.parse(first.code))
+            else:
+                plays.append(e)
+    assert [(a.trick, a.seat, a.reason) for a in asks] == [(1, first.seat, "unnamed")]
+    assert [(p.seat, p.card.code) for p in plays] == [(p.seat, p.code) for p in seq.plan.plays]
+
+
+def test_the_trump_is_not_needed_when_the_leader_is_seen_first():
+    seq, frames = one_trick()
+    doc = seq.plan.doc
+    hands = [HandInPlay(t, first_lead=doc["first_lead"]) for t in ("oros", "copes", "espases", "bastos", "botifarra")]
+    reader = TrickReader(trick_deck(), seq.seats_px, hands, frame_size=seq.size)
+    plays = [e for _, e in run(reader, frames) if isinstance(e, TrickPlay)]
+    assert [(p.seat, p.card.code) for p in plays] == [(p.seat, p.code) for p in seq.plan.plays]
+
+
+def test_seats_must_be_the_four():
+    seq, _ = one_trick()
+    with pytest.raises(ValueError):
+        TrickReader(trick_deck(), {0: (1, 1), 1: (2, 2)}, hand_of(seq), frame_size=seq.size)
+
+
+def test_a_trick_swept_off_clears_the_places_for_the_next():
+    seq = overhead(4, mode="1080p", height_cm=95.0, tricks=2)
+    codes = sorted({p.code for p in seq.plan.plays})
+    reader = TrickReader(learnt("fournier", tuple(codes)), seq.seats_px, hand_of(seq), frame_size=seq.size)
+    plays = [e for f in seq.frames() for e in reader.feed(f.image)]
+    assert [(p.trick, p.seat, p.card.code) for p in plays] == [(p.trick, p.seat, p.code) for p in seq.plan.plays]
+    assert [t.winner for t in reader.hand.tricks] == seq.plan.check["winners"]

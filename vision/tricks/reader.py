@@ -1,0 +1,248 @@
+"""The trick reader: four seats' places watched, each card named once it lies still.
+
+Given where each seat lays its card (image points, from the seat-learning step), the
+reader takes the camera's frames one by one (:meth:`TrickReader.feed`) and says what
+happened in each (typed :class:`TrickPlay` / :class:`TrickAsk`):
+
+- a card lying still near a seat's place is named with the learnt deck (``DeckModel``);
+- a card it cannot name, or names as one already played (a misread, or a card picked up
+  again), is looked at again on the next frames, then asked about at that seat;
+- the hand in play (:class:`kiosk.game.handrecord.HandInPlay`) says whose turn it is: a
+  card at another seat is held until its turn comes, never guessed into the hand;
+- a trick taken off the table clears the four places.
+
+The table answers an ask with :meth:`answer` (the card, as the players say it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Mapping
+
+import cv2
+import numpy as np
+
+from kiosk.game.cards import Card
+from kiosk.game.errors import IllegalPlayError
+from kiosk.game.handrecord import CardPlayed, HandInPlay
+from vision.deck.model import DeckModel
+from vision.deck.views import views_around
+from vision.tricks.zones import Patch, TableWatch
+
+READ_TRIES = 4  # frames a card is looked at before it is asked about
+REACH = 9  # warp px the outline may be off (views_around)
+ZONE = 0.6  # of the nearest other seat's distance: farther off, not that seat's card
+LONG_SIDE = (0.25, 0.85)  # a card's long side against the distance between neighbouring seats
+
+
+@dataclass(frozen=True)
+class TrickPlay:
+    """A card named at its seat, in its trick (``frame``: the frame it was read in)."""
+
+    trick: int
+    seat: int
+    card: Card
+    frame: int
+
+
+@dataclass(frozen=True)
+class TrickAsk:
+    """A card at ``seat`` the reader cannot name (``reason`` "unnamed") or names as one
+    already played ("played": ``card``): the table is asked to show or say it."""
+
+    trick: int
+    seat: int
+    reason: str
+    frame: int
+    card: Card | None = None
+
+
+TrickEvent = TrickPlay | TrickAsk
+
+
+@dataclass
+class _Seen:
+    patch: Patch
+    since: int  # the frame it was first seen lying still
+    tries: int = 0
+    card: Card | None = None  # named, waiting for its turn
+    asked: bool = False
+    box: tuple[int, int, int, int] = field(default=(0, 0, 0, 0))
+
+
+class TrickReader:
+    """Reads a hand's cards from an overhead camera, trick by trick.
+
+    ``seats``: seat 0-3 -> (x, y) in the frame where that seat's card lies; ``hand``: the
+    hand in play (trump, first lead, rules), or several when the trump is not known (one
+    per trump): then each trick's leader is the seat whose card lay first, and the hands
+    whose winners say otherwise are dropped; ``frame_size``: (w, h) of the frames fed.
+
+    >>> reader = TrickReader(model, {0: (640, 560), 1: (980, 360), 2: (640, 160), 3: (300, 360)},
+    ...                      HandInPlay("oros", first_lead=1), frame_size=(1280, 720))
+    >>> events = reader.feed(frame)  # [TrickPlay(trick=1, seat=1, card=Card(...), frame=7)]
+    """
+
+    def __init__(self, model: DeckModel, seats: Mapping[int, tuple[float, float]],
+                 hand: HandInPlay | list[HandInPlay], *, frame_size: tuple[int, int]) -> None:
+        if sorted(seats) != [0, 1, 2, 3]:
+            raise ValueError("the seats' places must be given for seats 0, 1, 2 and 3")
+        self.model = model
+        self.hands = list(hand) if isinstance(hand, list) else [hand]
+        self.seats = {s: np.float32(seats[s]) for s in range(4)}
+        near = min(float(np.linalg.norm(self.seats[a] - self.seats[b])) for a in range(4) for b in range(a))
+        self.watch = TableWatch(frame_size, (LONG_SIDE[0] * near, LONG_SIDE[1] * near))
+        self.zone_px = ZONE * near
+        self.seen: dict[int, _Seen] = {}  # seat -> the card lying there, not yet in the hand
+        self.down: dict[int, Card] = {}  # seat -> its card in the trick on the table
+        self.down_box: dict[int, tuple[int, int, int, int]] = {}  # where it lies (work px)
+        self.swept: dict[int, Card] = {}  # seat -> its card in the trick taken last
+        self.frame_no = -1
+
+    @property
+    def hand(self) -> HandInPlay:
+        """The hand in play as read so far (the first of the hands still possible)."""
+        return self.hands[0]
+
+    # -- the table's side -------------------------------------------------------------
+    def answer(self, seat: int, card: Card) -> list[TrickEvent]:
+        """The table says which card lies at ``seat`` (after an ask)."""
+        seen = self.seen.get(seat)
+        if seen is None:
+            raise ValueError(f"no card is waiting at seat {seat}")
+        seen.card, seen.asked = card, False
+        return self._place()
+
+    # -- each frame ---------------------------------------------------------------------
+    def feed(self, frame: np.ndarray) -> list[TrickEvent]:
+        self.frame_no += 1
+        events: list[TrickEvent] = []
+        patches = self.watch.step(frame)
+        if self.down and not self.hand.trick:
+            self._sweep()
+        for patch in patches:
+            seat = self._seat_of(patch)
+            if patch.bare:
+                self.watch.forget(patch.mask_box)
+                if seat is not None:
+                    self.seen.pop(seat, None)
+                continue
+            if seat in self.down:
+                if not self.hand.trick and self._overlaps(seat, patch):
+                    self._gone(seat)  # a complete trick's card touched: taken, or covered by the next
+                continue
+            if seat is None or not patch.card_shaped:
+                continue
+            seen = self.seen.get(seat)
+            if seen is None or np.hypot(*np.subtract(seen.patch.centre, patch.centre)) > 4:
+                seen = self.seen[seat] = _Seen(patch, self.frame_no, box=patch.mask_box)
+            seen.patch = patch
+            if seen.card is None and not seen.asked:
+                events += self._read(frame, seat, seen)
+        return events + self._place()
+
+    def _sweep(self) -> None:
+        """The trick on the table is complete: each of its cards' places seen bare again
+        (still, nothing on it) is cleared."""
+        for seat in [s for s, box in self.down_box.items() if self.watch.looks_bare(box)]:
+            self._gone(seat)
+
+    def _gone(self, seat: int) -> None:
+        self.watch.forget(self.down_box.pop(seat))
+        self.swept[seat] = self.down.pop(seat)
+
+    def _overlaps(self, seat: int, patch: Patch) -> bool:
+        a, b = self.down_box[seat], patch.mask_box
+        return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+    def _seat_of(self, patch: Patch) -> int | None:
+        at = np.float32(patch.centre) / self.watch.scale
+        d = {s: float(np.linalg.norm(at - p)) for s, p in self.seats.items()}
+        seat = min(d, key=d.__getitem__)
+        return seat if d[seat] <= self.zone_px else None
+
+    def _read(self, frame: np.ndarray, seat: int, seen: _Seen) -> list[TrickEvent]:
+        quad = self._outline(frame, seen.patch)
+        naming = self.model.identify(views_around(frame, quad, reach=REACH))
+        seen.tries += 1
+        card = naming.card
+        if card is not None and card == self.swept.get(seat):
+            # the last trick's card, still there (only touched, or not yet taken): table
+            self.watch.settle(seen.box)
+            del self.seen[seat]
+            return []
+        if card is not None and self._played(card):
+            if seen.tries >= READ_TRIES:
+                seen.asked = True
+                return [TrickAsk(self._trick_no(), seat, "played", self.frame_no, card)]
+            return []
+        if card is None:
+            if seen.tries >= READ_TRIES:
+                seen.asked = True
+                return [TrickAsk(self._trick_no(), seat, "unnamed", self.frame_no)]
+            return []
+        seen.card = card
+        return []
+
+    def _played(self, card: Card) -> bool:
+        return any(p.card == card for p in self.hand.events) or any(
+            s.card == card for s in self.seen.values())
+
+    def _trick_no(self) -> int:
+        return self.hand.trick_number or 12
+
+    def _place(self) -> list[TrickEvent]:
+        """Named cards into the hand, in turn order (a card at the wrong turn waits)."""
+        out: list[TrickEvent] = []
+        while self.hand.to_play is not None:
+            if self.hand.trick == () and self.down:
+                break  # the last trick is still on the table
+            if not self.hand.trick and len(self.hands) > 1:
+                self._keep_hands_led_by_first_card()
+            seat = self.hand.to_play
+            seen = self.seen.get(seat)
+            if seen is None or seen.card is None or seat in self.down:
+                break
+            try:
+                hands = [h.play(CardPlayed(self.hand.trick_number, seat, seen.card)) for h in self.hands
+                         if h.to_play == seat]
+            except IllegalPlayError:
+                seen.card, seen.asked = None, True
+                out.append(TrickAsk(self._trick_no(), seat, "played", self.frame_no))
+                break
+            self.hands = hands
+            out.append(TrickPlay(self.hand.events[-1].trick, seat, seen.card, self.frame_no))
+            self.watch.settle(seen.box)
+            self.down[seat] = seen.card
+            self.down_box[seat] = seen.box
+            del self.seen[seat]
+        return out
+
+    def _keep_hands_led_by_first_card(self) -> None:
+        """Trump unknown: the trick's leader is the seat whose card lay first."""
+        if not self.seen:
+            return
+        first = min(self.seen, key=lambda s: self.seen[s].since)
+        led = [h for h in self.hands if h.to_play == first]
+        if led:
+            self.hands = led
+
+    def _outline(self, frame: np.ndarray, patch: Patch) -> np.ndarray:
+        """The card's corners in the frame: the work-size outline, tightened on the full
+        frame to the bright paper inside it (a neighbour's card it touches is outside it)."""
+        rough = self.watch.to_frame(patch.quad)
+        h, w = frame.shape[:2]
+        pad = 6 / self.watch.scale
+        x0, y0 = np.maximum(np.floor(rough.min(0) - pad).astype(int), 0)
+        x1, y1 = np.minimum(np.ceil(rough.max(0) + pad).astype(int), (w, h))
+        grey = cv2.cvtColor(frame[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY)
+        inside = np.zeros(grey.shape, np.uint8)
+        grown = rough - (x0, y0)
+        c = grown.mean(0)
+        cv2.fillConvexPoly(inside, np.round(c + (grown - c) * 1.08).astype(np.int32), 1)
+        _, paper = cv2.threshold(grey, 0, 1, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+        pts = np.column_stack(np.nonzero(paper & inside)[::-1]).astype(np.float32)
+        if len(pts) < 0.6 * cv2.contourArea(grown.astype(np.float32)):
+            return rough
+        box = cv2.boxPoints(cv2.minAreaRect(pts)) + (x0, y0)
+        return box.astype(np.float32)
