@@ -13,9 +13,9 @@ The tracker reads, frame by frame, dealing sequences of :mod:`tests.realcam.roug
 3. LEARNING photos on the mat, felt, glossy wood and marble (:mod:`tests.bench.deck_learning`):
    accepted at the first take, refusal reasons, and whether a refusal names its true cause.
 
-``BENCH_ROUGH_QUICK=1`` (or ``--quick``): 3 mixed + 1 neat sequence of 12 cards, and the sweep
-at each phenomenon's extreme only (1 sequence of 8 cards), 12 learning photos a surface:
-a few minutes on a free core. ``BENCH_ROUGH_SWEEP_ONLY=1``, ``_MIXED_ONLY=1``, ``_LEARN=0``: parts.
+``BENCH_ROUGH_QUICK=1`` (or ``--quick``): 2 mixed (720p, 1080p) + 1 neat sequence of 12 cards,
+the sweep at each phenomenon's extreme only (1 sequence of 6 cards), 8 learning photos a
+surface: about two minutes on a free core. ``BENCH_ROUGH_SWEEP_ONLY=1``, ``_MIXED_ONLY=1``, ``_LEARN=0``: parts.
 ``BENCH_ROUGH_STYLES=fournier`` limits the deck styles; ``BENCH_ROUGH_VERBOSE=1`` prints every
 event. ``BENCH_ROUGH_DARKER=0``: a camera without exposure control.
 
@@ -98,17 +98,17 @@ def _ms(xs: list[float]) -> str:
 def _row(name: str, t: Tally) -> str:
     asks = ", ".join(f"{k} {v}" for k, v in sorted(t.asks.items())) or "—"
     return (f"| {name} | {t.seqs} | {t.cards} | {t.right} ({_pct(t.right, t.cards)}) | {t.wrong} "
-            f"| {t.asked} ({_pct(t.asked, t.cards)}) | {asks} | {t.asked_empty} | {t.hand} | {t.already} "
+            f"| {t.asked} ({_pct(t.asked, t.cards)}) | {t.asked_glare} of {t.glared} | {asks} | {t.asked_empty} | {t.hand} | {t.already} "
             f"| {t.missed} | {t.darker} |")
 
 
-HEAD = ("| sequences | n | cards | named right | wrong | sent back (cards) | asks by kind | asks, no card on "
-        "the table | \"hand\" | \"ja comptada\" | missed | darker frames |\n|---|---|---|---|---|---|---|---|---|---|"
-        "---|---|")
+HEAD = ("| sequences | n | cards | named right | wrong | sent back (cards) | of them under a reflection, of cards "
+        "under one | asks by kind | asks, no card on the table | \"hand\" | \"ja comptada\" | missed | darker frames "
+        "|\n|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 
 
 def run_mixed(quick: bool, styles: tuple[str, ...], learnt: dict, darker: bool, verbose: bool) -> None:
-    n = 3 if quick else int(_env("SEQS", "16"))
+    n = 2 if quick else int(_env("SEQS", "16"))
     n_neat = 1 if quick else int(_env("NEAT", "4"))
     cards = 12 if quick else int(_env("CARDS", "24"))
     rows: dict[str, Tally] = {}
@@ -143,10 +143,11 @@ def run_mixed(quick: bool, styles: tuple[str, ...], learnt: dict, darker: bool, 
 
 def run_sweep(quick: bool, styles: tuple[str, ...], learnt: dict, darker: bool, verbose: bool) -> None:
     seqs = 1 if quick else int(_env("SWEEP_SEQS", "2"))
-    cards = 8 if quick else 12
+    cards = 6 if quick else 12
     print(f"### Sweep: each phenomenon alone on the neat table ({seqs} sequence(s) of {cards} cards at 720p a "
           f"step; cell: named right · wrong · sent back)\n")
-    print("| phenomenon | level | cards | named right | wrong | sent back | \"hand\" | missed |")
+    print("| phenomenon | level | cards | named right | wrong | sent back (of them under a reflection, of cards "
+          "under one) | \"hand\" | missed |")
     print("|---|---|---|---|---|---|---|---|")
     for p, (name, levels) in enumerate(SWEEP.items()):
         steps = levels[-1:] if quick else levels
@@ -159,7 +160,7 @@ def run_sweep(quick: bool, styles: tuple[str, ...], learnt: dict, darker: bool, 
                 t.add(read(seq, learnt[seq.deck_style], darker=darker, verbose=verbose))
             shown = DEALING[int(level)] if name == "background" else f"{level:g}"
             print(f"| {name} | {shown} | {t.cards} | {_pct(t.right, t.cards)} | {t.wrong} | {_pct(t.asked, t.cards)} "
-                  f"| {t.hand} | {t.missed} |", flush=True)
+                  f"({t.asked_glare} of {t.glared}) | {t.hand} | {t.missed} |", flush=True)
     print()
 
 

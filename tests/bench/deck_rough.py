@@ -7,7 +7,9 @@ Scoring, per card (its place in deal order):
 - wrong: a card counted that is not the one on top (or on the empty table, or counted twice);
 - sent back: the kiosk asked about it while it lay on top ("show again", "two cards", "move
   it" out of a reflection), whether or not it was named later; nobody answers here (each
-  card's first spell only: the player does not lift it again);
+  card's first spell only: the player does not lift it again). "of them under a reflection":
+  the truth says the lamp's reflection on it was at least ``GLARE_TRUTH`` when it was asked
+  about (``FrameTruth.glare``): asking to move those may be the right answer;
 - "hand" answers and "ja comptada" are counted apart; asks with no card on the table too;
 - missed: nothing said about it at all.
 
@@ -27,6 +29,7 @@ from tests.realcam.rough.dealing import DealSequence
 from vision.deck.darker import DARKER_SCALE
 from vision.deck.tracker import ALREADY, ASK_KINDS, COUNTED, DARKER, GLARE, HAND, SHOW_AGAIN, TWO_CARDS, DealTracker
 
+GLARE_TRUTH = 0.6  # the reflection on a card from which its print is washed out (as tests/bench/bench_deck.py)
 ASK_NAMES = {SHOW_AGAIN: "show again", TWO_CARDS: "two cards", GLARE: "move it"}
 
 
@@ -37,6 +40,8 @@ class Tally:
     right: int = 0
     wrong: int = 0
     asked: int = 0  # cards sent back at least once
+    asked_glare: int = 0  # of them: under the lamp's reflection (truth >= GLARE_TRUTH) when asked
+    glared: int = 0  # cards under such a reflection in some still frame while on top
     asks: Counter = field(default_factory=Counter)  # ask events by kind (on a card lying on top)
     asked_empty: int = 0  # asks while no card lay on the table
     hand: int = 0  # "a hand is there" answers
@@ -46,7 +51,8 @@ class Tally:
     ms: dict = field(default_factory=dict)  # resolution -> CPU ms per frame read
 
     def add(self, other: "Tally") -> None:
-        for name in ("seqs", "cards", "right", "wrong", "asked", "asked_empty", "hand", "already", "missed", "darker"):
+        for name in ("seqs", "cards", "right", "wrong", "asked", "asked_glare", "glared", "asked_empty", "hand",
+                     "already", "missed", "darker"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.asks.update(other.asks)
         for k, v in other.ms.items():
@@ -71,6 +77,7 @@ def read(seq: DealSequence, model, *, darker: bool = True, verbose: bool = False
     t = Tally(seqs=1, cards=len(seq.truth), ms={seq.resolution: ms})
     counted: set[int] = set()
     asked: set[int] = set()
+    asked_glare: set[int] = set()
     taken = -1
     for n in range(len(seq)):
         if n <= taken:
@@ -99,11 +106,15 @@ def read(seq: DealSequence, model, *, darker: bool = True, verbose: bool = False
                 else:
                     t.asks[ASK_NAMES[e.kind]] += 1
                     asked.add(i)
+                    if seq.frame_truth[k].glare >= GLARE_TRUTH:
+                        asked_glare.add(i)
             elif e.kind == HAND:
                 t.hand += 1
             elif e.kind == ALREADY:
                 t.already += 1
     t.right = len(counted)
     t.asked = len(asked)
+    t.asked_glare = len(asked_glare)
+    t.glared = len({f.top_index for f in seq.frame_truth if f.still and f.glare >= GLARE_TRUTH})
     t.missed = sum(1 for i in range(len(seq.truth)) if i not in counted and i not in asked)
     return t

@@ -83,6 +83,10 @@ def test_a_reflection_that_moves_changes_the_still_table_between_frames():
         return float(np.abs(a - b).max())  # (the noise blurred away)
 
     assert change(moving) > 2 * change(still)
+    # the truth says how bright the reflection is on the top card
+    lying = [t for t in still.frame_truth if t.still and t.top is not None]
+    assert max(t.glare for t in lying) >= 0.6
+    assert all(t.glare == 0 for t in deal_sequence(8, pushed("reflection", 0.0), cards=12).frame_truth)
 
 
 def test_a_lingering_hand_is_in_view_while_the_cards_lie_still():
@@ -135,3 +139,13 @@ def test_marked_frames_see_only_cards_on_the_table():
     f = marked_frame(11, "gingham", resolution="720p", cards=12, layout="spread")
     assert f.image.shape == (720, 1280, 3)
     assert f.visible <= set(f.face_up) and len(f.visible) >= 6
+
+
+def test_a_learning_card_on_the_mat_lies_wholly_on_it_clear_of_its_markers():
+    from tests.realcam.props import move, rot
+    from tests.realcam.rough.learning import _on_mat
+
+    middle = move(-30.5, -47.5)
+    assert _on_mat(middle) and _on_mat(rot(90) @ middle)
+    assert not _on_mat(move(180, 0) @ middle)  # over the mat's right edge (210 mm from the middle)
+    assert not _on_mat(move(-170, -100) @ middle)  # on the top-left corner marker

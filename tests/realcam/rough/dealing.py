@@ -50,7 +50,9 @@ class FrameTruth:
     before the first), ``top_index`` its place in deal order (-1), ``quad`` its corners in
     delivered pixels, its own top-left first (it may be partly under a hand or a card in the
     air). ``flying``: a card in the air. ``hand``: a hand in view (dealing or lingering).
-    ``still``: no card in the air (a lingering hand may twitch)."""
+    ``still``: no card in the air (a lingering hand may twitch). ``glare``: the lamp's
+    reflection at its brightest on the top card (linear, x its gloss; 1 = the card's white):
+    from about 0.6 its print is washed out at the normal exposure (a darker frame may help)."""
 
     n: int
     top: str | None
@@ -59,6 +61,7 @@ class FrameTruth:
     flying: str | None
     hand: bool
     still: bool
+    glare: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -180,8 +183,30 @@ class _Plan:
         if step.linger:
             hand = hand or _in_view(self._lingering_hand(np.random.default_rng([self.seed, 23, n])), self.hm,
                                     self.size)
+        glare = self.glare_on(top, self._glare(n, np.random.default_rng([self.seed, 22, n]))) if top >= 0 else 0.0
         return FrameTruth(n, self.cards[top].code if top >= 0 else None, top, self.quad(top) if top >= 0 else None,
-                          self.cards[step.flying].code if step.flying >= 0 else None, hand, step.flying < 0)
+                          self.cards[step.flying].code if step.flying >= 0 else None, hand, step.flying < 0, glare)
+
+    def _glare(self, n: int, rng: np.random.Generator) -> sensor.Glare | None:
+        """The lamp's reflection in frame ``n`` (``rng``: the frame's light, its first draws)."""
+        nu = self.nu
+        if nu.reflection <= 0:
+            return None
+        f, ph = self.sway
+        sway = np.sin(2 * math.pi * f * n / FPS + ph) * 0.7 + rng.normal(0, 0.3, 2)
+        c = self.glare0 + nu.reflection_move_mm * sway
+        peak = nu.reflection * max(0.0, 1 + nu.reflection_flicker * rng.normal())
+        return sensor.Glare(float(c[0]), float(c[1]), nu.reflection_sigma_mm, peak)
+
+    def glare_on(self, i: int, glare: sensor.Glare | None) -> float:
+        """The reflection at its brightest on card ``i`` (linear, x the card's gloss; 1 = its
+        white): above about 0.6 its print is washed out at the normal exposure."""
+        if glare is None:
+            return 0.0
+        it = self.cards[i]
+        p = np.linalg.inv(it.place) @ np.array([glare.x_mm, glare.y_mm, 1.0])
+        d = math.hypot(max(0.0, -p[0], p[0] - CARD_W_MM), max(0.0, -p[1], p[1] - CARD_H_MM))
+        return float(glare.peak * it.gloss * math.exp(-d * d / (2 * glare.sigma_mm ** 2)))
 
     # ----- drawing
 
@@ -298,14 +323,7 @@ class _Plan:
                 _smear(cv, moving, tuple(motion_mm * self.pxmm))
         lamp = np.array(self.lighting.lamp_xy_mm)
         shadows = tuple(p + ((p.mean(0) - lamp) * 0.08).astype(np.float32) for p in hands)
-        glare = None
-        if nu.reflection > 0:
-            (f, ph) = self.sway
-            t = n / FPS
-            sway = np.sin(2 * math.pi * f * t + ph) * 0.7 + rng.normal(0, 0.3, 2)
-            c = self.glare0 + nu.reflection_move_mm * sway
-            peak = nu.reflection * max(0.0, 1 + nu.reflection_flicker * rng.normal())
-            glare = sensor.Glare(float(c[0]), float(c[1]), nu.reflection_sigma_mm, peak)
+        glare = self._glare(n, rng)
         irr, gl = self.light.maps(glare, shadows)
         brightness = (1 + nu.jitter * rng.normal()) * exposure_scale
         gain = nu.gain * max(0.5, 1 + nu.jitter * rng.normal())

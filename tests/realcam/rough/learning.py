@@ -26,6 +26,7 @@ from tests.realcam.render import draw_pose
 from tests.realcam.rough import sensor, surfaces
 from tests.realcam.rough.dealing import CORNERS_MM
 from tests.realcam.table import card_item
+from vision import kit
 
 SURFACES = surfaces.DEALING  # mat, felt, wood (glossy), marble
 CUT = "the card is cut by the photo's edge"
@@ -82,10 +83,14 @@ def learning_photo(code: str, surface: str, seed: int, *, mode: str = "1080p", d
     if cut:  # across an edge: a third to two thirds of the card out of the photo
         side = int(rng.integers(4))
         at_px = np.float32([(0.0, at_px[1]), (w, at_px[1]), (at_px[0], 0.0), (at_px[0], h)][side])
-    centre = cv2.perspectiveTransform(at_px.reshape(1, 1, 2), inv)[0, 0]
-    if cut:
-        centre = centre + rng.uniform(-15, 15, 2)
-    place = props.move(*centre) @ props.rot(rng.uniform(0, 360)) @ props.move(-CARD_W_MM / 2, -CARD_H_MM / 2)
+    for _ in range(100):  # on the mat, the card lies wholly on it, clear of its corner markers
+        centre = cv2.perspectiveTransform(at_px.reshape(1, 1, 2), inv)[0, 0]
+        if cut:
+            centre = centre + rng.uniform(-15, 15, 2)
+        place = props.move(*centre) @ props.rot(rng.uniform(0, 360)) @ props.move(-CARD_W_MM / 2, -CARD_H_MM / 2)
+        if surface != "mat" or cut or _on_mat(place):
+            break
+        at_px = np.float32([w / 2 + rng.uniform(-0.15, 0.15) * w, h / 2 + rng.uniform(-0.12, 0.12) * h])
     card = card_item(code, place, rng, style=deck_style, ppm=ppm, marks=None)
     cv = surfaces.canvas(table, size, hm, 4.0)
     cv.paste(card.texture, card.alpha, card.place, card.ppm, card.label, card.gloss)
@@ -111,6 +116,21 @@ def learning_photo(code: str, surface: str, seed: int, *, mode: str = "1080p", d
     out = (quad[:, 0] < 0) | (quad[:, 0] > w - 1) | (quad[:, 1] < 0) | (quad[:, 1] > h - 1)
     refuse = CUT if out.any() else REFLECTION_ON if reflection_on else None
     return LearnPhoto(image, jpeg, LearnTruth(code, surface, quad, refl, refuse, g))
+
+
+def _on_mat(place: np.ndarray, margin_mm: float = 10.0) -> bool:
+    """The card at ``place`` lies wholly on the A3 mat (centred on the table's origin), at
+    least ``margin_mm`` from its edges and its corner markers."""
+    w, h = kit.MAT_SIZES_MM["A3"]
+    card = cv2.transform(CORNERS_MM, place[:2])[0] + np.float32([w / 2, h / 2])  # mat mm
+    if (card < margin_mm).any() or (card[:, 0] > w - margin_mm).any() or (card[:, 1] > h - margin_mm).any():
+        return False
+    for square in kit.mat_marker_corners_mm("A3").values():
+        grown = (square - square.mean(0)) * (1 + 2 * margin_mm / kit.MAT_CODE_MM) + square.mean(0)
+        area, _ = cv2.intersectConvexConvex(np.float32(card), np.float32(grown))
+        if area > 0:
+            return False
+    return True
 
 
 def _beside(place: np.ndarray, angle: float, sigma: float, rng: np.random.Generator) -> float:
