@@ -66,11 +66,15 @@ def test_the_same_card_photographed_for_two_codes_is_flagged(photos, tmp_path, d
 def test_a_card_not_on_the_mat_is_refused(photos, tmp_path):
     folder = tmp_path / "off"
     shutil.copytree(photos, folder)
-    cut = deckdraw.enrol_photo(Card.parse("3E"), centre=(1270, 360))  # half off the photo
+    # half off the photo (on the right, where the drawn light's gradient would clip the paper
+    # white at gain 1: a reflection's mark; a little dimmer here)
+    cut = deckdraw.enrol_photo(Card.parse("3E"), centre=(1270, 360), light=deckdraw.Light(gain=0.9))
     cv2.imwrite(str(folder / "3E.jpg"), cut)
     with pytest.raises(EnrolmentError) as err:
         learn_folder("bar", folder)
-    assert err.value.code == "3E" and "inside the photo" in str(err.value)
+    # the true reason, and where: the card across the photo's edge
+    assert err.value.code == "3E" and err.value.reason == "cut" and "edge" in str(err.value)
+    assert err.value.where is not None and err.value.where[:, 0].max() > 1200
     empty = deckdraw.camera(deckdraw._mat((1280, 720), 0), deckdraw.Light(), np.random.default_rng(0))
     cv2.imwrite(str(folder / "3E.jpg"), empty)
     with pytest.raises(EnrolmentError, match="no card"):

@@ -12,8 +12,14 @@ class DeckNotFoundError(DeckError, LookupError):
 
 
 class EnrolmentError(DeckError):
-    """A card photo that cannot be learnt (missing, no card on the mat, too like another)."""
+    """A card photo that cannot be learnt (missing, no card on the mat, too like another).
 
-    def __init__(self, message: str, *, code: str | None = None) -> None:
+    ``reason`` says why a photo was refused ("no_card", "cut", "glare", "two_cards"; None for
+    the other errors) and ``where`` where on the photo (a 4x2 quadrilateral, px), if known."""
+
+    def __init__(self, message: str, *, code: str | None = None, reason: str | None = None,
+                 where=None) -> None:
         super().__init__(message)
         self.code = code
+        self.reason = reason
+        self.where = where

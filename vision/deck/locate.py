@@ -15,7 +15,6 @@ import cv2
 import numpy as np
 
 from vision.deck.edges import fit_edges
-from vision.deck.errors import EnrolmentError
 
 CARD_ASPECT = 95.0 / 61.0
 ASPECT_TOLERANCE = 0.18
@@ -86,33 +85,13 @@ def _clean(mask: np.ndarray, k: int) -> np.ndarray:
 
 
 def find_card_on_mat(image: np.ndarray, *, work_width: int = 640) -> np.ndarray:
-    """The quadrilateral (full-resolution pixels) of the one card lying on the mat.
+    """The quadrilateral (full-resolution pixels) of the one card lying on the mat (or a
+    bare table): found by colour and by outline (:mod:`vision.deck.learnspot`), then fitted
+    to its edges. Raises :class:`EnrolmentError` with the true reason and where."""
+    from vision.deck.learnspot import spot_card
 
-    The mat is the colour of the middle of the photo (the card covers only a little of
-    it); what differs from it enough, is card-shaped, a sensible size (not the mat's own
-    corner markers, not the table around the mat) and clear of the photo's edge is the
-    card. Raises :class:`EnrolmentError` when there is none, or more than one.
-    """
-    h, w = image.shape[:2]
-    scale = work_width / w
-    small = cv2.resize(image, (work_width, int(round(h * scale))), interpolation=cv2.INTER_AREA)
-    small = cv2.GaussianBlur(small, (5, 5), 0)
-    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
-    sh, sw = lab.shape[:2]
-    middle = lab[sh // 5:sh - sh // 5, sw // 5:sw - sw // 5].reshape(-1, 3)
-    mat = np.median(middle, axis=0)
-    dist = np.linalg.norm(lab - mat, axis=2)
-    mask = (dist > MAT_DISTANCE).astype(np.uint8) * 255
-    mask = _clean(mask, 3)
-    blobs = blobs_of(mask, min_area=0.002 * mask.size, max_area=0.15 * mask.size, convex=True)
-    cards = [b for b in blobs if b.card_shaped and not b.touches_edge]
-    if not cards:
-        if any(b.touches_edge for b in blobs):  # (the table around the mat is bigger than these)
-            raise EnrolmentError("the card is not wholly inside the photo")
-        raise EnrolmentError("no card found on the mat")
-    if len(cards) > 1 and cards[1].area > 0.5 * cards[0].area:
-        raise EnrolmentError("more than one card on the mat")
-    return fit_edges(image, _refined(image, cards[0].quad / scale, mat), mat)
+    quad, table = spot_card(image, work_width=work_width)
+    return fit_edges(image, _refined(image, quad, table), table)
 
 
 def _refined(image: np.ndarray, quad: np.ndarray, mat_lab: np.ndarray) -> np.ndarray:

@@ -148,6 +148,7 @@ def learn_folder(name: str, folder: Path | str) -> DeckModel:
             quad, size = learn_photo(image)
             photos_quads[card] = (image, quad)
         except EnrolmentError as exc:
-            raise EnrolmentError(f"{photos[card].name}: {exc}", code=card.code) from None
+            raise EnrolmentError(f"{photos[card].name}: {exc}", code=card.code, reason=exc.reason,
+                                 where=exc.where) from None
         sizes.append(size)
     return DeckModel.learn(name, photos_quads, card_long_frac=float(np.median(sizes)))

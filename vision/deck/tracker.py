@@ -1,22 +1,25 @@
 """Deal-through reading: the player turns the pile's cards face up one at a time.
 
 Each frame is shrunk to ``motion_width`` and compared with the previous one: is anything
-moving? Only when nothing has moved for ``still_frames`` frames is the table looked at,
-once per still spell, at ``detail_width`` against the last settled frame:
+moving (:mod:`vision.deck.motion`)? Only when nothing has moved for ``still_frames`` frames
+is the table looked at, once per still spell, at ``detail_width`` against the last settled
+frame. What changed (exposures matched, above the frames' own noise:
+:mod:`vision.deck.exposure`) only says that something happened and where; what is on top
+there is FOUND by its outline (:mod:`vision.deck.outline`), a card-sized rectangle whose
+four sides are edges, and new ones:
 
-- no change: nothing happens;
-- the change touches the frame's edge, or is not card-shaped: a hand is there; no read
-  until it leaves;
-- more than one card's worth of change: ask to deal them one at a time;
-- one card: warped flat from the full-resolution frame and named; a reflection on it
-  asks to move the card; a low margin asks to show it again; a card already counted is
-  refused ("ja comptada").
+- no change, or no card's outline in it (a shadow, the lamp's reflection, the light): nothing;
+- the card found where the last one lay, its sides not new: that card looked at again,
+  nothing said (unless its print names another card squared on it);
+- a hand (a change from the frame's edge) over the card found: no read until it leaves;
+- a second new card's outline apart from the first: ask to deal them one at a time;
+- one card: warped flat from the full-resolution frame and named; a reflection on it asks
+  to move it; a low margin asks to show it again; a card counted already: "ja comptada".
 
-Under the lamp's reflection (``darker_scale`` set: a camera with exposure control) the look
-asks for one darker frame first (a :data:`DARKER` event carrying a
-:class:`~vision.deck.darker.DarkerRequest`; the caller answers with :meth:`feed_darker`)
-and is done on that frame instead: see :mod:`vision.deck.darker`.
-
+The first settled frame is the table under the pile, unless a whole card's outline that
+names a learnt card is already there (dealing started at once): that card is read first.
+Under the lamp's reflection (``darker_scale`` set) the look asks for one darker frame first
+(a :data:`DARKER` event; the caller answers with :meth:`feed_darker`): :mod:`vision.deck.darker`.
 The table going back to how it was before the last card means that card was lifted off
 again; :meth:`DealTracker.take_back` ("Treu l'última") forgets it by hand.
 
@@ -30,16 +33,18 @@ Example::
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
 
 from kiosk.game import Card, pile_points
 from vision.deck.darker import DarkerRequest, came_in, glare_near, reflection_in_view, tone_map
-from vision.deck.locate import (CARD_ASPECT, Blob, card_rectangle, change_groups, change_mask, channel_max,
-                                shrunk)
+from vision.deck.exposure import Change, compare
+from vision.deck.motion import counts, hand_over, moving_mask
+from vision.deck.locate import CARD_ASPECT, shrunk
 from vision.deck.model import DeckModel, Naming
+from vision.deck.outline import Outline, card_in_view, find_outlines, iou, second_card
 from vision.deck.scale import TableScale
 from vision.deck.views import views_around
 
@@ -52,13 +57,19 @@ HAND = "hand"
 TAKEN_BACK = "taken_back"
 DARKER = "darker"  # not for the player: the caller is to answer ``event.darker`` with feed_darker()
 ASK_KINDS = (SHOW_AGAIN, TWO_CARDS, GLARE)  # the kiosk asks the player to do something about the card
-TWO_CARDS_AREA = 1.15  # x a card's area measured on the mat (two cards 8 mm apart: 1.2)
-TWO_CARDS_ASPECT = 0.1  # one card lying still measures within 5 % of its aspect
-TWO_CARDS_AREA_GUESSED = 1.4  # x a card's area without the mat
+MOTION_CARD = 0.04  # of a card's area moving (motion size) is movement, if less than motion_share of the view
 KEEP_DETAIL = 4  # settled frames kept at detail size (older ones are only for "lifted off")
-CHANGE_LEVEL = 18  # a change between two settled frames, in levels of the brightest channel
+CHANGE_LEVEL = 18  # least change between two settled frames, in levels of the brightest channel
 DARKER_CHANGE_LEVEL = 12  # the same between darker frames: the print's contrast shrinks with the exposure
 DARKER_MIN_PIXELS = 16  # detail px: a darker frame's noise makes specks
+MIN_CHANGE = 0.05  # of a card's area: less changed is nothing (specks, a flicker)
+NOT_NEW = 0.25  # of the outline on new edges: less, and the card found is the one that lay there
+SAME_PLACE = 0.75  # overlap with the last card's outline: it lies where that card lay
+SAME_CARD = 0.88  # ... so much that it is that card whatever changed (a darker frame shows edges anew)
+PRINT_CHANGED = 0.08  # of the card's area changed inside an outline that is not new: maybe another card
+LIFTED = 0.15  # of a card's area changed since the table before the last card: it was lifted off
+FIRST_EDGE = 6.0  # an edge's least step per pixel in the first settled frame (no second frame to measure noise)
+FIRST_SUPPORT = 0.8  # of a card's outline on edges, to be taken for a card already there
 
 
 @dataclass(frozen=True)
@@ -85,7 +96,7 @@ class Tally:
 class _Settled:
     detail: np.ndarray | None
     card: Card | None = None
-    pending: bool = False  # lies there unread (asked to show again): replaced by what comes next
+    pending: bool = False  # lies there unread (asked about): replaced by what comes next
     darker: np.ndarray | None = None  # the same table in the darker exposure (detail size), if one was taken
     where: np.ndarray | None = None  # the outline of what was dealt (detail px)
 
@@ -123,8 +134,8 @@ class DealTracker:
     _previous: np.ndarray | None = None
     _still: int = 0
     _frames: int = 0
-    _card_area: float = 0.0
-    _card_long: float = 0.0
+    _card_long: float = 0.0  # without the mat: the cards' long side as read (detail px)
+    _longs: list[float] = field(default_factory=list)
     _scale: TableScale | None = None  # the mat's millimetres in detail pixels
     _wanted: DarkerRequest | None = None
     _held: _Look | None = None
@@ -186,9 +197,15 @@ class DealTracker:
         if self._previous is None:
             self._previous = small
             return []
-        moving = channel_max(cv2.absdiff(small, self._previous)) > 20
+        moving = moving_mask(self._previous, small)  # (:mod:`vision.deck.motion`: what movement is)
         self._previous = small
-        if np.count_nonzero(moving) > self.motion_share * moving.size:
+        pile = next((s.where for s in reversed(self._settled) if s.where is not None), None)
+        k = small.shape[1] / self.detail_width
+        long_ = (self._card_long or (self.model.card_long_frac or 0.2) * self.detail_width) * k
+        # (a card's worth: a card dealt with no frame in flight, under the lamp's reflection,
+        # changes little more than its index at a far camera)
+        least = min(self.motion_share * moving.size, MOTION_CARD * long_ * long_ / CARD_ASPECT)
+        if counts(moving, None if pile is None else pile * k, long_) > least:
             self._still = 0
             return []
         self._still += 1
@@ -202,40 +219,39 @@ class DealTracker:
             self._scale = TableScale.find(sharp)
         if not self._settled:  # the empty mat, once it first lies still: what is new is dealt
             self._settled.append(_Settled(detail))
+            first = self._first_card(frame, detail)
+            if first:
+                return first
             if self.darker_scale and reflection_in_view(detail):
                 # the reflection is in view: the first card under it is found against this
                 return self._ask_darker(frame, detail, small, mat=True)
             return []
         return self._look(frame, detail, small)
 
-    def _expected_area(self, detail: np.ndarray, at: tuple[float, float] | None = None) -> float:
-        """A card's area (detail px): from the mat when it is in view (lying at ``at``, or
-        in the middle), else the cards read so far, else the learnt deck's."""
+
+    def _long_px(self, detail: np.ndarray, at: tuple[float, float] | None = None) -> float:
+        """A card's long side (detail px) lying at ``at``: from the mat when it is in view,
+        else the cards read so far, else the learnt deck's."""
         if self._scale is not None:
             h, w = detail.shape[:2]
-            return self._scale.card_area_px(at if at is not None else (w / 2, h / 2))
-        if self._card_area:
-            return self._card_area
-        long_ = (self.model.card_long_frac or 0.2) * detail.shape[1]
-        return long_ * long_ / CARD_ASPECT
+            return float(np.sqrt(self._scale.card_area_px(at if at is not None else (w / 2, h / 2)) * CARD_ASPECT))
+        if self._card_long:
+            return self._card_long
+        return (self.model.card_long_frac or 0.2) * detail.shape[1]
 
-    @property
-    def _too_big(self) -> float:
-        """A change this many times a card's area is more than one card."""
-        return TWO_CARDS_AREA if self._scale is not None else TWO_CARDS_AREA_GUESSED
+    def _sizes(self) -> tuple[float, ...]:
+        """The card sizes tried around :meth:`_long_px` (how sure that size is)."""
+        if self._scale is not None:
+            return (1.0,)
+        if self._card_long:
+            return (1.0,)
+        # the camera may not be where the deck was learnt: the first card's size is searched
+        return (1.0, 0.92, 1.08, 0.85, 1.17, 0.78, 1.27) if self.model.card_long_frac else \
+            tuple(float(k) for k in np.arange(0.6, 1.45, 0.07))
 
-    def _changes(self, reference: np.ndarray, detail: np.ndarray, card_area: float) -> list[Blob]:
-        return self._groups(change_mask(reference, detail, level=CHANGE_LEVEL), card_area)
-
-    def _groups(self, mask: np.ndarray, card_area: float) -> list[Blob]:
-        # pieces of one card (its art, bits of its frame line) are joined across the white
-        join = max(3, int(np.sqrt(card_area / CARD_ASPECT) / 3)) | 1
-        return change_groups(mask, join_px=join, min_area=0.2 * card_area)
-
-    def _lifted(self, since_before: np.ndarray, card_area: float) -> bool:
-        """Nothing changed since the table before the last card: it was lifted off again.
-        (A card more on the pile changes a card's worth of pixels: no grouping needed.)"""
-        return np.count_nonzero(since_before) <= 0.3 * card_area and not self._groups(since_before, card_area)
+    def _find(self, seen: np.ndarray, change: Change, long_px: float) -> list[Outline]:
+        return find_outlines(seen, change.reference, change.mask, long_px, level=change.edge, aspect=CARD_ASPECT,
+                             sizes=self._sizes())
 
     def _push(self, detail: np.ndarray, card: Card | None, *, pending: bool = False,
               darker: np.ndarray | None = None, where: np.ndarray | None = None) -> None:
@@ -243,26 +259,40 @@ class DealTracker:
         if len(self._settled) > KEEP_DETAIL:
             self._settled[-KEEP_DETAIL - 1].detail = self._settled[-KEEP_DETAIL - 1].darker = None
 
-    def _look(self, frame: np.ndarray, detail: np.ndarray, small: np.ndarray) -> list[DealEvent]:
-        card_area = self._expected_area(detail)
-        blobs = self._changes(self._settled[-1].detail, detail, card_area)
-        # (a card washed out like the one it lies on may change nothing at all here)
-        near = [b.quad for b in blobs] or [q for q in (self._settled[-1].where,) if q is not None]
-        if self.darker_scale and glare_near(detail, near, card_area):
-            return self._ask_darker(frame, detail, small, mat=False)
-        if not blobs:
+    def _first_card(self, frame: np.ndarray, detail: np.ndarray) -> list[DealEvent]:
+        """Dealing started at once: the first frames that agree may already hold the first
+        card. Nothing to compare with, so every edge counts as new: a card's whole outline
+        in view (found at half size: the whole view is searched) that names a learnt card
+        is that card, and the table under it was never seen."""
+        top = card_in_view(detail, self._long_px(detail), level=FIRST_EDGE, aspect=CARD_ASPECT, sizes=self._sizes())
+        if top is None or top.support < FIRST_SUPPORT:
             return []
-        return self._judge(frame, detail, None, blobs)
+        naming = self.model.identify(views_around(frame, top.quad * (frame.shape[1] / detail.shape[1])))
+        if naming.card is None:  # (something card-shaped, not a card it knows: the table)
+            return []
+        self._settled[0] = _Settled(None)
+        return self._name(frame, detail, top, None, naming=naming)
+
+    def _look(self, frame: np.ndarray, detail: np.ndarray, small: np.ndarray) -> list[DealEvent]:
+        change = compare(self._settled[-1].detail, detail, floor=CHANGE_LEVEL)
+        area = self._long_px(detail) ** 2 / CARD_ASPECT
+        pts = cv2.findNonZero(change.mask)
+        if pts is not None and len(pts) >= MIN_CHANGE * area:
+            x, y, w, h = cv2.boundingRect(pts)
+            near = [np.float32([[x, y], [x + w, y], [x + w, y + h], [x, y + h]])]
+        else:  # (a card washed out like the one it lies on may change nothing at all here)
+            near = [q for q in (self._settled[-1].where,) if q is not None]
+        if self.darker_scale and glare_near(detail, near, area):
+            return self._ask_darker(frame, detail, small, mat=False)
+        if pts is None or len(pts) < MIN_CHANGE * area:
+            return []
+        return self._judge(frame, detail, None, change)
 
     def _judge(self, frame: np.ndarray, detail: np.ndarray, dark: np.ndarray | None,
-               blobs: list[Blob] | None = None, normal: np.ndarray | None = None) -> list[DealEvent]:
-        """The look's decision. ``dark``: the darker frame's detail copy (``frame`` is then
-        the darker frame itself): every comparison is made at the darker exposure, against
-        each earlier state's own darker copy where one was taken, else its normal copy
-        brought to the darker exposure; ``normal`` is the frame that asked for it. ``detail``
-        and ``dark`` are what is kept for the next look. (The next hand may already come in
-        at the view's edge in the darker frame: changes there are left out of every darker
-        look, so such a frame is kept too.)"""
+               change: Change | None = None, normal: np.ndarray | None = None) -> list[DealEvent]:
+        """The look's decision. ``dark``: the darker frame's detail copy (``frame`` is then the
+        darker frame; every comparison at its exposure, the next hand come in at the view's
+        edge left out); ``normal``: the frame that asked for it."""
         n = self._frames
         seen = detail if dark is None else dark
 
@@ -271,106 +301,77 @@ class DealTracker:
                 return s.detail
             return s.darker if s.darker is not None else tone_map(s.detail, dark)
 
-        arrived: np.ndarray | None = None  # (worked out once, when a darker look needs it)
-
-        def changed(reference: np.ndarray) -> np.ndarray:
-            nonlocal arrived
+        def changed(reference: np.ndarray) -> Change:
             if dark is None:
-                return change_mask(reference, seen, level=CHANGE_LEVEL)
-            # a shorter exposure: less contrast, more noise (specks joined to the card would
-            # bend its outline); the next hand, come in since the frame that asked, left out
-            mask = change_mask(reference, seen, level=DARKER_CHANGE_LEVEL, min_pixels=DARKER_MIN_PIXELS)
-            if not (mask[0].any() or mask[-1].any() or mask[:, 0].any() or mask[:, -1].any()):
-                return mask  # nothing came in from the edge
-            if arrived is None:
-                arrived = came_in(detail, dark, level=DARKER_CHANGE_LEVEL, min_pixels=DARKER_MIN_PIXELS)
-            return cv2.bitwise_and(mask, cv2.bitwise_not(arrived))
+                return compare(reference, seen, floor=CHANGE_LEVEL)
+            got = compare(reference, seen, floor=DARKER_CHANGE_LEVEL, min_pixels=DARKER_MIN_PIXELS)
+            m = got.mask
+            if not (m[0].any() or m[-1].any() or m[:, 0].any() or m[:, -1].any()):
+                return got
+            arrived = came_in(detail, dark, level=DARKER_CHANGE_LEVEL, min_pixels=DARKER_MIN_PIXELS)
+            return replace(got, mask=cv2.bitwise_and(m, cv2.bitwise_not(arrived)))
 
-        def groups(reference: np.ndarray) -> list[Blob]:
-            found = self._groups(changed(reference), card_area)
-            # the card lies apart from a hand coming in (a hand over the card is one change
-            # with it: a hand)
-            inner = [b for b in found if not b.touches_edge]
-            return inner if dark is not None and inner else found
-
-        card_area = self._expected_area(seen)
-        if blobs is None:
-            blobs = groups(ref(self._settled[-1]))
-            if not blobs:
-                if dark is not None and self._settled[-1].darker is None:
-                    # Against a normal frame the reflection's clipped patch is blind: nothing
-                    # seen to change may be a card lying in it. The darker frame becomes the
-                    # reference, so at least the next card is not looked for blind too.
-                    self._settled[-1].darker = dark
-                return []
-        one_card = len(blobs) == 1 and blobs[0].card_shaped and not blobs[0].touches_edge
-        if self._settled[-1].pending and len(self._settled) >= 2:
-            # The card(s) we asked about, lifted and laid down again a few mm off or slid
-            # out of a reflection, as asked: against them, that is the card joined to the gap
-            # it left (an outline too big, or two); against the table before them, the card
-            # alone. Anything else (a card dealt on top of them, a hand) is read against them.
-            again = groups(ref(self._settled[-2]))
-            alone = len(again) == 1 and again[0].card_shaped and not again[0].touches_edge \
-                and again[0].area <= self._too_big * self._expected_area(seen, tuple(again[0].quad.mean(axis=0)))
-            if alone or not one_card:
+        last = self._settled[-1]
+        if last.detail is None:
+            return []
+        change = change if change is not None else changed(ref(last))
+        long_px = self._long_px(seen)
+        area = long_px * long_px / CARD_ASPECT
+        if cv2.countNonZero(change.mask) < MIN_CHANGE * area:
+            if dark is not None and last.darker is None:
+                last.darker = dark  # (the next card is not looked for blind under the reflection)
+            return []
+        found = self._find(seen, change, long_px)
+        before = ref(self._settled[-2]) if len(self._settled) >= 2 and not last.pending else None
+        if before is not None and cv2.countNonZero(changed(before).mask) < LIFTED * area:
+            under = self._settled[-2].where  # the card on top now is the one under the last
+            if not found or under is None or iou(found[0].quad, under) > SAME_PLACE:
+                gone = self._settled.pop()  # the last card was lifted off the pile again
+                return [DealEvent(TAKEN_BACK, gone.card, frame_number=n)]
+        if not found:  # light, a shadow, a hand: no card's outline
+            if hand_over(change.mask, None, area):
+                self._still = 0
+                return [DealEvent(HAND, frame_number=n)]
+            return []
+        top = found[0]
+        h, w = seen.shape[:2]
+        cut = top.quad.min() < 1 or top.quad[:, 0].max() > w - 2 or top.quad[:, 1].max() > h - 2
+        if cut or hand_over(change.mask, top.quad, area):
+            self._still = 0  # looked at again once the hand keeps still (or leaves)
+            return [DealEvent(HAND, frame_number=n)]
+        if last.where is not None and iou(top.quad, last.where) > (SAME_PLACE if top.new < NOT_NEW else SAME_CARD):
+            return self._looked_again(frame, detail, top, change, dark, normal, area)
+        if second_card(seen, change.reference, change.mask, top, long_px, level=change.edge,
+                       aspect=CARD_ASPECT, sizes=self._sizes()) is not None:
+            if last.pending:
                 self._settled.pop()
-                blobs = again
-                if not blobs:
-                    return []
-        before = ref(self._settled[-2]) if len(self._settled) >= 2 else None
-        since_mask = changed(before) if before is not None else None
-        if since_mask is not None and self._lifted(since_mask, card_area):
-            last = self._settled.pop()  # the last card was lifted off the pile again
-            return [DealEvent(TAKEN_BACK, last.card, frame_number=n)]
-        blob = blobs[0]
-        since_before = self._groups(since_mask, card_area) if since_mask is not None and not blob.card_shaped \
-            and not blob.touches_edge and len(blobs) == 1 else None
-        if since_before and len(since_before) == 1 and since_before[0].card_shaped and since_before[0].area < 1.4 * card_area:
-            # Laid almost exactly on the last card: only where their prints differ changed,
-            # which need not look like a card; the two together outline it. (The naming's
-            # alignment search and margin still decide; a doubt is asked, never guessed.)
-            blob = since_before[0]
-        if blob.touches_edge:
-            return [DealEvent(HAND, frame_number=n)]
-        # Two cards a few mm apart still outline a near-rectangle of nearly a card's shape:
-        # only the size tells. Measured on the mat it is close to exact (one card's change is
-        # at most its own area plus the blur); guessed from the deck or the cards read, not.
-        card_area = self._expected_area(seen, tuple(blob.quad.mean(axis=0)))
-        # (two cards offset along the short side also make a squarer shape than one card)
-        squat = self._scale is not None and blob.area > card_area \
-            and abs(blob.aspect - CARD_ASPECT) > TWO_CARDS_ASPECT * CARD_ASPECT
-        if blob.area > self._too_big * card_area or squat or len(blobs) > 1:
-            self._push(detail, None, pending=True, darker=dark, where=blob.quad)
+            self._push(detail, None, pending=True, darker=dark, where=top.quad)
             return [DealEvent(TWO_CARDS, frame_number=n)]
-        if not blob.card_shaped:
-            return [DealEvent(HAND, frame_number=n)]
-        return self._name(frame, detail, blob, dark, normal)
+        return self._name(frame, detail, top, dark, normal)
 
-    def _outline(self, blob: Blob, detail: np.ndarray) -> np.ndarray:
-        """The card's rectangle (detail px): the change's, grown to a whole card's size
-        (:func:`~vision.deck.locate.card_rectangle`): the mat's where it is in view, else the
-        cards read so far, else the learnt deck's."""
-        (cx, cy), _, _ = cv2.minAreaRect(blob.quad)
-        if self._scale is not None:
-            want = float(np.sqrt(self._scale.card_area_px((cx, cy)) * CARD_ASPECT))
-        elif self._card_long:
-            want = self._card_long
-        else:
-            want = (self.model.card_long_frac or 0.0) * detail.shape[1]
-        rect, long_ = card_rectangle(blob.quad, want)
-        if long_ > 0.9 * want:
-            # a card lying on the mat shows its whole outline: that is the size to keep (a
-            # change bigger than a card, a card moved joined to the gap it left, grows it 2 % at most)
-            self._card_long = max(self._card_long * 0.98, min(long_, 1.02 * want)) if self._card_long else long_
-        return rect
+    def _looked_again(self, frame: np.ndarray, detail: np.ndarray, top: Outline, change: Change,
+                      dark: np.ndarray | None, normal: np.ndarray | None, area: float) -> list[DealEvent]:
+        """The card found lies where the last one lay, its sides not new: that card looked at
+        again (the light changed over it, or a flicker made two still spells of one). Only
+        when its print changed is it named: another card squared exactly on it."""
+        inside = np.zeros_like(change.mask)
+        cv2.fillPoly(inside, [np.round(top.quad).astype(np.int32)], 255)
+        if cv2.countNonZero(cv2.bitwise_and(change.mask, inside)) < PRINT_CHANGED * area:
+            return []
+        quad = top.quad * (frame.shape[1] / detail.shape[1])
+        naming = self.model.identify(views_around(frame, quad))
+        last = self._settled[-1]
+        if naming.card == last.card or (naming.card is None and naming.best in (last.card, None)):
+            return []  # (unsure, yet most like another card: asked about)
+        return self._name(frame, detail, top, dark, normal, naming=naming)
 
-    def _name(self, frame: np.ndarray, detail: np.ndarray, blob: Blob, dark: np.ndarray | None,
-              normal: np.ndarray | None = None) -> list[DealEvent]:
+    def _name(self, frame: np.ndarray, detail: np.ndarray, top: Outline, dark: np.ndarray | None,
+              normal: np.ndarray | None = None, *, naming: Naming | None = None) -> list[DealEvent]:
         n = self._frames
-        where = self._outline(blob, detail)
+        where = top.quad
         quad = where * (frame.shape[1] / detail.shape[1])
         views = views_around(frame, quad)
-        naming = self.model.identify(views)
+        naming = naming if naming is not None else self.model.identify(views)
         if naming.card is None and normal is not None:
             # The darker frame is noisier: a card the reflection only grazes may still be
             # named, with its own margins, in the frame at the normal exposure (a narrower
@@ -379,6 +380,8 @@ class DealTracker:
             second = self.model.identify(again)
             if second.card is not None or again[0].glare > 0:  # (a reflection on it: asked to move it)
                 views, naming = again, second
+        if self._settled[-1].pending:
+            self._settled.pop()  # the card asked about: what lies there now is read instead
         if naming.card is None:
             self.uncertain += 1
             self._push(detail, None, pending=True, darker=dark, where=where)
@@ -389,5 +392,7 @@ class DealTracker:
             self._push(detail, None, darker=dark, where=where)  # it lies on the pile, not counted
             return [DealEvent(ALREADY, naming.card, naming, n)]
         self._push(detail, naming.card, darker=dark, where=where)
-        self._card_area = 0.7 * self._card_area + 0.3 * blob.area if self._card_area else blob.area
+        if self._scale is None:  # the cards' size as seen, for the next outlines
+            self._longs = (self._longs + [top.long])[-5:]
+            self._card_long = float(np.median(self._longs))
         return [DealEvent(COUNTED, naming.card, naming, n)]

@@ -25,6 +25,8 @@ load_kv(__file__)
 PROBLEMS = {
     "no_card": N_("No card found: lay {card} alone on the mat"),
     "cut": N_("The card is not wholly in view: move it to the middle"),
+    "glare": N_("A reflection touches the card: move it away from the light"),
+    "two_cards": N_("More than one card in view: leave {card} alone on the mat"),
     "duplicate": N_("This looks like {like}, already learnt: show {card}"),
 }
 

@@ -30,8 +30,9 @@ class Learnt:
 
     card: Card
     ok: bool
-    problem: str = ""  # "no_card" | "cut" | "duplicate"
+    problem: str = ""  # "no_card" | "cut" | "glare" | "two_cards" | "duplicate"
     like: Card | None = None
+    where: np.ndarray | None = None  # where on the photo the problem is (4x2 px), if known
 
 
 class LearnDeck:
@@ -83,7 +84,7 @@ class LearnDeck:
         try:
             quad = order_quad(find_card_on_mat(frame))
         except EnrolmentError as exc:
-            return Learnt(card, False, "cut" if "inside" in str(exc) else "no_card")
+            return Learnt(card, False, exc.reason or "no_card", where=exc.where)
         views = views_both_ways(frame, quad)
         rows = (np.stack([v.whole for v in views]), np.stack([v.corners for v in views]))
         previous = self._rows.get(card)

@@ -1,0 +1,66 @@
+"""Two frames of the same table compared as light, not as levels.
+
+Between two settled frames a bar's camera changes its exposure and gain by a few per cent
+(mains flicker, its own control), and in dim light (analogue gain 4-8) every pixel carries
+noise of several levels: a fixed threshold on the difference takes the first for a change
+of the whole table and joins the specks of the second into a change bigger than a card.
+
+So the reference is first brought to the current frame's exposure (one gain per channel,
+the median ratio over the view: most of the table did not change), and the threshold is
+measured from the two frames themselves (the median difference, which is the noise: the
+changed part is a minority), never below the level a card's print makes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.deck.locate import change_mask, channel_max
+
+NOISE_K = 4.5  # x the median difference: above the noise of two frames
+EDGE_K = 0.8  # an edge's step per pixel over the median difference
+MIN_EDGE = 3.0
+LOW, HIGH = 24, 240  # levels a ratio is measured between (noise below, clipping above)
+MAX_GAIN = 1.5
+
+
+@dataclass(frozen=True)
+class Change:
+    """What changed between a reference and the current frame (detail size)."""
+
+    mask: np.ndarray  # uint8 0/255
+    level: float  # the difference that counted as a change (levels)
+    edge: float  # an edge's least step per pixel in these frames (above their noise)
+    reference: np.ndarray  # the reference at the current frame's exposure
+
+
+def gain_matched(reference: np.ndarray, current: np.ndarray) -> np.ndarray:
+    """``reference`` (BGR uint8) at ``current``'s exposure: one robust gain per channel."""
+    a = reference[::4, ::4].reshape(-1, 3).astype(np.float32)
+    b = current[::4, ::4].reshape(-1, 3).astype(np.float32)
+    gains = np.ones(3)
+    for c in range(3):
+        ok = (a[:, c] > LOW) & (a[:, c] < HIGH) & (b[:, c] > LOW) & (b[:, c] < HIGH)
+        if np.count_nonzero(ok) >= 200:
+            gains[c] = float(np.clip(np.median(b[ok, c] / a[ok, c]), 1 / MAX_GAIN, MAX_GAIN))
+    if np.all(np.abs(gains - 1) < 0.004):
+        return reference
+    return cv2.transform(reference, np.diag(gains))
+
+
+def noise_of(reference: np.ndarray, current: np.ndarray) -> float:
+    """The median difference of the brightest channel between two frames of one exposure."""
+    d = channel_max(cv2.absdiff(reference[::2, ::2], current[::2, ::2]))
+    return float(np.median(d))
+
+
+def compare(reference: np.ndarray, current: np.ndarray, *, floor: float, min_pixels: int = 6) -> Change:
+    """Where ``current`` differs from ``reference`` by more than the light and the noise."""
+    ref = gain_matched(reference, current)
+    med = noise_of(ref, current)
+    level = max(floor, NOISE_K * med)
+    mask = change_mask(ref, current, level=int(round(level)), min_pixels=min_pixels)
+    return Change(mask, level, max(MIN_EDGE, EDGE_K * med), ref)

@@ -1,0 +1,138 @@
+"""The one card in a learning photo, found by its outline, or the true reason it is not.
+
+A learning photo is the camera's whole frame with one card face up on the mat, bare felt,
+wood or white marble. Two ways to see the card, each blind somewhere:
+
+- by colour: what differs from the table's colour (the middle of the photo, which the card
+  covers only a little of). Blind on white marble, where the paper is the table's colour,
+  and it joins a lamp's reflection lying beside the card to the card;
+- by outline: the closed edges of the photo (the card's edge and its printed border). Blind
+  where the card's edge is washed out by a reflection on it.
+
+Both give candidates; a candidate is a card when it is card-shaped, a sensible size and
+clear of the photo's edge. Clipped pixels (every channel at the sensor's top) are the lamp's
+reflection, never the card: they are taken out of the colour mask first, so a reflection
+beside the card does not bend its outline. When there is no card, or the card is not
+learnable, the refusal says why and where (:class:`~vision.deck.errors.EnrolmentError`
+``reason`` and ``where``): the reflection on the card, the card across the photo's edge,
+two cards, or no card at all.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.deck.errors import EnrolmentError
+from vision.deck.locate import Blob, blobs_of
+
+MAT_DISTANCE = 16.0  # CIELAB distance from the table's colour that is "something on it"
+GLARE = 250  # every channel at least this: the lamp's reflection
+GLARE_ON_CARD = 0.004  # of the card's area clipped on the table just beside it: a reflection touches it
+GLARE_PATCH = 0.01  # of the card's area clipped inside it (and not all of its paper): a reflection on it
+MIN_AREA, MAX_AREA = 0.002, 0.15  # of the photo: a card's size
+MIN_PRINT = 0.04  # of a candidate differing from the table's colour: printed, a card
+SAME = 0.5  # overlap of two candidates that are the same card
+
+GLARE_MSG = "a reflection touches the card: move it away from the light"
+CUT_MSG = "the card is cut by the photo's edge: move it to the middle"
+TWO_MSG = "more than one card: leave one card alone"
+NONE_MSG = "no card found: lay the card face up in the middle"
+
+
+def _overlap(a: Blob, b: Blob) -> float:
+    inter, _ = cv2.intersectConvexConvex(np.float32(a.quad), np.float32(b.quad))
+    return float(inter / max(min(a.rect_area, b.rect_area), 1.0))
+
+
+def _colour_mask(lab: np.ndarray, glare: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    sh, sw = lab.shape[:2]
+    middle = lab[sh // 5:sh - sh // 5, sw // 5:sw - sw // 5].reshape(-1, 3)
+    table = np.median(middle, axis=0)
+    dist = np.linalg.norm(lab - table, axis=2)
+    mask = ((dist > MAT_DISTANCE) & ~glare).astype(np.uint8) * 255
+    k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
+    mask = cv2.morphologyEx(cv2.morphologyEx(mask, cv2.MORPH_OPEN, k), cv2.MORPH_CLOSE, k, iterations=2)
+    return mask, table
+
+
+def _edge_mask(grey: np.ndarray) -> np.ndarray:
+    """The regions the photo's closed edges enclose, filled."""
+    med = float(np.median(grey))
+    edges = cv2.Canny(grey, max(10.0, 0.165 * med), max(30.0, 0.33 * med))
+    edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
+    contours, _ = cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    filled = np.zeros_like(edges)
+    cv2.drawContours(filled, contours, -1, 255, -1)
+    return cv2.morphologyEx(filled, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
+
+
+def spot_card(image: np.ndarray, *, work_width: int = 640) -> tuple[np.ndarray, np.ndarray]:
+    """The one card's rough quadrilateral (full-resolution px) and the table's CIELAB colour.
+    Raises :class:`EnrolmentError` with the true reason (and where) when there is none."""
+    h, w = image.shape[:2]
+    scale = work_width / w
+    small = cv2.resize(image, (work_width, int(round(h * scale))), interpolation=cv2.INTER_AREA)
+    glare = cv2.dilate((small.min(axis=2) >= GLARE).astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
+    blurred = cv2.GaussianBlur(small, (5, 5), 0)
+    lab = cv2.cvtColor(blurred, cv2.COLOR_BGR2LAB).astype(np.float32)
+    colour, table = _colour_mask(lab, glare)
+    outline = _edge_mask(cv2.cvtColor(blurred, cv2.COLOR_BGR2GRAY))
+    # (thin lines: the grain and the planks' joints of wood, marble's veins, joined to the
+    # card; a card is wide. Yet on marble the card's printed border may be all that differs)
+    wide = cv2.morphologyEx(colour, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9)))
+    found: list[Blob] = []
+    for mask in (colour, wide, outline):
+        found += blobs_of(mask, min_area=MIN_AREA * mask.size, max_area=MAX_AREA * mask.size, convex=True)
+    cards = [b for b in found if b.card_shaped and not b.touches_edge and _printed(colour, b) >= MIN_PRINT]
+    # (the printed part of a card cut by the photo's edge, inside the card's own region
+    # that runs off the photo, is no card)
+    cut = [b for b in found if b.touches_edge and b.area <= 0.08 * glare.size]
+    cards = [b for b in cards if all(_overlap(b, c) < SAME for c in cut)]
+    cards.sort(key=lambda b: -b.rect_area)
+    distinct: list[Blob] = []
+    for b in cards:  # (a card's printed border inside its edge is the same card)
+        if all(_overlap(b, d) < SAME for d in distinct):
+            distinct.append(b)
+    if not distinct:
+        _no_card([b for b in found if _printed(colour, b) >= MIN_PRINT], glare, scale)
+    if len(distinct) > 1 and 0.6 * distinct[0].rect_area < distinct[1].rect_area:
+        raise EnrolmentError(TWO_MSG, reason="two_cards", where=distinct[1].quad / scale)
+    card = distinct[0]
+    if _glare_at(glare, card):
+        raise EnrolmentError(GLARE_MSG, reason="glare", where=card.quad / scale)
+    return card.quad / scale, table
+
+
+def _printed(colour: np.ndarray, b: Blob) -> float:
+    """The share of ``b`` that differs from the table's colour (a card's print at least:
+    a closed outline in the table's own texture has none)."""
+    inside = np.zeros(colour.shape, np.uint8)
+    cv2.fillPoly(inside, [np.round(b.quad).astype(np.int32)], 1)
+    return np.count_nonzero(colour[inside > 0]) / max(np.count_nonzero(inside), 1)
+
+
+def _glare_at(glare: np.ndarray, card: Blob) -> bool:
+    """A reflection on the card or at its edge: clipped pixels just outside it (the card's
+    paper alone may clip in bright light: not the table), or a patch inside it that is not
+    all of its paper."""
+    inside = np.zeros(glare.shape, np.uint8)
+    cv2.fillPoly(inside, [np.round(card.quad).astype(np.int32)], 1)
+    ring = (cv2.dilate(inside, np.ones((9, 9), np.uint8)) > 0) & (cv2.erode(inside, np.ones((5, 5), np.uint8)) == 0)
+    shrunk_in = cv2.erode(inside, np.ones((5, 5), np.uint8)) > 0
+    on = np.count_nonzero(glare & shrunk_in) / max(card.rect_area, 1.0)
+    beside = np.count_nonzero(glare & ring & ~(cv2.dilate(inside, np.ones((3, 3), np.uint8)) > 0))
+    return beside >= GLARE_ON_CARD * card.rect_area or GLARE_PATCH <= on <= 0.5
+
+
+def _no_card(found: list[Blob], glare: np.ndarray, scale: float) -> None:
+    """Why no card: a card-sized thing across the photo's edge, a reflection joined to
+    something card-sized, or nothing."""
+    sizes = [b for b in found if 0.004 * glare.size <= b.area <= 0.08 * glare.size]
+    for b in sizes:  # (a card cut by the edge is still a rectangle, not a strip of the table)
+        if b.touches_edge and b.rectangular >= 0.7 and b.aspect <= 2.6:
+            raise EnrolmentError(CUT_MSG, reason="cut", where=b.quad / scale)
+    for b in sizes:
+        if not b.touches_edge and _glare_at(glare, b):
+            raise EnrolmentError(GLARE_MSG, reason="glare", where=b.quad / scale)
+    raise EnrolmentError(NONE_MSG, reason="no_card")

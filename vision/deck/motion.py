@@ -1,0 +1,83 @@
+"""Is anything moving on the table? Two consecutive frames, small and blurred.
+
+Not everything that changes between two frames is movement that matters:
+
+- the exposure and gain wander a few per cent (mains flicker, the camera's control): the
+  previous frame is brought to the current exposure first (:mod:`vision.deck.exposure`);
+- in dim light every pixel carries noise: the threshold is measured from the two frames;
+- a lamp's reflection that sways or flickers changes the light smoothly, without the
+  edges a hand or a card in flight brings: the frames are compared as detail (each minus
+  its own local mean), where a smooth change of light leaves little;
+- the dealer's hand resting at the view's edge twitches, away from the pile: once the
+  pile's place is known, only movement that comes near it counts (before, only movement
+  that is not all at the frame's edge).
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.deck.exposure import NOISE_K, gain_matched
+from vision.deck.locate import channel_max
+
+MOTION_LEVEL = 16  # least change of detail between two frames that is movement
+DETAIL_SIGMA = 6.0  # px (motion size): the local mean taken off each frame
+MIN_SPECK = 3  # px: a moving region smaller is noise
+HAND_OVER = 0.03  # of the card's area under a change that reaches the frame's edge: a hand over it
+HAND_LEAST = 0.05  # of a card's area: a change from the frame's edge at least this big is a hand
+NEAR_PILE = 1.0  # of a card's long side around the pile's outline: movement there counts
+
+
+def _detail(small: np.ndarray) -> np.ndarray:
+    return cv2.subtract(small, cv2.GaussianBlur(small, (0, 0), DETAIL_SIGMA), dtype=cv2.CV_16S)
+
+
+def moving_mask(previous: np.ndarray, current: np.ndarray) -> np.ndarray:
+    """Where the table moved between two motion-size frames (uint8 0/1)."""
+    before = gain_matched(previous, current)
+    d = cv2.absdiff(_detail(before), _detail(current))
+    d = channel_max(np.minimum(d, 255).astype(np.uint8))
+    noise = float(np.median(d[::2, ::2]))
+    return (d > max(MOTION_LEVEL, NOISE_K * noise)).astype(np.uint8)
+
+
+def counts(moving: np.ndarray, pile: np.ndarray | None, card_long: float) -> int:
+    """How many moving pixels matter: those of the moving regions that come near the pile
+    (``pile``: its outline, motion px; ``card_long``: a card's long side there), or without
+    one, those of the regions that do not touch the frame's edge or reach well inside."""
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(moving, connectivity=8)
+    if n <= 1:
+        return 0
+    h, w = moving.shape
+    x, y, bw, bh, area = (stats[1:, i] for i in range(5))
+    speck = area < MIN_SPECK  # (noise)
+    if pile is not None:
+        grow = NEAR_PILE * card_long
+        px0, py0 = pile.min(axis=0) - grow
+        px1, py1 = pile.max(axis=0) + grow
+        near = (x <= px1) & (x + bw >= px0) & (y <= py1) & (y + bh >= py0)
+    else:
+        edge = (x <= 0) | (y <= 0) | (x + bw >= w) | (y + bh >= h)
+        band = 0.3 * min(h, w)
+        inside = (x + bw > band) & (x < w - band) & (y + bh > band) & (y < h - band)
+        near = ~edge | inside
+    return int(area[near & ~speck].sum())
+
+
+def hand_over(mask: np.ndarray, quad: np.ndarray | None, area: float) -> bool:
+    """A change that reaches the frame's edge (a hand and arm always do) over the card
+    at ``quad`` (or anywhere, without one)."""
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    h, w = mask.shape
+    x, y, bw, bh, count = (stats[:, i] for i in range(5))
+    edge = (x <= 1) | (y <= 1) | (x + bw >= w - 1) | (y + bh >= h - 1)
+    edge[0] = False
+    edge &= count >= HAND_LEAST * area
+    if not edge.any():
+        return False
+    if quad is None:
+        return True
+    inside = np.zeros_like(mask)
+    cv2.fillPoly(inside, [np.round(quad).astype(np.int32)], 1)
+    return int(np.count_nonzero(edge[labels] & (inside > 0))) >= HAND_OVER * area

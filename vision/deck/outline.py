@@ -1,0 +1,347 @@
+"""The top card found by its outline: a rectangle of a card's size whose four sides are edges.
+
+What changed between two settled frames only says that something happened, and roughly
+where: the new card, but also its shadow on the card below, a strip it uncovered, the
+lamp's reflection that moved, noise. None of those has a card's outline; the card on top
+of the pile always shows all four of its sides (nothing lies over it), the cards below it
+only parts of theirs.
+
+So around the change the frame's edges are looked at, in a frame turned to each of the
+dominant edge directions: an edge along a side counts for a rectangle of the learnt card
+size (a few sizes around it) there, and every position of the rectangle is scored at once
+by running sums along the rows and columns. The score is the share of its perimeter lying
+on an edge of the frame as it is now, plus half the share lying on an edge that is NEW
+(not in the reference frame at the same place): a card dealt on top has both, a card
+below it at best the first on the parts still in view. A second card found the same way,
+apart from the first and itself new, means two cards were dealt at once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+MIN_SUPPORT = 0.55  # of the perimeter on an edge of the frame: a card on top shows ~0.9
+MIN_NEW_SECOND = 0.12  # of a second card's perimeter on NEW edges (a card below: ~0)
+MIN_SUPPORT_SECOND = 0.55  # of its perimeter on edges (the card on top hides some of it)
+SIZES = (1.0, 0.95, 1.05)  # around the expected long side
+GROW = 0.4  # the change's box grown by this share of a card's long side: where to look
+
+
+@dataclass(frozen=True)
+class Outline:
+    """A card's rectangle (detail px, 4x2 float32, in order around it) and its evidence."""
+
+    quad: np.ndarray
+    support: float  # share of the perimeter on an edge of the current frame
+    new: float  # share of the perimeter on an edge that is not in the reference
+    long: float  # its long side (detail px)
+
+    @property
+    def centre(self) -> np.ndarray:
+        return self.quad.mean(axis=0)
+
+
+def _grey(bgr: np.ndarray) -> np.ndarray:
+    """Brightness for edges: the brightest channel (a red print on white shows in it less
+    than in green; the mat's green against white paper strongly)."""
+    return cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
+
+
+def _edge_maps(cur: np.ndarray, ref: np.ndarray | None, level: float) -> tuple[np.ndarray, ...]:
+    """In an axis-aligned (turned) patch: where a vertical and a horizontal edge lies now
+    (uint8 0/1, each widened a pixel across), and which of them are new."""
+    gx = cv2.Sobel(cur, cv2.CV_32F, 1, 0, ksize=3) / 8
+    gy = cv2.Sobel(cur, cv2.CV_32F, 0, 1, ksize=3) / 8
+    ax, ay = np.abs(gx), np.abs(gy)
+    vert = (ax > level) & (ax > 1.5 * ay)
+    horiz = (ay > level) & (ay > 1.5 * ax)
+    kx, ky = np.ones((1, 3), np.uint8), np.ones((3, 1), np.uint8)
+    if ref is None:
+        vnew, hnew = vert, horiz
+    else:
+        # new: no step along the same direction within a pixel in the reference (a step
+        # whose contrast only changed, under a reflection that moved, is not new)
+        rx = np.abs(cv2.Sobel(ref, cv2.CV_32F, 1, 0, ksize=3) / 8)
+        ry = np.abs(cv2.Sobel(ref, cv2.CV_32F, 0, 1, ksize=3) / 8)
+        was_v = cv2.dilate(((rx > level) & (rx > 1.5 * ry)).astype(np.uint8), kx) > 0
+        was_h = cv2.dilate(((ry > level) & (ry > 1.5 * rx)).astype(np.uint8), ky) > 0
+        vnew, hnew = vert & ~was_v, horiz & ~was_h
+    kx, ky = np.ones((1, 3), np.uint8), np.ones((3, 1), np.uint8)
+    out = [cv2.dilate(m.astype(np.uint8), k) for m, k in zip((vert, horiz, vnew, hnew), (kx, ky, kx, ky))]
+    # the step's strength, peaked across the side: where in the widened band the side lies
+    cap = 4 * level
+    vw = cv2.filter2D(np.where(vert, np.minimum(ax, cap), 0).astype(np.float32), -1, np.float32([[0.25, 0.5, 0.25]]))
+    hw = cv2.filter2D(np.where(horiz, np.minimum(ay, cap), 0).astype(np.float32), -1,
+                      np.float32([[0.25], [0.5], [0.25]]))
+    return (*out, vw / cap, hw / cap)
+
+
+def _angles(cur: np.ndarray, ref: np.ndarray | None, level: float, weight_mask: np.ndarray | None) -> list[float]:
+    """The dominant edge directions (degrees, mod 90) of the patch, best first: new edges
+    weigh most, so the card dealt last sets the direction."""
+    gx = cv2.Sobel(cur, cv2.CV_32F, 1, 0, ksize=3) / 8
+    gy = cv2.Sobel(cur, cv2.CV_32F, 0, 1, ksize=3) / 8
+    mag = cv2.magnitude(gx, gy)
+    # the table's own texture (felt, wood grain) has many weak edges along the sensor's
+    # rows and columns; a card's sides are among the strongest steps in view
+    inside = mag[weight_mask > 0] if weight_mask is not None and weight_mask.any() else mag
+    strong = max(level, 0.25 * float(np.percentile(inside, 98)))
+    w = np.where(mag > strong, np.minimum(mag, 4 * strong), 0)
+    if ref is not None:
+        rx = cv2.Sobel(ref, cv2.CV_32F, 1, 0, ksize=3) / 8
+        ry = cv2.Sobel(ref, cv2.CV_32F, 0, 1, ksize=3) / 8
+        w = w * (0.1 + np.clip(cv2.magnitude(gx - rx, gy - ry) / np.maximum(mag, 1e-3), 0, 1))
+    if weight_mask is not None:
+        w = w * (0.2 + weight_mask)
+    ang = (np.degrees(np.arctan2(gy, gx)) % 90.0)
+    hist = np.bincount(np.minimum((ang * 2).astype(np.int32), 179).ravel(), weights=w.ravel(), minlength=180)
+    # (smoothed over a few degrees: the table's texture at a side tilts its steps either way)
+    hist = np.concatenate([hist[-12:], hist, hist[:12]])
+    hist = cv2.GaussianBlur(hist.astype(np.float64).reshape(1, -1), (25, 1), 4).ravel()[12:-12]
+    out = []
+    for _ in range(3):
+        k = int(np.argmax(hist))
+        if hist[k] <= 0:
+            break
+        near = np.arange(k - 4, k + 5)
+        wts = hist[near % 180]
+        out.append(((float(np.dot(near, wts) / wts.sum()) + 0.5) / 2) % 90.0)
+        for d in range(-10, 11):
+            hist[(k + d) % 180] = 0
+    return out
+
+
+def _box_sums(m: np.ndarray, length: int, axis: int) -> np.ndarray:
+    """Sums of ``length`` consecutive entries of ``m`` along ``axis`` (for every start)."""
+    ksize = (1, length) if axis == 0 else (length, 1)
+    anchor = (0, 0)
+    out = cv2.boxFilter(m, cv2.CV_32F, ksize, anchor=anchor, normalize=False, borderType=cv2.BORDER_CONSTANT)
+    return out[:m.shape[0] - length + 1] if axis == 0 else out[:, :m.shape[1] - length + 1]
+
+
+def _best_in(maps: tuple[np.ndarray, ...], a: int, b: int, inside: np.ndarray | None
+             ) -> tuple[float, float, float, int, int] | None:
+    """The best placed ``a`` x ``b`` (width x height) rectangle in the turned patch: its
+    score, supports and top-left corner."""
+    vert, horiz, vnew, hnew, vw, hw = maps
+    h, w = vert.shape
+    if a + 2 >= w or b + 2 >= h:
+        return None
+    per = 2.0 * (a + b)
+    # a vertical side at column x spanning rows y..y+b: _box_sums along rows
+    vs = _box_sums(vert, b, 0)  # (h-b+1) x w
+    hs = _box_sums(horiz, a, 1)  # h x (w-a+1)
+    vns = _box_sums(vnew, b, 0)
+    hns = _box_sums(hnew, a, 1)
+    ny, nx = h - b, w - a
+    sup = (vs[:ny, :nx] + vs[:ny, a:a + nx] + hs[:ny, :nx] + hs[b:b + ny, :nx]) / per
+    new = (vns[:ny, :nx] + vns[:ny, a:a + nx] + hns[:ny, :nx] + hns[b:b + ny, :nx]) / per
+    vws, hws = _box_sums(vw, b, 0), _box_sums(hw, a, 1)
+    strength = (vws[:ny, :nx] + vws[:ny, a:a + nx] + hws[:ny, :nx] + hws[b:b + ny, :nx]) / per
+    score = sup + 0.5 * new + 0.2 * strength
+    if inside is not None:  # the rectangle's centre where the table changed
+        score = np.where(inside[b // 2:b // 2 + ny, a // 2:a // 2 + nx] > 0, score, 0)
+    k = int(np.argmax(score))
+    y, x = divmod(k, nx)
+    return float(score[y, x]), float(sup[y, x]), float(new[y, x]), x, y
+
+
+def find_outlines(current: np.ndarray, reference: np.ndarray | None, changed: np.ndarray,
+                  long_px: float, *, level: float, aspect: float, sizes: tuple[float, ...] = SIZES,
+                  box: tuple[int, int, int, int] | None = None, exclude: list[np.ndarray] = ()) -> list[Outline]:
+    """The best card rectangle (``long_px`` long, ``aspect`` long/short) around the change
+    ``changed`` (uint8 mask, detail size) in ``current``, against ``reference`` (None: the
+    current frame's edges are all new). ``level``: an edge's least step per pixel (above the
+    frames' noise). ``exclude``: outlines already found (their sides are not counted again).
+    Returns at most one outline, or none when nothing there has a card's four sides."""
+    h, w = current.shape[:2]
+    if box is None:
+        box = _where(changed, long_px, aspect)
+        if box is None:
+            return []
+    g = int(GROW * long_px) + 4
+    x0, y0 = max(box[0] - g, 0), max(box[1] - g, 0)
+    x1, y1 = min(box[2] + g, w), min(box[3] + g, h)
+    if x1 - x0 < long_px / aspect or y1 - y0 < long_px / aspect:
+        return []
+    cur = _grey(current[y0:y1, x0:x1])
+    ref = _grey(reference[y0:y1, x0:x1]) if reference is not None else None
+    mask = (changed[y0:y1, x0:x1] > 0).astype(np.uint8)
+    if exclude:
+        drop = np.zeros_like(mask)
+        for q in exclude:
+            cv2.polylines(drop, [np.round(q - (x0, y0)).astype(np.int32)], True, 1, 5)
+        cur = np.where(drop > 0, cv2.GaussianBlur(cur, (0, 0), 4), cur)
+        if ref is not None:
+            ref = np.where(drop > 0, cv2.GaussianBlur(ref, (0, 0), 4), ref)
+    # first at half size (every direction and size: a quarter of the pixels), then the
+    # direction from the sides themselves and the place at full size
+    half = [None if im is None else cv2.resize(im, (im.shape[1] // 2, im.shape[0] // 2),
+                                               interpolation=cv2.INTER_AREA) for im in (cur, ref)]
+    hmask = cv2.resize(cv2.dilate(mask, np.ones((3, 3), np.uint8)), (cur.shape[1] // 2, cur.shape[0] // 2),
+                       interpolation=cv2.INTER_NEAREST)
+    sizes_px = []
+    for k in sizes:
+        long_, short = int(round(long_px * k / 2)), int(round(long_px * k / aspect / 2))
+        sizes_px += [(long_, short), (short, long_)]
+    angles = _angles(half[0], half[1], level, hmask.astype(np.float32))[:3]
+    best = _search(half[0], half[1], hmask, angles, sizes_px, level)
+    if best is None or best[1] < MIN_SUPPORT:
+        return []
+    rough = _corners(best) * 2
+    ang = best[-1] + _turn(cur, rough, level, reach=5.0)
+    k = max(best[5:7]) * 2 / long_px  # the size found, at full size
+    a, b = int(round(long_px * k)), int(round(long_px * k / aspect))
+    if best[5] < best[6]:
+        a, b = b, a
+    # the full-size search only around the rough rectangle
+    gx0, gy0 = np.maximum(rough.min(axis=0) - 8, 0).astype(int)
+    gx1, gy1 = np.minimum(rough.max(axis=0) + 9, cur.shape[::-1]).astype(int)
+    near = np.zeros_like(mask)
+    cv2.fillPoly(near, [np.round(rough).astype(np.int32)], 1)
+    fine = _search(cur[gy0:gy1, gx0:gx1], None if ref is None else ref[gy0:gy1, gx0:gx1],
+                   near[gy0:gy1, gx0:gx1], [ang], [(a, b)], level)
+    if fine is None or fine[1] < MIN_SUPPORT:
+        return []
+    quad = _corners(fine) + np.float32([x0 + gx0, y0 + gy0])
+    return [Outline(quad.astype(np.float32), fine[1], fine[2], float(max(a, b)))]
+
+
+def _where(changed: np.ndarray, long_px: float, aspect: float) -> tuple[int, int, int, int] | None:
+    """The box around the change's big pieces (pieces within a third of a card's short side
+    of one another joined; specks of noise and small flecks of light left out)."""
+    short = long_px / aspect
+    step = 4
+    small = cv2.resize(changed, (changed.shape[1] // step, changed.shape[0] // step), interpolation=cv2.INTER_AREA)
+    k = max(3, int(short / 3 / step)) | 1
+    joined = cv2.dilate((small > 0).astype(np.uint8), cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
+    mass = np.bincount(labels.ravel(), weights=small.ravel().astype(np.float64), minlength=n) / 255 * step * step
+    big = [i for i in range(1, n) if mass[i] >= 0.15 * long_px * short]
+    if not big:
+        return None
+    x0 = min(stats[i, 0] for i in big) * step
+    y0 = min(stats[i, 1] for i in big) * step
+    x1 = max(stats[i, 0] + stats[i, 2] for i in big) * step
+    y1 = max(stats[i, 1] + stats[i, 3] for i in big) * step
+    return int(x0), int(y0), int(x1), int(y1)
+
+
+def _search(cur: np.ndarray, ref: np.ndarray | None, mask: np.ndarray, angles: list[float],
+            sizes_px: list[tuple[int, int]], level: float) -> tuple | None:
+    """The best rectangle over the ``angles`` (degrees) and sizes (width, height px) in the
+    patch: (score, support, new, x, y, width, height, turn matrix, angle) or None."""
+    best: tuple | None = None
+    ph, pw = cur.shape
+    centre = (pw / 2, ph / 2)
+    for ang in angles:
+        rot = cv2.getRotationMatrix2D(centre, ang, 1.0)
+        # the turned patch big enough to hold all of the patch
+        c, s = abs(rot[0, 0]), abs(rot[0, 1])
+        nw, nh = int(pw * c + ph * s) + 2, int(pw * s + ph * c) + 2
+        rot[0, 2] += nw / 2 - centre[0]
+        rot[1, 2] += nh / 2 - centre[1]
+        tc = cv2.warpAffine(cur, rot, (nw, nh), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        tr = None if ref is None else cv2.warpAffine(ref, rot, (nw, nh), flags=cv2.INTER_LINEAR,
+                                                      borderMode=cv2.BORDER_REPLICATE)
+        tm = cv2.warpAffine(mask, rot, (nw, nh), flags=cv2.INTER_NEAREST)
+        tm = cv2.dilate(tm, np.ones((5, 5), np.uint8))
+        maps = _edge_maps(tc, tr, level)
+        for a, b in sizes_px:
+            got = _best_in(maps, a, b, tm)
+            if got is not None and (best is None or got[0] > best[0] + 0.01):  # (ties: the first size, the biggest)
+                best = (*got, a, b, rot, ang)
+    return best
+
+
+def _corners(best: tuple) -> np.ndarray:
+    """A search result's rectangle in the patch's own pixels (4x2, in order around it)."""
+    x, y, a, b, rot = best[3:8]
+    corners = np.float32([[x + 0.5, y + 0.5], [x + a + 0.5, y + 0.5], [x + a + 0.5, y + b + 0.5],
+                          [x + 0.5, y + b + 0.5]])
+    return cv2.transform(corners[None], cv2.invertAffineTransform(rot))[0]
+
+
+def _turn(grey: np.ndarray, quad: np.ndarray, level: float, reach: float = 4.0) -> float:
+    """How many degrees the rectangle ``quad`` is to be turned to lie along its sides: a
+    line through the strongest step across each side (within ``reach`` px), their mean
+    direction. (A side can go to a printed line inside the card, parallel to its edge: the
+    direction is right all the same.)"""
+    q = np.asarray(quad, np.float64)
+    centre = q.mean(axis=0)
+    ts = np.linspace(0.1, 0.9, 24)
+    ks = np.arange(-reach, reach + 0.01, 0.5)
+    turns, weights = [], []
+    for i in range(4):
+        a, b = q[i], q[(i + 1) % 4]
+        along = (b - a) / max(np.linalg.norm(b - a), 1e-6)
+        normal = np.float64([-along[1], along[0]])
+        if np.dot(centre - a, normal) < 0:
+            normal = -normal
+        base = a[None] + ts[:, None] * (b - a)[None]
+        pts = base[:, None, :] + ks[None, :, None] * normal[None, None, :]
+        prof = cv2.remap(grey, pts[..., 0].astype(np.float32), pts[..., 1].astype(np.float32), cv2.INTER_LINEAR,
+                         borderMode=cv2.BORDER_REPLICATE)
+        step = np.abs(np.diff(prof, axis=1)) / 0.5
+        k = np.argmax(step, axis=1)
+        ok = step[np.arange(len(ts)), k] >= level
+        if np.count_nonzero(ok) < 8:
+            continue
+        found = base[ok] + (ks[k[ok]] + 0.25)[:, None] * normal[None]
+        vx, vy = cv2.fitLine(np.float32(found), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()[:2]
+        if np.dot((vx, vy), along) < 0:
+            vx, vy = -vx, -vy
+        d = np.degrees(np.arctan2(vy, vx) - np.arctan2(along[1], along[0]))
+        d = (d + 180) % 360 - 180
+        if abs(d) < 4:
+            turns.append(d)
+            weights.append(np.count_nonzero(ok))
+    if len(turns) < 2:
+        return 0.0
+    return float(np.average(turns, weights=weights))
+
+
+def card_in_view(detail: np.ndarray, long_px: float, *, level: float, aspect: float,
+                 sizes: tuple[float, ...] = SIZES) -> Outline | None:
+    """A card's whole outline anywhere in view, nothing to compare with (every edge counts
+    as new): searched at half size, the whole view being searched."""
+    half = cv2.resize(detail, (detail.shape[1] // 2, detail.shape[0] // 2), interpolation=cv2.INTER_AREA)
+    found = find_outlines(half, None, np.full(half.shape[:2], 255, np.uint8), long_px / 2, level=level,
+                          aspect=aspect, sizes=sizes)
+    if not found:
+        return None
+    return Outline(found[0].quad * 2, found[0].support, found[0].new, found[0].long * 2)
+
+
+def second_card(current: np.ndarray, reference: np.ndarray, changed: np.ndarray, top: Outline,
+                long_px: float, *, level: float, aspect: float, sizes: tuple[float, ...] = SIZES) -> Outline | None:
+    """Another card's outline, new and apart from ``top`` (two cards dealt at once), or None.
+    Only where the table changed outside the top card is looked at: a shadow, a reflection
+    or a strip of the card below uncovered has no new outline of a card's size."""
+    short = long_px / aspect
+    k = max(3, int(0.12 * short)) | 1
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    # (over white cards a card changes only where it is printed: its pieces joined first)
+    outside = cv2.morphologyEx(changed, cv2.MORPH_CLOSE, disc)
+    cv2.fillPoly(outside, [np.round(top.quad).astype(np.int32)], 0)
+    outside = cv2.morphologyEx(outside, cv2.MORPH_OPEN, disc)
+    if cv2.countNonZero(outside) < 0.08 * long_px * short:
+        return None
+    found = find_outlines(current, reference, outside, top.long, level=level, aspect=aspect, sizes=(1.0,),
+                          exclude=[top.quad])
+    if not found:
+        return None
+    other = found[0]
+    if other.support < MIN_SUPPORT_SECOND or other.new < MIN_NEW_SECOND or iou(other.quad, top.quad) > 0.5:
+        return None
+    return other
+
+
+def iou(a: np.ndarray, b: np.ndarray) -> float:
+    """Overlap of two convex quads over their union."""
+    inter, _ = cv2.intersectConvexConvex(np.float32(a), np.float32(b))
+    union = cv2.contourArea(np.float32(a)) + cv2.contourArea(np.float32(b)) - inter
+    return float(inter / union) if union > 0 else 0.0
