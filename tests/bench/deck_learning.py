@@ -1,5 +1,5 @@
 """Learning photos on real tables (issue 21), read by the product's learning entry point
-(``vision.deck.store.learn_photo``: ``locate.find_card_on_mat`` then the edge fit).
+(``vision.deck.store.learn_photo``: ``learnspot.find_card_on_mat`` then the edge fit).
 
 Per surface (mat, bare felt, glossy wood, white marble; ``tests.realcam.rough.learning``): 48
 photos that should all be learnt, one per card, about a third with the lamp's reflection beside

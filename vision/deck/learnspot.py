@@ -24,6 +24,7 @@ import cv2
 import numpy as np
 
 from vision.deck.errors import EnrolmentError
+from vision.deck.edges import fit_edges
 from vision.deck.locate import Blob, blobs_of
 
 MAT_DISTANCE = 16.0  # CIELAB distance from the table's colour that is "something on it"
@@ -136,3 +137,28 @@ def _no_card(found: list[Blob], glare: np.ndarray, scale: float) -> None:
         if not b.touches_edge and _glare_at(glare, b):
             raise EnrolmentError(GLARE_MSG, reason="glare", where=b.quad / scale)
     raise EnrolmentError(NONE_MSG, reason="no_card")
+
+
+def find_card_on_mat(image: np.ndarray, *, work_width: int = 640) -> np.ndarray:
+    """The quadrilateral (full-resolution pixels) of the one card lying on the mat (or a
+    bare table): found by colour and by outline (:func:`spot_card`), then fitted
+    to its edges. Raises :class:`EnrolmentError` with the true reason and where."""
+    quad, table = spot_card(image, work_width=work_width)
+    return fit_edges(image, _refined(image, quad, table), table)
+
+
+def _refined(image: np.ndarray, quad: np.ndarray, mat_lab: np.ndarray) -> np.ndarray:
+    """The outline again at full resolution, around the rough one: the learnt view is
+    the reference every dealt card is compared with, so its outline must be exact."""
+    h, w = image.shape[:2]
+    x0, y0 = np.maximum(quad.min(axis=0) - 0.15 * np.ptp(quad, axis=0), 0).astype(int)
+    x1, y1 = np.minimum(quad.max(axis=0) + 0.15 * np.ptp(quad, axis=0), (w, h)).astype(int)
+    roi = cv2.GaussianBlur(image[y0:y1, x0:x1], (3, 3), 0)
+    dist = np.linalg.norm(cv2.cvtColor(roi, cv2.COLOR_BGR2LAB).astype(np.float32) - mat_lab, axis=2)
+    d8 = np.clip(dist * 2, 0, 255).astype(np.uint8)
+    level, _ = cv2.threshold(d8, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    mask = (d8 > level).astype(np.uint8) * 255
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7)))
+    blobs = blobs_of(mask, min_area=0.3 * cv2.contourArea(np.float32(quad)), convex=True)
+    good = [b for b in blobs if b.card_shaped and not b.touches_edge]
+    return good[0].quad + np.float32([x0, y0]) if good else quad

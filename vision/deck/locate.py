@@ -14,7 +14,6 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.deck.edges import fit_edges
 
 CARD_ASPECT = 95.0 / 61.0
 ASPECT_TOLERANCE = 0.18
@@ -76,39 +75,6 @@ def blobs_of(mask: np.ndarray, *, min_area: float, max_area: float | None = None
         out.append(_blob(pts.astype(np.int32), float(area), mask.shape))
     out.sort(key=lambda b: -b.area)
     return out
-
-
-def _clean(mask: np.ndarray, k: int) -> np.ndarray:
-    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)
-    return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel, iterations=2)
-
-
-def find_card_on_mat(image: np.ndarray, *, work_width: int = 640) -> np.ndarray:
-    """The quadrilateral (full-resolution pixels) of the one card lying on the mat (or a
-    bare table): found by colour and by outline (:mod:`vision.deck.learnspot`), then fitted
-    to its edges. Raises :class:`EnrolmentError` with the true reason and where."""
-    from vision.deck.learnspot import spot_card
-
-    quad, table = spot_card(image, work_width=work_width)
-    return fit_edges(image, _refined(image, quad, table), table)
-
-
-def _refined(image: np.ndarray, quad: np.ndarray, mat_lab: np.ndarray) -> np.ndarray:
-    """The outline again at full resolution, around the rough one: the learnt view is
-    the reference every dealt card is compared with, so its outline must be exact."""
-    h, w = image.shape[:2]
-    x0, y0 = np.maximum(quad.min(axis=0) - 0.15 * np.ptp(quad, axis=0), 0).astype(int)
-    x1, y1 = np.minimum(quad.max(axis=0) + 0.15 * np.ptp(quad, axis=0), (w, h)).astype(int)
-    roi = cv2.GaussianBlur(image[y0:y1, x0:x1], (3, 3), 0)
-    dist = np.linalg.norm(cv2.cvtColor(roi, cv2.COLOR_BGR2LAB).astype(np.float32) - mat_lab, axis=2)
-    d8 = np.clip(dist * 2, 0, 255).astype(np.uint8)
-    level, _ = cv2.threshold(d8, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    mask = (d8 > level).astype(np.uint8) * 255
-    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7)))
-    blobs = blobs_of(mask, min_area=0.3 * cv2.contourArea(np.float32(quad)), convex=True)
-    good = [b for b in blobs if b.card_shaped and not b.touches_edge]
-    return good[0].quad + np.float32([x0, y0]) if good else quad
 
 
 def change_groups(mask: np.ndarray, *, join_px: int, min_area: float) -> list[Blob]:

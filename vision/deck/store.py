@@ -19,7 +19,7 @@ import numpy as np
 
 from kiosk.game import DECK, Card
 from vision.deck.errors import DeckError, DeckNotFoundError, EnrolmentError
-from vision.deck.locate import find_card_on_mat
+from vision.deck.learnspot import find_card_on_mat
 from vision.deck.model import DeckModel
 from vision.deck.views import order_quad
 

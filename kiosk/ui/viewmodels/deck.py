@@ -15,7 +15,7 @@ import numpy as np
 
 from kiosk.game import DECK, Card, Suit
 from vision.deck.errors import EnrolmentError
-from vision.deck.locate import find_card_on_mat
+from vision.deck.learnspot import find_card_on_mat
 from vision.deck.model import DeckModel
 from vision.deck.store import DeckStore
 from vision.deck.views import order_quad, views_both_ways
