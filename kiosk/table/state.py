@@ -157,7 +157,7 @@ class HandRow:
 @dataclass(frozen=True)
 class Undone:
     """What the last undo took back, to show ("Desfet: mà 3, +36 Nosaltres") and to redo."""
-    kind: str            # "hand" (a scored, penalty or misdeal hand), "bid", "other"
+    kind: str            # "hand" (a scored or penalty hand), "misdeal", "bid", "other"
     hand_number: int | None
     scored: dict = field(default_factory=dict)  # {"A": 36, "B": 0} for a hand
 

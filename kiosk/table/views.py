@@ -112,7 +112,8 @@ def sheet_of(match) -> list[HandRow]:
 def undone_between(before, after) -> Undone:
     if len(after.hands) < len(before.hands):
         hand = before.hands[-1]
-        return Undone("hand", int(hand.number), dict(hand.scored or {}))
+        kind = "misdeal" if key_of(hand.kind) == "misdeal" else "hand"
+        return Undone(kind, int(hand.number), dict(hand.scored or {}))
     if after.phase != before.phase or after.contract != before.contract:
         return Undone("bid", after.hand_number)
     return Undone("other", None)

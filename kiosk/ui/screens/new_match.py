@@ -88,10 +88,19 @@ class NewMatchScreen(KioskScreen):
         self.target = RULES[self.preset].target or 0  # 0: the preset ends after its hands
         self._texts()
 
+    def _reachable(self) -> tuple[int, ...]:
+        """The targets a pair can reach: with a cap on the points counted (Butinet: 121),
+        none above it."""
+        from kiosk.game import PRESETS as RULES
+        cap = RULES[self.preset].points_cap
+        return tuple(t for t in TARGETS if not cap or t <= cap)
+
     def next_target(self) -> None:
         if not self.target:
             return  # a fixed number of hands (Girona): no target to choose
-        self.target = TARGETS[(TARGETS.index(self.target) + 1) % len(TARGETS)] if self.target in TARGETS else 101
+        targets = self._reachable()
+        self.target = targets[(targets.index(self.target) + 1) % len(targets)] if self.target in targets \
+            else targets[0]
         self._texts()
 
     def choose_dealer(self, seat: int) -> None:
@@ -107,6 +116,10 @@ class NewMatchScreen(KioskScreen):
         self.draw_text = _("{suit}: {name} deals").format(suit=_(suit.catalan.capitalize()), name=name)
 
     def start(self) -> None:
+        if self.target and self.target not in self._reachable():
+            self.nav.show_message(_("Nobody can reach {target}: at most {cap} points are counted "
+                                    "with these rules").format(target=self.target, cap=max(self._reachable())))
+            return
         ids = self.ids
         players = [ids[f"player_{i}"].text.strip() or None for i in range(4)]
         self.nav.act(self.vm.new_match,

@@ -25,8 +25,8 @@ def sheet_rows(team_names: dict, sheet: list[HandRow], *, on_tap=None) -> list[S
                      disabled=True)]
     for i, r in enumerate(sheet):
         delegated = r.delegated and r.kind != "misdeal"
-        if r.kind == "misdeal":
-            trump, suit, points = _("Misdeal"), "", ""
+        if r.kind == "misdeal":  # nobody scores: said on the narrowest sheet too, never blank
+            trump, suit, points = _("Misdeal"), "", "0–0"
         else:
             trump = trump_name(r.trump)
             suit = r.trump or ""
@@ -65,6 +65,8 @@ def undone_text(undone, state) -> str:
         gains = [f"+{n} {state.team_names[t]}" for t, n in sorted(undone.scored.items()) if n]
         text = _("hand {n}").format(n=undone.hand_number)
         return text + (", " + ", ".join(gains) if gains else "")
+    if undone.kind == "misdeal":
+        return _("the misdeal of hand {n}").format(n=undone.hand_number)
     if undone.kind == "bid":
         return _("the last bid")
     return _("the last change")
@@ -262,7 +264,7 @@ class ScoreboardScreen(KioskScreen):
             nav.act(vm.open_new_match)
         elif action == "undo":
             preview = vm.undo_preview()
-            if preview is not None and preview.kind == "hand":
+            if preview is not None and preview.kind in ("hand", "misdeal"):
                 self.asking = "undo"  # a scored hand is undone only on a second touch
                 self._actions()
             else:
