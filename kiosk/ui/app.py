@@ -20,7 +20,7 @@ from kivy.clock import Clock
 from kivy.core.window import Window
 from kivy.logger import Logger
 from kivy.properties import NumericProperty, StringProperty
-from kivy.uix.floatlayout import FloatLayout
+from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from hardware.bridge import call_on
@@ -128,13 +128,13 @@ class KioskApp(TableHardware, App):
             from kiosk.club.table import ClubTable
             self.club = ClubTable.over(self.club_publisher, self.vm, self.to_ui, **vm_options)
         self.sm = LazyScreenManager(vm=self.vm, nav=self, transition=NoTransition())
-        # The banner lies over the top of the screen: nothing under it moves when it comes and
-        # goes (a button that moved would catch a tap meant for another). A tap on it hides it
-        # and goes no further, so what it covers is never pressed through it.
-        root = FloatLayout()
-        self.banner = Banner(text="", size_hint=(1, None), height=0, pos_hint={"top": 1})
-        root.add_widget(self.sm)
+        # The banner takes its own strip above the screen (never over a control): the screen
+        # gives it the room while it shows (the tap guard holds the buttons it moves for a
+        # moment, like any button that moved).
+        root = BoxLayout(orientation="vertical")
+        self.banner = Banner(text="", size_hint=(1, None), height=0)
         root.add_widget(self.banner)
+        root.add_widget(self.sm)
         self.banner.bind(texture_size=self._fit_banner, on_dismiss=lambda banner: self.show_message(""))
         Window.bind(on_resize=self._rescale, on_key_down=self._on_key_down,
                     on_request_close=self._on_request_close)

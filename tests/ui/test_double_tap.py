@@ -74,6 +74,7 @@ def _places(w: Walker) -> None:
         d.tap(code, shot=False)
     w.keep("cards")
     d = w.d
+    d.tap("back", shot=False)  # asks first: cards were tapped
     d.tap("back", shot=False)
     d.tap("score_points", shot=False)
     d.tap("team_A", shot=False)

@@ -122,9 +122,12 @@ class ScoreboardScreen(KioskScreen):
         self.contract_text = (f"{trump_name(c.trump)} ×{c.multiplier}"
                               if vm.state.phase == "playing" and c.trump else "")
         self.update_clock()
-        sheet = self.ids.sheet
+        sheet, head = self.ids.sheet, self.ids.sheet_head
         sheet.clear_widgets()
-        for row in sheet_rows(vm.state.team_names, sheet_of(vm.match), on_tap=self.edit):
+        head.clear_widgets()
+        header, *rows = sheet_rows(vm.state.team_names, sheet_of(vm.match), on_tap=self.edit)
+        head.add_widget(header)
+        for row in rows:
             sheet.add_widget(row)
         Clock.schedule_once(self._latest_rows_in_view, 0)  # once the rows are laid out
         self._actions()
