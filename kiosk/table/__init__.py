@@ -4,6 +4,7 @@ Screens, the CLI and a club publisher all act through a session; see docs/ARCHIT
 """
 
 from kiosk.table.drafts import DraftStore  # noqa: F401
+from kiosk.table.memory import NewMatchForm, TableMemory  # noqa: F401
 from kiosk.table.session import TableSession  # noqa: F401
 from kiosk.table.state import (  # noqa: F401
     Bids, Contract, Draft, HandRow, PendingHand, SaveResult, TableState, TeamBreakdown, Undone,

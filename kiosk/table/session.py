@@ -14,14 +14,15 @@ import time
 from typing import Any, Callable
 
 from kiosk.game import BotifarraError, MatchStateError, Rules, Suit, first_dealer_by_draw
-from kiosk.journal import InvalidEvent, JournalError
+from kiosk.journal import InvalidEvent, JournalError, UnknownMatch
 from kiosk.settings import Settings
 from kiosk.table.clock import TournamentClock
 from kiosk.table.drafts import DraftStore
+from kiosk.table.memory import NewMatchForm, Shown, TableMemory
 from kiosk.table.state import (
     ACTION_STEPS, BIDDING_PHASES, Draft, SaveResult, TableState, Undone,
 )
-from kiosk.table.views import pending_of, sheet_of, state_of
+from kiosk.table.views import pending_of, sheet_of, state_of, undone_between
 
 log = logging.getLogger("kiosk.table")
 DRAW_SUITS = (Suit.OROS, Suit.COPES, Suit.ESPASES, Suit.BASTOS)
@@ -52,10 +53,12 @@ class TableSession(TournamentClock):
 
     def __init__(self, journal, *, settings: Settings | None = None,
                  drafts: DraftStore | None = None, rng: random.Random | None = None,
-                 clock: Callable[[], float] = time.time) -> None:
+                 clock: Callable[[], float] = time.time, memory: TableMemory | None = None) -> None:
         self.journal = journal
         self.settings = settings or Settings()
         self.drafts = drafts or DraftStore(None)
+        self.memory = memory or TableMemory(None)
+        self._new_match: NewMatchForm | None = None
         self.rng = rng or random.Random()
         self.clock = clock
         self.match_id: int | None = None
@@ -78,20 +81,31 @@ class TableSession(TournamentClock):
     def _publish(self) -> None:
         self.state = state_of(self.match, self.match_id, self._draft, self._pending,
                               settings=self.settings, undone=self._undone,
-                              last_save=self._last_save)
+                              last_save=self._last_save, new_match=self._new_match)
         for listener in list(self._listeners):
             listener(self.state)
 
     # ------------------------------------------------------------------ journal
     def resume(self, match_id: int | None = None) -> None:
-        """Reopen ``match_id`` (History) or the journal's unfinished match, with its draft."""
+        """Reopen ``match_id`` (History), else the match the table last showed, finished or not
+        (the journal's unfinished one if it never said: an older kiosk), with its draft."""
         if match_id is None:
-            found = self.journal.current_match()
-            if found is not None and found.match.variant != "pairs":
-                found = None  # a game without pairs has no table screens yet (issue 24)
-            self.match_id, self.match = (found.match_id, found.match) if found is not None else (None, None)
+            shown = self.memory.load()
+            self._new_match = shown.new_match
+            self.match_id, self.match = None, None
+            if shown.known and shown.match_id is not None:
+                try:
+                    self.match_id, self.match = shown.match_id, self.journal.load(shown.match_id)
+                except UnknownMatch:  # a journal set aside or replaced: what it holds
+                    shown = Shown()
+            if not shown.known:
+                found = self.journal.current_match()
+                if found is not None and found.match.variant == "pairs":  # others: no screens yet
+                    self.match_id, self.match = found.match_id, found.match
         else:
             self.match_id, self.match = match_id, self.journal.load(match_id)
+            self._new_match = None
+        self.memory.show(self.match_id)
         events = len(self.match.events) if self.match is not None else 0
         self._set_draft(self.drafts.load(self.match_id, events), store=False)
         self._undone = None
@@ -150,6 +164,9 @@ class TableSession(TournamentClock):
             return self._last_save
         self.match_id, self.match = match_id, match
         self._undone, self._last_save = None, SaveResult(True)
+        self._new_match = None
+        self.memory.show(match_id)
+        self.memory.fill_new_match(None)
         self._set_draft(None)
         self._publish()
         return self._last_save
@@ -185,6 +202,29 @@ class TableSession(TournamentClock):
         """A match from a ready ``match_created`` event (a club round's order: the organiser's
         pairs and the round's end conditions)."""
         return self._create(dict(event))
+
+    def open_new_match(self, form: NewMatchForm | None = None) -> None:
+        """Show the new match's form over the table's match (kept until one is created)."""
+        self._new_match = form or NewMatchForm()
+        self.memory.fill_new_match(self._new_match)
+        self._publish()
+
+    def fill_new_match(self, form: NewMatchForm) -> None:
+        """What is typed in the form so far (kept on disk; nobody is told)."""
+        if self._new_match is not None and form != self._new_match:
+            self._new_match = form
+            self.memory.fill_new_match(form)
+
+    def close_new_match(self) -> None:  # Back from the form: the table's match again
+        self._new_match = None
+        self.memory.fill_new_match(None)
+        self._publish()
+
+    def show_sheet(self) -> None:
+        """A finished match's scoreboard (from the match won), remembered across a restart."""
+        if self.match is not None and self.match.is_over:
+            self._set_draft(Draft(step="scoreboard"))
+            self._publish()
 
     def next_match(self) -> SaveResult:
         """A new match with the same pairs and rules; the dealing continues by the rules."""
@@ -304,7 +344,7 @@ class TableSession(TournamentClock):
         """What ``undo`` would take back now (the screen asks before undoing a hand)."""
         if self.match is None or not self.match.can_undo:
             return None
-        return _undone_between(self.match, self.match.apply({"type": "undo"}))
+        return undone_between(self.match, self.match.apply({"type": "undo"}))
 
     def undo(self) -> SaveResult:
         if self._draft is not None:
@@ -315,7 +355,7 @@ class TableSession(TournamentClock):
             raise MatchStateError("nothing to undo")
         result = self._commit({"type": "undo"})
         if result.saved:
-            self._undone = _undone_between(before, self.match)
+            self._undone = undone_between(before, self.match)
             self._publish()
         return result
 
@@ -356,12 +396,3 @@ class TableSession(TournamentClock):
 
     def edit_hand(self, index: int, data: dict) -> SaveResult:
         return self._commit(self._edit_event(index, data))
-
-
-def _undone_between(before, after) -> Undone:
-    if len(after.hands) < len(before.hands):
-        hand = before.hands[-1]
-        return Undone("hand", int(hand.number), dict(hand.scored or {}))
-    if after.phase != before.phase or after.contract != before.contract:
-        return Undone("bid", after.hand_number)
-    return Undone("other", None)

@@ -11,10 +11,13 @@ import enum
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from kiosk.table.memory import NewMatchForm
+
 SCORE_STEPS = ("score_camera", "score_cards", "score_points")
 ACTION_STEPS = ("confirm", "penalty", "misdeal")
 BIDDING_PHASES = ("choose_trump", "delegated", "doubling")
-STEPS = SCORE_STEPS + ACTION_STEPS + ("edit_hand",)
+# "scoreboard" as a draft: a finished match's sheet looked at after the match won
+STEPS = SCORE_STEPS + ACTION_STEPS + ("edit_hand", "scoreboard")
 
 
 def key_of(value: Any) -> Any:
@@ -50,6 +53,7 @@ class Draft:
     event: dict | None = None
     back: str | None = None
     confirmed: tuple[str, ...] = ()
+    edit: dict | None = None  # a past hand as being edited (``hand_data``'s form), not saved yet
 
     def but(self, **changes: Any) -> "Draft":
         for name in ("cards", "other", "confirmed"):
@@ -61,7 +65,8 @@ class Draft:
         return {"step": self.step, "team": self.team, "pile_owner_chosen": self.pile_owner_chosen,
                 "cards": list(self.cards), "other": list(self.other), "digits": self.digits,
                 "source": self.source, "evidence": self.evidence, "hand": self.hand,
-                "event": self.event, "back": self.back, "confirmed": list(self.confirmed)}
+                "event": self.event, "back": self.back, "confirmed": list(self.confirmed),
+                "edit": self.edit}
 
     @classmethod
     def from_json(cls, data: dict) -> "Draft | None":
@@ -81,7 +86,8 @@ class Draft:
                        hand=int(hand) if hand is not None else None,
                        event=dict(event) if isinstance(event, dict) else None,
                        back=data.get("back") if data.get("back") in STEPS else None,
-                       confirmed=tuple(t for t in data.get("confirmed") or () if t in ("A", "B")))
+                       confirmed=tuple(t for t in data.get("confirmed") or () if t in ("A", "B")),
+                       edit=dict(data["edit"]) if isinstance(data.get("edit"), dict) else None)
         except (KeyError, TypeError, ValueError, AttributeError):
             return None
 
@@ -151,7 +157,7 @@ class HandRow:
 @dataclass(frozen=True)
 class Undone:
     """What the last undo took back, to show ("Desfet: mà 3, +36 Nosaltres") and to redo."""
-    kind: str            # "hand" (a scored, penalty or misdeal hand), "bid", "other"
+    kind: str            # "hand" (a scored or penalty hand), "misdeal", "bid", "other"
     hand_number: int | None
     scored: dict = field(default_factory=dict)  # {"A": 36, "B": 0} for a hand
 
@@ -194,6 +200,7 @@ class TableState:
     last_undone: Undone | None = None
     last_save: SaveResult = SaveResult(True)
     events: int = 0
+    new_match: NewMatchForm | None = None  # the new match's form being filled in
 
     @property
     def progress(self) -> dict:

@@ -6,6 +6,8 @@ Each function asks the core once; the session calls ``state_of`` once per change
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from kiosk.table.state import (
     Bids, Contract, Draft, HandRow, PendingHand, SaveResult, TableState, TeamBreakdown, Undone, key_of,
 )
@@ -64,7 +66,15 @@ def step_of(match, draft: Draft | None) -> str:
 
 
 def state_of(match, match_id, draft: Draft | None, pending: PendingHand | None, *, settings,
-             undone: Undone | None, last_save: SaveResult) -> TableState:
+             undone: Undone | None, last_save: SaveResult, new_match=None) -> TableState:
+    state = _state_of(match, match_id, draft, pending, settings=settings, undone=undone,
+                      last_save=last_save)
+    # The new match's form is shown over whatever the table had until a match is created.
+    return replace(state, step="new_match", new_match=new_match) if new_match is not None else state
+
+
+def _state_of(match, match_id, draft: Draft | None, pending: PendingHand | None, *, settings,
+              undone: Undone | None, last_save: SaveResult) -> TableState:
     names = dict(match.team_names or {}) if match is not None else {}
     team_names = {"A": names.get("A") or settings["match.team_a"],
                   "B": names.get("B") or settings["match.team_b"]}
@@ -97,3 +107,13 @@ def sheet_of(match) -> list[HandRow]:
         points=dict(h.points or {}), scored=dict(h.scored or {}),
         totals=dict(h.totals or {}), source=h.source, offender=h.offender,
     ) for h in (match.hands if match is not None else ())]
+
+
+def undone_between(before, after) -> Undone:
+    if len(after.hands) < len(before.hands):
+        hand = before.hands[-1]
+        kind = "misdeal" if key_of(hand.kind) == "misdeal" else "hand"
+        return Undone(kind, int(hand.number), dict(hand.scored or {}))
+    if after.phase != before.phase or after.contract != before.contract:
+        return Undone("bid", after.hand_number)
+    return Undone("other", None)

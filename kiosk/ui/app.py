@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib
 import logging
+import time
 from pathlib import Path
 
 from kivy.app import App
@@ -24,12 +25,13 @@ from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from hardware.bridge import call_on
 from kiosk.game import BotifarraError
-from kiosk.table import DraftStore, SaveResult, TableSession, TableState
+from kiosk.table import DraftStore, SaveResult, TableMemory, TableSession, TableState
 from kiosk.messages import explain
 from kiosk.settings import Settings
 from kiosk.ui import i18n, theme
 from kiosk.ui.i18n import _
 from kiosk.ui.table_hardware import TableHardware
+from kiosk.ui.tapguard import TapGuard
 from kiosk.ui.screens import SCREEN_MODULES
 from kiosk.ui.tr import tr
 from kiosk.ui.widgets import Banner
@@ -80,7 +82,8 @@ class KioskApp(TableHardware, App):
 
     def __init__(self, *, journal, settings: Settings | None = None, db_path: Path | None = None,
                  kiosk_mode: bool = False, camera_factory=None, controls=None, sound=None,
-                 watchdog=None, usb=None, clock=None, club=None, **kwargs) -> None:
+                 watchdog=None, usb=None, clock=None, club=None, touch_clock=time.monotonic,
+                 **kwargs) -> None:
         super().__init__(**kwargs)
         self.journal = journal
         self.settings = settings or Settings()
@@ -94,6 +97,9 @@ class KioskApp(TableHardware, App):
         self.watchdog = watchdog
         self.usb = usb  # the USB sticks (kiosk.usb.UsbSticks; None: this machine's)
         self.clock = clock  # seconds since the epoch for the tournament clock (time.time)
+        self.touch_clock = touch_clock  # monotonic seconds: the tap guard's (kiosk/ui/tapguard.py)
+        self.tap_guard: TapGuard | None = None
+        self._guard_event = None
         self.club_publisher, self.club = club, None  # the [club] Publisher; its ClubTable
         self.vm: TableSession | None = None
         self.to_ui = call_on(lambda f: Clock.schedule_once(lambda dt: f(), 0))
@@ -113,16 +119,18 @@ class KioskApp(TableHardware, App):
         from kivy.config import Config
         Config.set("kivy", "keyboard_layout", str(KEYBOARD_LAYOUT))  # read when a keyboard docks
         self._rescale()
-        drafts = DraftStore(self.db_path.with_name(self.db_path.name + ".draft.json") if self.db_path else None)
+        beside = (lambda end: self.db_path.with_name(self.db_path.name + end)) if self.db_path else (lambda end: None)
         vm_options = {"clock": self.clock} if self.clock is not None else {}
-        self.vm = TableSession(self.journal, settings=self.settings, drafts=drafts, **vm_options)
+        self.vm = TableSession(self.journal, settings=self.settings, drafts=DraftStore(beside(".draft.json")),
+                               memory=TableMemory(beside(".table.json")), **vm_options)
         self.vm.subscribe(self._on_state)
         if self.club_publisher is not None:
             from kiosk.club.table import ClubTable
             self.club = ClubTable.over(self.club_publisher, self.vm, self.to_ui, **vm_options)
         self.sm = LazyScreenManager(vm=self.vm, nav=self, transition=NoTransition())
         # The banner takes its own strip above the screen (never over a control): the screen
-        # gives it the room while it shows.
+        # gives it the room while it shows (the tap guard holds the buttons it moves for a
+        # moment, like any button that moved).
         root = BoxLayout(orientation="vertical")
         self.banner = Banner(text="", size_hint=(1, None), height=0)
         root.add_widget(self.banner)
@@ -130,6 +138,12 @@ class KioskApp(TableHardware, App):
         self.banner.bind(texture_size=self._fit_banner, on_dismiss=lambda banner: self.show_message(""))
         Window.bind(on_resize=self._rescale, on_key_down=self._on_key_down,
                     on_request_close=self._on_request_close)
+        # One tap guard in front of every touch (before any widget sees it), watching the
+        # buttons once a frame.
+        self.tap_guard = guard = TapGuard(root, clock=self.touch_clock)
+        Window.bind(on_touch_down=guard.on_touch_down, on_touch_move=guard.on_touch_move,
+                    on_touch_up=guard.on_touch_up)
+        self._guard_event = Clock.schedule_interval(lambda dt: guard.watch(), 0)
         ExceptionManager.add_handler(self._handler)
         if self.watchdog is not None:
             every = getattr(self.watchdog, "interval", lambda: None)() or 1.0
@@ -197,6 +211,11 @@ class KioskApp(TableHardware, App):
             ExceptionManager.remove_handler(self._handler)
         Window.unbind(on_resize=self._rescale, on_key_down=self._on_key_down,
                       on_request_close=self._on_request_close)
+        if self.tap_guard is not None:
+            guard = self.tap_guard
+            Window.unbind(on_touch_down=guard.on_touch_down, on_touch_move=guard.on_touch_move,
+                          on_touch_up=guard.on_touch_up)
+            self._guard_event.cancel()
         for name in ("score_camera", "deal"):
             if self.sm is not None and self.sm.has_screen(name):
                 self.sm.get_screen(name).stop_camera()
@@ -287,6 +306,11 @@ class KioskApp(TableHardware, App):
         tr.switch(language)
         self.language = language
         self.settings.set("ui.language", language)
+        if getattr(self.settings, "path", None) is not None:  # the kiosk's settings.ini: kept at restart
+            try:
+                self.settings.save()
+            except OSError:
+                Logger.exception("kiosk: could not keep the language in the settings")
         # The words change, not the state: the shown screen reads them again now; the
         # others do when entered (another screen's refresh may not fit the step in progress).
         self.sm.current_screen.refresh()

@@ -9,17 +9,34 @@ changes.
 from __future__ import annotations
 
 import gettext
+import re
 
 from kiosk.messages import LANGUAGES, translations
 
-__all__ = ["LANGUAGES", "LANGUAGE_NAMES", "N_", "_", "decimal", "default_team_name", "language", "ngettext",
-           "points_text", "set_language", "tally", "translations"]
+__all__ = ["LANGUAGES", "LANGUAGE_NAMES", "N_", "_", "contracted", "decimal", "default_team_name", "language",
+           "ngettext", "points_text", "set_language", "tally", "translations"]
 
 LANGUAGE_NAMES = {"ca": "Català", "es": "Español", "en": "English"}
 DECIMAL_MARK = {"ca": ",", "es": ",", "en": "."}
 
 _current: gettext.NullTranslations = gettext.NullTranslations()
 _language = "en"
+
+
+# A name typed with its article ("Els Avis") after a preposition: the contraction the
+# language makes ("Munt dels Avis", not "Munt de Els Avis").
+CONTRACTIONS = {
+    "ca": ((r"\bde Els ", "dels "), (r"\bde El ", "del "), (r"\ba Els ", "als "), (r"\ba El ", "al "),
+           (r"\bper Els ", "pels "), (r"\bper El ", "pel ")),
+    "es": ((r"\bde El ", "del "), (r"\ba El ", "al ")),
+}
+
+
+def contracted(text: str) -> str:
+    """``text`` with the current language's contractions of a preposition and an article."""
+    for pattern, contraction in CONTRACTIONS.get(_language, ()):
+        text = re.sub(pattern, contraction, text)
+    return text
 
 
 def N_(message: str) -> str:

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from tests.ui.harness import DRIVE_SIZE, Driver, configure_kivy
+from tests.ui.harness import DRIVE_SIZE, Driver, TouchClock, configure_kivy
 
 configure_kivy()
 
@@ -32,6 +32,7 @@ class Kiosk:
     def start(self, *, settings=None, **kwargs) -> Driver:
         from kivy.core.window import Window
         self.stop()
+        kwargs.setdefault("touch_clock", TouchClock())
         app = _make_app(self.db, settings, **kwargs)
         root = app.build()
         app.root = root

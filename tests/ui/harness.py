@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -17,7 +18,25 @@ ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "artifacts" / "screenshots"
 SIZES = ((800, 480), (1280, 720), (1920, 1080), (720, 1280))
 DRIVE_SIZE = SIZES[0]  # the Pi 7" screen
+# A person's pace between two taps that both mean to act (read the screen, then tap): over
+# the tap guard's settling time (kiosk/ui/tapguard.py), so an ordinary flow is not refused.
+PACE_S = 0.6
 _SAVER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="screenshots")
+
+
+class TouchClock:
+    """The tap guard's clock in the tests: it moves only when the driver says how long a
+    person waited before the next touch (a real 0.6 s wait per tap would make the suite slow).
+    The double-tap tests wait for real instead (``time.monotonic``)."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
 
 
 def configure_kivy() -> None:
@@ -101,8 +120,19 @@ class Driver:
         return bool(self.buttons(action))
 
     # -------------------------------------------------------------- touching
-    def touch_at(self, x: float, y: float) -> None:
+    def wait(self, seconds: float) -> None:
+        """Let ``seconds`` pass for the tap guard (at once on a TouchClock, else for real)."""
+        clock = self.app.touch_clock
+        if isinstance(clock, TouchClock):
+            clock.advance(seconds)
+        else:
+            time.sleep(seconds)
+
+    def touch_at(self, x: float, y: float, *, after: float = PACE_S) -> None:
+        """A tap at window point (x, y), ``after`` seconds after the last one."""
         from kivy.tests.common import UnitTestTouch
+        self.pump(2)  # the frames a person sees (and the layout settles in) while waiting
+        self.wait(after)
         touch = UnitTestTouch(x, y)
         touch.touch_down()
         self.pump(1)

@@ -32,10 +32,9 @@ def test_penalty_can_be_cancelled(kiosk):
     bid(d, "bastos")
     d.tap("penalty")
     d.tap("offender_A")
-    d.tap("back")
-    assert d.screen == "penalty" and d.app.vm.state.pending is None
-    d.tap("back")
-    assert d.screen == "scoreboard" and d.app.vm.state.totals == {"A": 0, "B": 0}
+    d.tap("back")  # the first Enrere leaves (it used to clear the pair only)
+    assert d.screen == "scoreboard" and d.app.vm.state.pending is None
+    assert d.app.vm.state.totals == {"A": 0, "B": 0} and d.app.vm.state.draft is None
 
 
 def test_misdeal_voids_the_hand_and_passes_the_deal(kiosk):

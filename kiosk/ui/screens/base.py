@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from kivy.lang import Builder
-from kivy.properties import ObjectProperty
+from kivy.properties import BooleanProperty, ObjectProperty
 from kivy.uix.screenmanager import Screen
 
 from kiosk.ui import theme
@@ -48,10 +48,26 @@ class KioskScreen(Screen):
 
     def _on_state(self, state) -> None:
         if self.manager is not None and self.manager.current == self.name:
+            self.asking_back = False  # something changed: Back asks again
             self.refresh()
 
     def on_pre_enter(self, *args):
+        self.asking_back = False
         self.refresh()
+
+    asking_back = BooleanProperty(False)  # Back was tapped once over something entered
+
+    def back_from_scoring(self) -> None:
+        """Back while a hand is being scored: with cards tapped, digits typed or a camera
+        read on the screen, the first tap asks (the button says "Discard?"), the second
+        throws them away; with nothing entered it leaves at once."""
+        draft = self.vm.state.draft
+        entered = draft is not None and bool(draft.cards or draft.other or draft.digits)
+        if entered and not self.asking_back:
+            self.asking_back = True
+            return
+        self.asking_back = False
+        self.nav.act(self.vm.cancel)
 
     def refresh(self) -> None:
         """Read the session's state into this screen's properties (also after a language switch)."""

@@ -4,11 +4,12 @@ doubling ladder offering only what is legal now, with the multiplier large."""
 from __future__ import annotations
 
 from kivy.properties import NumericProperty, StringProperty
+from kivy.uix.widget import Widget
 
 from kiosk.ui import theme
 from kiosk.ui.i18n import _
 from kiosk.ui.screens.base import KioskScreen, level_name, load_kv, trump_name, player_name
-from kiosk.ui.screens.base import TRUMPS
+from kiosk.ui.screens.base import LEVELS, TRUMPS
 from kiosk.ui.widgets import KButton, SuitButton
 
 load_kv(__file__)
@@ -53,27 +54,38 @@ class BiddingScreen(KioskScreen):
                 b = SuitButton(suit=t, text=trump_name(t), disabled=t not in legal, action=t)
                 b.bind(on_release=lambda w: self.nav.act(self.vm.choose_trump, w.action))
                 choices.add_widget(b)
+            # Delego's place stays (empty once delegated): the suits never widen or move, so a
+            # second tap on Delego does not land on Botifarra.
             if vm.state.bids.can_delegate:
                 b = KButton(text=_("Delego"), action="delegate")
                 b.bind(on_release=lambda w: self.nav.act(self.vm.delegate))
                 choices.add_widget(b)
+            else:
+                choices.add_widget(Widget())
         else:
             self.choosing = ""
             self._show(self._doubling)
             self.title = _("Doubling: only what is allowed now")
             self.trump_text = trump_name(c.trump) + ("  " + level_name(c.doubling) if level_name(c.doubling) else "")
-            for level in vm.state.bids.levels:
-                b = KButton(text=level_name(level) + "!", action=level, color_bg=theme.DANGER)
-                b.bind(on_release=lambda w: self.nav.act(self.vm.double, w.action))
-                actions.add_widget(b)
-            if vm.state.bids.can_play:
-                b = KButton(text=_("Play!"), action="play", color_bg=theme.PRIMARY)
-                b.bind(on_release=lambda w: self.nav.act(self.vm.start_play))
-                actions.add_widget(b)
+            # Each level has its own place, left empty when it cannot be said: "Recontro!"
+            # never appears where "Contro!" was (a double tap would say it).
+            play = KButton(text=_("Play!"), action="play", color_bg=theme.PRIMARY,
+                           disabled=not vm.state.bids.can_play)
+            play.bind(on_release=lambda w: self.nav.act(self.vm.start_play))
+            actions.add_widget(play)
+            for level in LEVELS:
+                if level in vm.state.bids.levels:
+                    b = KButton(text=level_name(level) + "!", action=level, color_bg=theme.DANGER)
+                    b.bind(on_release=lambda w: self.nav.act(self.vm.double, w.action))
+                    actions.add_widget(b)
+                else:
+                    actions.add_widget(Widget())
         if vm.state.can_undo:
             b = KButton(text=_("Undo"), action="undo")
             b.bind(on_release=lambda w: self.nav.act(self.vm.undo))
             actions.add_widget(b)
+        elif self.choosing:
+            actions.add_widget(Widget())
         back = KButton(text=_("Scoreboard"), action="back")
         back.bind(on_release=lambda w: self.nav.go("scoreboard"))
         actions.add_widget(back)

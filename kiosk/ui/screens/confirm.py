@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from kivy.properties import BooleanProperty, ListProperty, StringProperty
 
-from kiosk.ui.i18n import _, points_text, tally
+from kiosk.ui.i18n import _, contracted, points_text, tally
 from kiosk.ui.screens.base import KioskScreen, load_kv, trump_name
 from kiosk.ui.viewmodels.evidence import current_evidence
 
@@ -73,7 +73,7 @@ class ConfirmScreen(KioskScreen):
         team = next(iter(piles), None) if len(piles) == 1 else None
         if team not in ("A", "B"):
             return ""
-        return _("Pile of {name}").format(name=state.team_names[team])
+        return contracted(_("Pile of {name}").format(name=state.team_names[team]))
 
     def confirm(self, team: str | None = None) -> None:
         self.nav.save(self.vm.confirm, team)  # the chord plays only once it was committed

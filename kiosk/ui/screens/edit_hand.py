@@ -40,13 +40,21 @@ class EditHandScreen(KioskScreen):
         self.title = _("Edit hand {n}").format(n=self.index + 1)
         self.has_photo = current_evidence(vm) is not None
         self.delegated = bool(data.get("delegated"))
-        self.trump = data.get("trump") or "oros"
-        self.doubling = data.get("doubling") or "none"
-        self.kind = "misdeal" if data.get("misdeal") else "penalty" if "penalty" in data else "played"
+        edit = draft.edit or {}  # a change not saved yet (kept across a restart)
+        self.trump = edit.get("trump") or data.get("trump") or "oros"
+        self.doubling = edit.get("doubling") or data.get("doubling") or "none"
+        kind = "misdeal" if data.get("misdeal") else "penalty" if "penalty" in data else "played"
+        self.kind = edit.get("kind") or kind
         points = data.get("points") or {data.get("penalty") or "A": 0}
-        self.pad = PointsPad(next(iter(points)))
-        self.pad.digits = str(next(iter(points.values()))) if self.kind == "played" else ""
+        self.pad = PointsPad(edit.get("team") or next(iter(points)))
+        self.pad.digits = (str(edit.get("digits", "")) if edit else
+                           str(next(iter(points.values()))) if self.kind == "played" else "")
         self._build()
+
+    def _keep(self) -> None:
+        """The change so far in the draft: a restart shows it again (not saved yet)."""
+        self.vm.update_draft(edit={"trump": self.trump, "doubling": self.doubling, "kind": self.kind,
+                                   "team": self.pad.team, "digits": self.pad.digits})
 
     def _build(self) -> None:
         trumps, levels = self.ids.trumps, self.ids.levels
@@ -62,7 +70,11 @@ class EditHandScreen(KioskScreen):
             b.bind(on_release=lambda w: self._set(doubling=w.action))
             levels.add_widget(b)
         self.team = self.pad.team
-        self.display = (self.pad.digits or "?") if self.kind == "played" else ""
+        names = {"A": self.name_a, "B": self.name_b}
+        # The pair buttons say what they choose: whose points, or who broke a rule.
+        self.display = ((self.pad.digits or "?") if self.kind == "played" else
+                        _("{name} broke a rule").format(name=names[self.pad.team]) if self.kind == "penalty"
+                        else "")
         self.preview = self._preview()
 
     def _data(self) -> dict | None:
@@ -91,19 +103,21 @@ class EditHandScreen(KioskScreen):
     def _set(self, **kw) -> None:
         for k, v in kw.items():
             setattr(self, k, v)
-        self._build()
+        self._keep()
 
     def press(self, key: str) -> None:
+        if key.isdigit() and len(self.pad.digits) >= 2:
+            self.pad.digits = ""  # a whole number is shown: a digit starts a new one
         self.pad.press(key)
-        self._build()
+        self._keep()
 
     def set_team(self, team: str) -> None:
         self.pad.team = team
-        self._build()
+        self._keep()
 
     def set_kind(self, kind: str) -> None:
         self.kind = kind
-        self._build()
+        self._keep()
 
     def save(self) -> None:
         data = self._data()

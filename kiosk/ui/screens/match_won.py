@@ -31,9 +31,12 @@ class MatchWonScreen(KioskScreen):
         self.winner_team = w if w in ("A", "B") else "A"
         self.winner = (_("{name} win!").format(name=vm.state.team_names[w]) if w in ("A", "B")
                        else _("A draw"))
-        sheet = self.ids.sheet
+        sheet, head = self.ids.sheet, self.ids.sheet_head
         sheet.clear_widgets()
-        for row in sheet_rows(vm.state.team_names, sheet_of(vm.match)):
+        head.clear_widgets()
+        header, *rows = sheet_rows(vm.state.team_names, sheet_of(vm.match))
+        head.add_widget(header)
+        for row in rows:
             sheet.add_widget(row)
         Clock.schedule_once(self._latest_rows_in_view, 0)  # once the rows are laid out
 

@@ -8,8 +8,11 @@ from kivy.properties import NumericProperty, StringProperty
 from kiosk.ui.i18n import N_, _, default_team_name
 from kiosk.ui.screens.base import KioskScreen, load_kv
 from kiosk.ui.screens.base import PRESETS, TARGETS
+from kiosk.table import NewMatchForm
 
 load_kv(__file__)
+
+FIELD_ORDER = ("team_a", "player_0", "player_2", "team_b", "player_1", "player_3")
 
 PRESET_NAMES = {"reglament": N_("Reglament"), "butinet": N_("Butinet (tournament)"),
                 "girona": N_("Girona (8 hands)"), "torrefarrera": N_("Torrefarrera"),
@@ -28,16 +31,49 @@ class NewMatchScreen(KioskScreen):
     def refresh(self) -> None:
         s = self.vm.settings
         from kiosk.game import PRESETS as RULES
-        self.preset = s["match.preset"]
-        self.target = int(s["match.target"]) if RULES[self.preset].target else 0
-        self.ids.team_a.text = self.ids.team_a.text or ""
+        form = self.vm.state.new_match or NewMatchForm()
+        self._filling = True  # the fields are set from the form: not typed
+        self.preset = form.preset if form.preset in RULES else s["match.preset"]
+        default_target = int(s["match.target"]) if RULES[self.preset].target else 0
+        self.target = form.target if form.preset in RULES else default_target
+        self.first_dealer = form.first_dealer
+        self.ids.team_a.text, self.ids.team_b.text = form.team_a, form.team_b
         self.ids.team_a.hint_text = default_team_name(s["match.team_a"])
         self.ids.team_b.hint_text = default_team_name(s["match.team_b"])
         for i in range(4):
+            self.ids[f"player_{i}"].text = form.players[i]
             self.ids[f"player_{i}"].hint_text = _("Seat {n}").format(n=i + 1)
+        self._filling = False
         self.drawn_suit = ""
         self.draw_text = ""
         self._texts()
+
+    def keep(self, *args) -> None:
+        """What is typed or chosen so far, kept across a restart (not a match yet)."""
+        if getattr(self, "_filling", True) or self.vm is None or self.vm.state.new_match is None:
+            return
+        ids = self.ids
+        self.vm.fill_new_match(NewMatchForm(
+            team_a=ids.team_a.text, team_b=ids.team_b.text,
+            players=tuple(ids[f"player_{i}"].text for i in range(4)),
+            preset=self.preset, target=int(self.target or 0), first_dealer=int(self.first_dealer)))
+
+    def on_preset(self, *args) -> None:
+        self.keep()
+
+    def on_target(self, *args) -> None:
+        self.keep()
+
+    def on_first_dealer(self, *args) -> None:
+        self.keep()
+
+    def next_field(self, field) -> None:
+        """⏎ on the keyboard: on to the next name (the last one closes the keyboard)."""
+        order = [self.ids[k] for k in FIELD_ORDER]
+        i = order.index(field) if field in order else len(order) - 1
+        field.focus = False
+        if i + 1 < len(order):
+            order[i + 1].focus = True
 
     def _texts(self) -> None:
         from kiosk.game import PRESETS as RULES
@@ -52,10 +88,19 @@ class NewMatchScreen(KioskScreen):
         self.target = RULES[self.preset].target or 0  # 0: the preset ends after its hands
         self._texts()
 
+    def _reachable(self) -> tuple[int, ...]:
+        """The targets a pair can reach: with a cap on the points counted (Butinet: 121),
+        none above it."""
+        from kiosk.game import PRESETS as RULES
+        cap = RULES[self.preset].points_cap
+        return tuple(t for t in TARGETS if not cap or t <= cap)
+
     def next_target(self) -> None:
         if not self.target:
             return  # a fixed number of hands (Girona): no target to choose
-        self.target = TARGETS[(TARGETS.index(self.target) + 1) % len(TARGETS)] if self.target in TARGETS else 101
+        targets = self._reachable()
+        self.target = targets[(targets.index(self.target) + 1) % len(targets)] if self.target in targets \
+            else targets[0]
         self._texts()
 
     def choose_dealer(self, seat: int) -> None:
@@ -71,11 +116,13 @@ class NewMatchScreen(KioskScreen):
         self.draw_text = _("{suit}: {name} deals").format(suit=_(suit.catalan.capitalize()), name=name)
 
     def start(self) -> None:
+        if self.target and self.target not in self._reachable():
+            self.nav.show_message(_("Nobody can reach {target}: at most {cap} points are counted "
+                                    "with these rules").format(target=self.target, cap=max(self._reachable())))
+            return
         ids = self.ids
         players = [ids[f"player_{i}"].text.strip() or None for i in range(4)]
         self.nav.act(self.vm.new_match,
                      team_names={"A": ids.team_a.text.strip(), "B": ids.team_b.text.strip()},
                      players=players, preset=self.preset, target=self.target or None,
                      first_dealer=self.first_dealer)
-        for w in [ids.team_a, ids.team_b] + [ids[f"player_{i}"] for i in range(4)]:
-            w.text = ""

@@ -32,5 +32,14 @@ class PenaltyScreen(PendingActionScreen):
         else:
             self.explain = _("Which pair broke a rule (renunci)?")
 
+    def back(self) -> None:
+        """Enrere leaves the penalty at once (with or without a pair chosen)."""
+        self.nav.act(self._leave)
+
+    def _leave(self) -> None:
+        self.vm.cancel()
+        if self.vm.state.step == "penalty":  # the pair was chosen: that was its first step
+            self.vm.cancel()
+
     def choose(self, team: str) -> None:
         self.nav.act(self.vm.penalty, team)

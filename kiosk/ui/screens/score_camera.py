@@ -213,8 +213,11 @@ class ScoreCameraScreen(KioskScreen):
     def _update(self) -> None:
         p = self._picker()
         self.count = tally(cards=len(p.selected), card_points=p.card_points, tricks=p.tricks, total=p.points)
-        # The read is complete when the pile is whole tricks: say so, the table presses OK.
-        self.complete = _("Read complete: press OK") if self.cards and not p.problem else ""
+        # The read is complete when the pile is whole tricks: say so, the table presses OK;
+        # before a pair is chosen, OK would only ask for it: say that first.
+        whole = bool(self.cards) and not p.problem
+        self.complete = ("" if not whole else _("Read complete: press OK") if self.team
+                         else _("Read complete: tap whose pile it is"))
 
     def restart_pile(self) -> None:
         """Start reading the pile again from nothing."""

@@ -25,8 +25,8 @@ def sheet_rows(team_names: dict, sheet: list[HandRow], *, on_tap=None) -> list[S
                      disabled=True)]
     for i, r in enumerate(sheet):
         delegated = r.delegated and r.kind != "misdeal"
-        if r.kind == "misdeal":
-            trump, suit, points = _("Misdeal"), "", ""
+        if r.kind == "misdeal":  # nobody scores: said on the narrowest sheet too, never blank
+            trump, suit, points = _("Misdeal"), "", "0–0"
         else:
             trump = trump_name(r.trump)
             suit = r.trump or ""
@@ -65,6 +65,8 @@ def undone_text(undone, state) -> str:
         gains = [f"+{n} {state.team_names[t]}" for t, n in sorted(undone.scored.items()) if n]
         text = _("hand {n}").format(n=undone.hand_number)
         return text + (", " + ", ".join(gains) if gains else "")
+    if undone.kind == "misdeal":
+        return _("the misdeal of hand {n}").format(n=undone.hand_number)
     if undone.kind == "bid":
         return _("the last bid")
     return _("the last change")
@@ -120,9 +122,12 @@ class ScoreboardScreen(KioskScreen):
         self.contract_text = (f"{trump_name(c.trump)} ×{c.multiplier}"
                               if vm.state.phase == "playing" and c.trump else "")
         self.update_clock()
-        sheet = self.ids.sheet
+        sheet, head = self.ids.sheet, self.ids.sheet_head
         sheet.clear_widgets()
-        for row in sheet_rows(vm.state.team_names, sheet_of(vm.match), on_tap=self.edit):
+        head.clear_widgets()
+        header, *rows = sheet_rows(vm.state.team_names, sheet_of(vm.match), on_tap=self.edit)
+        head.add_widget(header)
+        for row in rows:
             sheet.add_widget(row)
         Clock.schedule_once(self._latest_rows_in_view, 0)  # once the rows are laid out
         self._actions()
@@ -199,29 +204,25 @@ class ScoreboardScreen(KioskScreen):
         undone = state.last_undone if state.can_redo else None
         if self.asking == "undo":
             preview = vm.undo_preview()
-            bar.add_widget(Factory.KLabel(text=_("Undo {what}?").format(what=undone_text(preview, state)),
-                                          font_size=self.nav.u * 17, size_hint_x=1.6, shorten=False))
-            buttons = [("undo_no", _("No"), theme.BUTTON), ("undo_yes", _("Yes, undo"), theme.DANGER)]
+            question = _("Undo {what}?").format(what=undone_text(preview, state))
+            buttons = [("undo_yes", _("Yes, undo"), theme.DANGER), question, ("undo_no", _("No"), theme.BUTTON)]
         elif self.asking == "abandon":
-            bar.add_widget(Factory.KLabel(
-                text=_("Leave the match in play? It stays in History, to resume."),
-                font_size=self.nav.u * 17, size_hint_x=1.6, shorten=False))
-            buttons = [("abandon_no", _("No"), theme.BUTTON),
-                       ("abandon_yes", _("Yes, new match"), theme.DANGER)]
+            buttons = [("abandon_yes", _("Yes, new match"), theme.DANGER),
+                       _("Leave the match in play? It stays in History, to resume."),
+                       ("abandon_no", _("No"), theme.BUTTON)]
         elif undone is not None:
-            bar.add_widget(Factory.KLabel(text=_("Undone: {what}").format(what=undone_text(undone, state)),
-                                          font_size=self.nav.u * 17, size_hint_x=1.6, shorten=False))
-            buttons = [("redo", _("Redo"), theme.PRIMARY), ("undone_ok", _("OK"), theme.BUTTON)]
+            buttons = [_("Undone: {what}").format(what=undone_text(undone, state)),
+                       ("redo", _("Redo"), theme.PRIMARY), ("undone_ok", _("OK"), theme.BUTTON)]
         elif self.asking_time:
-            bar.add_widget(Factory.KLabel(text=_("Call time? The hand in progress will be the last."),
-                                          font_size=self.nav.u * 17, size_hint_x=1.6, shorten=False))
-            buttons = [("call_time_no", _("No"), theme.BUTTON),
-                       ("call_time_yes", _("Yes, call time"), theme.DANGER)]
+            buttons = [("call_time_yes", _("Yes, call time"), theme.DANGER),
+                       _("Call time? The hand in progress will be the last."),
+                       ("call_time_no", _("No"), theme.BUTTON)]
         elif not vm.state.has_match or vm.state.is_over:
             buttons.append(("new_match", _("New match"), theme.PRIMARY))
         elif vm.state.phase in ("choose_trump", "delegated", "doubling"):
-            buttons.append(("bidding", _("Choose trump"), theme.PRIMARY))
+            # Misdeal on the left, under the confirmation's Back: never under its Confirm.
             buttons.append(("misdeal", _("Misdeal"), theme.BUTTON))
+            buttons.append(("bidding", _("Choose trump"), theme.PRIMARY))
         elif vm.state.phase == "playing":
             buttons += [("score_camera", _("Camera"), theme.PRIMARY),
                         ("score_cards", _("Cards"), theme.PRIMARY),
@@ -233,11 +234,18 @@ class ScoreboardScreen(KioskScreen):
         # Portrait: more than four buttons go on two rows, so no word is broken in two.
         asking = self.asking_time or self.asking or undone is not None
         rows = 2 if self._portrait and len(buttons) > 4 and not asking else 1
+        # A question's Yes sits at the far left, its No at the right where Undo (or whatever
+        # asked) was: a second tap on Undo answers No.
         bar.rows = rows
         bar.height = self.nav.u * (58 * rows + 6 * (rows - 1))
         if asking and self._portrait:  # the question takes three lines beside its two buttons
             bar.height = self.nav.u * 80
-        for action, text, colour in buttons:
+        for button in buttons:
+            if isinstance(button, str):
+                bar.add_widget(Factory.KLabel(text=button, font_size=self.nav.u * 17, size_hint_x=1.6,
+                                              shorten=False))
+                continue
+            action, text, colour = button
             b = KButton(text=text, color_bg=colour, font_size=self.nav.u * 18)
             b.action = action
             b.bind(on_release=lambda w: self.on_action(w.action))
@@ -250,16 +258,16 @@ class ScoreboardScreen(KioskScreen):
                 self.asking = "abandon"  # a match in play is left only on a second touch
                 self._actions()
             else:
-                nav.go("new_match")
+                nav.act(vm.open_new_match)
         elif action in ("abandon_no", "undo_no"):
             self.asking = ""
             self._actions()
         elif action == "abandon_yes":
             self.asking = ""
-            nav.go("new_match")
+            nav.act(vm.open_new_match)
         elif action == "undo":
             preview = vm.undo_preview()
-            if preview is not None and preview.kind == "hand":
+            if preview is not None and preview.kind in ("hand", "misdeal"):
                 self.asking = "undo"  # a scored hand is undone only on a second touch
                 self._actions()
             else:

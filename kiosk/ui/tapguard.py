@@ -1,0 +1,156 @@
+"""One tap guard for the whole kiosk (not one per button).
+
+People at a bar table double-tap, tap with a wet finger and tap again when nothing seems to
+happen. Two rules keep a tap from acting on something nobody chose:
+
+- **A control that appeared, moved or changed meaning takes no touch for ``SETTLE_S``** after
+  it did. The guard looks at the kiosk's buttons each frame (where each one is on the window,
+  what it says and does, whether it is enabled) and remembers since when each looked as it
+  does; a touch that comes down on a button younger than that is swallowed whole (down, moves
+  and up), so the second tap of a double tap never reaches "Recontro!" where "Contro!" was.
+- **A touch that began before the screen changed never acts on the new one.** Every change
+  the guard sees (a button appears, moves, changes or goes, or the screen is replaced) counts
+  as a new content version; a touch lifted on a later version than it came down on is
+  cancelled: whatever it had pressed is released without acting.
+
+The guard sits in front of the Window's touch events (bound before the widgets get them), so
+every button of every screen, present or to come, is covered without knowing about it. The
+keyboard and GPIO buttons are not touches and are not guarded.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+from kivy.uix.behaviors import ButtonBehavior
+from kivy.uix.stencilview import StencilView
+from kivy.uix.widget import Widget
+
+# 400 ms: a double tap (60-300 ms between touches) and a quick "again, it did nothing" tap
+# (about a third of a second) both fall inside it; a deliberate next tap on a new screen
+# (a person reads it first: well over half a second) does not.
+SETTLE_S = 0.4
+
+Rect = tuple[float, float, float, float]
+
+
+@dataclass(frozen=True)
+class Look:
+    """How a button looks to a finger: where it is on the window and what it means."""
+    rect: tuple[int, int, int, int]
+    text: str
+    action: str
+    disabled: bool
+
+
+def _look(widget: Widget) -> Look:
+    x, y = widget.to_window(widget.x, widget.y)
+    text = getattr(widget, "text", None)
+    if not isinstance(text, str):
+        text = ""
+    number = getattr(widget, "number", "")  # a sheet row means its hand
+    return Look((round(x), round(y), round(widget.width), round(widget.height)),
+                text + (f"#{number}" if isinstance(number, str) and number else ""),
+                str(getattr(widget, "action", "") or ""), bool(widget.disabled))
+
+
+def _intersect(a: Rect, b: Rect) -> Rect:
+    x0, y0 = max(a[0], b[0]), max(a[1], b[1])
+    x1, y1 = min(a[0] + a[2], b[0] + b[2]), min(a[1] + a[3], b[1] + b[3])
+    return (x0, y0, max(0.0, x1 - x0), max(0.0, y1 - y0))
+
+
+class TapGuard:
+    """The guard over the widget tree ``root`` (the kiosk's root widget).
+
+    ``clock`` is a monotonic clock in seconds (``time.monotonic``). Call ``watch()`` once a
+    frame; bind ``on_touch_down/move/up`` to the Window's events (they return True when the
+    touch must go no further)."""
+
+    def __init__(self, root: Widget, *, clock: Callable[[], float] = time.monotonic,
+                 settle_s: float = SETTLE_S) -> None:
+        self.root = root
+        self.clock = clock
+        self.settle_s = settle_s
+        self.version = 0
+        self._since: dict[Look, float] = {}
+        self._shown: list[tuple[Look, Rect]] = []
+        self._down_version: dict[object, int] = {}
+        self._swallowed: set[object] = set()
+        self.swallowed_count = 0  # touches refused so far (logged, for the diagnostics)
+
+    # ------------------------------------------------------------------ watching
+    def _buttons(self):
+        """The buttons shown (with the part of the window their scroll views let show)."""
+        infinite: Rect = (-1e9, -1e9, 2e9, 2e9)
+        stack = [(self.root, infinite)]
+        while stack:
+            widget, clip = stack.pop()
+            if widget.opacity <= 0 or widget.width <= 0 or widget.height <= 0:
+                continue
+            if isinstance(widget, ButtonBehavior):
+                yield widget, clip
+                continue  # a button's insides are the button
+            if isinstance(widget, StencilView):  # a scroll view shows only its own box
+                x, y = widget.to_window(widget.x, widget.y)
+                clip = _intersect(clip, (x, y, widget.width, widget.height))
+            stack.extend((child, clip) for child in widget.children)
+
+    def watch(self) -> None:
+        """Note what every shown button looks like now and since when it does. A button
+        built again the same (a screen's refresh) has not changed: it is its look that
+        counts, not the widget."""
+        now = self.clock()
+        shown = [(_look(widget), clip) for widget, clip in self._buttons()]
+        since = {look: self._since.get(look, now) for look, _clip in shown}
+        if since.keys() != self._since.keys():
+            self.version += 1
+        self._since, self._shown = since, shown
+
+    @property
+    def looks(self) -> frozenset[Look]:
+        """The buttons shown at the last look (what a finger could meet)."""
+        return frozenset(self._since)
+
+    def settled(self, x: float, y: float) -> bool:
+        """True when every button at window point (x, y) has looked the same for the while."""
+        now = self.clock()
+        for look, clip in self._shown:
+            bx, by, bw, bh = _intersect(look.rect, clip)
+            if bx <= x <= bx + bw and by <= y <= by + bh and now - self._since[look] < self.settle_s:
+                return False
+        return True
+
+    # ------------------------------------------------------------------ touches
+    def on_touch_down(self, window, touch) -> bool:
+        self.watch()
+        if not self.settled(touch.x, touch.y):
+            self._swallowed.add(touch.uid)
+            self.swallowed_count += 1
+            return True
+        self._down_version[touch.uid] = self.version
+        return False
+
+    def on_touch_move(self, window, touch) -> bool:
+        return touch.uid in self._swallowed
+
+    def on_touch_up(self, window, touch) -> bool:
+        if touch.uid in self._swallowed:
+            self._swallowed.discard(touch.uid)
+            return True
+        self.watch()
+        began = self._down_version.pop(touch.uid, self.version)
+        if began == self.version:
+            return False
+        # The screen changed under a finger held down: release what it pressed, do nothing.
+        for ref in touch.grab_list[:]:
+            widget = ref()
+            if widget is None:
+                continue
+            touch.ungrab(widget)
+            if isinstance(widget, ButtonBehavior):
+                widget.state = "normal"
+        self.swallowed_count += 1
+        return True

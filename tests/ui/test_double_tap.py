@@ -1,0 +1,135 @@
+"""A double tap never records what nobody chose: every button of every screen, at every size,
+tapped twice (60 ms and 300 ms apart). The journal must hold exactly the one event the first
+tap meant (or none), and the screen must be the one that first tap led to.
+
+The walk finds the buttons itself (tests/ui/doubletap.py), on places taken along a table's
+flow: a new button on any of these screens is walked without touching this file. The touches
+go through Kivy's input queue; the time between them is the tap guard's clock (a person's
+pace of 0.6 s before each first tap, then the interval), so the walk does not wait for real.
+tests/ui/test_tap_guard.py repeats the M1-M4 double taps waiting for real.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from kiosk.ui.screens import SCREEN_MODULES
+from tests.ui.doubletap import INTERVALS, Walker
+from tests.ui.flows import pile
+from tests.ui.harness import ROOT, SIZES
+
+pytestmark = pytest.mark.ui
+DECK = (("camera.marks", "deck:nostra"),)
+# The evidence photo needs a hand read by the camera; tests/ui/test_evidence.py taps its
+# buttons, and the guard covers it like every screen (it knows no screen by name).
+WALKED = set(SCREEN_MODULES) - {"evidence"}
+
+
+def _places(w: Walker) -> None:
+    """The table's flow, keeping a place at every screen (and every state of one)."""
+    w.start()
+    w.keep("no-match")
+    w.also("new-match", taps=("new_match",))
+    w.also("history-empty", taps=("history",))
+    w.also("pin", taps=("settings",))
+    unlock = ("settings", "pin_1", "pin_2", "pin_3", "pin_4", "pin_ok")
+    w.also("settings", taps=unlock)
+    w.also("learn-deck", taps=unlock + ("learn_deck",))
+    w.also("diagnostics", taps=unlock + ("diagnostics",))
+    d = w.d
+    d.tap("new_match", shot=False)
+    d.current.ids.team_a.text = "Els Avis"
+    d.tap("dealer_1", shot=False)
+    w.keep("new-match-typed")
+    d = w.d
+    d.tap("start", shot=False)
+    w.keep("choose-trump")
+    w.also("abandon-question", taps=("new_match",))
+    w.also("bidding", taps=("bidding",))
+    d = w.d
+    d.tap("misdeal", shot=False)
+    w.keep("misdeal")
+    d = w.d
+    d.tap("back", shot=False)
+    d.tap("bidding", shot=False)
+    d.tap("delegate", shot=False)
+    w.keep("delegated")
+    d = w.d
+    d.tap("espases", shot=False)
+    w.keep("doubling")
+    d = w.d
+    d.tap("contro", shot=False)
+    w.keep("contro")
+    d = w.d
+    d.tap("play", shot=False)
+    w.keep("playing")
+    w.also("camera", taps=("score_camera",))
+    w.also("deal", taps=("score_camera",), settings=DECK)
+    w.also("penalty", taps=("penalty",))
+    w.also("penalty-chosen", taps=("penalty", "offender_B"))
+    d = w.d
+    d.tap("score_cards", shot=False)
+    d.tap("team_A", shot=False)
+    for code in pile(40)[:3]:
+        d.tap(code, shot=False)
+    w.keep("cards")
+    d = w.d
+    d.tap("back", shot=False)  # asks first: cards were tapped
+    d.tap("back", shot=False)
+    d.tap("score_points", shot=False)
+    d.tap("team_A", shot=False)
+    d.tap("4", shot=False)
+    d.tap("5", shot=False)
+    w.keep("points")
+    d = w.d
+    d.tap("ok", shot=False)
+    w.keep("confirm")
+    d = w.d
+    d.tap("confirm", shot=False)
+    w.keep("scored")
+    w.also("undo-question", taps=("undo",))
+    w.also("undone", taps=("undo", "undo_yes"))
+    w.also("history", taps=("history",))
+    w.also("history-sheet", taps=("history", "match_1"))
+    d = w.d
+    row = [r for r in d.current.ids.sheet.children if getattr(r, "number", "") == "1"][0]
+    d.current.ids.sheet_scroll.scroll_y = 1
+    d.pump(2)
+    d.touch_at(*row.to_window(*row.center))
+    for _ in range(20):
+        d.pump(1)
+    assert d.screen == "edit_hand", d.screen
+    w.keep("edit-hand")
+    d = w.d
+    d.tap("cancel", shot=False)
+    d.tap("bidding", shot=False)
+    d.tap("oros", shot=False)
+    d.tap("contro", shot=False)
+    d.tap("recontro", shot=False)
+    d.tap("play", shot=False)
+    d.tap("score_points", shot=False)
+    d.tap("team_A", shot=False)
+    d.tap("7", shot=False)
+    d.tap("2", shot=False)
+    d.tap("ok", shot=False)
+    d.tap("confirm", shot=False)
+    assert d.screen == "match_won", d.screen
+    w.keep("match-won")
+    d = w.d
+    d.tap("scoreboard", shot=False)
+    w.keep("finished-sheet")
+
+
+@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+def test_double_tap_every_button_of_every_screen(kiosk, size, tmp_path):
+    w = Walker(kiosk, size, tmp_path / "places")
+    _places(w)
+    tally = w.walk()
+    runs = f"{tally.buttons} buttons x 1 size x {len(INTERVALS)} intervals = {tally.runs} double taps"
+    print(f"\n{size[0]}x{size[1]}: {runs} on {len(w.places)} places")
+    out = ROOT / "artifacts" / "double-tap"
+    out.mkdir(parents=True, exist_ok=True)
+    (out / f"count-{size[0]}x{size[1]}.txt").write_text(runs + "\n")
+    assert tally.screens >= WALKED, WALKED - tally.screens
+    assert tally.runs == tally.buttons * len(INTERVALS)
+    assert not tally.problems, "\n".join(tally.problems)
