@@ -34,6 +34,7 @@ from kiosk.ui.table_hardware import TableHardware
 from kiosk.ui.tapguard import TapGuard
 from kiosk.ui.screens import SCREEN_MODULES
 from kiosk.ui.tr import tr
+from kiosk.ui.keyboard import KioskKeyboard
 from kiosk.ui.widgets import Banner
 
 log = logging.getLogger("kiosk.ui")
@@ -77,6 +78,7 @@ class LazyScreenManager(ScreenManager):
 
 class KioskApp(TableHardware, App):
     u = NumericProperty(1.0)
+    keyboard_h = NumericProperty(0)  # the docked on-screen keyboard's height while it shows
     language = StringProperty("ca")
     title = "Botifarra"
 
@@ -118,6 +120,7 @@ class KioskApp(TableHardware, App):
         Window.clearcolor = theme.BG
         from kivy.config import Config
         Config.set("kivy", "keyboard_layout", str(KEYBOARD_LAYOUT))  # read when a keyboard docks
+        Window.set_vkeyboard_class(KioskKeyboard)  # keys of 9 mm, docked below the screen
         self._rescale()
         beside = (lambda end: self.db_path.with_name(self.db_path.name + end)) if self.db_path else (lambda end: None)
         vm_options = {"clock": self.clock} if self.clock is not None else {}

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from kivy.app import App
+from kivy.clock import Clock
 from kivy.properties import NumericProperty, StringProperty
 
 from kiosk.ui.i18n import N_, _, default_team_name
@@ -27,6 +29,30 @@ class NewMatchScreen(KioskScreen):
     first_dealer = NumericProperty(0)
     drawn_suit = StringProperty("")
     draw_text = StringProperty("")
+
+    def on_kv_post(self, base_widget) -> None:
+        super().on_kv_post(base_widget)
+        self._follow = Clock.create_trigger(self._scroll_to_focused, 0)
+        for key in FIELD_ORDER:
+            self.ids[key].bind(focus=self._follow)
+        self.ids.scroll.bind(height=self._follow)
+        self.ids.form.bind(height=self._follow)
+        App.get_running_app().bind(keyboard_h=self._follow)
+
+    def _scroll_to_focused(self, dt) -> None:
+        """The name being typed stays in sight above the docked keyboard (the names scroll;
+        from where the field is in the form, so it does not matter where it was scrolled)."""
+        scroll, form = self.ids.scroll, self.ids.form
+        field = next((self.ids[k] for k in FIELD_ORDER if self.ids[k].focus), None)
+        room = form.height - scroll.height
+        if field is None or not scroll.do_scroll_y or room <= 0:
+            scroll.scroll_y = 1
+            return
+        pad = App.get_running_app().u * 6
+        bottom, top = field.y - form.y, field.top - form.y
+        seen = scroll.scroll_y * room  # the form's offset seen at the bottom of the view
+        seen = min(max(seen, top + pad - scroll.height), bottom - pad)
+        scroll.scroll_y = min(1.0, max(0.0, seen / room))
 
     def refresh(self) -> None:
         s = self.vm.settings
