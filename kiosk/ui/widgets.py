@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from kivy.graphics import Color, Line, RoundedRectangle
@@ -84,7 +85,8 @@ class SeatDiagram(Widget):
                 RoundedRectangle(pos=(x - w / 2, y - h / 2), size=(w, h), radius=[6 * self.u])
                 Color(*theme.SELECTED)
                 Line(rounded_rectangle=(x - w / 2, y - h / 2, w, h, 6 * self.u), width=1.5 * self.u)
-        fs = max(12, min(self.height * 0.1, self.width * 0.065))
+        smallest = theme.MIN_FONT * self.u
+        fs = max(smallest, min(self.height * 0.1, self.width * 0.065))
         for seat, lab in enumerate(self._labels):
             team = "A" if seat % 2 == 0 else "B"
             badges = [self.labels.get(role, role) for role in ("dealer", "shuffler", "cutter", "first_lead")
@@ -94,18 +96,34 @@ class SeatDiagram(Widget):
             if badges:
                 text += "\n[color=ffe14d]" + " · ".join(badges) + "[/color]"
             lab.text = text
-            lab.size = (self.width * 0.42, self.height * 0.3)
+            # as wide as its longest word needs at the smallest text, so no word is broken
+            lab.size = (max(self.width * 0.42, self._widest_word(text, smallest)), self.height * 0.3)
             lab.font_size = fs
             lab.text_size = (lab.width, None)  # measured unbounded, then placed in its box
             lab.texture_update()
-            # A long name wraps onto a second line: smaller letters until name and badge fit
-            # (the font only shrinks, so this ends).
-            while lab.texture_size[1] > lab.height and lab.font_size > 8:
+            # A long name wraps onto a second line: smaller letters until name and badge fit,
+            # never below the kiosk's smallest text (then the label grows instead)
+            while lab.texture_size[1] > lab.height and lab.font_size * 0.9 >= smallest:
                 lab.font_size *= 0.9
                 lab.texture_update()
+            lab.height = max(lab.height, lab.texture_size[1])
             lab.text_size = lab.size
             x, y = self.seat_center(seat)
             lab.center = (x, y)
+
+
+    @staticmethod
+    def _widest_word(text: str, font_size: float) -> float:
+        from kivy.core.text.markup import MarkupLabel
+        widest = 0.0
+        for line in text.split("\n"):
+            bold = "[b]" in line
+            plain = re.sub(r"\[/?[a-z]+(=[^\]]*)?\]", "", line)
+            for word in plain.split():
+                core = MarkupLabel(text=word, font_size=font_size, bold=bold)
+                core.refresh()
+                widest = max(widest, core.content_width + 2)
+        return widest
 
 
 class Banner(Label):
