@@ -67,7 +67,9 @@ class SeatDiagram(Widget):
 
     def seat_center(self, seat: int) -> tuple[float, float]:
         cx, cy = self.center
-        dx, dy = self.width * 0.33, self.height * 0.34
+        # a side seat's label stays inside the diagram (a narrow one, in portrait)
+        side = max((lab.width for lab in self._labels), default=0)
+        dx, dy = min(self.width * 0.33, (self.width - side) / 2), self.height * 0.34
         return [(cx, cy - dy), (cx + dx, cy), (cx, cy + dy), (cx - dx, cy)][seat]
 
     def redraw(self, *_):

@@ -58,7 +58,8 @@ def label_problems(label, where: str = "") -> list[str]:
         return out
     if label.shorten:  # shortened text is drawn on one line: it must fit the width
         need_w = _core(label, None).content_size[0]
-        if need_w > tw + SLACK:
+        drawn = "".join(w.text for line in getattr(label._label, "_cached_lines", []) for w in line.words)
+        if need_w > tw + SLACK or ("..." in drawn and "..." not in text):
             out.append(f"{where}{text!r} is shortened: needs {need_w:.0f}px, has {tw:.0f}px")
         return out
     core = _core(label, tw)
