@@ -73,20 +73,7 @@ class SeatDiagram(Widget):
         return [(cx, cy - dy), (cx + dx, cy), (cx, cy + dy), (cx - dx, cy)][seat]
 
     def redraw(self, *_):
-        self.canvas.before.clear()
-        cx, cy = self.center
-        tw, th = self.width * 0.34, self.height * 0.36
-        with self.canvas.before:
-            Color(0.10, 0.35, 0.18, 1)
-            RoundedRectangle(pos=(cx - tw / 2, cy - th / 2), size=(tw, th), radius=[8 * self.u])
-            dealer = self.roles.get("dealer")
-            if dealer is not None:
-                x, y = self.seat_center(dealer)
-                w, h = self.width * 0.30, self.height * 0.28
-                Color(1.0, 0.85, 0.25, 0.22)
-                RoundedRectangle(pos=(x - w / 2, y - h / 2), size=(w, h), radius=[6 * self.u])
-                Color(*theme.SELECTED)
-                Line(rounded_rectangle=(x - w / 2, y - h / 2, w, h, 6 * self.u), width=1.5 * self.u)
+        # the labels first: the side seats' places and the dealer's frame follow their size
         smallest = theme.MIN_FONT * self.u
         fs = max(smallest, min(self.height * 0.1, self.width * 0.065))
         for seat, lab in enumerate(self._labels):
@@ -110,9 +97,25 @@ class SeatDiagram(Widget):
                 lab.texture_update()
             lab.height = max(lab.height, lab.texture_size[1])
             lab.text_size = lab.size
-            x, y = self.seat_center(seat)
-            lab.center = (x, y)
-
+        for seat, lab in enumerate(self._labels):
+            lab.center = self.seat_center(seat)
+        self.canvas.before.clear()
+        cx, cy = self.center
+        tw, th = self.width * 0.34, self.height * 0.36
+        with self.canvas.before:
+            Color(0.10, 0.35, 0.18, 1)
+            RoundedRectangle(pos=(cx - tw / 2, cy - th / 2), size=(tw, th), radius=[8 * self.u])
+            dealer = self.roles.get("dealer")
+            if dealer is not None:
+                x, y = self.seat_center(dealer)
+                lab = self._labels[dealer]
+                # round the dealer's name and badge, a longest word included
+                w = min(lab.width, max(self.width * 0.30, self._widest_word(lab.text, lab.font_size) + 8 * self.u))
+                h = max(self.height * 0.28, lab.texture_size[1] + 4 * self.u)
+                Color(1.0, 0.85, 0.25, 0.22)
+                RoundedRectangle(pos=(x - w / 2, y - h / 2), size=(w, h), radius=[6 * self.u])
+                Color(*theme.SELECTED)
+                Line(rounded_rectangle=(x - w / 2, y - h / 2, w, h, 6 * self.u), width=1.5 * self.u)
 
     @staticmethod
     def _widest_word(text: str, font_size: float) -> float:
