@@ -23,3 +23,6 @@ SUIT = {
 }
 TOUCH = 50
 PI_PX_PER_MM = 800 / 154.2
+# The smallest text the kiosk draws (in units: 15 px on the Pi 7" screen, 2.9 mm): the seat
+# diagram's labels and the sheet's headings never go below it.
+MIN_FONT = 15

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from kivy.graphics import Color, Line, RoundedRectangle
@@ -66,25 +67,15 @@ class SeatDiagram(Widget):
 
     def seat_center(self, seat: int) -> tuple[float, float]:
         cx, cy = self.center
-        dx, dy = self.width * 0.33, self.height * 0.34
+        # a side seat's label stays inside the diagram (a narrow one, in portrait)
+        side = max((lab.width for lab in self._labels), default=0)
+        dx, dy = min(self.width * 0.33, (self.width - side) / 2), self.height * 0.34
         return [(cx, cy - dy), (cx + dx, cy), (cx, cy + dy), (cx - dx, cy)][seat]
 
     def redraw(self, *_):
-        self.canvas.before.clear()
-        cx, cy = self.center
-        tw, th = self.width * 0.34, self.height * 0.36
-        with self.canvas.before:
-            Color(0.10, 0.35, 0.18, 1)
-            RoundedRectangle(pos=(cx - tw / 2, cy - th / 2), size=(tw, th), radius=[8 * self.u])
-            dealer = self.roles.get("dealer")
-            if dealer is not None:
-                x, y = self.seat_center(dealer)
-                w, h = self.width * 0.30, self.height * 0.28
-                Color(1.0, 0.85, 0.25, 0.22)
-                RoundedRectangle(pos=(x - w / 2, y - h / 2), size=(w, h), radius=[6 * self.u])
-                Color(*theme.SELECTED)
-                Line(rounded_rectangle=(x - w / 2, y - h / 2, w, h, 6 * self.u), width=1.5 * self.u)
-        fs = max(12, min(self.height * 0.1, self.width * 0.065))
+        # the labels first: the side seats' places and the dealer's frame follow their size
+        smallest = theme.MIN_FONT * self.u
+        fs = max(smallest, min(self.height * 0.1, self.width * 0.065))
         for seat, lab in enumerate(self._labels):
             team = "A" if seat % 2 == 0 else "B"
             badges = [self.labels.get(role, role) for role in ("dealer", "shuffler", "cutter", "first_lead")
@@ -94,18 +85,50 @@ class SeatDiagram(Widget):
             if badges:
                 text += "\n[color=ffe14d]" + " · ".join(badges) + "[/color]"
             lab.text = text
-            lab.size = (self.width * 0.42, self.height * 0.3)
+            # as wide as its longest word needs at the smallest text, so no word is broken
+            lab.size = (max(self.width * 0.42, self._widest_word(text, smallest)), self.height * 0.3)
             lab.font_size = fs
             lab.text_size = (lab.width, None)  # measured unbounded, then placed in its box
             lab.texture_update()
-            # A long name wraps onto a second line: smaller letters until name and badge fit
-            # (the font only shrinks, so this ends).
-            while lab.texture_size[1] > lab.height and lab.font_size > 8:
+            # A long name wraps onto a second line: smaller letters until name and badge fit,
+            # never below the kiosk's smallest text (then the label grows instead)
+            while lab.texture_size[1] > lab.height and lab.font_size * 0.9 >= smallest:
                 lab.font_size *= 0.9
                 lab.texture_update()
+            lab.height = max(lab.height, lab.texture_size[1])
             lab.text_size = lab.size
-            x, y = self.seat_center(seat)
-            lab.center = (x, y)
+        for seat, lab in enumerate(self._labels):
+            lab.center = self.seat_center(seat)
+        self.canvas.before.clear()
+        cx, cy = self.center
+        tw, th = self.width * 0.34, self.height * 0.36
+        with self.canvas.before:
+            Color(0.10, 0.35, 0.18, 1)
+            RoundedRectangle(pos=(cx - tw / 2, cy - th / 2), size=(tw, th), radius=[8 * self.u])
+            dealer = self.roles.get("dealer")
+            if dealer is not None:
+                x, y = self.seat_center(dealer)
+                lab = self._labels[dealer]
+                # round the dealer's name and badge, a longest word included
+                w = min(lab.width, max(self.width * 0.30, self._widest_word(lab.text, lab.font_size) + 8 * self.u))
+                h = max(self.height * 0.28, lab.texture_size[1] + 4 * self.u)
+                Color(1.0, 0.85, 0.25, 0.22)
+                RoundedRectangle(pos=(x - w / 2, y - h / 2), size=(w, h), radius=[6 * self.u])
+                Color(*theme.SELECTED)
+                Line(rounded_rectangle=(x - w / 2, y - h / 2, w, h, 6 * self.u), width=1.5 * self.u)
+
+    @staticmethod
+    def _widest_word(text: str, font_size: float) -> float:
+        from kivy.core.text.markup import MarkupLabel
+        widest = 0.0
+        for line in text.split("\n"):
+            bold = "[b]" in line
+            plain = re.sub(r"\[/?[a-z]+(=[^\]]*)?\]", "", line)
+            for word in plain.split():
+                core = MarkupLabel(text=word, font_size=font_size, bold=bold)
+                core.refresh()
+                widest = max(widest, core.content_width + 2)
+        return widest
 
 
 class Banner(Label):

@@ -58,7 +58,8 @@ def label_problems(label, where: str = "") -> list[str]:
         return out
     if label.shorten:  # shortened text is drawn on one line: it must fit the width
         need_w = _core(label, None).content_size[0]
-        if need_w > tw + SLACK:
+        drawn = "".join(w.text for line in getattr(label._label, "_cached_lines", []) for w in line.words)
+        if need_w > tw + SLACK or ("..." in drawn and "..." not in text):
             out.append(f"{where}{text!r} is shortened: needs {need_w:.0f}px, has {tw:.0f}px")
         return out
     core = _core(label, tw)
@@ -100,3 +101,15 @@ def glyph_height(path, box, colour) -> int:
     rgb = np.array([int(c * 255) for c in colour[:3]])
     rows = np.where((np.abs(region - rgb).sum(axis=2) < 60).sum(axis=1) > 2)[0]
     return int(rows.max() - rows.min() + 1) if len(rows) else 0
+
+
+def total_digits_height(d, path, team: str) -> int:
+    """The height in pixels of pair ``team``'s total on the scoreboard, its digits only (not
+    the pair's name above them, nor the progress bar below them), measured on the screenshot
+    at ``path``."""
+    from kiosk.ui import theme
+    box = d.current.ids[f"total_{team.lower()}"]
+    x, y = box.to_window(*box.pos)
+    bar, name = d.app.u * 16, d.app.u * 30
+    return glyph_height(path, (int(x), int(y + bar), int(box.width), int(box.height - bar - name)),
+                        theme.TEAM[team])

@@ -18,7 +18,7 @@ from kiosk.settings import Settings
 from kiosk.ui.screens import SCREEN_MODULES
 from tests.ui.flows import bid, pile
 from tests.ui.harness import SHOTS, SIZES
-from tests.ui.readable import truncated
+from tests.ui.readable import total_digits_height, truncated
 from tests.ui.ui2steps import type_pin, wait_for
 
 pytestmark = pytest.mark.ui
@@ -136,9 +136,9 @@ def test_every_screen_whole_in_catalan_and_spanish(kiosk, size):
 
     # Edit a past hand, with the preview of the new totals.
     row = [w for w in d.current.ids.sheet.children if getattr(w, "number", "") == "1"][0]
-    if size[0] < size[1]:  # in portrait the sheet shows the latest rows: bring the first in
-        d.current.ids.sheet_scroll.scroll_y = 1
-        d.pump(2)
+    # the sheet shows the latest rows: bring the first in
+    d.current.ids.sheet_scroll.scroll_y = 1
+    d.pump(2)
     d.touch_at(*row.to_window(*row.center))
     # a sheet longer than its box scrolls: the ScrollView hands a short touch on to the row
     # only once it knows the touch is not a scroll
@@ -166,6 +166,22 @@ def test_every_screen_whole_in_catalan_and_spanish(kiosk, size):
     walk.check()
     d.tap("back", shot=False)
     d.tap("close", shot=False)
+
+    # Three digits read from across the table: a total of 100 and more, measured on the
+    # screenshot, at a quarter of the height in landscape (over a fifth in portrait, stacked).
+    # (a penalty: "Renunci" whole on the sheet's row, beside the 100+ total)
+    bid(d, "copes")
+    d.tap("penalty", shot=False)
+    d.tap("offender_A", shot=False)
+    d.tap("confirm", shot=False)
+    total = d.app.vm.state.totals["B"]
+    assert 100 <= total < 151 and d.screen == "scoreboard", total
+    walk.check("scoreboard-hundred")
+    d.finish()  # the screenshot written before it is read
+    glyph = total_digits_height(d, SHOTS / walk.tag / "readable-scoreboard-hundred.png", "B")
+    ratio = glyph / size[1]
+    print(f"{walk.tag}: {total} drawn {glyph} px high, {ratio:.3f} of the height")
+    assert ratio >= (0.25 if size[0] > size[1] else 0.22), (total, glyph, size)
 
     # The match won, with the hand that won it in the sheet.
     bid(d, "oros", levels=("contro", "recontro"))

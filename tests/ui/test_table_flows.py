@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from kiosk.ui import theme
 from tests.ui.flows import bid, pile
 from tests.ui.harness import SHOTS, SIZES
-from tests.ui.readable import glyph_height, truncated
+from tests.ui.readable import total_digits_height, truncated
 
 pytestmark = pytest.mark.ui
 
@@ -102,12 +101,7 @@ def test_a_hand_undone_redone_abandoned_and_resumed(kiosk, size, request):
     bid(d, "copes", levels=("contro",))  # "Copes ×2" shows big while the hand is played
     assert d.current.contract_text.endswith("×2")
     path = shot("scoreboard")
-    box = d.current.ids.total_a
-    x, y = box.to_window(*box.pos)
-    # the digits only: not the pair's name above them, nor the progress bar below them
-    bar = d.app.u * 16
-    glyph = glyph_height(path, (int(x), int(y + bar), int(box.width), int(box.height - bar - d.app.u * 30)),
-                         theme.TEAM["A"])
+    glyph = total_digits_height(d, path, "A")
     landscape = size[0] > size[1]
     # a quarter of the height in landscape; in portrait the totals stack, each more than a fifth
     assert glyph >= size[1] * (0.25 if landscape else 0.22), (glyph, size)

@@ -140,17 +140,20 @@ class ScoreboardScreen(KioskScreen):
         if (self.vm is not None and "actions" in self.ids
                 and self._portrait != getattr(self, "_laid_out_portrait", None)):
             self._laid_out_portrait = self._portrait
-            self._place_hand_box()
+            self._place_timebar()
             self._actions()
-
-    def _place_hand_box(self) -> None:
-        """The contract and the seats sit under the totals in landscape; in portrait the
-        totals stack and take the width, so they go beside the sheet instead."""
-        box, home = self.ids.hand_box, self.ids.rest if self._portrait else self.ids.left
-        if box.parent is not home:
-            box.parent.remove_widget(box)
-            home.add_widget(box, index=len(home.children) if self._portrait else 0)
             Clock.schedule_once(self._latest_rows_in_view, 0)  # the sheet's box changed size
+
+    def _place_timebar(self) -> None:
+        """The tournament clock goes between the totals in landscape, under them in portrait."""
+        bar, row = self.ids.timebar, self.ids.totals_row
+        if self._portrait and bar.parent is row:
+            row.remove_widget(bar)
+            middle = row.parent
+            middle.add_widget(bar, index=middle.children.index(row))
+        elif not self._portrait and bar.parent is not row:
+            bar.parent.remove_widget(bar)
+            row.add_widget(bar, index=1)  # between the two totals
 
     def on_leave(self, *args):
         if self.asking_time or self.asking:
