@@ -72,7 +72,7 @@ run: setup
 
 test: setup-test
 	@mkdir -p $(ARTIFACTS)
-	xvfb-run -a -s "-screen 0 1920x1080x24" $(PY) -m pytest -q -p no:cacheprovider -n auto
+	xvfb-run -a -s "-screen 0 1920x1080x24" $(PY) -m pytest -q -p no:cacheprovider -n auto --dist worksteal
 
 bench: setup-bench
 	@mkdir -p $(ARTIFACTS)
