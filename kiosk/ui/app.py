@@ -288,7 +288,19 @@ class KioskApp(TableHardware, App):
         if self._banner_event is not None:
             self._banner_event.cancel()
         if text:
-            self._banner_event = Clock.schedule_once(lambda dt: self.show_message(""), seconds)
+            self._hide_banner_at(time.monotonic() + seconds)
+
+    def _hide_banner_at(self, deadline: float) -> None:
+        """Kivy's clock counts a timeout from its last tick, which is stale when the kiosk
+        worked for a while between frames (a slow start on the Pi): the deadline is kept on
+        the monotonic clock, and a timeout that fires early waits again for the rest."""
+        def hide(dt):
+            left = deadline - time.monotonic()
+            if left > 0.05:
+                self._hide_banner_at(deadline)
+            else:
+                self.show_message("")
+        self._banner_event = Clock.schedule_once(hide, max(0.0, deadline - time.monotonic()))
 
     def _fit_banner(self, *args) -> None:
         """A long message wraps: the strip grows to its lines (also after a resize)."""

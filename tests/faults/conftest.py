@@ -21,10 +21,6 @@ class FaultyKiosk:
         from kiosk.journal.startup import open_for_kiosk
         from kiosk.settings import Settings
         from kiosk.ui.app import KioskApp
-        from kivy.clock import Clock
-        # Kivy's clock counts a timeout from its last tick: in a worker that imported Kivy
-        # minutes ago and never ticked, the banner's 60 s would have run out at once.
-        Clock.tick()
         journal = open_for_kiosk(db)
         app = KioskApp(journal=journal, settings=settings or Settings(), db_path=journal.path)
         app.root = app.build()

@@ -125,3 +125,17 @@ def test_the_status_line_is_whole_in_portrait_and_inline_in_landscape(kiosk):
     d.resize((800, 480))
     assert inline.text == status and line.text == "" and line.height == 0
     assert buttons_row.parent.height == buttons_row.height  # landscape: the bar as before
+
+
+def test_a_message_stays_its_time_after_a_long_frame(kiosk):
+    """Kivy's clock counts a timeout from its last tick. After a long stretch with no frame
+    (a slow start on the Pi, a long save), a message must still stay its whole time."""
+    import time
+    d = kiosk.start()
+    time.sleep(1.3)  # no frame for 1.3 s
+    d.app.show_message("Prova", seconds=1.0)
+    d.pump(3)
+    assert d.app.banner.text == "Prova"
+    time.sleep(1.1)
+    d.pump(3)
+    assert d.app.banner.text == ""
