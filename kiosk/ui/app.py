@@ -64,15 +64,15 @@ class LazyScreenManager(ScreenManager):
     screen the first time it is asked for (``current = name`` or ``get_screen(name)``), so
     the first frame pays only for the scoreboard. ``screens`` lists those built so far."""
 
-    def __init__(self, *, vm, nav, **kwargs) -> None:
-        self._vm = vm
-        self._nav = nav
+    def __init__(self, *, session, app, **kwargs) -> None:
+        self._session = session
+        self._app = app
         super().__init__(**kwargs)
 
     def get_screen(self, name):
         if name in SCREEN_MODULES and not super().has_screen(name):
             module = importlib.import_module(f"kiosk.ui.screens.{name}")
-            self.add_widget(getattr(module, SCREEN_MODULES[name])(name=name, vm=self._vm, nav=self._nav))
+            self.add_widget(getattr(module, SCREEN_MODULES[name])(name=name, session=self._session, app=self._app))
         return super().get_screen(name)
 
 
@@ -103,7 +103,7 @@ class KioskApp(TableHardware, App):
         self.tap_guard: TapGuard | None = None
         self._guard_event = None
         self.club_publisher, self.club = club, None  # the [club] Publisher; its ClubTable
-        self.vm: TableSession | None = None
+        self.session: TableSession | None = None
         self.to_ui = call_on(lambda f: Clock.schedule_once(lambda dt: f(), 0))
         self._save_failed = False
         self._camera_fault = False
@@ -123,14 +123,14 @@ class KioskApp(TableHardware, App):
         Window.set_vkeyboard_class(KioskKeyboard)  # keys of 9 mm, docked below the screen
         self._rescale()
         beside = (lambda end: self.db_path.with_name(self.db_path.name + end)) if self.db_path else (lambda end: None)
-        vm_options = {"clock": self.clock} if self.clock is not None else {}
-        self.vm = TableSession(self.journal, settings=self.settings, drafts=DraftStore(beside(".draft.json")),
-                               memory=TableMemory(beside(".table.json")), **vm_options)
-        self.vm.subscribe(self._on_state)
+        session_options = {"clock": self.clock} if self.clock is not None else {}
+        self.session = TableSession(self.journal, settings=self.settings, drafts=DraftStore(beside(".draft.json")),
+                               memory=TableMemory(beside(".table.json")), **session_options)
+        self.session.subscribe(self._on_state)
         if self.club_publisher is not None:
             from kiosk.club.table import ClubTable
-            self.club = ClubTable.over(self.club_publisher, self.vm, self.to_ui, **vm_options)
-        self.sm = LazyScreenManager(vm=self.vm, nav=self, transition=NoTransition())
+            self.club = ClubTable.over(self.club_publisher, self.session, self.to_ui, **session_options)
+        self.sm = LazyScreenManager(session=self.session, app=self, transition=NoTransition())
         # The banner takes its own strip above the screen (never over a control): the screen
         # gives it the room while it shows (the tap guard holds the buttons it moves for a
         # moment, like any button that moved).
@@ -157,7 +157,7 @@ class KioskApp(TableHardware, App):
         if self.sound is not None and self._speaker_wanted():
             self._prepare_sound()
         self._tick_event = Clock.schedule_interval(self._tick, 1.0)
-        self.go(self.vm.state.step)
+        self.go(self.session.state.step)
         faults = self.startup_faults()
         if faults:
             self.show_message("\n".join(faults), seconds=60)
@@ -187,7 +187,7 @@ class KioskApp(TableHardware, App):
     def _tick(self, dt) -> None:
         """Every second: the tournament clock (time_up is journalled when it runs out)."""
         try:
-            ran_out = self.vm.check_time()
+            ran_out = self.session.check_time()
             ran_out = bool(self.club is not None and self.club.tick()) or ran_out  # the round's clock
         except Exception:  # the journal refused the write: say so, try again next second
             Logger.exception("kiosk: could not journal time_up")
@@ -196,8 +196,8 @@ class KioskApp(TableHardware, App):
             ran_out = False
         if ran_out:
             Logger.info("kiosk: the time limit ran out: time_up journalled")
-            if self.sm.current == "scoreboard" and self.vm.state.step != "scoreboard":
-                self.go(self.vm.state.step)  # time ran out between hands: the match is over
+            if self.sm.current == "scoreboard" and self.session.state.step != "scoreboard":
+                self.go(self.session.state.step)  # time ran out between hands: the match is over
             self.show_message(_("Time! This is the last hand"), seconds=15)
         screen = self.sm.current_screen
         if hasattr(screen, "update_clock"):
@@ -245,17 +245,17 @@ class KioskApp(TableHardware, App):
         try:
             result = fn(*args, **kwargs)
         except BotifarraError as exc:
-            self.go(self.vm.state.step)
+            self.go(self.session.state.step)
             self.show_message(explain(exc, self.language))  # after: it belongs to that screen
             return False
-        self.go(self.vm.state.step)
+        self.go(self.session.state.step)
         return not (isinstance(result, SaveResult) and not result.saved)
 
     def save(self, fn, *args) -> bool:
         """An action that saves a hand: the chord only once the journal's commit returned."""
-        before = self.vm.state.events
+        before = self.session.state.events
         ok = self.act(fn, *args)
-        if ok and self.vm.state.last_save.saved and self.vm.state.events > before:
+        if ok and self.session.state.last_save.saved and self.session.state.events > before:
             self.feedback("chord")
             return True
         return False
@@ -310,7 +310,7 @@ class KioskApp(TableHardware, App):
     def recover(self) -> None:
         """After an unexpected error: reload the match from the journal, show the scoreboard."""
         try:
-            self.vm.resume(self.vm.match_id)
+            self.session.resume(self.session.match_id)
         except Exception:  # the journal itself failed: still show the scoreboard
             Logger.exception("kiosk: could not reload the journal")
         self.go("scoreboard")
@@ -362,9 +362,9 @@ class KioskApp(TableHardware, App):
         handler = getattr(screen, f"on_{button}_button", None)
         if handler is not None and handler() is not False:
             return
-        if button == "scan" and self.vm.state.phase == "playing" and self.vm.state.draft is None:
-            self.act(self.vm.begin_score, "camera")
+        if button == "scan" and self.session.state.phase == "playing" and self.session.state.draft is None:
+            self.act(self.session.begin_score, "camera")
         elif button == "undo":
-            self.act(self.vm.undo)
+            self.act(self.session.undo)
         elif button == "settings":
             self.go("settings")

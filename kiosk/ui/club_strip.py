@@ -28,7 +28,7 @@ CONFIRMED_BG = (0.08, 0.38, 0.18, 1)
 
 class ClubStrip(BoxLayout):
     club = ObjectProperty(None, allownone=True)   # kiosk.club.table.ClubTable
-    nav = ObjectProperty(None, allownone=True)    # the app: act() runs a session action
+    app = ObjectProperty(None, allownone=True)    # the app: act() runs a session action
     shown = BooleanProperty(False)
     title = StringProperty("")
     note = StringProperty("")          # end conditions and minutes left, or the result's state
@@ -46,9 +46,9 @@ class ClubStrip(BoxLayout):
             self._unsubscribe = club.subscribe(self.refresh)
         self.refresh()
 
-    def on_nav(self, strip, nav) -> None:
-        if nav is not None:
-            nav.bind(language=lambda *args: self.refresh())  # the words change, not the round
+    def on_app(self, strip, app) -> None:
+        if app is not None:
+            app.bind(language=lambda *args: self.refresh())  # the words change, not the round
 
     def refresh(self, *args) -> None:
         """Read the club's view into the properties (also after a language switch)."""
@@ -79,7 +79,7 @@ class ClubStrip(BoxLayout):
 
     def act(self) -> None:
         if self.offer == "club_start":
-            self.nav.act(self.club.start_match)
+            self.app.act(self.club.start_match)
         elif self.offer == "club_confirm":
             self.club.confirm()
 

@@ -52,7 +52,7 @@ def first_flip(*args):
 def camera(dt):
     out["rss_idle_mb"] = rss_mb()
     app = App.get_running_app()
-    vm = app.vm
+    vm = app.session
     vm.new_match()
     vm.choose_trump("oros")
     vm.start_play()

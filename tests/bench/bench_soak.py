@@ -34,14 +34,14 @@ def app():
     return App.get_running_app()
 
 def start(dt):
-    vm = app().vm
+    vm = app().session
     vm.new_match()
     vm.choose_trump("oros")
     vm.start_play()
     Clock.schedule_once(open_camera, 0.5)
 
 def open_camera(dt):
-    app().act(app().vm.begin_score, "camera")
+    app().act(app().session.begin_score, "camera")
     Clock.schedule_once(leave_camera, 2.0)
 
 def leave_camera(dt):

@@ -35,13 +35,13 @@ def test_full_disk_at_start_the_match_stays_on_screen(faulty_kiosk, disk):
     before = db.read_bytes()
     filler = places.fill(disk)
     d = faulty_kiosk.start(db)
-    assert d.screen == "scoreboard" and d.app.vm.match_id == match_id
-    assert len(d.app.vm.match.hands) == 3
+    assert d.screen == "scoreboard" and d.app.session.match_id == match_id
+    assert len(d.app.session.match.hands) == 3
     on_screen(d, "disc és ple", "NO es guarden")
     faulty_kiosk.shot("disk_full")
     assert db.read_bytes() == before and not any(".damaged-" in p.name for p in disk.iterdir())
     filler.unlink()
-    d.app.journal.append(match_id, {"type": "trump", "seat": d.app.vm.match.dealer,
+    d.app.journal.append(match_id, {"type": "trump", "seat": d.app.session.match.dealer,
                                     "trump": "oros"})  # space again: saving works
     assert d.app.journal.writable
 
@@ -52,7 +52,7 @@ def test_read_only_directory_the_match_stays_on_screen(faulty_kiosk, disk):
     places.set_read_only(disk, True)
     try:
         d = faulty_kiosk.start(db)
-        assert d.screen == "scoreboard" and d.app.vm.match_id == match_id
+        assert d.screen == "scoreboard" and d.app.session.match_id == match_id
         on_screen(d, "només de lectura", "NO es guarden")
         faulty_kiosk.shot("read_only_dir")
     finally:
@@ -65,7 +65,7 @@ def test_read_only_file_the_match_stays_on_screen(faulty_kiosk, disk):
     places.set_immutable(db, True)
     try:
         d = faulty_kiosk.start(db)
-        assert d.app.vm.match_id == match_id
+        assert d.app.session.match_id == match_id
         on_screen(d, "només de lectura")
         faulty_kiosk.shot("read_only_file")
     finally:
@@ -98,7 +98,7 @@ def test_a_second_kiosk_is_told_and_shows_the_match(faulty_kiosk, tmp_path):
     match_id = healthy_journal(db)
     with Journal(db, exclusive=True):  # the first kiosk (the lock is per open file)
         d = faulty_kiosk.start(db)
-        assert d.app.vm.match_id == match_id and not d.app.journal.writable
+        assert d.app.session.match_id == match_id and not d.app.journal.writable
         on_screen(d, "altre marcador")
         faulty_kiosk.shot("second_kiosk")
 

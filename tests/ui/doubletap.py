@@ -169,8 +169,8 @@ class Walker:
                 and journal_events(self.kiosk.db) == events
                 and d.app.settings.values == self._settings_of(place).values
                 and d.app.language == "ca"):
-            d.app.vm.resume()
-            d.app.go(d.app.vm.state.step)
+            d.app.session.resume()
+            d.app.go(d.app.session.state.step)
             d.pump(2)
             if self._taps(place) and d.screen == self._screen[place.name]:
                 return d

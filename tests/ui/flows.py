@@ -21,13 +21,13 @@ def bid(d, trump: str, *, delegate: bool = False, levels=(), play: bool = True) 
     assert d.screen == "bidding"
     if delegate:
         d.tap("delegate")
-        assert d.app.vm.state.phase == "delegated"
+        assert d.app.session.state.phase == "delegated"
     d.tap(trump)
     for level in levels:
         d.tap(level)
     if play:
         d.tap("play")
-        assert d.screen == "scoreboard" and d.app.vm.state.phase == "playing"
+        assert d.screen == "scoreboard" and d.app.session.state.phase == "playing"
 
 
 def score_points(d, team: str, points: int) -> None:

@@ -28,10 +28,10 @@ def test_every_doubling_level_and_its_multiplier(kiosk):
     assert screen.ids.multiplier.height > d.window.height / 6
     d.tap("play")
     score_points(d, "B", 40)  # B are the contro pair: (40-36) x 8 = 32
-    assert [b.scored for b in d.app.vm.state.pending.breakdown] == [0, 32]
+    assert [b.scored for b in d.app.session.state.pending.breakdown] == [0, 32]
     confirm(d)
-    assert d.app.vm.state.totals == {"A": 0, "B": 32}
-    assert sheet_of(d.app.vm.match)[0].doubling == "sant_vicenc"
+    assert d.app.session.state.totals == {"A": 0, "B": 32}
+    assert sheet_of(d.app.session.match)[0].doubling == "sant_vicenc"
 
 
 def test_no_sant_vicenc_on_botifarra_by_default(kiosk):
@@ -41,7 +41,7 @@ def test_no_sant_vicenc_on_botifarra_by_default(kiosk):
     assert d.current.multiplier == 8
     assert not d.has("sant_vicenc")
     d.tap("play")
-    assert d.app.vm.state.phase == "playing"
+    assert d.app.session.state.phase == "playing"
 
 
 def test_undo_a_bid(kiosk):
@@ -50,9 +50,9 @@ def test_undo_a_bid(kiosk):
     bid(d, "espases", play=False)
     d.tap("contro")
     d.tap("undo")
-    assert d.app.vm.state.contract.doubling == "none" and d.screen == "bidding"
+    assert d.app.session.state.contract.doubling == "none" and d.screen == "bidding"
     d.tap("undo")
-    assert d.app.vm.state.phase == "choose_trump"
+    assert d.app.session.state.phase == "choose_trump"
 
 
 def test_a_tapped_contro_crosses_the_core_once(kiosk, monkeypatch):
@@ -73,4 +73,4 @@ def test_a_tapped_contro_crosses_the_core_once(kiosk, monkeypatch):
     assert refreshed == ["bidding"]  # the shown screen, told by the session it observes
     assert screen.ids.multiplier.text == "×2"
     with Journal(kiosk.db) as journal:  # on disk, from another connection
-        assert journal.load(d.app.vm.match_id).contract.multiplier == 2
+        assert journal.load(d.app.session.match_id).contract.multiplier == 2

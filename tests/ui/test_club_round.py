@@ -70,7 +70,7 @@ def test_a_pushed_round_is_played_ended_by_the_clock_and_confirmed_by_the_oppone
         _shot_as(d, "round_received")
 
         d.tap("club_start", shot=False)
-        state = d.app.vm.state
+        state = d.app.session.state
         assert state.has_match and state.team_names == {"A": name_a, "B": name_b}
         assert not d.has("club_start")
         bid(d, "oros")
@@ -79,13 +79,13 @@ def test_a_pushed_round_is_played_ended_by_the_clock_and_confirmed_by_the_oppone
         d.tap("confirm")
         bid(d, "copes")
         clock.shift = 50 * 60  # the round's 50 minutes are up: the kiosk ends it by itself
-        assert _pump_until(d, lambda: d.app.vm.time_up, 5)
+        assert _pump_until(d, lambda: d.app.session.time_up, 5)
         events = kiosk.app.journal.events(state.match_id)
         assert events[-1] == {"type": "time_up"}
         assert "Temps" in d.app.banner.text and "S'ha acabat el temps" in strip.note
         score_points(d, "B", 40)
         d.tap("confirm")
-        match = d.app.vm.match
+        match = d.app.session.match
         assert d.screen == "match_won" and match.is_over and match.end_reason == "time"
         assert len(match.hands) == 2  # the time limit came first (of 101 points, 3 hands)
 

@@ -21,10 +21,10 @@ def test_both_pairs_must_confirm(kiosk):
     d.key(13)  # Enter alone does not confirm for both pairs
     assert d.screen == "confirm"
     d.tap("confirm_A")
-    assert d.screen == "confirm" and d.app.vm.state.totals == {"A": 0, "B": 0}
+    assert d.screen == "confirm" and d.app.session.state.totals == {"A": 0, "B": 0}
     d.shot(force=True)
     d.tap("confirm_B")
-    assert d.screen == "scoreboard" and d.app.vm.state.totals == {"A": 0, "B": 16}
+    assert d.screen == "scoreboard" and d.app.session.state.totals == {"A": 0, "B": 16}
 
 
 def test_back_from_the_confirmation_keeps_the_typed_points(kiosk):
@@ -36,4 +36,4 @@ def test_back_from_the_confirmation_keeps_the_typed_points(kiosk):
     assert d.screen == "score_points" and d.current.display == "41"
     d.tap("ok")
     d.tap("confirm")
-    assert d.app.vm.state.totals == {"A": 5, "B": 0}
+    assert d.app.session.state.totals == {"A": 5, "B": 0}

@@ -40,7 +40,7 @@ def test_photo_from_the_confirmation_then_from_the_edit(kiosk):
     d.tap("team_A")
     d.tap("ok")
     assert d.screen == "confirm"
-    path = Path(d.app.vm.state.pending.event["evidence"])
+    path = Path(d.app.session.state.pending.event["evidence"])
     assert path.is_file()
     d.tap("evidence")
     assert d.screen == "evidence"
@@ -59,9 +59,9 @@ def test_photo_from_the_confirmation_then_from_the_edit(kiosk):
     d.touch_at(*photo.to_window(*photo.center))
     assert not screen.zoomed
     d.tap("back")
-    assert d.screen == "confirm" and d.app.vm.state.pending is not None  # nothing was lost
+    assert d.screen == "confirm" and d.app.session.state.pending is not None  # nothing was lost
     d.tap("confirm")
-    assert d.screen == "scoreboard" and sheet_of(d.app.vm.match)[0].source == "camera"
+    assert d.screen == "scoreboard" and sheet_of(d.app.session.match)[0].source == "camera"
     open_row(d, "1")
     assert d.screen == "edit_hand"
     d.tap("evidence")
@@ -82,7 +82,7 @@ def test_a_deleted_or_corrupt_photo_says_so_and_a_points_hand_offers_none(kiosk)
     assert len(read_pile(d)) == 16
     d.tap("team_A")
     d.tap("ok")
-    path = Path(d.app.vm.state.pending.event["evidence"])
+    path = Path(d.app.session.state.pending.event["evidence"])
     path.unlink()  # the photo was deleted (or the card wiped): a clear message, the match intact
     d.tap("evidence")
     screen = wait_photo(d)
@@ -90,7 +90,7 @@ def test_a_deleted_or_corrupt_photo_says_so_and_a_points_hand_offers_none(kiosk)
     gone = screen.message
     d.tap("back")
     d.tap("confirm")
-    assert d.screen == "scoreboard" and d.app.vm.state.totals["B"] > 0
+    assert d.screen == "scoreboard" and d.app.session.state.totals["B"] > 0
     open_row(d, "1")
     d.tap("evidence")
     assert wait_photo(d).message == gone

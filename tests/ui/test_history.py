@@ -31,7 +31,7 @@ def test_history_and_export_to_a_stick(kiosk, tmp_path, stick):
     bid(d, "oros", levels=("contro",))
     score_points(d, "B", 50)
     confirm(d)
-    totals = d.app.vm.state.totals
+    totals = d.app.session.state.totals
     assert totals == {"A": 48, "B": 28}
 
     d.tap("history")
@@ -62,7 +62,7 @@ def test_history_and_export_to_a_stick(kiosk, tmp_path, stick):
     # a second match: listed first; tapping the first one shows its sheet again
     d.tap("back")
     assert d.screen == "scoreboard"
-    d.app.vm.new_match()
+    d.app.session.new_match()
     assert not d.app.banner.text  # the stick's message left with the screen it was about
     d.tap("history")
     assert len(d.current.history.infos) == 2

@@ -93,6 +93,6 @@ def test_keys_of_9mm_and_nothing_under_the_keyboard(kiosk, docked):
     # Començar taken with the keyboard still up
     d.tap("start", shot=False)
     assert d.screen == "scoreboard"
-    assert d.app.vm.state.team_names["A"].endswith("a"), d.app.vm.state.team_names
+    assert d.app.session.state.team_names["A"].endswith("a"), d.app.session.state.team_names
     d.finish()
     print("smallest key (w, h, 9 mm) px:", smallest)

@@ -58,7 +58,7 @@ def test_an_unexpected_error_returns_to_the_scoreboard_with_the_score_safe(kiosk
     assert "a bug in a screen" in caplog.text  # logged with its traceback
     d.shot(force=True)
     # the match is intact and the hand can still be scored
-    assert d.app.vm.match is not None and d.app.vm.state.phase == "playing"
+    assert d.app.session.match is not None and d.app.session.state.phase == "playing"
 
 
 class FakeWatchdog:
@@ -103,10 +103,10 @@ def test_gpio_buttons_are_hopped_onto_the_clock(kiosk):
     t = threading.Thread(target=controls.when_undo)  # a gpiozero thread
     t.start()
     t.join()
-    assert d.app.vm.state.phase == "playing"  # nothing happened on the button's thread
+    assert d.app.session.state.phase == "playing"  # nothing happened on the button's thread
     d.pump(2)
     assert seen == [True]
-    assert d.app.vm.state.phase == "doubling"  # undo of "play" ran on the UI thread
+    assert d.app.session.state.phase == "doubling"  # undo of "play" ran on the UI thread
 
 
 def test_enter_confirms_a_hand(kiosk):
@@ -115,4 +115,4 @@ def test_enter_confirms_a_hand(kiosk):
     bid(d, "copes")
     score_points(d, "B", 46)
     d.key(13)
-    assert d.screen == "scoreboard" and d.app.vm.state.totals == {"A": 0, "B": 10}
+    assert d.screen == "scoreboard" and d.app.session.state.totals == {"A": 0, "B": 10}

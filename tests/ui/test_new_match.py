@@ -19,7 +19,7 @@ def test_new_match_with_defaults_and_a_chosen_dealer(kiosk):
     d.tap("dealer_2")
     d.tap("start")
     assert d.screen == "scoreboard"
-    vm = d.app.vm
+    vm = d.app.session
     assert vm.state.team_names == {"A": "Nosaltres", "B": "Vosaltres"}
     assert vm.state.target == 151
     assert vm.state.roles["dealer"] == 2
@@ -42,7 +42,7 @@ def test_first_dealer_by_the_suit_draw(kiosk):
     assert screen.first_dealer == seat
     d.shot(force=True)
     d.tap("start")
-    assert d.app.vm.state.roles["dealer"] == seat
+    assert d.app.session.state.roles["dealer"] == seat
 
 
 def test_presets_cycle_and_a_fixed_hands_preset_has_no_target(kiosk):
@@ -58,7 +58,7 @@ def test_presets_cycle_and_a_fixed_hands_preset_has_no_target(kiosk):
         d.tap("preset")
     assert screen.target == 0 and "8" in screen.target_text
     d.tap("start")
-    vm = d.app.vm
+    vm = d.app.session
     assert vm.match.rules.max_hands == 8 and vm.state.target is None
 
 

@@ -22,8 +22,8 @@ def test_penalty_gives_the_other_pair_36_times_the_multiplier(kiosk):
     d.shot(force=True)
     d.tap("confirm")
     assert d.screen == "scoreboard"
-    assert d.app.vm.state.totals == {"A": 72, "B": 0}
-    assert sheet_of(d.app.vm.match)[0].kind == "penalty"
+    assert d.app.session.state.totals == {"A": 72, "B": 0}
+    assert sheet_of(d.app.session.match)[0].kind == "penalty"
 
 
 def test_penalty_can_be_cancelled(kiosk):
@@ -33,8 +33,8 @@ def test_penalty_can_be_cancelled(kiosk):
     d.tap("penalty")
     d.tap("offender_A")
     d.tap("back")  # the first Enrere leaves (it used to clear the pair only)
-    assert d.screen == "scoreboard" and d.app.vm.state.pending is None
-    assert d.app.vm.state.totals == {"A": 0, "B": 0} and d.app.vm.state.draft is None
+    assert d.screen == "scoreboard" and d.app.session.state.pending is None
+    assert d.app.session.state.totals == {"A": 0, "B": 0} and d.app.session.state.draft is None
 
 
 def test_misdeal_voids_the_hand_and_passes_the_deal(kiosk):
@@ -44,6 +44,6 @@ def test_misdeal_voids_the_hand_and_passes_the_deal(kiosk):
     assert d.screen == "misdeal"
     assert d.current.ids.explain.text
     d.tap("confirm")
-    vm = d.app.vm
+    vm = d.app.session
     assert d.screen == "scoreboard" and sheet_of(vm.match)[0].kind == "misdeal"
     assert vm.state.totals == {"A": 0, "B": 0} and vm.state.roles["dealer"] == 0

@@ -150,7 +150,7 @@ def test_every_screen_whole_in_catalan_and_spanish(kiosk, size):
 
     d.tap("history", shot=False)
     walk.check("history-list")
-    d.tap(f"match_{d.app.vm.state.match_id}", shot=False)
+    d.tap(f"match_{d.app.session.state.match_id}", shot=False)
     walk.check("history-sheet")
     d.tap("back", shot=False)
 
@@ -174,7 +174,7 @@ def test_every_screen_whole_in_catalan_and_spanish(kiosk, size):
     d.tap("penalty", shot=False)
     d.tap("offender_A", shot=False)
     d.tap("confirm", shot=False)
-    total = d.app.vm.state.totals["B"]
+    total = d.app.session.state.totals["B"]
     assert 100 <= total < 151 and d.screen == "scoreboard", total
     walk.check("scoreboard-hundred")
     d.finish()  # the screenshot written before it is read

@@ -28,7 +28,7 @@ def _leave_a_match_in_play_then_win_another(d) -> int:
     d.tap("abandon_yes")  # ...left for a new one: it stays in History
     assert d.screen == "new_match"
     d.tap("start")
-    second = d.app.vm.match_id
+    second = d.app.session.match_id
     _win(d)
     return second
 
@@ -38,7 +38,7 @@ def test_the_match_won_comes_back_not_the_match_left_in_play(kiosk):
     second = _leave_a_match_in_play_then_win_another(d)
     kiosk.stop()
     d = kiosk.start()
-    assert d.screen == "match_won" and d.app.vm.match_id == second
+    assert d.screen == "match_won" and d.app.session.match_id == second
     d.shot()
 
 
@@ -49,7 +49,7 @@ def test_a_finished_match_scoreboard_comes_back(kiosk):
     assert d.screen == "scoreboard"
     kiosk.stop()
     d = kiosk.start()
-    assert d.screen == "scoreboard" and d.app.vm.match_id == second and d.app.vm.state.is_over
+    assert d.screen == "scoreboard" and d.app.session.match_id == second and d.app.session.state.is_over
     assert d.current.status == _("Match over")  # it used to say "No match yet"
     d.shot()
     d.tap("new_match")  # a finished match: straight to the form, and the form is kept
@@ -59,12 +59,12 @@ def test_a_finished_match_scoreboard_comes_back(kiosk):
 def test_the_next_hand_goes_into_the_match_on_screen(kiosk):
     d = kiosk.start()
     start_match(d)
-    first = d.app.vm.match_id
+    first = d.app.session.match_id
     kiosk.stop()
     d = kiosk.start()
-    assert d.app.vm.match_id == first and d.screen == "scoreboard"
+    assert d.app.session.match_id == first and d.screen == "scoreboard"
     bid(d, "espases")
-    assert d.app.vm.match_id == first
+    assert d.app.session.match_id == first
 
 
 def test_an_unsaved_edit_comes_back(kiosk):
@@ -73,7 +73,7 @@ def test_an_unsaved_edit_comes_back(kiosk):
     bid(d, "oros")
     score_points(d, "A", 50)
     confirm(d)
-    d.app.act(d.app.vm.begin_action, "edit_hand", hand=0)
+    d.app.act(d.app.session.begin_action, "edit_hand", hand=0)
     assert d.screen == "edit_hand"
     d.tap("copes")
     d.tap("clear")  # the C key: the number shown goes, a new one is typed
@@ -85,7 +85,7 @@ def test_an_unsaved_edit_comes_back(kiosk):
     assert d.screen == "edit_hand" and d.current.trump == "copes" and d.current.display == "41"
     d.shot()
     d.tap("save")
-    assert d.app.vm.state.totals["A"] == 5  # 41 - 36
+    assert d.app.session.state.totals["A"] == 5  # 41 - 36
 
 
 def test_a_half_typed_new_match_comes_back(kiosk):

@@ -46,16 +46,16 @@ def test_a_refused_save_keeps_the_hand_and_says_not_saved(kiosk, controls, facto
         assert controls.buzzer.wait(3)
         sounded = [s for s in buzzer.states if s.state]
         assert 1 <= len(sounded) <= len(ERROR)  # the error cue (a chord would be 4 notes)
-        assert d.app.vm.state.draft.event["points"] == {"A": 50}
+        assert d.app.session.state.draft.event["points"] == {"A": 50}
         d.shot(force=True)
     finally:
         other.execute("ROLLBACK")
         other.close()
-    assert len(Journal(kiosk.db).load(d.app.vm.state.match_id).hands) == 0  # nothing written
+    assert len(Journal(kiosk.db).load(d.app.session.state.match_id).hands) == 0  # nothing written
     d.tap("confirm")  # "Torna-ho a provar"
-    assert d.screen == "scoreboard" and d.app.vm.state.totals["A"] > 0
+    assert d.screen == "scoreboard" and d.app.session.state.totals["A"] > 0
     assert controls.status == "ready" and not d.app.banner.text
-    assert len(Journal(kiosk.db).load(d.app.vm.state.match_id).hands) == 1
+    assert len(Journal(kiosk.db).load(d.app.session.state.match_id).hands) == 1
 
 
 @pytest.mark.skipif(not places.can_mount(), reason="needs root to mount a tmpfs (CI runs as root)")
@@ -72,10 +72,10 @@ def test_a_full_disk_refuses_the_hand_and_the_window_says_so(kiosk, tmp_path):
         d.tap("confirm", shot=False)
         assert d.screen == "confirm" and d.current.save_failed
         assert "NO" in d.app.banner.text and d.app.banner.height > 0
-        assert isinstance(d.app.vm.state.last_save.error, JournalFull)  # SQLite: disk full
+        assert isinstance(d.app.session.state.last_save.error, JournalFull)  # SQLite: disk full
         d.shot(force=True)  # the message, at every size
         d.finish()
         filler.unlink()
         d.tap("confirm", shot=False)  # "Torna-ho a provar": there is space again
-        assert d.screen == "scoreboard" and d.app.vm.state.totals["A"] > 0
+        assert d.screen == "scoreboard" and d.app.session.state.totals["A"] > 0
         kiosk.stop()

@@ -45,15 +45,15 @@ def test_match_to_101_by_camera(kiosk):
         d.tap("team_A")
         d.tap("ok")
         assert d.screen == "confirm"
-        event = d.app.vm.state.pending.event
+        event = d.app.session.state.pending.event
         assert event["source"] == "camera" and sorted(event["piles"]["A"]) == sorted(cards)
         assert event["evidence"] and event["evidence"].endswith(".jpg")
         d.tap("confirm")
-        assert sheet_of(d.app.vm.match)[-1].source == "camera"
+        assert sheet_of(d.app.session.match)[-1].source == "camera"
         assert screen.service is None  # the camera is stopped when the screen is left
         hands += 1
         assert hands <= 3
-    assert d.app.vm.state.winner == "B" and d.app.vm.state.totals["B"] >= 101
+    assert d.app.session.state.winner == "B" and d.app.session.state.totals["B"] >= 101
 
 
 def test_space_bar_scans_and_a_read_is_corrected_card_by_card(kiosk, tmp_path):
@@ -80,7 +80,7 @@ def test_space_bar_scans_and_a_read_is_corrected_card_by_card(kiosk, tmp_path):
     assert [tuple(b.to_window(*b.pos)) for b in d.current._buttons.values()] == where
     d.tap(cards[0])
     d.tap("ok")
-    assert d.screen == "confirm" and d.app.vm.state.pending.event["source"] == "camera"
+    assert d.screen == "confirm" and d.app.session.state.pending.event["source"] == "camera"
 
 
 def test_no_camera_says_so_and_other_paths_work(kiosk):

@@ -39,7 +39,7 @@ def test_the_pile_owner_is_chosen_not_assumed(kiosk):
     assert d.screen == "score_cards" and "parella" in d.current.problem  # whose pile is it?
     d.tap("team_B")
     d.tap("ok")
-    assert d.screen == "confirm" and d.app.vm.state.pending.event["piles"].keys() == {"B"}
+    assert d.screen == "confirm" and d.app.session.state.pending.event["piles"].keys() == {"B"}
     assert "Vosaltres" in d.current.ids.owner.text
 
 
@@ -51,10 +51,10 @@ def test_match_to_101_by_cards(kiosk):
     while d.screen != "match_won":
         bid(d, "botifarra")
         score_cards(d, "B", cards)
-        b = d.app.vm.state.pending.breakdown[1]
+        b = d.app.session.state.pending.breakdown[1]
         assert b.card_points + b.tricks == b.points and b.scored == (b.points - 36) * 2
         confirm(d)
         hands += 1
         assert hands < 6
-    assert d.app.vm.state.winner == "B"
+    assert d.app.session.state.winner == "B"
     d.shot()

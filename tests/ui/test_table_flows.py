@@ -53,8 +53,8 @@ def test_a_hand_undone_redone_abandoned_and_resumed(kiosk, size, request):
     shot("new_match")
     d.tap("dealer_0", shot=False)
     d.tap("start", shot=False)
-    assert d.app.vm.state.players == ("Anna", "Pere", "Joan", "Núria")
-    first = d.app.vm.state.match_id
+    assert d.app.session.state.players == ("Anna", "Pere", "Joan", "Núria")
+    first = d.app.session.state.match_id
 
     # The tap-the-cards grid never moves, and its whole-tricks warning waits for OK.
     bid(d, "oros", levels=("contro",))
@@ -80,22 +80,22 @@ def test_a_hand_undone_redone_abandoned_and_resumed(kiosk, size, request):
     shot("confirm")
     assert not truncated(d), truncated(d)
     d.tap("confirm", shot=False)
-    totals = d.app.vm.state.totals
+    totals = d.app.session.state.totals
     assert totals["A"] > 0
 
     # Undo a scored hand: a second, deliberate touch; then it says what was undone; Redo.
     d.tap("undo", shot=False)  # the scored hand: asks
-    assert d.app.vm.state.totals == totals and d.has("undo_yes")
+    assert d.app.session.state.totals == totals and d.has("undo_yes")
     assert not truncated(d), truncated(d)
     shot("undo-ask")
     d.tap("undo_yes", shot=False)
-    assert d.app.vm.state.totals == {"A": 0, "B": 0}
+    assert d.app.session.state.totals == {"A": 0, "B": 0}
     text = " ".join(w.text for w in d.current.ids.actions.walk() if getattr(w, "text", ""))
     assert f"+{totals['A']} Nosaltres" in text, text
     assert not truncated(d), truncated(d)
     shot("undone")
     d.tap("redo", shot=False)
-    assert d.app.vm.state.totals == totals
+    assert d.app.session.state.totals == totals
 
     # Readable from across the table: the totals' digits, measured on the screenshot.
     bid(d, "copes", levels=("contro",))  # "Copes ×2" shows big while the hand is played
@@ -115,10 +115,10 @@ def test_a_hand_undone_redone_abandoned_and_resumed(kiosk, size, request):
     d.tap("abandon_yes", shot=False)
     assert d.screen == "new_match"
     d.tap("start", shot=False)
-    assert d.app.vm.state.match_id != first and d.app.vm.state.totals == {"A": 0, "B": 0}
+    assert d.app.session.state.match_id != first and d.app.session.state.totals == {"A": 0, "B": 0}
     d.tap("history", shot=False)
     d.tap(f"match_{first}", shot=False)
     shot("history-resume")
     d.tap("resume", shot=False)
     assert d.screen == "scoreboard"
-    assert d.app.vm.state.match_id == first and d.app.vm.state.totals == totals
+    assert d.app.session.state.match_id == first and d.app.session.state.totals == totals

@@ -32,7 +32,7 @@ def _centre(w):
 
 
 def _events(d) -> list[str]:
-    return [e["type"] for e in d.app.vm.match.events] if d.app.vm.match else []
+    return [e["type"] for e in d.app.session.match.events] if d.app.session.match else []
 
 
 def _double(d, action: str, interval: float) -> tuple[float, float]:
@@ -46,13 +46,13 @@ def _double(d, action: str, interval: float) -> tuple[float, float]:
 
 def _table(d, *, play: bool = False, levels=()) -> None:
     vm = d.app
-    vm.act(vm.vm.new_match, first_dealer=0)
-    vm.act(vm.vm.choose_trump, "oros")
+    vm.act(vm.session.new_match, first_dealer=0)
+    vm.act(vm.session.choose_trump, "oros")
     for level in levels:
-        vm.act(vm.vm.double, level)
+        vm.act(vm.session.double, level)
     if play:
-        vm.act(vm.vm.start_play)
-    d.app.go(d.app.vm.state.step)
+        vm.act(vm.session.start_play)
+    d.app.go(d.app.session.state.step)
     d.pump(3)
 
 
@@ -63,7 +63,7 @@ def test_m1_a_double_tap_on_contro_says_contro_once(kiosk, interval):
     assert d.screen == "bidding"
     contro = _centre(d.find("contro"))
     _double(d, "contro", interval)
-    assert _events(d).count("double") == 1 and d.app.vm.state.contract.multiplier == 2
+    assert _events(d).count("double") == 1 and d.app.session.state.contract.multiplier == 2
     assert not _inside(contro, _rect(d.find("recontro")))  # Recontro has its own place
     d.shot()
 
@@ -71,13 +71,13 @@ def test_m1_a_double_tap_on_contro_says_contro_once(kiosk, interval):
 @pytest.mark.parametrize("interval", (0.06, 0.3))
 def test_m2_a_double_tap_on_delego_chooses_nothing(kiosk, interval):
     d = kiosk.start(**REAL)
-    d.app.act(d.app.vm.new_match, first_dealer=0)
+    d.app.act(d.app.session.new_match, first_dealer=0)
     d.pump(3)
     d.tap("bidding", shot=False)
     botifarra = _rect(d.find("botifarra"))
     delego = _centre(d.find("delegate"))
     _double(d, "delegate", interval)
-    assert d.app.vm.state.phase == "delegated" and d.app.vm.state.contract.trump is None
+    assert d.app.session.state.phase == "delegated" and d.app.session.state.contract.trump is None
     assert _rect(d.find("botifarra")) == botifarra  # the suits did not move or widen
     assert not any(_inside(delego, _rect(w)) for w in d.buttons("botifarra"))
     d.shot()
@@ -87,13 +87,13 @@ def test_m2_a_double_tap_on_delego_chooses_nothing(kiosk, interval):
 def test_m3_a_double_tap_on_undo_only_asks(kiosk, interval):
     d = kiosk.start(**REAL)
     _table(d, play=True)
-    d.app.act(d.app.vm.propose, {"type": "hand_scored", "points": {"A": 50}, "source": "points",
+    d.app.act(d.app.session.propose, {"type": "hand_scored", "points": {"A": 50}, "source": "points",
                                   "evidence": None})
-    d.app.save(d.app.vm.confirm)
+    d.app.save(d.app.session.confirm)
     d.pump(3)
     undo = _centre(d.find("undo"))
     _double(d, "undo", interval)
-    assert len(sheet_of(d.app.vm.match)) == 1 and "undo" not in _events(d)
+    assert len(sheet_of(d.app.session.match)) == 1 and "undo" not in _events(d)
     assert d.has("undo_yes") and not _inside(undo, _rect(d.find("undo_yes")))
     assert _inside(undo, _rect(d.find("undo_no")))  # a third tap answers No
     d.shot()
@@ -111,7 +111,7 @@ def test_m4_three_taps_on_confirm_save_the_hand_and_nothing_else(kiosk):
     for _ in range(4):  # about a third of a second apart, as at the bar
         d.touch_at(*point, after=0.33)
     d.pump(3)
-    assert [r.kind for r in sheet_of(d.app.vm.match)] == ["played"] and "misdeal" not in _events(d)
+    assert [r.kind for r in sheet_of(d.app.session.match)] == ["played"] and "misdeal" not in _events(d)
     assert d.screen in ("scoreboard", "bidding")
     if d.screen == "scoreboard":
         assert not _inside(point, _rect(d.find("misdeal")))
@@ -132,7 +132,7 @@ def test_the_guard_refuses_a_new_button_for_400_ms(kiosk):
     appeared = time.monotonic()
     point = _centre(recontro)
     refused = guard.swallowed_count
-    while d.app.vm.state.contract.multiplier == 2:
+    while d.app.session.state.contract.multiplier == 2:
         d.touch_at(*point, after=0.02)
         assert time.monotonic() - appeared < 2
     delay = time.monotonic() - appeared

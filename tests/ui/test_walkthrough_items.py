@@ -16,7 +16,7 @@ def test_a_misdeal_row_is_not_blank_and_its_undo_says_misdeal(kiosk):
     start_match(d)
     d.tap("misdeal")
     d.tap("confirm")
-    assert sheet_of(d.app.vm.match)[0].kind == "misdeal"
+    assert sheet_of(d.app.session.match)[0].kind == "misdeal"
     row = [r for r in d.current.ids.sheet.children if getattr(r, "number", "") == "1"][0]
     assert row.points == "0–0"
     d.tap("undo")

@@ -36,13 +36,13 @@ def level_name(level: str | None) -> str:
 
 
 class KioskScreen(Screen):
-    """A screen over the table session (``vm``): it reads ``vm.state`` when it is entered and
+    """A screen over the table session (``session``): it reads ``session.state`` when it is entered and
     again on every change while it is shown (it observes the session; nobody calls it)."""
-    vm = ObjectProperty(None)
-    nav = ObjectProperty(None)
+    session = ObjectProperty(None)
+    app = ObjectProperty(None)
     theme = theme
 
-    def on_vm(self, screen, session) -> None:
+    def on_session(self, screen, session) -> None:
         if session is not None and hasattr(session, "subscribe"):
             session.subscribe(self._on_state)
 
@@ -61,13 +61,13 @@ class KioskScreen(Screen):
         """Back while a hand is being scored: with cards tapped, digits typed or a camera
         read on the screen, the first tap asks (the button says "Discard?"), the second
         throws them away; with nothing entered it leaves at once."""
-        draft = self.vm.state.draft
+        draft = self.session.state.draft
         entered = draft is not None and bool(draft.cards or draft.other or draft.digits)
         if entered and not self.asking_back:
             self.asking_back = True
             return
         self.asking_back = False
-        self.nav.act(self.vm.cancel)
+        self.app.act(self.session.cancel)
 
     def refresh(self) -> None:
         """Read the session's state into this screen's properties (also after a language switch)."""
@@ -78,8 +78,8 @@ class PendingActionScreen(KioskScreen):
     (penalty, misdeal): Confirm (or the CONFIRM button) journals it and plays the chord."""
 
     def confirm(self) -> None:
-        if self.vm.state.pending and self.nav.save(self.vm.confirm):
-            self.nav.feedback("chord")
+        if self.session.state.pending and self.app.save(self.session.confirm):
+            self.app.feedback("chord")
 
     def on_confirm_button(self):
         self.confirm()

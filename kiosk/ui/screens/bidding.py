@@ -32,33 +32,33 @@ class BiddingScreen(KioskScreen):
             body.add_widget(part)
 
     def refresh(self) -> None:
-        vm = self.vm
-        if not vm.state.has_match:
+        session = self.session
+        if not session.state.has_match:
             return
-        c = vm.state.contract
-        roles = vm.state.roles
+        c = session.state.contract
+        roles = session.state.roles
         self.trump = c.trump or ""
         self.multiplier = c.multiplier
         choices, actions = self.ids.choices, self.ids.actions
         choices.clear_widgets()
         actions.clear_widgets()
         dealer = roles.get("dealer", 0)
-        if vm.state.phase in ("choose_trump", "delegated"):
+        if session.state.phase in ("choose_trump", "delegated"):
             self.choosing = "yes"
             self._show(self._choices)
-            chooser = (dealer + 2) % 4 if vm.state.phase == "delegated" else dealer
-            self.title = (_("{name} chooses trump (delegated)") if vm.state.phase == "delegated"
-                          else _("{name} chooses trump")).format(name=player_name(vm.state, chooser))
-            legal = vm.state.bids.trumps
+            chooser = (dealer + 2) % 4 if session.state.phase == "delegated" else dealer
+            self.title = (_("{name} chooses trump (delegated)") if session.state.phase == "delegated"
+                          else _("{name} chooses trump")).format(name=player_name(session.state, chooser))
+            legal = session.state.bids.trumps
             for t in TRUMPS:
                 b = SuitButton(suit=t, text=trump_name(t), disabled=t not in legal, action=t)
-                b.bind(on_release=lambda w: self.nav.act(self.vm.choose_trump, w.action))
+                b.bind(on_release=lambda w: self.app.act(self.session.choose_trump, w.action))
                 choices.add_widget(b)
             # Delego's place stays (empty once delegated): the suits never widen or move, so a
             # second tap on Delego does not land on Botifarra.
-            if vm.state.bids.can_delegate:
+            if session.state.bids.can_delegate:
                 b = KButton(text=_("Delego"), action="delegate")
-                b.bind(on_release=lambda w: self.nav.act(self.vm.delegate))
+                b.bind(on_release=lambda w: self.app.act(self.session.delegate))
                 choices.add_widget(b)
             else:
                 choices.add_widget(Widget())
@@ -70,28 +70,28 @@ class BiddingScreen(KioskScreen):
             # Each level has its own place, left empty when it cannot be said: "Recontro!"
             # never appears where "Contro!" was (a double tap would say it).
             play = KButton(text=_("Play!"), action="play", color_bg=theme.PRIMARY,
-                           disabled=not vm.state.bids.can_play)
-            play.bind(on_release=lambda w: self.nav.act(self.vm.start_play))
+                           disabled=not session.state.bids.can_play)
+            play.bind(on_release=lambda w: self.app.act(self.session.start_play))
             actions.add_widget(play)
             for level in LEVELS:
-                if level in vm.state.bids.levels:
+                if level in session.state.bids.levels:
                     b = KButton(text=level_name(level) + "!", action=level, color_bg=theme.DANGER)
-                    b.bind(on_release=lambda w: self.nav.act(self.vm.double, w.action))
+                    b.bind(on_release=lambda w: self.app.act(self.session.double, w.action))
                     actions.add_widget(b)
                 else:
                     actions.add_widget(Widget())
-        if vm.state.can_undo:
+        if session.state.can_undo:
             b = KButton(text=_("Undo"), action="undo")
-            b.bind(on_release=lambda w: self.nav.act(self.vm.undo))
+            b.bind(on_release=lambda w: self.app.act(self.session.undo))
             actions.add_widget(b)
         elif self.choosing:
             actions.add_widget(Widget())
         back = KButton(text=_("Scoreboard"), action="back")
-        back.bind(on_release=lambda w: self.nav.go("scoreboard"))
+        back.bind(on_release=lambda w: self.app.go("scoreboard"))
         actions.add_widget(back)
 
     def on_confirm_button(self):
-        if self.vm.state.phase == "doubling" and self.vm.state.bids.can_play:
-            self.nav.act(self.vm.start_play)
+        if self.session.state.phase == "doubling" and self.session.state.bids.can_play:
+            self.app.act(self.session.start_play)
             return True
         return False

@@ -12,9 +12,9 @@ from kiosk.ui.viewmodels.evidence import current_evidence
 load_kv(__file__)
 
 
-def breakdown_lines(vm) -> list[dict]:
+def breakdown_lines(session) -> list[dict]:
     lines = []
-    for b in vm.state.pending.breakdown:
+    for b in session.state.pending.breakdown:
         if b.card_points is not None and b.tricks is not None:
             source = tally(card_points=b.card_points, tricks=b.tricks, total=b.points)
         elif b.points is not None:
@@ -48,22 +48,22 @@ class ConfirmScreen(KioskScreen):
     owner = StringProperty("")            # whose pile was counted, shown big
 
     def refresh(self) -> None:
-        vm = self.vm
-        state = vm.state
+        session = self.session
+        state = session.state
         if state.pending is None:
             return
-        names = vm.state.team_names
+        names = session.state.team_names
         self.name_a, self.name_b = names["A"], names["B"]
-        c = vm.state.contract
-        self.title = _("Hand {n}: {trump} ×{m}").format(n=vm.state.hand_number, trump=trump_name(c.trump),
+        c = session.state.contract
+        self.title = _("Hand {n}: {trump} ×{m}").format(n=session.state.hand_number, trump=trump_name(c.trump),
                                                         m=c.multiplier)
-        lines = {ln["team"]: ln for ln in breakdown_lines(vm)}
+        lines = {ln["team"]: ln for ln in breakdown_lines(session)}
         self.line_a, self.line_b = lines["A"]["source"], lines["B"]["source"]
         self.result_a, self.result_b = lines["A"]["result"], lines["B"]["result"]
         self.scored_a, self.scored_b = f"+{lines['A']['scored']}", f"+{lines['B']['scored']}"
-        self.both = vm.state.needs_both
-        self.confirmed = list(vm.state.draft.confirmed)
-        self.has_photo = current_evidence(vm) is not None
+        self.both = session.state.needs_both
+        self.confirmed = list(session.state.draft.confirmed)
+        self.has_photo = current_evidence(session) is not None
         self.save_failed = state.last_save.failed
         self.owner = self._owner(state)
 
@@ -76,7 +76,7 @@ class ConfirmScreen(KioskScreen):
         return contracted(_("Pile of {name}").format(name=state.team_names[team]))
 
     def confirm(self, team: str | None = None) -> None:
-        self.nav.save(self.vm.confirm, team)  # the chord plays only once it was committed
+        self.app.save(self.session.confirm, team)  # the chord plays only once it was committed
 
     def on_confirm_button(self):
         if not self.both:

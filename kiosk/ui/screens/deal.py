@@ -67,13 +67,13 @@ class DealScreen(ScoreCameraScreen):
         elif kind in ASKS:
             self.ticked = False
             self.ask = _(ASKS[kind]).format(card=card_words(card) if card else "")
-            self.nav.feedback("error")
+            self.app.feedback("error")
         elif kind == "hand":
             self.ask = ""
 
     def _remove(self, code: str) -> None:
         self.cards = [c for c in self.cards if c != code]
-        self.vm.update_draft(team=self.team, cards=list(self.cards), source="camera")
+        self.session.update_draft(team=self.team, cards=list(self.cards), source="camera")
         self.last_card = card_words(self.cards[-1]) if self.cards else ""
         self.ticked = bool(self.cards)
         self._update()

@@ -22,8 +22,8 @@ class DiagnosticsScreen(KioskScreen):
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
-        self.diag = DiagnosticsViewModel(db_path=self.nav.db_path,
-                                         camera_source=str(self.nav.settings["camera.source"]))
+        self.diag = DiagnosticsViewModel(db_path=self.app.db_path,
+                                         camera_source=str(self.app.settings["camera.source"]))
 
     def on_pre_enter(self, *args):
         super().on_pre_enter(*args)
@@ -34,11 +34,11 @@ class DiagnosticsScreen(KioskScreen):
         if self.running:
             return
         self.running = True
-        self.diag.camera_source = str(self.nav.settings["camera.source"])
+        self.diag.camera_source = str(self.app.settings["camera.source"])
 
         def work():
             report = self.diag.collect()  # the collector never raises: failures are in the report
-            self.nav.to_ui(self._done)(report)
+            self.app.to_ui(self._done)(report)
 
         threading.Thread(target=work, name="diagnostics", daemon=True).start()
         self.refresh()

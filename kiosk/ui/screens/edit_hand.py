@@ -29,16 +29,16 @@ class EditHandScreen(KioskScreen):
     preview = StringProperty("")  # the totals the match would have after this edit
 
     def refresh(self) -> None:
-        vm = self.vm
-        draft = vm.state.draft
+        session = self.session
+        draft = session.state.draft
         if draft is None or draft.hand is None:
             return
         self.index = int(draft.hand)
-        data = vm.hand_data(self.index)
-        names = vm.state.team_names
+        data = session.hand_data(self.index)
+        names = session.state.team_names
         self.name_a, self.name_b = names["A"], names["B"]
         self.title = _("Edit hand {n}").format(n=self.index + 1)
-        self.has_photo = current_evidence(vm) is not None
+        self.has_photo = current_evidence(session) is not None
         self.delegated = bool(data.get("delegated"))
         edit = draft.edit or {}  # a change not saved yet (kept across a restart)
         self.trump = edit.get("trump") or data.get("trump") or "oros"
@@ -53,7 +53,7 @@ class EditHandScreen(KioskScreen):
 
     def _keep(self) -> None:
         """The change so far in the draft: a restart shows it again (not saved yet)."""
-        self.vm.update_draft(edit={"trump": self.trump, "doubling": self.doubling, "kind": self.kind,
+        self.session.update_draft(edit={"trump": self.trump, "doubling": self.doubling, "kind": self.kind,
                                    "team": self.pad.team, "digits": self.pad.digits})
 
     def _build(self) -> None:
@@ -93,10 +93,10 @@ class EditHandScreen(KioskScreen):
         if data is None:
             return ""
         try:
-            totals = self.vm.edit_preview(self.index, data)
+            totals = self.session.edit_preview(self.index, data)
         except BotifarraError:  # not a possible hand (yet): nothing to preview
             return ""
-        names = self.vm.state.team_names
+        names = self.session.state.team_names
         return _("After: {a} {ta} – {tb} {b}").format(a=names["A"], ta=totals.get("A", 0),
                                                       tb=totals.get("B", 0), b=names["B"])
 
@@ -122,9 +122,9 @@ class EditHandScreen(KioskScreen):
     def save(self) -> None:
         data = self._data()
         if data is None:
-            self.nav.show_message(self.pad.problem)
+            self.app.show_message(self.pad.problem)
             return
-        self.nav.act(self.vm.edit_hand, self.index, data)
+        self.app.act(self.session.edit_hand, self.index, data)
 
     def on_confirm_button(self):
         self.save()

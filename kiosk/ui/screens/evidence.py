@@ -59,7 +59,7 @@ class EvidenceScreen(KioskScreen):
         self.zoom_origin = (0, 0)
 
     def refresh(self) -> None:
-        ev = current_evidence(self.vm)
+        ev = current_evidence(self.session)
         self._generation += 1
         self._image, self.texture, self.zoomed = None, None, False
         if ev is None:
@@ -67,7 +67,7 @@ class EvidenceScreen(KioskScreen):
             self.message = _("This hand has no photo")
             return
         self.title = _("Photo of hand {n}").format(n=ev.number)
-        self.caption = ev.caption(self.vm.state.team_names)
+        self.caption = ev.caption(self.session.state.team_names)
         problem = ev.problem
         if problem:
             self.message = problem
@@ -82,7 +82,7 @@ class EvidenceScreen(KioskScreen):
             except Exception:
                 Logger.exception("kiosk: could not decode the evidence photo %s", path)
                 image = None
-            self.nav.to_ui(self._loaded)(generation, image)
+            self.app.to_ui(self._loaded)(generation, image)
 
         threading.Thread(target=work, name="evidence-photo", daemon=True).start()
 
@@ -132,7 +132,7 @@ class EvidenceScreen(KioskScreen):
     def back(self) -> None:
         self._generation += 1
         self._image, self.texture = None, None
-        self.nav.go(self.vm.state.step)
+        self.app.go(self.session.state.step)
 
     def on_leave(self, *args):
         self._generation += 1

@@ -27,10 +27,10 @@ class HistoryScreen(KioskScreen):
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
-        self.history = HistoryViewModel(self.vm.journal,
-                                        usb=getattr(self.nav, "usb", None),
-                                        table_name=lambda: self.nav.settings.get("table.name", ""),
-                                        now=lambda: datetime.fromtimestamp(self.vm.clock()))
+        self.history = HistoryViewModel(self.session.journal,
+                                        usb=getattr(self.app, "usb", None),
+                                        table_name=lambda: self.app.settings.get("table.name", ""),
+                                        now=lambda: datetime.fromtimestamp(self.session.clock()))
 
     def refresh(self) -> None:
         self.history.reload()
@@ -42,7 +42,7 @@ class HistoryScreen(KioskScreen):
         self.can_export = h.match is not None
         info = next((i for i in h.infos if i.id == h.selected), None)
         self.can_resume = bool(info is not None and not info.is_over and not info.error
-                               and info.id != self.vm.state.match_id)
+                               and info.id != self.session.state.match_id)
         lst = self.ids.matches
         lst.clear_widgets()
         for info in h.infos:
@@ -63,7 +63,7 @@ class HistoryScreen(KioskScreen):
     def resume(self) -> None:
         """Reopen the chosen unfinished match on the table, where it was left."""
         if self.can_resume:
-            self.nav.act(self.vm.resume, self.history.selected)
+            self.app.act(self.session.resume, self.history.selected)
 
     def export(self) -> None:
         if self.busy or self.history.selected is None:
@@ -71,21 +71,21 @@ class HistoryScreen(KioskScreen):
         try:
             payload = self.history.export_payload()
         except Exception as exc:  # the journal could not give this match
-            self.nav.show_message(str(exc))
+            self.app.show_message(str(exc))
             return
         self.busy, self.running = True, "one"
-        self.nav.show_message(_("Writing to the USB stick…"), seconds=60, info=True)
+        self.app.show_message(_("Writing to the USB stick…"), seconds=60, info=True)
 
         def work():
             try:
                 result = self.history.export(payload)
             except ExportFailed as exc:
                 message = str(exc)
-                self.nav.to_ui(self._exported)(None, message)
+                self.app.to_ui(self._exported)(None, message)
             except Exception as exc:  # a bug, not the stick: free the buttons, then raise it on
-                self.nav.to_ui(self._crashed)(exc)  # the UI loop (logged, recover())
+                self.app.to_ui(self._crashed)(exc)  # the UI loop (logged, recover())
             else:
-                self.nav.to_ui(self._exported)(result, None)
+                self.app.to_ui(self._exported)(result, None)
 
         threading.Thread(target=work, name="usb-export", daemon=True).start()
 
@@ -93,12 +93,12 @@ class HistoryScreen(KioskScreen):
         self.busy, self.running = False, ""
         self.last_export = result
         if result is None:
-            self.nav.show_message(problem, seconds=10)
+            self.app.show_message(problem, seconds=10)
         else:
             text = _("Saved on the USB stick: {name} (.json and .pdf)").format(name=result.json_path.stem)
             if result.safe_to_pull:
                 text += " " + _("You can take the USB stick out now.")
-            self.nav.show_message(text, seconds=10, info=True)
+            self.app.show_message(text, seconds=10, info=True)
 
     def export_today(self) -> None:
         """Every match created today onto the stick, one after another (one export at a time:
@@ -109,38 +109,38 @@ class HistoryScreen(KioskScreen):
         try:
             payloads, unreadable = h.today_payloads()
         except Exception as exc:  # the journal could not give the list
-            self.nav.show_message(str(exc))
+            self.app.show_message(str(exc))
             return
         self._show()
         if not payloads:
             text, info = h.many_message(h.export_many(payloads, unreadable=unreadable))
-            self.nav.show_message(text, seconds=10, info=info)
+            self.app.show_message(text, seconds=10, info=info)
             return
         self.busy, self.running = True, "today"
-        self.nav.show_message(h.progress_message(1, len(payloads)), seconds=120, info=True)
+        self.app.show_message(h.progress_message(1, len(payloads)), seconds=120, info=True)
 
         def progress(n, total):
-            self.nav.to_ui(self._progress)(n, total)
+            self.app.to_ui(self._progress)(n, total)
 
         def work():
             try:
                 result = h.export_many(payloads, unreadable=unreadable, on_progress=progress)
             except Exception as exc:  # a bug, not the stick: free the buttons, then raise it on
-                self.nav.to_ui(self._crashed)(exc)  # the UI loop (logged, recover())
+                self.app.to_ui(self._crashed)(exc)  # the UI loop (logged, recover())
                 return
-            self.nav.to_ui(self._exported_today)(result)
+            self.app.to_ui(self._exported_today)(result)
 
         threading.Thread(target=work, name="usb-export-today", daemon=True).start()
 
     def _progress(self, n: int, total: int) -> None:
         if self.busy:  # a late tick never covers the final message
-            self.nav.show_message(self.history.progress_message(n, total), seconds=120, info=True)
+            self.app.show_message(self.history.progress_message(n, total), seconds=120, info=True)
 
     def _exported_today(self, result) -> None:
         self.busy, self.running = False, ""
         self.last_export_today = result
         text, info = self.history.many_message(result)
-        self.nav.show_message(text, seconds=10, info=info)
+        self.app.show_message(text, seconds=10, info=info)
 
     def _crashed(self, exc: BaseException) -> None:
         self.busy, self.running = False, ""

@@ -87,13 +87,13 @@ class LearnDeckScreen(ScoreCameraScreen):
 
     def start_camera(self) -> None:
         """Frames only: no reader runs while a deck is being learnt."""
-        factory = self.nav.camera_factory
+        factory = self.app.camera_factory
         if self._frames is not None or factory is None:
             self.status = "" if factory else _("No camera here")
             return
         try:
             self._frames = factory(frames_only=True, on_frame=self._on_frame,
-                                   on_status=self.nav.to_ui(self._show_status))
+                                   on_status=self.app.to_ui(self._show_status))
             self._frames.start()
         except Exception as exc:
             Logger.exception("kiosk: camera failed to start")
@@ -133,10 +133,10 @@ class LearnDeckScreen(ScoreCameraScreen):
             self._show(_("Something went wrong. Try again."))
             return
         if outcome.ok:
-            self.nav.feedback("tick")
+            self.app.feedback("tick")
             self._show()
             return
-        self.nav.feedback("error")
+        self.app.feedback("error")
         self._show(_(PROBLEMS[outcome.problem]).format(
             card=card_words(outcome.card.code), like=card_words(outcome.like.code) if outcome.like else ""))
 
@@ -148,13 +148,13 @@ class LearnDeckScreen(ScoreCameraScreen):
         if not self.learning.complete:
             return
         self.learning.save()
-        self.nav.settings.set("camera.marks", f"deck:{self.learning.name}")
-        self.nav.settings.save()
-        self.nav.show_message(_("Deck {name} learnt: the camera reads it from now on").format(
+        self.app.settings.set("camera.marks", f"deck:{self.learning.name}")
+        self.app.settings.save()
+        self.app.show_message(_("Deck {name} learnt: the camera reads it from now on").format(
             name=self.learning.name), info=True)
         self.learning = None
-        self.nav.go("settings")
+        self.app.go("settings")
 
     def back(self) -> None:
         self.learning = None
-        self.nav.go("settings")
+        self.app.go("settings")

@@ -22,26 +22,26 @@ class MatchWonScreen(KioskScreen):
     names = DictProperty({"A": "", "B": ""})
 
     def refresh(self) -> None:
-        vm = self.vm
-        if not vm.state.has_match:
+        session = self.session
+        if not session.state.has_match:
             return
-        self.names = vm.state.team_names
-        self.totals = vm.state.totals
-        w = vm.state.winner
+        self.names = session.state.team_names
+        self.totals = session.state.totals
+        w = session.state.winner
         self.winner_team = w if w in ("A", "B") else "A"
-        self.winner = (_("{name} win!").format(name=vm.state.team_names[w]) if w in ("A", "B")
+        self.winner = (_("{name} win!").format(name=session.state.team_names[w]) if w in ("A", "B")
                        else _("A draw"))
         sheet, head = self.ids.sheet, self.ids.sheet_head
         sheet.clear_widgets()
         head.clear_widgets()
-        header, *rows = sheet_rows(vm.state.team_names, sheet_of(vm.match))
+        header, *rows = sheet_rows(session.state.team_names, sheet_of(session.match))
         head.add_widget(header)
         for row in rows:
             sheet.add_widget(row)
         Clock.schedule_once(self._latest_rows_in_view, 0)  # once the rows are laid out
 
     def next_match(self) -> None:
-        self.nav.act(self.vm.next_match)
+        self.app.act(self.session.next_match)
 
     def _latest_rows_in_view(self, *_):
         latest_rows_in_view(self.ids.get("scroll"))

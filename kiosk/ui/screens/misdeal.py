@@ -14,13 +14,13 @@ class MisdealScreen(PendingActionScreen):
     explain = StringProperty("")
 
     def refresh(self) -> None:
-        vm = self.vm
-        if not vm.state.has_match:
+        session = self.session
+        if not session.state.has_match:
             return
-        pending = vm.state.pending
+        pending = session.state.pending
         if pending is None:
             return
-        next_dealer = (vm.state.roles["dealer"] + 1) % 4  # a misdeal passes the deal on
-        dealer = player_name(vm.state, vm.state.roles["dealer"])
+        next_dealer = (session.state.roles["dealer"] + 1) % 4  # a misdeal passes the deal on
+        dealer = player_name(session.state, session.state.roles["dealer"])
         self.explain = _("{dealer} misdealt: the hand is void, nobody scores.\n{next} deals now.").format(
-            dealer=dealer, next=player_name(vm.state, next_dealer))
+            dealer=dealer, next=player_name(session.state, next_dealer))

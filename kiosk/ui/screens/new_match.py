@@ -55,9 +55,9 @@ class NewMatchScreen(KioskScreen):
         scroll.scroll_y = min(1.0, max(0.0, seen / room))
 
     def refresh(self) -> None:
-        s = self.vm.settings
+        s = self.session.settings
         from kiosk.game import PRESETS as RULES
-        form = self.vm.state.new_match or NewMatchForm()
+        form = self.session.state.new_match or NewMatchForm()
         self._filling = True  # the fields are set from the form: not typed
         self.preset = form.preset if form.preset in RULES else s["match.preset"]
         default_target = int(s["match.target"]) if RULES[self.preset].target else 0
@@ -76,10 +76,10 @@ class NewMatchScreen(KioskScreen):
 
     def keep(self, *args) -> None:
         """What is typed or chosen so far, kept across a restart (not a match yet)."""
-        if getattr(self, "_filling", True) or self.vm is None or self.vm.state.new_match is None:
+        if getattr(self, "_filling", True) or self.session is None or self.session.state.new_match is None:
             return
         ids = self.ids
-        self.vm.fill_new_match(NewMatchForm(
+        self.session.fill_new_match(NewMatchForm(
             team_a=ids.team_a.text, team_b=ids.team_b.text,
             players=tuple(ids[f"player_{i}"].text for i in range(4)),
             preset=self.preset, target=int(self.target or 0), first_dealer=int(self.first_dealer)))
@@ -135,7 +135,7 @@ class NewMatchScreen(KioskScreen):
         self.draw_text = ""
 
     def draw(self) -> None:
-        suit, seat = self.vm.draw_first_dealer()
+        suit, seat = self.session.draw_first_dealer()
         self.first_dealer = seat
         self.drawn_suit = suit.catalan
         name = self.ids[f"player_{seat}"].text.strip() or _("Seat {n}").format(n=seat + 1)
@@ -143,12 +143,12 @@ class NewMatchScreen(KioskScreen):
 
     def start(self) -> None:
         if self.target and self.target not in self._reachable():
-            self.nav.show_message(_("Nobody can reach {target}: at most {cap} points are counted "
+            self.app.show_message(_("Nobody can reach {target}: at most {cap} points are counted "
                                     "with these rules").format(target=self.target, cap=max(self._reachable())))
             return
         ids = self.ids
         players = [ids[f"player_{i}"].text.strip() or None for i in range(4)]
-        self.nav.act(self.vm.new_match,
+        self.app.act(self.session.new_match,
                      team_names={"A": ids.team_a.text.strip(), "B": ids.team_b.text.strip()},
                      players=players, preset=self.preset, target=self.target or None,
                      first_dealer=self.first_dealer)

@@ -17,10 +17,10 @@ class PenaltyScreen(PendingActionScreen):
     explain = StringProperty("")
 
     def refresh(self) -> None:
-        vm = self.vm
-        names = vm.state.team_names
+        session = self.session
+        names = session.state.team_names
         self.name_a, self.name_b = names["A"], names["B"]
-        pending = vm.state.pending
+        pending = session.state.pending
         event = pending.event if pending else None
         self.offender = event["offender"] if event else ""
         if event:
@@ -28,18 +28,18 @@ class PenaltyScreen(PendingActionScreen):
             scored = pending.breakdown
             s = next(b.scored for b in scored if b.team == other)
             self.explain = _("{off} broke a rule: {other} scores 36 × {m} = {s}").format(
-                off=names[self.offender], other=names[other], m=vm.state.contract.multiplier, s=s)
+                off=names[self.offender], other=names[other], m=session.state.contract.multiplier, s=s)
         else:
             self.explain = _("Which pair broke a rule (renunci)?")
 
     def back(self) -> None:
         """Enrere leaves the penalty at once (with or without a pair chosen)."""
-        self.nav.act(self._leave)
+        self.app.act(self._leave)
 
     def _leave(self) -> None:
-        self.vm.cancel()
-        if self.vm.state.step == "penalty":  # the pair was chosen: that was its first step
-            self.vm.cancel()
+        self.session.cancel()
+        if self.session.state.step == "penalty":  # the pair was chosen: that was its first step
+            self.session.cancel()
 
     def choose(self, team: str) -> None:
-        self.nav.act(self.vm.penalty, team)
+        self.app.act(self.session.penalty, team)

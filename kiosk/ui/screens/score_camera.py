@@ -74,7 +74,7 @@ class ScoreCameraScreen(KioskScreen):
 
     # ------------------------------------------------------------------ lifecycle
     def refresh(self) -> None:
-        state = self.vm.state
+        state = self.session.state
         draft = state.draft or Draft(step=self.name)
         names = state.team_names
         self.name_a, self.name_b = names["A"], names["B"]
@@ -83,27 +83,27 @@ class ScoreCameraScreen(KioskScreen):
         self._update()
 
     def on_enter(self, *args):
-        self.nav.camera_light(True)
+        self.app.camera_light(True)
         self.start_camera()
 
     def on_leave(self, *args):
         self.stop_camera()
-        self.nav.camera_light(False)
+        self.app.camera_light(False)
 
     def start_camera(self) -> None:
         if self.scoring is not None:
             return
-        factory = self.nav.camera_factory
+        factory = self.app.camera_factory
         if factory is None:
             self.status = _("No camera here: score with Cards or Points")
             return
-        scoring = CameraScoring(self.vm, evidence_dir=getattr(self.nav, "evidence_dir", None),
-                                to_ui=self.nav.to_ui, on_read=self._ticks, on_still=self._show_still,
+        scoring = CameraScoring(self.session, evidence_dir=getattr(self.app, "evidence_dir", None),
+                                to_ui=self.app.to_ui, on_read=self._ticks, on_still=self._show_still,
                                 on_result=self._on_result)
         self.guidance = ""
         try:
             service = factory(on_frame=self._on_frame, on_cards=scoring.on_cards,
-                              on_status=self.nav.to_ui(self._show_status),
+                              on_status=self.app.to_ui(self._show_status),
                               on_still=scoring.on_still, light=self._still_light)
             scoring.attach(service)
             self.scoring = scoring
@@ -123,7 +123,7 @@ class ScoreCameraScreen(KioskScreen):
         scoring, self.scoring = self.scoring, None
         if scoring is not None:
             scoring.stop()
-        self.nav.camera_fault(False)
+        self.app.camera_fault(False)
 
     # ------------------------------------------------------------------ capture thread
     def _on_frame(self, frame) -> None:
@@ -152,13 +152,13 @@ class ScoreCameraScreen(KioskScreen):
         error = getattr(getattr(self.service, "source", None), "error", None)
         if status == "fault" and error is not None:  # the reason, as the import gave it
             self.status += f" ({error})"
-        self.nav.camera_fault(status == "fault")
+        self.app.camera_fault(status == "fault")
 
     def _still_light(self, on: bool) -> None:
         """Still thread: the light at its set brightness for the still; it stays on after,
         as it is while this screen shows."""
         if on:
-            self.nav.camera_light(True)
+            self.app.camera_light(True)
 
     # ------------------------------------------------------------------ UI thread
     def _show_still(self, read) -> None:
@@ -202,10 +202,10 @@ class ScoreCameraScreen(KioskScreen):
 
     def _ticks(self, n: int) -> None:
         for _i in range(n):
-            self.nav.feedback("tick")
+            self.app.feedback("tick")
 
     def set_team(self, team: str) -> None:
-        self.vm.update_draft(team=team)
+        self.session.update_draft(team=team)
 
     def _picker(self) -> CardPicker:
         return CardPicker(self.team or "A", self.cards)
@@ -224,24 +224,24 @@ class ScoreCameraScreen(KioskScreen):
         if self.scoring is not None:
             self.scoring.restart()
         else:
-            self.vm.update_draft(cards=(), source="camera")
+            self.session.update_draft(cards=(), source="camera")
 
     def correct(self) -> None:
         """Open the card grid with what was read, to fix it card by card."""
         evidence = self.scoring.evidence if self.scoring is not None else None
-        self.nav.act(self.vm.begin_score, "cards", team=self.team or None, cards=list(self.cards),
+        self.app.act(self.session.begin_score, "cards", team=self.team or None, cards=list(self.cards),
                      source="camera", evidence=evidence)
 
     def done(self) -> None:
         if not self.team:
-            self.nav.show_message(_("Whose pile is it? Tap the pair first."))
+            self.app.show_message(_("Whose pile is it? Tap the pair first."))
             return
         p = self._picker()
         if p.problem:
-            self.nav.show_message(p.problem)
+            self.app.show_message(p.problem)
             return
         evidence = self.scoring.evidence if self.scoring is not None else None
-        self.nav.act(self.vm.propose, p.event(source="camera", evidence=evidence))
+        self.app.act(self.session.propose, p.event(source="camera", evidence=evidence))
 
     def on_scan_button(self):
         """SCAN: a full-resolution still of the pile now; without stills, as OK."""

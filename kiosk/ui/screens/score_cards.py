@@ -33,9 +33,9 @@ class ScoreCardsScreen(KioskScreen):
         self.bind(size=self._maybe_rebuild)
 
     def refresh(self) -> None:
-        draft = self.vm.state.draft or Draft(step=self.name)
+        draft = self.session.state.draft or Draft(step=self.name)
         self.picker = CardPicker(draft.team, draft.cards, other=draft.other)
-        names = self.vm.state.team_names
+        names = self.session.state.team_names
         self.name_a, self.name_b = names["A"], names["B"]
         if not self._buttons:  # built once: a tap changes colours, never the layout
             self._build_grid()
@@ -56,7 +56,7 @@ class ScoreCardsScreen(KioskScreen):
         self._buttons.clear()
         self._portrait = self.height > self.width
         suits, ranks = SUIT_ROWS, RANK_COLUMNS
-        u = self.nav.u
+        u = self.app.u
         grid.rows_minimum = {0: u * 40} if self._portrait else {}
         if self._portrait:
             grid.cols = len(suits) + 1
@@ -77,23 +77,23 @@ class ScoreCardsScreen(KioskScreen):
     def _card_button(self, card: Card) -> KButton:
         b = KButton(text=str(card.rank), action=card.code, color_bg=theme.BUTTON)
         if self._portrait:  # 13 rows must fit the height (the grid is wide enough)
-            b.size_hint_min_y = self.nav.u * 44
+            b.size_hint_min_y = self.app.u * 44
         b.bind(on_release=lambda w: self.tap(w.action))
         self._buttons[card] = b
         return b
 
     def tap(self, code: str) -> None:
         self.picker.toggle(code)
-        self.vm.update_draft(cards=[c.code for c in self.picker.ordered])
+        self.session.update_draft(cards=[c.code for c in self.picker.ordered])
 
     def set_team(self, team: str) -> None:
         self.picker.set_team(team)
-        self.vm.update_draft(team=team, cards=[c.code for c in self.picker.ordered])
+        self.session.update_draft(team=team, cards=[c.code for c in self.picker.ordered])
 
     def clear(self) -> None:
         self.picker.clear()
         self._asked = False
-        self.vm.update_draft(cards=[])
+        self.session.update_draft(cards=[])
 
     def _update(self) -> None:
         p = self.picker
@@ -117,12 +117,12 @@ class ScoreCardsScreen(KioskScreen):
             self._asked = True
             self._update()
             return
-        source = (self.vm.state.draft.source if self.vm.state.draft else None) or "cards"
-        self.nav.act(self.vm.propose, self.picker.event(source=source,
-                                                        evidence=self.vm.state.draft.evidence if self.vm.state.draft else None))
+        source = (self.session.state.draft.source if self.session.state.draft else None) or "cards"
+        self.app.act(self.session.propose, self.picker.event(source=source,
+                                                        evidence=self.session.state.draft.evidence if self.session.state.draft else None))
 
     def _owner_chosen(self) -> bool:
-        draft = self.vm.state.draft
+        draft = self.session.state.draft
         return bool(draft is not None and draft.pile_owner_chosen)
 
     def on_confirm_button(self):

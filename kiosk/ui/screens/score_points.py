@@ -24,20 +24,20 @@ class ScorePointsScreen(KioskScreen):
         self.pad = PointsPad()
 
     def refresh(self) -> None:
-        draft = self.vm.state.draft or Draft(step=self.name)
+        draft = self.session.state.draft or Draft(step=self.name)
         self.pad = PointsPad(draft.team)
         self.pad.digits = draft.digits
-        names = self.vm.state.team_names
+        names = self.session.state.team_names
         self.name_a, self.name_b = names["A"], names["B"]
         self._update()
 
     def press(self, key: str) -> None:
         self.pad.press(key)
-        self.vm.update_draft(digits=self.pad.digits)
+        self.session.update_draft(digits=self.pad.digits)
 
     def set_team(self, team: str) -> None:
         self.pad.team = team
-        self.vm.update_draft(team=team, digits=self.pad.digits)
+        self.session.update_draft(team=team, digits=self.pad.digits)
 
     def _update(self) -> None:
         self.team = self.pad.team if self._owner_chosen() else ""  # no pair lit until one is chosen
@@ -48,15 +48,15 @@ class ScorePointsScreen(KioskScreen):
 
     def done(self) -> None:
         if not self._owner_chosen():
-            self.nav.show_message(_("Whose pile is it? Tap the pair first."))
+            self.app.show_message(_("Whose pile is it? Tap the pair first."))
             return
         if self.pad.problem:
-            self.nav.show_message(self.pad.problem)
+            self.app.show_message(self.pad.problem)
             return
-        self.nav.act(self.vm.propose, self.pad.event())
+        self.app.act(self.session.propose, self.pad.event())
 
     def _owner_chosen(self) -> bool:
-        draft = self.vm.state.draft
+        draft = self.session.state.draft
         return bool(draft is not None and draft.pile_owner_chosen)
 
     def on_confirm_button(self):

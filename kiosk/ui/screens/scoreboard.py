@@ -104,28 +104,28 @@ class ScoreboardScreen(KioskScreen):
     asking = StringProperty("")  # the second touch awaited: "undo" (a scored hand) or "abandon"
 
     def refresh(self) -> None:
-        vm = self.vm
-        self.names = vm.state.team_names
-        self.totals = vm.state.totals
-        self.progress = vm.state.progress
-        self.target = vm.state.target or 0
-        self.language = LANGUAGE_NAMES.get(self.nav.language, "")
+        session = self.session
+        self.names = session.state.team_names
+        self.totals = session.state.totals
+        self.progress = session.state.progress
+        self.target = session.state.target or 0
+        self.language = LANGUAGE_NAMES.get(self.app.language, "")
         self.role_labels = seat_labels()
-        if vm.state.has_match:
-            self.seat_names = [player_name(vm.state, s) for s in range(4)]
-            self.roles = vm.state.roles if not vm.state.is_over else {}
+        if session.state.has_match:
+            self.seat_names = [player_name(session.state, s) for s in range(4)]
+            self.roles = session.state.roles if not session.state.is_over else {}
         else:
             self.seat_names = ["", "", "", ""]
             self.roles = {}
         self.status = self._status()
-        c = vm.state.contract
+        c = session.state.contract
         self.contract_text = (f"{trump_name(c.trump)} ×{c.multiplier}"
-                              if vm.state.phase == "playing" and c.trump else "")
+                              if session.state.phase == "playing" and c.trump else "")
         self.update_clock()
         sheet, head = self.ids.sheet, self.ids.sheet_head
         sheet.clear_widgets()
         head.clear_widgets()
-        header, *rows = sheet_rows(vm.state.team_names, sheet_of(vm.match), on_tap=self.edit)
+        header, *rows = sheet_rows(session.state.team_names, sheet_of(session.match), on_tap=self.edit)
         head.add_widget(header)
         for row in rows:
             sheet.add_widget(row)
@@ -137,7 +137,7 @@ class ScoreboardScreen(KioskScreen):
         return self.height > self.width
 
     def on_size(self, *args):
-        if (self.vm is not None and "actions" in self.ids
+        if (self.session is not None and "actions" in self.ids
                 and self._portrait != getattr(self, "_laid_out_portrait", None)):
             self._laid_out_portrait = self._portrait
             self._place_timebar()
@@ -162,14 +162,14 @@ class ScoreboardScreen(KioskScreen):
 
     def update_clock(self) -> None:
         """Every second (from the app's tick) and on refresh."""
-        vm = self.vm
-        self.clock = clock_text(vm.time_left)
-        self.time_is_up = vm.time_up
-        self.can_call_time = vm.can_call_time
-        if vm.time_up:
+        session = self.session
+        self.clock = clock_text(session.time_left)
+        self.time_is_up = session.time_up
+        self.can_call_time = session.can_call_time
+        if session.time_up:
             self.time_note = _("Time! This is the last hand")
         elif self.clock:
-            self.time_note = _("Limit {minutes} min").format(minutes=vm.time_limit_min)
+            self.time_note = _("Limit {minutes} min").format(minutes=session.time_limit_min)
         else:
             self.time_note = ""
         if self.asking_time and not self.can_call_time:
@@ -178,35 +178,35 @@ class ScoreboardScreen(KioskScreen):
 
     def _status(self) -> str:
         """The status line, after the table's name when it has one ("Taula 7 · Mà 3 · ...")."""
-        table = str(self.nav.settings.get("table.name", "") or "").strip()
+        table = str(self.app.settings.get("table.name", "") or "").strip()
         return f"{table} · {self._hand_status()}" if table else self._hand_status()
 
     def _hand_status(self) -> str:
-        vm = self.vm
-        if not vm.state.has_match:
+        session = self.session
+        if not session.state.has_match:
             return _("No match yet: start a new one")
-        if vm.state.is_over:
+        if session.state.is_over:
             return _("Match over")
-        c = vm.state.contract
-        dealer = player_name(vm.state, vm.state.roles["dealer"])
-        max_hands = vm.state.max_hands
-        number = f"{vm.state.hand_number}/{max_hands}" if max_hands else vm.state.hand_number
+        c = session.state.contract
+        dealer = player_name(session.state, session.state.roles["dealer"])
+        max_hands = session.state.max_hands
+        number = f"{session.state.hand_number}/{max_hands}" if max_hands else session.state.hand_number
         text = _("Hand {n} · {dealer} deals").format(n=number, dealer=dealer)
-        if vm.state.target:
-            text += " · " + _("to {target}").format(target=vm.state.target)
-        if vm.state.phase == "playing" and c.trump:
+        if session.state.target:
+            text += " · " + _("to {target}").format(target=session.state.target)
+        if session.state.phase == "playing" and c.trump:
             text += f" · {trump_name(c.trump)}\u00a0×{c.multiplier}"  # kept on one line
         return text
 
     def _actions(self) -> None:
         bar = self.ids.actions
         bar.clear_widgets()
-        vm = self.vm
+        session = self.session
         buttons = []
-        state = vm.state
+        state = session.state
         undone = state.last_undone if state.can_redo else None
         if self.asking == "undo":
-            preview = vm.undo_preview()
+            preview = session.undo_preview()
             question = _("Undo {what}?").format(what=undone_text(preview, state))
             buttons = [("undo_yes", _("Yes, undo"), theme.DANGER), question, ("undo_no", _("No"), theme.BUTTON)]
         elif self.asking == "abandon":
@@ -220,19 +220,19 @@ class ScoreboardScreen(KioskScreen):
             buttons = [("call_time_yes", _("Yes, call time"), theme.DANGER),
                        _("Call time? The hand in progress will be the last."),
                        ("call_time_no", _("No"), theme.BUTTON)]
-        elif not vm.state.has_match or vm.state.is_over:
+        elif not session.state.has_match or session.state.is_over:
             buttons.append(("new_match", _("New match"), theme.PRIMARY))
-        elif vm.state.phase in ("choose_trump", "delegated", "doubling"):
+        elif session.state.phase in ("choose_trump", "delegated", "doubling"):
             # Misdeal on the left, under the confirmation's Back: never under its Confirm.
             buttons.append(("misdeal", _("Misdeal"), theme.BUTTON))
             buttons.append(("bidding", _("Choose trump"), theme.PRIMARY))
-        elif vm.state.phase == "playing":
+        elif session.state.phase == "playing":
             buttons += [("score_camera", _("Camera"), theme.PRIMARY),
                         ("score_cards", _("Cards"), theme.PRIMARY),
                         ("score_points", _("Points"), theme.PRIMARY),
                         ("penalty", _("Penalty"), theme.DANGER),
                         ("misdeal", _("Misdeal"), theme.BUTTON)]
-        if vm.state.can_undo and not self.asking_time and not self.asking and undone is None:
+        if session.state.can_undo and not self.asking_time and not self.asking and undone is None:
             buttons.append(("undo", _("Undo"), theme.BUTTON))
         # Portrait: more than four buttons go on two rows, so no word is broken in two.
         asking = self.asking_time or self.asking or undone is not None
@@ -240,78 +240,78 @@ class ScoreboardScreen(KioskScreen):
         # A question's Yes sits at the far left, its No at the right where Undo (or whatever
         # asked) was: a second tap on Undo answers No.
         bar.rows = rows
-        bar.height = self.nav.u * (58 * rows + 6 * (rows - 1))
+        bar.height = self.app.u * (58 * rows + 6 * (rows - 1))
         if asking and self._portrait:  # the question takes three lines beside its two buttons
-            bar.height = self.nav.u * 80
+            bar.height = self.app.u * 80
         for button in buttons:
             if isinstance(button, str):
-                bar.add_widget(Factory.KLabel(text=button, font_size=self.nav.u * 17, size_hint_x=1.6,
+                bar.add_widget(Factory.KLabel(text=button, font_size=self.app.u * 17, size_hint_x=1.6,
                                               shorten=False))
                 continue
             action, text, colour = button
-            b = KButton(text=text, color_bg=colour, font_size=self.nav.u * 18)
+            b = KButton(text=text, color_bg=colour, font_size=self.app.u * 18)
             b.action = action
             b.bind(on_release=lambda w: self.on_action(w.action))
             bar.add_widget(b)
 
     def on_action(self, action: str) -> None:
-        vm, nav = self.vm, self.nav
+        session, app = self.session, self.app
         if action == "new_match":
-            if vm.state.has_match and not vm.state.is_over:
+            if session.state.has_match and not session.state.is_over:
                 self.asking = "abandon"  # a match in play is left only on a second touch
                 self._actions()
             else:
-                nav.act(vm.open_new_match)
+                app.act(session.open_new_match)
         elif action in ("abandon_no", "undo_no"):
             self.asking = ""
             self._actions()
         elif action == "abandon_yes":
             self.asking = ""
-            nav.act(vm.open_new_match)
+            app.act(session.open_new_match)
         elif action == "undo":
-            preview = vm.undo_preview()
+            preview = session.undo_preview()
             if preview is not None and preview.kind in ("hand", "misdeal"):
                 self.asking = "undo"  # a scored hand is undone only on a second touch
                 self._actions()
             else:
-                nav.act(vm.undo)
+                app.act(session.undo)
         elif action == "undo_yes":
             self.asking = ""
-            nav.act(vm.undo)
+            app.act(session.undo)
             self._actions()
         elif action == "redo":
-            nav.act(vm.redo)
+            app.act(session.redo)
         elif action == "undone_ok":
-            vm.forget_undone()
+            session.forget_undone()
         elif action == "bidding":
-            nav.go("bidding")
+            app.go("bidding")
         elif action.startswith("score_"):
-            nav.act(vm.begin_score, action[len("score_"):])
+            app.act(session.begin_score, action[len("score_"):])
         elif action == "penalty":
-            nav.act(vm.begin_action, "penalty")
+            app.act(session.begin_action, "penalty")
         elif action == "misdeal":
-            nav.act(vm.misdeal)
+            app.act(session.misdeal)
         elif action in ("call_time", "call_time_no"):
             self.asking_time = action == "call_time"
             self._actions()
         elif action == "call_time_yes":
             self.asking_time = False
-            if nav.act(vm.call_time):
-                nav.show_message(_("Time! This is the last hand"), seconds=15)
+            if app.act(session.call_time):
+                app.show_message(_("Time! This is the last hand"), seconds=15)
             self._actions()
         elif action == "language":
-            nav.next_language()
+            app.next_language()
 
     def on_undo_button(self):
         """The UNDO button (or Backspace) asks like the Undo touch does."""
         if self.asking == "undo":
             self.on_action("undo_yes")
-        elif self.vm.state.can_undo:
+        elif self.session.state.can_undo:
             self.on_action("undo")
         return True
 
     def edit(self, index: int) -> None:
-        self.nav.act(self.vm.begin_action, "edit_hand", hand=index)
+        self.app.act(self.session.begin_action, "edit_hand", hand=index)
 
     def _latest_rows_in_view(self, *_):
         latest_rows_in_view(self.ids.get("sheet_scroll"))

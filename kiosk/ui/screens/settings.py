@@ -39,7 +39,7 @@ class SettingsScreen(KioskScreen):
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
-        self.svm = SettingsViewModel(self.nav.settings, clock=time.monotonic)
+        self.svm = SettingsViewModel(self.app.settings, clock=time.monotonic)
         self.pin_panel = PinPanel(screen=self)
         self.options_panel = OptionsPanel(screen=self)
         self._tick = None
@@ -55,7 +55,7 @@ class SettingsScreen(KioskScreen):
     def close(self) -> None:
         self.svm.lock()
         self.mode = "pin"
-        self.nav.go(self.vm.state.step)
+        self.app.go(self.session.state.step)
 
     def refresh(self) -> None:
         if not self.svm.unlocked and self.mode != "pin":
@@ -88,11 +88,11 @@ class SettingsScreen(KioskScreen):
     def ok(self) -> None:
         if self.mode == "pin":
             if self.svm.unlock():
-                self.nav.show_message("")  # "PIN incorrecte" is gone with its cause
+                self.app.show_message("")  # "PIN incorrecte" is gone with its cause
                 self.mode = "options"
                 self.refresh()
                 return
-            self.nav.show_message(self.svm.pin.problem)
+            self.app.show_message(self.svm.pin.problem)
             self._update_pin()
             return
         typed, self._typed = self._typed, ""
@@ -101,7 +101,7 @@ class SettingsScreen(KioskScreen):
             try:
                 self.svm.set_table(typed)
             except OSError as exc:
-                self.nav.show_message(_("The settings could not be saved: {error}").format(
+                self.app.show_message(_("The settings could not be saved: {error}").format(
                     error=exc.strerror or exc))
             self.refresh()
             return
@@ -110,10 +110,10 @@ class SettingsScreen(KioskScreen):
             self.mode = "new_pin_again"
         elif step == "changed":
             self.mode = "options"
-            self.nav.show_message(_("The PIN is changed"), info=True)
+            self.app.show_message(_("The PIN is changed"), info=True)
         else:
             self.mode = "new_pin"
-            self.nav.show_message(step)
+            self.app.show_message(step)
         self.refresh()
 
     def pad_back(self) -> None:
@@ -185,7 +185,7 @@ class SettingsScreen(KioskScreen):
             row.ids.help.text = self.svm.help(name)
             if name == "ui.language":
                 for lang in LANGUAGES:
-                    b = Factory.SettingsValue(text=LANGUAGE_NAMES[lang], selected=self.nav.language == lang)
+                    b = Factory.SettingsValue(text=LANGUAGE_NAMES[lang], selected=self.app.language == lang)
                     b.action = f"language_{lang}"
                     b.bind(on_release=lambda w, lang=lang: self.language(lang))
                     row.ids.value_box.add_widget(b)
@@ -203,18 +203,18 @@ class SettingsScreen(KioskScreen):
         try:
             self.svm.cycle(name)
         except OSError as exc:
-            self.nav.show_message(_("The settings could not be saved: {error}").format(error=exc.strerror or exc))
+            self.app.show_message(_("The settings could not be saved: {error}").format(error=exc.strerror or exc))
             return
         if self.svm.needs_restart(name):
-            self.nav.show_message(_("Saved. It takes effect at the next start."), info=True)
+            self.app.show_message(_("Saved. It takes effect at the next start."), info=True)
         self._build_options()
 
     def language(self, lang: str) -> None:
-        self.nav.set_language(lang)  # live switch of every screen
+        self.app.set_language(lang)  # live switch of every screen
         try:
             self.svm.change("ui.language", lang)
         except OSError as exc:
-            self.nav.show_message(_("The settings could not be saved: {error}").format(error=exc.strerror or exc))
+            self.app.show_message(_("The settings could not be saved: {error}").format(error=exc.strerror or exc))
         self._build_options()
 
     def table(self) -> None:
@@ -230,4 +230,4 @@ class SettingsScreen(KioskScreen):
         self.refresh()
 
     def diagnostics(self) -> None:
-        self.nav.go("diagnostics")
+        self.app.go("diagnostics")
