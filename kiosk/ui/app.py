@@ -1,10 +1,12 @@
 """The kiosk application: one ScreenManager over one table session, kiosk behaviour.
 
-Navigation: ``go(name)`` shows a screen; ``act(fn, *args)`` runs a session action (which
+Navigation follows the session's state: the app's one subscription (``_on_state``) shows
+the screen of ``state.step``, or the overlay the table opened over it (``open_overlay``,
+``close_overlay``: kiosk/ui/navigation.py). ``act(fn, *args)`` runs a session action (which
 journals first), shows the core's message if the rules refuse it or the journal's if the
-disk refused the save, and then shows the screen the table is now on. Screens observe the
-session's state themselves. Threads (camera, GPIO buttons) reach the UI only through
-``self.to_ui`` (``hardware.bridge.call_on`` over the Clock).
+disk refused the save, and closes any overlay. Screens observe the session's state
+themselves. Threads (camera, GPIO buttons) reach the UI only through ``self.to_ui``
+(``hardware.bridge.call_on`` over the Clock); the hardware outputs are ``self.hardware``.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from kiosk.messages import explain
 from kiosk.settings import Settings
 from kiosk.ui import i18n, theme
 from kiosk.ui.i18n import _
+from kiosk.ui.navigation import Overlay, screen_for
 from kiosk.ui.table_hardware import TableHardware
 from kiosk.ui.tapguard import TapGuard
 from kiosk.ui.screens import SCREEN_MODULES
@@ -76,7 +79,7 @@ class LazyScreenManager(ScreenManager):
         return super().get_screen(name)
 
 
-class KioskApp(TableHardware, App):
+class KioskApp(App):
     u = NumericProperty(1.0)
     keyboard_h = NumericProperty(0)  # the docked on-screen keyboard's height while it shows
     language = StringProperty("ca")
@@ -93,8 +96,6 @@ class KioskApp(TableHardware, App):
         self.evidence_dir = self.db_path.parent / "evidence" if self.db_path else None
         self.kiosk_mode = kiosk_mode
         self.camera_factory = camera_factory
-        self.controls = controls
-        self.sound = sound  # the speaker's cues (kiosk.ui.sound.SoundPlayer) or None
         self._problem_shown = False  # the banner shows a problem (not an info message)
         self.watchdog = watchdog
         self.usb = usb  # the USB sticks (kiosk.usb.UsbSticks; None: this machine's)
@@ -105,8 +106,10 @@ class KioskApp(TableHardware, App):
         self.club_publisher, self.club = club, None  # the [club] Publisher; its ClubTable
         self.session: TableSession | None = None
         self.to_ui = call_on(lambda f: Clock.schedule_once(lambda dt: f(), 0))
+        # the buzzer, the speaker (kiosk.ui.sound.SoundPlayer or None), the light, the LED
+        self.hardware = TableHardware(controls, sound=sound, settings=self.settings, to_ui=self.to_ui)
+        self.overlay: Overlay | None = None  # the screen shown over the table's step
         self._save_failed = False
-        self._camera_fault = False
         self._tick_event = None
         self.sm: ScreenManager | None = None
         self._banner_event = None
@@ -151,13 +154,9 @@ class KioskApp(TableHardware, App):
         if self.watchdog is not None:
             every = getattr(self.watchdog, "interval", lambda: None)() or 1.0
             Clock.schedule_interval(lambda dt: self.watchdog.pet(), every)
-        if self.controls is not None:
-            self._wire_controls(self.controls)
-            self._set_status("ready")
-        if self.sound is not None and self._speaker_wanted():
-            self._prepare_sound()
+        self.hardware.start(lambda button: self.press(button))
         self._tick_event = Clock.schedule_interval(self._tick, 1.0)
-        self.go(self.session.state.step)
+        self._show()
         faults = self.startup_faults()
         if faults:
             self.show_message("\n".join(faults), seconds=60)
@@ -194,10 +193,8 @@ class KioskApp(TableHardware, App):
             if not self.banner.text:
                 self.show_message(_("Something went wrong. The score is saved."), seconds=10)
             ran_out = False
-        if ran_out:
+        if ran_out:  # between hands the match is over: the state's step shows it
             Logger.info("kiosk: the time limit ran out: time_up journalled")
-            if self.sm.current == "scoreboard" and self.session.state.step != "scoreboard":
-                self.go(self.session.state.step)  # time ran out between hands: the match is over
             self.show_message(_("Time! This is the last hand"), seconds=15)
         screen = self.sm.current_screen
         if hasattr(screen, "update_clock"):
@@ -228,27 +225,39 @@ class KioskApp(TableHardware, App):
         self.u = max(0.5, min(w, h) / 480.0)
 
     # ------------------------------------------------------------------ navigation
-    def go(self, name: str) -> None:
+    def _show(self) -> None:
+        """The one place that switches screens: the overlay if any, else the state's step."""
         if self.sm is None:
             return
-        if name == "score_camera" and str(self.settings.get("camera.marks", "")).startswith("deck:"):
-            name = "deal"  # an ordinary deck is read by dealing it face up
+        name = screen_for(self.session.state.step, self.overlay,
+                          reads_deck=str(self.settings.get("camera.marks", "")).startswith("deck:"))
         if self.sm.current != name:
             if self._problem_shown and not self._save_failed:
                 self.show_message("")  # a problem of the screen left behind is gone with it
             self.sm.current = name  # the screen reads the state on entering; later, by observing
-        Logger.info("kiosk: screen %s", name)
+            Logger.info("kiosk: screen %s", name)
+
+    def open_overlay(self, overlay: Overlay) -> None:
+        """Show ``overlay`` over the table's step (the step's own screen: no overlay)."""
+        self.overlay = None if overlay.value == self.session.state.step else overlay
+        self._show()
+
+    def close_overlay(self) -> None:
+        """Back from an overlay: the screen of the table's step."""
+        self.overlay = None
+        self._show()
 
     def act(self, fn, *args, **kwargs) -> bool:
         """Run a session action; a rule the core refuses becomes a message, not a crash, and
-        a save the journal refused says so (False: nothing changed)."""
+        a save the journal refused says so (False: nothing changed). The state it publishes
+        moves the screen; an overlay it was run from closes after it."""
         try:
             result = fn(*args, **kwargs)
         except BotifarraError as exc:
-            self.go(self.session.state.step)
+            self.close_overlay()
             self.show_message(explain(exc, self.language))  # after: it belongs to that screen
             return False
-        self.go(self.session.state.step)
+        self.close_overlay()
         return not (isinstance(result, SaveResult) and not result.saved)
 
     def save(self, fn, *args) -> bool:
@@ -256,15 +265,17 @@ class KioskApp(TableHardware, App):
         before = self.session.state.events
         ok = self.act(fn, *args)
         if ok and self.session.state.last_save.saved and self.session.state.events > before:
-            self.feedback("chord")
+            self.hardware.feedback("chord")
             return True
         return False
 
     def _on_state(self, state: TableState) -> None:
-        """The session changed: a refused save turns the LED red and sounds the error cue
-        once, and says the hand was NOT saved; a later save that works clears it."""
+        """The session changed: the screen of its step shows (unless an overlay is open).
+        A refused save turns the LED red and sounds the error cue once, and says the hand
+        was NOT saved; a later save that works clears it."""
         failed, was = state.last_save.failed, self._save_failed
         self._save_failed = failed
+        self._show()
         if failed and not was:
             Logger.error("kiosk: save failed: %s", state.last_save.error)
             self.show_message(_("NOT saved: the kiosk could not write the score. "
@@ -278,10 +289,9 @@ class KioskApp(TableHardware, App):
         the status LED amber; ``info=True`` (e.g. "saved on the USB stick") does neither."""
         problem = bool(text) and not info
         if problem and not self._problem_shown:  # once, not again for a message it replaces
-            self.feedback("error")
+            self.hardware.feedback("error")
         self._problem_shown = problem
-        if not self._save_failed or problem:  # a failed save keeps the LED red until it works
-            self._set_status("fault" if self._save_failed else "attention" if problem else "ready")
+        self.hardware.tell(problem=problem, save_failed=self._save_failed)
         self.banner.text = text
         self.banner.texture_update()
         self._fit_banner()
@@ -313,7 +323,7 @@ class KioskApp(TableHardware, App):
             self.session.resume(self.session.match_id)
         except Exception:  # the journal itself failed: still show the scoreboard
             Logger.exception("kiosk: could not reload the journal")
-        self.go("scoreboard")
+        self.open_overlay(Overlay.SCOREBOARD)
         self.show_message(_("Something went wrong. The score is saved."), seconds=10)
 
     # ------------------------------------------------------------------ language
@@ -367,4 +377,4 @@ class KioskApp(TableHardware, App):
         elif button == "undo":
             self.act(self.session.undo)
         elif button == "settings":
-            self.go("settings")
+            self.open_overlay(Overlay.SETTINGS)

@@ -1,18 +1,57 @@
-"""The table's hardware as the kiosk app drives it: the buzzer and speaker cues, the camera
+"""The table's hardware as the kiosk drives it: the buzzer and speaker cues, the camera
 light, the status LED, and the GPIO buttons' callbacks hopping onto the UI loop.
 
-A mixin of ``KioskApp`` (it reads the app's ``controls``, ``sound``, ``settings`` and
-``to_ui``); kept apart so the app module holds navigation and messages only.
+An object the app owns (``app.hardware``), with its own state: what the LED was last told
+(a save refused, a problem on the screen, a broken camera). Screens call it for the cues
+and the light; the app tells it what the banner shows.
 """
 
 from __future__ import annotations
 
 import threading
+from typing import Callable
 
 from kivy.logger import Logger
 
+from kiosk.settings import Settings
+
 
 class TableHardware:
+    """The buzzer, the speaker, the camera light, the status LED and the four buttons.
+
+    Args:
+        controls: the GPIO panel (``hardware.controls.TableControls``), or None without one.
+        sound: the speaker's cues (``kiosk.ui.sound.SoundPlayer``), or None.
+        settings: read for ``ui.sound`` (auto: the speaker only without a buzzer).
+        to_ui: wraps a function so that calling it from any thread runs it on the UI loop.
+
+    Example::
+
+        hardware = TableHardware(None, sound=None, settings=Settings(), to_ui=lambda f: f)
+        hardware.feedback("chord")   # nothing fitted: nothing sounds
+        hardware.tell(problem=True, save_failed=False)
+    """
+
+    def __init__(self, controls, *, sound, settings: Settings, to_ui: Callable) -> None:
+        self.controls = controls
+        self.sound = sound
+        self.settings = settings
+        self.to_ui = to_ui
+        self._problem = False       # the banner shows a problem
+        self._save_failed = False   # the journal refused the last save
+        self._camera_fault = False  # the camera's source is broken, not just absent
+
+    def start(self, press: Callable[[str], None]) -> None:
+        """Wire the buttons to ``press(name)`` on the UI loop, light the LED green, and get
+        the speaker's cues ready when the speaker is used."""
+        if self.controls is not None:
+            for name in ("scan", "confirm", "undo", "settings"):
+                # GPIO callbacks come on gpiozero's threads: hop onto the Clock
+                setattr(self.controls, f"when_{name}", self.to_ui(lambda *a, name=name: press(name)))
+            self._set_status("ready")
+        if self.sound is not None and self._speaker_wanted():
+            self._prepare_sound()
+
     def feedback(self, sound: str) -> None:
         """``tick`` (a card read), ``chord`` (a hand saved), ``error``: on the GPIO buzzer
         when one is fitted, and on the speaker as ``ui.sound`` says (auto: no buzzer)."""
@@ -55,6 +94,13 @@ class TableHardware:
         except Exception:
             Logger.exception("kiosk: camera light failed")
 
+    def tell(self, *, problem: bool, save_failed: bool) -> None:
+        """What the banner shows now: amber for a problem, green without; a refused save
+        keeps the LED red until a save works."""
+        self._problem, self._save_failed = problem, save_failed
+        if not save_failed or problem:
+            self._set_status(self._resting_status())
+
     def camera_fault(self, fault: bool) -> None:
         """The camera's source is broken, not just absent (Picamera2 that cannot be imported on a
         Pi): the status LED is red while the camera screen says why; the error cue sounds once."""
@@ -65,7 +111,10 @@ class TableHardware:
             self.feedback("error")
             self._set_status("fault")
         else:
-            self._set_status("fault" if self._save_failed else "attention" if self._problem_shown else "ready")
+            self._set_status(self._resting_status())
+
+    def _resting_status(self) -> str:
+        return "fault" if self._save_failed else "attention" if self._problem else "ready"
 
     def _set_status(self, status: str) -> None:
         if self.controls is None:
@@ -74,10 +123,3 @@ class TableHardware:
             self.controls.status = status
         except Exception:
             Logger.exception("kiosk: status LED failed")
-
-    def _wire_controls(self, controls) -> None:
-        """GPIO callbacks come on gpiozero's threads: hop onto the Clock."""
-        controls.when_scan = self.to_ui(lambda *a: self.press("scan"))
-        controls.when_confirm = self.to_ui(lambda *a: self.press("confirm"))
-        controls.when_undo = self.to_ui(lambda *a: self.press("undo"))
-        controls.when_settings = self.to_ui(lambda *a: self.press("settings"))

@@ -170,7 +170,7 @@ class Walker:
                 and d.app.settings.values == self._settings_of(place).values
                 and d.app.language == "ca"):
             d.app.session.resume()
-            d.app.go(d.app.session.state.step)
+            d.app.close_overlay()  # the state's step, as after a restart
             d.pump(2)
             if self._taps(place) and d.screen == self._screen[place.name]:
                 return d

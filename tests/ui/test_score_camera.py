@@ -38,7 +38,7 @@ def test_match_to_101_by_camera(kiosk):
         screen = d.current
         cards = read_pile(d)
         assert len(cards) == 16, screen.status
-        assert screen.texture is not None  # the preview shows frames
+        assert screen.ids.preview.texture is not None  # the preview shows frames
         assert screen.complete  # the hint says the read is complete
         d.tap("ok")  # whose pile? not said yet: nothing proposed
         assert d.screen == "score_camera" and d.app.banner.text
@@ -122,9 +122,9 @@ def test_a_still_says_what_to_fix_and_circles_the_card_to_move(kiosk, tmp_path):
     assert d.current.ids.hint.text == screen.guidance  # shown where the status was
 
     def yellow() -> int:
-        px = np.frombuffer(screen.texture.pixels, np.uint8).reshape(-1, 4)
+        px = np.frombuffer(screen.ids.preview.texture.pixels, np.uint8).reshape(-1, 4)
         return int(((px[:, 0] > 200) & (px[:, 1] > 180) & (px[:, 2] < 60)).sum())
 
-    assert wait_for(d, lambda: screen.texture is not None and yellow() > 30, timeout=10)
+    assert wait_for(d, lambda: screen.ids.preview.texture is not None and yellow() > 30, timeout=10)
     d.pump(2, draw=True)
     d.shot()

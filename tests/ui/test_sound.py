@@ -1,6 +1,6 @@
 """The speaker's cues: the SoundPlayer through Kivy's real SDL2 mixer on SDL's dummy audio
 driver (tests/ui/harness.py sets SDL_AUDIODRIVER=dummy), silent with one log line when no
-audio device opens, and ``KioskApp.feedback`` choosing the GPIO buzzer (gpiozero's
+audio device opens, and ``TableHardware.feedback`` choosing the GPIO buzzer (gpiozero's
 MockFactory) and/or the speaker as ``ui.sound`` says."""
 
 from __future__ import annotations
@@ -124,7 +124,7 @@ def test_auto_with_a_buzzer_fitted_sounds_only_the_buzzer(kiosk, factory, tmp_pa
     player = SoundPlayer(tmp_path / "sounds")
     try:
         d = start(kiosk, "auto", controls=controls, sound=player)
-        d.app.feedback("chord")
+        d.app.hardware.feedback("chord")
         assert buzzed(controls, factory)
         d.pump(3)
         assert player.available is None and not player.playing("chord")  # the speaker never opened
@@ -139,7 +139,7 @@ def test_auto_without_a_buzzer_sounds_the_speaker(kiosk, factory, tmp_path):
     try:
         d = start(kiosk, "auto", controls=controls, sound=player)
         assert pump_until(lambda: player.available is not None)  # prepared after the first frame
-        d.app.feedback("tick")
+        d.app.hardware.feedback("tick")
         assert player.playing("tick")
         assert not buzzed(controls, factory)
     finally:
@@ -179,7 +179,7 @@ def test_on_sounds_both_and_off_sounds_nothing(kiosk, factory, tmp_path):
     player = SoundPlayer(tmp_path / "sounds")
     try:
         d = start(kiosk, "on", controls=controls, sound=player)
-        d.app.feedback("error")
+        d.app.hardware.feedback("error")
         assert player.playing("error") and buzzed(controls, factory)
     finally:
         controls.close()
@@ -189,7 +189,7 @@ def test_on_sounds_both_and_off_sounds_nothing(kiosk, factory, tmp_path):
     try:
         d = start(kiosk, "off", controls=None, sound=quiet)
         for name in CUES:
-            d.app.feedback(name)
+            d.app.hardware.feedback(name)
         time.sleep(0.7)  # past the moment a wanted speaker would have been prepared
         d.pump(3)
         assert quiet.available is None and not (tmp_path / "quiet").exists()
@@ -201,10 +201,10 @@ def test_the_setting_is_read_at_each_cue(kiosk, tmp_path):
     player = SoundPlayer(tmp_path / "sounds")
     try:
         d = start(kiosk, "off", controls=None, sound=player)
-        d.app.feedback("tick")
+        d.app.hardware.feedback("tick")
         assert player.available is None
         d.app.settings.set("ui.sound", "on")  # e.g. changed on the settings screen
-        d.app.feedback("tick")
+        d.app.hardware.feedback("tick")
         assert player.playing("tick")
     finally:
         player.close()

@@ -52,7 +52,6 @@ def _table(d, *, play: bool = False, levels=()) -> None:
         vm.act(vm.session.double, level)
     if play:
         vm.act(vm.session.start_play)
-    d.app.go(d.app.session.state.step)
     d.pump(3)
 
 

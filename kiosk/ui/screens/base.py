@@ -1,4 +1,4 @@
-"""The base of every screen: a view-model and a navigator are injected; kv is loaded once."""
+"""The base of every screen: the table session and the app are injected; kv is loaded once."""
 
 from __future__ import annotations
 
@@ -42,17 +42,21 @@ class KioskScreen(Screen):
     app = ObjectProperty(None)
     theme = theme
 
+    _drawn = None  # the state last read in: the app may have just shown this screen for it
+
     def on_session(self, screen, session) -> None:
         if session is not None and hasattr(session, "subscribe"):
             session.subscribe(self._on_state)
 
     def _on_state(self, state) -> None:
-        if self.manager is not None and self.manager.current == self.name:
+        if self.manager is not None and self.manager.current == self.name and state is not self._drawn:
             self.asking_back = False  # something changed: Back asks again
+            self._drawn = state
             self.refresh()
 
     def on_pre_enter(self, *args):
         self.asking_back = False
+        self._drawn = self.session.state
         self.refresh()
 
     asking_back = BooleanProperty(False)  # Back was tapped once over something entered
@@ -79,7 +83,7 @@ class PendingActionScreen(KioskScreen):
 
     def confirm(self) -> None:
         if self.session.state.pending and self.app.save(self.session.confirm):
-            self.app.feedback("chord")
+            self.app.hardware.feedback("chord")
 
     def on_confirm_button(self):
         self.confirm()

@@ -8,6 +8,7 @@ from kivy.uix.widget import Widget
 
 from kiosk.ui import theme
 from kiosk.ui.i18n import _
+from kiosk.ui.navigation import Overlay
 from kiosk.ui.screens.base import KioskScreen, level_name, load_kv, trump_name, player_name
 from kiosk.ui.screens.base import LEVELS, TRUMPS
 from kiosk.ui.widgets import KButton, SuitButton
@@ -87,7 +88,7 @@ class BiddingScreen(KioskScreen):
         elif self.choosing:
             actions.add_widget(Widget())
         back = KButton(text=_("Scoreboard"), action="back")
-        back.bind(on_release=lambda w: self.app.go("scoreboard"))
+        back.bind(on_release=lambda w: self.app.open_overlay(Overlay.SCOREBOARD))
         actions.add_widget(back)
 
     def on_confirm_button(self):

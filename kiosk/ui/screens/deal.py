@@ -67,7 +67,7 @@ class DealScreen(ScoreCameraScreen):
         elif kind in ASKS:
             self.ticked = False
             self.ask = _(ASKS[kind]).format(card=card_words(card) if card else "")
-            self.app.feedback("error")
+            self.app.hardware.feedback("error")
         elif kind == "hand":
             self.ask = ""
 

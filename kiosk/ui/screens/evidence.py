@@ -132,7 +132,7 @@ class EvidenceScreen(KioskScreen):
     def back(self) -> None:
         self._generation += 1
         self._image, self.texture = None, None
-        self.app.go(self.session.state.step)
+        self.app.close_overlay()
 
     def on_leave(self, *args):
         self._generation += 1

@@ -17,9 +17,10 @@ from kivy.properties import BooleanProperty, ListProperty, StringProperty
 
 from kiosk.game import Card
 from kiosk.ui.i18n import N_, _
-from kiosk.ui.screens.base import load_kv
+from kiosk.ui.navigation import Overlay
+from kiosk.ui import preview  # noqa: F401  (CameraPreview for kv)
+from kiosk.ui.screens.base import KioskScreen, load_kv
 from kiosk.ui.screens.deal import card_words
-from kiosk.ui.screens.score_camera import ScoreCameraScreen
 
 load_kv(__file__)
 PROBLEMS = {
@@ -31,8 +32,8 @@ PROBLEMS = {
 }
 
 
-class LearnDeckScreen(ScoreCameraScreen):
-    """Reuses the camera screen's preview; the deck being learnt is ``self.learning``."""
+class LearnDeckScreen(KioskScreen):
+    """The camera's frames in a preview, the 48 cards; the deck being learnt is ``self.learning``."""
 
     prompt = StringProperty("")
     grid = ListProperty([])  # 48 (code, state) in rows of oros, copes, espases, bastos
@@ -79,36 +80,41 @@ class LearnDeckScreen(ScoreCameraScreen):
         else:
             self.prompt = _("All 48 cards learnt: Save")
 
-    _frames = None  # the frames-only camera service while this screen is shown
+    service = None  # the frames-only camera service while this screen is shown
 
-    @property
-    def service(self):
-        return self._frames
+    def on_enter(self, *args):
+        self.app.hardware.camera_light(True)
+        self.start_camera()
+
+    def on_leave(self, *args):
+        self.stop_camera()
+        self.app.hardware.camera_light(False)
 
     def start_camera(self) -> None:
         """Frames only: no reader runs while a deck is being learnt."""
         factory = self.app.camera_factory
-        if self._frames is not None or factory is None:
-            self.status = "" if factory else _("No camera here")
+        if self.service is not None or factory is None:
             return
         try:
-            self._frames = factory(frames_only=True, on_frame=self._on_frame,
+            self.service = factory(frames_only=True, on_frame=self.ids.preview.show_frame,
                                    on_status=self.app.to_ui(self._show_status))
-            self._frames.start()
+            self.service.start()
         except Exception as exc:
             Logger.exception("kiosk: camera failed to start")
-            self._frames = None
+            self.service = None
             self.prompt = _("The camera is not working") + f" ({exc})"
             return
-        self._preview_event = Clock.schedule_interval(self._show_latest, 1 / 15)
+        self.ids.preview.start()
 
     def stop_camera(self) -> None:
-        if self._preview_event is not None:
-            self._preview_event.cancel()
-            self._preview_event = None
-        frames, self._frames = self._frames, None
-        if frames is not None:
-            frames.stop()
+        self.ids.preview.stop()
+        service, self.service = self.service, None
+        if service is not None:
+            service.stop()
+
+    def _show_status(self, status) -> None:
+        """A broken camera source (not just an absent one) turns the status LED red."""
+        self.app.hardware.camera_fault(str(status) == "fault")
 
     def learn(self) -> None:
         service = self.service
@@ -133,10 +139,10 @@ class LearnDeckScreen(ScoreCameraScreen):
             self._show(_("Something went wrong. Try again."))
             return
         if outcome.ok:
-            self.app.feedback("tick")
+            self.app.hardware.feedback("tick")
             self._show()
             return
-        self.app.feedback("error")
+        self.app.hardware.feedback("error")
         self._show(_(PROBLEMS[outcome.problem]).format(
             card=card_words(outcome.card.code), like=card_words(outcome.like.code) if outcome.like else ""))
 
@@ -153,8 +159,8 @@ class LearnDeckScreen(ScoreCameraScreen):
         self.app.show_message(_("Deck {name} learnt: the camera reads it from now on").format(
             name=self.learning.name), info=True)
         self.learning = None
-        self.app.go("settings")
+        self.app.open_overlay(Overlay.SETTINGS)
 
     def back(self) -> None:
         self.learning = None
-        self.app.go("settings")
+        self.app.open_overlay(Overlay.SETTINGS)

@@ -1,9 +1,8 @@
 """Score by camera: the CameraService's preview and what the session has read.
 
 The reading itself (merged cards, evidence photo) is the session's ``CameraScoring``; this
-screen only keeps the latest preview frame (shrunk on the capture thread, no decoding
-here) and a Clock event blits it into a texture on the UI thread. It shows the session's
-draft, which it observes.
+screen draws the latest read on each frame on the capture thread and hands it to its
+preview widget (kiosk/ui/preview.py). It shows the session's draft, which it observes.
 
 Stills: when the pile settles, or on SCAN, the camera service takes one full-resolution
 still (with the light on at its set brightness) and reads it on its own thread; what the
@@ -15,22 +14,17 @@ player moves just that card.
 
 from __future__ import annotations
 
-
-import threading
-
-from kivy.clock import Clock
-from kivy.graphics.texture import Texture
 from kivy.logger import Logger
-from kivy.properties import ListProperty, ObjectProperty, StringProperty
+from kivy.properties import ListProperty, StringProperty
 
 from kiosk.table.camera import CameraScoring
 from kiosk.ui.i18n import N_, _, ngettext, tally
 from kiosk.table import Draft
+from kiosk.ui.preview import shrink
 from kiosk.ui.screens.base import KioskScreen, load_kv
 from kiosk.ui.viewmodels.cards import CardPicker
 
 load_kv(__file__)
-PREVIEW_WIDTH = 960
 STATUS_TEXT = {
     "starting": N_("Starting the camera…"),
     "running": N_("Spread the pile under the camera"),
@@ -58,15 +52,11 @@ class ScoreCameraScreen(KioskScreen):
     team = StringProperty("A")
     name_a = StringProperty("")
     name_b = StringProperty("")
-    texture = ObjectProperty(None, allownone=True)
     cards = ListProperty([])
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
         self.scoring: CameraScoring | None = None
-        self._latest = None
-        self._lock = threading.Lock()
-        self._preview_event = None
 
     @property
     def service(self):
@@ -83,12 +73,12 @@ class ScoreCameraScreen(KioskScreen):
         self._update()
 
     def on_enter(self, *args):
-        self.app.camera_light(True)
+        self.app.hardware.camera_light(True)
         self.start_camera()
 
     def on_leave(self, *args):
         self.stop_camera()
-        self.app.camera_light(False)
+        self.app.hardware.camera_light(False)
 
     def start_camera(self) -> None:
         if self.scoring is not None:
@@ -114,27 +104,22 @@ class ScoreCameraScreen(KioskScreen):
             self.status = _("The camera is not working: score with Cards or Points") + f" ({exc})"
             return
         self.status = _("Spread the pile under the camera")
-        self._preview_event = Clock.schedule_interval(self._show_latest, 1 / 15)
+        self.ids.preview.start()
 
     def stop_camera(self) -> None:
-        if self._preview_event is not None:
-            self._preview_event.cancel()
-            self._preview_event = None
+        self.ids.preview.stop()
         scoring, self.scoring = self.scoring, None
         if scoring is not None:
             scoring.stop()
-        self.app.camera_fault(False)
+        self.app.hardware.camera_fault(False)
 
     # ------------------------------------------------------------------ capture thread
     def _on_frame(self, frame) -> None:
         """Capture thread: shrink for the preview, then overlay the latest read on the small
         image (never on the UI thread; no full-size copy is made or kept)."""
-        import cv2
         image = getattr(frame, "image", frame)
         full_w, full_h = image.shape[1], image.shape[0]
-        if full_w > PREVIEW_WIDTH:
-            h = int(full_h * PREVIEW_WIDTH / full_w)
-            image = cv2.resize(image, (PREVIEW_WIDTH, h), interpolation=cv2.INTER_AREA)
+        image = shrink(image)
         scoring = self.scoring
         result = scoring.result if scoring is not None else None
         size = getattr(result, "image_size", None)
@@ -143,8 +128,7 @@ class ScoreCameraScreen(KioskScreen):
             if image.shape[1] != size[0]:
                 result = result.scaled(image.shape[1] / size[0])
             image = result.annotate(image, show_rejected=False)
-        with self._lock:
-            self._latest = image
+        self.ids.preview.keep(image)
 
     def _show_status(self, status) -> None:
         status = str(status)
@@ -152,13 +136,13 @@ class ScoreCameraScreen(KioskScreen):
         error = getattr(getattr(self.service, "source", None), "error", None)
         if status == "fault" and error is not None:  # the reason, as the import gave it
             self.status += f" ({error})"
-        self.app.camera_fault(status == "fault")
+        self.app.hardware.camera_fault(status == "fault")
 
     def _still_light(self, on: bool) -> None:
         """Still thread: the light at its set brightness for the still; it stays on after,
         as it is while this screen shows."""
         if on:
-            self.app.camera_light(True)
+            self.app.hardware.camera_light(True)
 
     # ------------------------------------------------------------------ UI thread
     def _show_still(self, read) -> None:
@@ -181,28 +165,11 @@ class ScoreCameraScreen(KioskScreen):
                                   unread).format(n=unread))
         self.guidance = "\n".join(lines)
 
-    def _show_latest(self, dt) -> None:
-        with self._lock:
-            frame, self._latest = self._latest, None
-        if frame is None:
-            return
-        image = frame
-        if getattr(image, "ndim", 0) != 3:
-            return
-        h, w = image.shape[:2]
-        if self.texture is None or tuple(self.texture.size) != (w, h):
-            self.texture = Texture.create(size=(w, h), colorfmt="bgr")
-            self.texture.flip_vertical()
-        # a C-contiguous array is a buffer already: no extra copy of the preview
-        buf = image.reshape(-1) if image.flags["C_CONTIGUOUS"] else image.tobytes()
-        self.texture.blit_buffer(buf, colorfmt="bgr", bufferfmt="ubyte")
-        self.ids.preview.canvas.ask_update()
-
     _on_result = None  # UI thread: each result the reader reports (a screen that shows them)
 
     def _ticks(self, n: int) -> None:
         for _i in range(n):
-            self.app.feedback("tick")
+            self.app.hardware.feedback("tick")
 
     def set_team(self, team: str) -> None:
         self.session.update_draft(team=team)

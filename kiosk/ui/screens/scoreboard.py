@@ -4,15 +4,13 @@ the seat diagram, and the actions that fit where the hand is."""
 from __future__ import annotations
 
 from kivy.clock import Clock
-from kivy.factory import Factory
 from kivy.properties import BooleanProperty, DictProperty, ListProperty, NumericProperty, StringProperty
 
 from kiosk.ui.i18n import LANGUAGE_NAMES, _
 from kiosk.ui.screens.base import KioskScreen, load_kv, trump_name, player_name
-from kiosk.table import HandRow, sheet_of
-from kiosk.ui.widgets import KButton, SheetRow
-from kiosk.ui import theme
-from kiosk.ui import toolicons  # noqa: F401  (ToolButton for kv)
+from kiosk.table import HandRow, TableState, Undone, sheet_of
+from kiosk.ui.widgets import SheetRow
+from kiosk.ui import buttonbar, toolicons  # noqa: F401  (ButtonBar, ToolButton for kv)
 
 from kiosk.ui import club_strip  # noqa: F401,E402  (ClubStrip for kv)
 
@@ -80,6 +78,23 @@ def clock_text(seconds: float | None) -> str:
     return f"{s // 60}:{s % 60:02d}"
 
 
+def bar_of(state: TableState, asking: str) -> str:
+    """Which buttons the bar at the bottom holds (scoreboard.kv lists them): a question
+    asked ("ask_undo", "ask_abandon", "ask_time"), what was just undone ("undone"), else
+    what fits where the hand is."""
+    if asking in ("undo", "abandon"):
+        return f"ask_{asking}"
+    if state.last_undone is not None and state.can_redo:
+        return "undone"
+    if asking == "time":
+        return "ask_time"
+    if not state.has_match or state.is_over:
+        return "new_match"
+    if state.phase in ("choose_trump", "delegated", "doubling"):
+        return "bidding"
+    return "playing" if state.phase == "playing" else ""
+
+
 def seat_labels() -> dict[str, str]:
     return {"dealer": _("deals"), "shuffler": _("shuffles"), "cutter": _("cuts"),
             "first_lead": _("leads")}
@@ -99,9 +114,15 @@ class ScoreboardScreen(KioskScreen):
     time_is_up = BooleanProperty(False)
     time_note = StringProperty("")
     can_call_time = BooleanProperty(False)
-    asking_time = BooleanProperty(False)  # the organiser's "call time?" confirmation is open
     contract_text = StringProperty("")  # "Oros ×4" while the hand is played
-    asking = StringProperty("")  # the second touch awaited: "undo" (a scored hand) or "abandon"
+    # the second touch awaited: "undo" (a scored hand), "abandon" (a match in play), or
+    # "time" (the organiser's "call time?")
+    asking = StringProperty("")
+    bar = StringProperty("")  # which buttons the bar holds: bar_of(state, asking)
+    question = StringProperty("")  # the bar's question, or what was undone ("": neither)
+    can_undo_here = BooleanProperty(False)  # Undo ends the bar
+
+    _preview = (None, None)  # (state, what undo would take back): the core asked once per state
 
     def refresh(self) -> None:
         session = self.session
@@ -130,7 +151,7 @@ class ScoreboardScreen(KioskScreen):
         for row in rows:
             sheet.add_widget(row)
         Clock.schedule_once(self._latest_rows_in_view, 0)  # once the rows are laid out
-        self._actions()
+        self._show_bar()
 
     @property
     def _portrait(self) -> bool:
@@ -141,7 +162,6 @@ class ScoreboardScreen(KioskScreen):
                 and self._portrait != getattr(self, "_laid_out_portrait", None)):
             self._laid_out_portrait = self._portrait
             self._place_timebar()
-            self._actions()
             Clock.schedule_once(self._latest_rows_in_view, 0)  # the sheet's box changed size
 
     def _place_timebar(self) -> None:
@@ -156,9 +176,11 @@ class ScoreboardScreen(KioskScreen):
             row.add_widget(bar, index=1)  # between the two totals
 
     def on_leave(self, *args):
-        if self.asking_time or self.asking:
-            self.asking_time, self.asking = False, ""
-            self._actions()
+        self.asking = ""
+
+    def on_asking(self, *args) -> None:
+        if self.session is not None:
+            self._show_bar()
 
     def update_clock(self) -> None:
         """Every second (from the app's tick) and on refresh."""
@@ -172,9 +194,8 @@ class ScoreboardScreen(KioskScreen):
             self.time_note = _("Limit {minutes} min").format(minutes=session.time_limit_min)
         else:
             self.time_note = ""
-        if self.asking_time and not self.can_call_time:
-            self.asking_time = False
-            self._actions()
+        if self.asking == "time" and not self.can_call_time:
+            self.asking = ""
 
     def _status(self) -> str:
         """The status line, after the table's name when it has one ("Taula 7 · Mà 3 · ...")."""
@@ -198,116 +219,86 @@ class ScoreboardScreen(KioskScreen):
             text += f" · {trump_name(c.trump)}\u00a0×{c.multiplier}"  # kept on one line
         return text
 
-    def _actions(self) -> None:
-        bar = self.ids.actions
-        bar.clear_widgets()
-        session = self.session
-        buttons = []
-        state = session.state
-        undone = state.last_undone if state.can_redo else None
-        if self.asking == "undo":
-            preview = session.undo_preview()
-            question = _("Undo {what}?").format(what=undone_text(preview, state))
-            buttons = [("undo_yes", _("Yes, undo"), theme.DANGER), question, ("undo_no", _("No"), theme.BUTTON)]
-        elif self.asking == "abandon":
-            buttons = [("abandon_yes", _("Yes, new match"), theme.DANGER),
-                       _("Leave the match in play? It stays in History, to resume."),
-                       ("abandon_no", _("No"), theme.BUTTON)]
-        elif undone is not None:
-            buttons = [_("Undone: {what}").format(what=undone_text(undone, state)),
-                       ("redo", _("Redo"), theme.PRIMARY), ("undone_ok", _("OK"), theme.BUTTON)]
-        elif self.asking_time:
-            buttons = [("call_time_yes", _("Yes, call time"), theme.DANGER),
-                       _("Call time? The hand in progress will be the last."),
-                       ("call_time_no", _("No"), theme.BUTTON)]
-        elif not session.state.has_match or session.state.is_over:
-            buttons.append(("new_match", _("New match"), theme.PRIMARY))
-        elif session.state.phase in ("choose_trump", "delegated", "doubling"):
-            # Misdeal on the left, under the confirmation's Back: never under its Confirm.
-            buttons.append(("misdeal", _("Misdeal"), theme.BUTTON))
-            buttons.append(("bidding", _("Choose trump"), theme.PRIMARY))
-        elif session.state.phase == "playing":
-            buttons += [("score_camera", _("Camera"), theme.PRIMARY),
-                        ("score_cards", _("Cards"), theme.PRIMARY),
-                        ("score_points", _("Points"), theme.PRIMARY),
-                        ("penalty", _("Penalty"), theme.DANGER),
-                        ("misdeal", _("Misdeal"), theme.BUTTON)]
-        if session.state.can_undo and not self.asking_time and not self.asking and undone is None:
-            buttons.append(("undo", _("Undo"), theme.BUTTON))
-        # Portrait: more than four buttons go on two rows, so no word is broken in two.
-        asking = self.asking_time or self.asking or undone is not None
-        rows = 2 if self._portrait and len(buttons) > 4 and not asking else 1
-        # A question's Yes sits at the far left, its No at the right where Undo (or whatever
-        # asked) was: a second tap on Undo answers No.
-        bar.rows = rows
-        bar.height = self.app.u * (58 * rows + 6 * (rows - 1))
-        if asking and self._portrait:  # the question takes three lines beside its two buttons
-            bar.height = self.app.u * 80
-        for button in buttons:
-            if isinstance(button, str):
-                bar.add_widget(Factory.KLabel(text=button, font_size=self.app.u * 17, size_hint_x=1.6,
-                                              shorten=False))
-                continue
-            action, text, colour = button
-            b = KButton(text=text, color_bg=colour, font_size=self.app.u * 18)
-            b.action = action
-            b.bind(on_release=lambda w: self.on_action(w.action))
-            bar.add_widget(b)
+    def _show_bar(self) -> None:
+        state = self.session.state
+        self.bar = bar = bar_of(state, self.asking)
+        self.can_undo_here = state.can_undo and bar in ("new_match", "bidding", "playing", "")
+        if bar == "ask_undo":
+            self.question = _("Undo {what}?").format(what=undone_text(self._undo_preview(), state))
+        elif bar == "ask_abandon":
+            self.question = _("Leave the match in play? It stays in History, to resume.")
+        elif bar == "undone":
+            self.question = _("Undone: {what}").format(what=undone_text(state.last_undone, state))
+        elif bar == "ask_time":
+            self.question = _("Call time? The hand in progress will be the last.")
+        else:
+            self.question = ""
 
-    def on_action(self, action: str) -> None:
-        session, app = self.session, self.app
-        if action == "new_match":
-            if session.state.has_match and not session.state.is_over:
-                self.asking = "abandon"  # a match in play is left only on a second touch
-                self._actions()
-            else:
-                app.act(session.open_new_match)
-        elif action in ("abandon_no", "undo_no"):
-            self.asking = ""
-            self._actions()
-        elif action == "abandon_yes":
-            self.asking = ""
-            app.act(session.open_new_match)
-        elif action == "undo":
-            preview = session.undo_preview()
-            if preview is not None and preview.kind in ("hand", "misdeal"):
-                self.asking = "undo"  # a scored hand is undone only on a second touch
-                self._actions()
-            else:
-                app.act(session.undo)
-        elif action == "undo_yes":
-            self.asking = ""
-            app.act(session.undo)
-            self._actions()
-        elif action == "redo":
-            app.act(session.redo)
-        elif action == "undone_ok":
-            session.forget_undone()
-        elif action == "bidding":
-            app.go("bidding")
-        elif action.startswith("score_"):
-            app.act(session.begin_score, action[len("score_"):])
-        elif action == "penalty":
-            app.act(session.begin_action, "penalty")
-        elif action == "misdeal":
-            app.act(session.misdeal)
-        elif action in ("call_time", "call_time_no"):
-            self.asking_time = action == "call_time"
-            self._actions()
-        elif action == "call_time_yes":
-            self.asking_time = False
-            if app.act(session.call_time):
-                app.show_message(_("Time! This is the last hand"), seconds=15)
-            self._actions()
-        elif action == "language":
-            app.next_language()
+    def _undo_preview(self) -> Undone | None:
+        state = self.session.state
+        if self._preview[0] is not state:
+            self._preview = (state, self.session.undo_preview())
+        return self._preview[1]
+
+    # ------------------------------------------------------------------ the bar's actions
+    def new_match(self) -> None:
+        """A match in play is left only on a second touch (it stays in History)."""
+        state = self.session.state
+        if state.has_match and not state.is_over:
+            self.asking = "abandon"
+        else:
+            self.app.act(self.session.open_new_match)
+
+    def abandon_match(self) -> None:
+        self.asking = ""
+        self.app.act(self.session.open_new_match)
+
+    def never_mind(self) -> None:
+        """No to the question asked."""
+        self.asking = ""
+
+    def undo(self) -> None:
+        """A scored hand (or a misdeal) is undone only on a second touch."""
+        preview = self._undo_preview()
+        if preview is not None and preview.kind in ("hand", "misdeal"):
+            self.asking = "undo"
+        else:
+            self.app.act(self.session.undo)
+
+    def undo_confirmed(self) -> None:
+        self.asking = ""
+        self.app.act(self.session.undo)
+
+    def redo(self) -> None:
+        self.app.act(self.session.redo)
+
+    def seen_undone(self) -> None:
+        self.session.forget_undone()
+
+    def score(self, method: str) -> None:
+        """Score the hand by "camera", "cards" or "points"."""
+        self.app.act(self.session.begin_score, method)
+
+    def penalty(self) -> None:
+        self.app.act(self.session.begin_action, "penalty")
+
+    def misdeal(self) -> None:
+        self.app.act(self.session.misdeal)
+
+    def ask_time(self) -> None:
+        self.asking = "time"
+
+    def call_time(self) -> None:
+        self.asking = ""
+        if self.app.act(self.session.call_time):
+            self.app.show_message(_("Time! This is the last hand"), seconds=15)
 
     def on_undo_button(self):
         """The UNDO button (or Backspace) asks like the Undo touch does."""
         if self.asking == "undo":
-            self.on_action("undo_yes")
+            self.undo_confirmed()
         elif self.session.state.can_undo:
-            self.on_action("undo")
+            self.undo()
         return True
 
     def edit(self, index: int) -> None:

@@ -13,6 +13,7 @@ from kivy.properties import ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 
 from kiosk.ui.i18n import LANGUAGE_NAMES, LANGUAGES, N_, _
+from kiosk.ui.navigation import Overlay
 from kiosk.ui.screens.base import KioskScreen, load_kv
 from kiosk.ui.screens.new_match import PRESET_NAMES
 from kiosk.ui.viewmodels.settings import LABELS, TABLE_DIGITS, SettingsViewModel, camera_name
@@ -55,7 +56,7 @@ class SettingsScreen(KioskScreen):
     def close(self) -> None:
         self.svm.lock()
         self.mode = "pin"
-        self.app.go(self.session.state.step)
+        self.app.close_overlay()
 
     def refresh(self) -> None:
         if not self.svm.unlocked and self.mode != "pin":
@@ -230,4 +231,4 @@ class SettingsScreen(KioskScreen):
         self.refresh()
 
     def diagnostics(self) -> None:
-        self.app.go("diagnostics")
+        self.app.open_overlay(Overlay.DIAGNOSTICS)

@@ -1,0 +1,48 @@
+"""A bar of buttons declared once in kv, each saying when it is shown.
+
+A screen's kv lists every button its bar can hold, in their order, each with ``shown``
+bound to the screen's state (``shown: root.bar == 'playing'``). Only the shown ones are
+in the bar, so a hidden button takes no room, no spacing and no touch.
+"""
+
+from __future__ import annotations
+
+from kivy.properties import BooleanProperty, NumericProperty
+from kivy.uix.gridlayout import GridLayout
+
+from kiosk.ui.widgets import KButton, KLabel
+
+
+class BarButton(KButton):
+    """A button of an :class:`ButtonBar`: in the bar while ``shown``."""
+    shown = BooleanProperty(True)
+
+
+class BarNote(KLabel):
+    """A sentence in an :class:`ButtonBar` (a question between its Yes and its No)."""
+    shown = BooleanProperty(True)
+
+
+class ButtonBar(GridLayout):
+    """The shown ones of the buttons and notes declared in it, in their declared order.
+    ``count`` is how many are shown (kv folds a long bar onto two rows with it)."""
+    count = NumericProperty(0)
+
+    def __init__(self, **kwargs) -> None:
+        self._declared: list[BarButton | BarNote] = []
+        super().__init__(**kwargs)
+
+    def add_widget(self, widget, *args, **kwargs) -> None:
+        if widget not in self._declared:
+            self._declared.append(widget)
+            widget.bind(shown=self._arrange)
+        self._arrange()
+
+    def _arrange(self, *args) -> None:
+        shown = [w for w in self._declared if w.shown]
+        if shown == self.children[::-1]:
+            return
+        super().clear_widgets()
+        for widget in shown:
+            super().add_widget(widget)
+        self.count = len(shown)
