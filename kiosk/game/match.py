@@ -14,6 +14,7 @@ from kiosk.game.bidding import Contract
 from kiosk.game.errors import BotifarraError, MatchStateError, RulesError
 from kiosk.game.fold import _Fold, _with, extend, extend_hands, step
 from kiosk.game.handjson import hand_events, read_hand
+from kiosk.game.handrecord import HandInPlay
 from kiosk.game.log import AppendLog
 from kiosk.game.matchinput import check_match
 from kiosk.game.rules import Rules
@@ -23,7 +24,8 @@ from kiosk.game.tally import SOURCES, _Ending, _in_hand  # noqa: F401
 from kiosk.game.variantmatch import VariantMatch
 
 EVENT_TYPES = ("match_created", "trump", "delegate", "double", "play", "hand_scored",
-               "penalty", "misdeal", "undo", "redo", "edit", "time_up", "match_ended")
+               "penalty", "misdeal", "undo", "redo", "edit", "time_up", "match_ended",
+               "card_played", "card_corrected")
 # the events _extend folds without apply's checks of shape (undo and redo refold)
 _PLAIN_EVENTS = frozenset(EVENT_TYPES) - {"match_created", "undo", "redo"}
 END_REASONS = ("target", "hands", "time", "abandoned")
@@ -196,6 +198,11 @@ class Match:
         if self.is_over:
             return "over"
         return self._fold.contract.phase  # type: ignore[union-attr]
+
+    @property
+    def cards_in_play(self) -> HandInPlay | None:
+        """The hand in progress as its cards were laid (trick mode), None before its first card."""
+        return None if self.is_over else self._fold.cards
 
     @property
     def time_up(self) -> bool:
