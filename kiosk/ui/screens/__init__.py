@@ -18,4 +18,5 @@ SCREEN_MODULES = {
     "diagnostics": "DiagnosticsScreen",
     "deal": "DealScreen",
     "learn_deck": "LearnDeckScreen",
+    "tricks": "TricksScreen",
 }
