@@ -48,6 +48,29 @@ def camera_factory(spec: str, marks: str, *, width: int = 1920, height: int = 10
     return make
 
 
+def trick_camera_factory(spec: str, settings):
+    """Trick mode's camera (``camera.mode = tricks``): ``make(hand, on_events=, on_status=)``
+    builds a :class:`vision.tricks.TrickService` reading ``hand`` on from the seats' places
+    learnt (``camera.seats``) with the deck learnt (``camera.marks = deck:NAME``); None when
+    either is missing (the table names the cards by touch)."""
+    marks, places = settings["camera.marks"], settings["camera.seats"].places
+    if settings["camera.mode"] != "tricks" or not str(marks).startswith("deck:") or places is None:
+        return None
+    size = (settings["camera.width"], settings["camera.height"])
+
+    def make(hand, **callbacks):
+        from kiosk import paths
+        from kiosk.decks import deck_store
+        from vision.sources import open_source
+        from vision.tricks import TrickReader, TrickService
+
+        source = open_source(spec, width=size[0], height=size[1], exposure=settings["camera.exposure"],
+                             cache_dir=paths.cache_dir())
+        reader = TrickReader(deck_store().load(str(marks)[5:]), places, hand, frame_size=size)
+        return TrickService(source, reader, **callbacks)
+    return make
+
+
 def _controls(settings):
     if not settings["gpio.enabled"]:
         return None
@@ -121,7 +144,8 @@ def run(args: argparse.Namespace) -> int:
                    camera_factory=camera_factory(spec, settings["camera.marks"], width=settings["camera.width"],
                                                   height=settings["camera.height"],
                                                   exposure=settings["camera.exposure"]),
-                   controls=controls, sound=sound, watchdog=watchdog)
+                   controls=controls, sound=sound, watchdog=watchdog,
+                   trick_camera=trick_camera_factory(spec, settings))
     def on_sigterm(signum, frame):
         from kivy.clock import Clock
         Clock.schedule_once(lambda dt: app.stop(), 0)

@@ -15,7 +15,7 @@ import logging
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
-from kiosk.game import BotifarraError
+from kiosk.game import BotifarraError, Card
 
 log = logging.getLogger("kiosk.table")
 
@@ -46,6 +46,7 @@ class TrickFeed:
         self.session = session
         self.asks: dict[int, SeatAsk] = {}
         self.on_change = on_change
+        self.service = None  # the trick camera (vision.tricks.TrickService), once attached
         self._deliver = to_ui(self._apply)
 
     def on_events(self, events: Iterable) -> None:
@@ -79,8 +80,21 @@ class TrickFeed:
             self.asks.pop(seat, None)
         return result.saved
 
+    def attach(self, service) -> None:
+        self.service = service
+
+    def follow(self) -> None:
+        """UI thread, after each change: the camera reads on from the hand as recorded."""
+        hand = self.session.hand_in_play()
+        if self.service is not None and hand is not None:
+            self.service.follow(hand)
+
     def answer(self, seat: int, code: str) -> bool:
-        """The table names the card asked about at ``seat``."""
+        """The table names the card asked about at ``seat``: through the camera's reader when
+        a card waits there (its play comes back as an event), else recorded at once."""
+        if self.service is not None and self.service.answer(seat, Card.parse(code)):
+            self.asks.pop(seat, None)
+            return True
         ok = self.play(seat, code)
         if self.on_change is not None:
             self.on_change()

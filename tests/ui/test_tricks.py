@@ -127,3 +127,43 @@ def test_a_renunci_is_shown_confirmed_and_another_dismissed(kiosk):
     assert d.screen == "scoreboard"
     assert d.app.session.match.hands[0].kind == "penalty"
     assert d.app.session.state.totals[("B" if r.team == "A" else "A")] == 36  # x1: no contro
+
+
+def test_a_trick_read_by_the_overhead_camera(kiosk):
+    """The realistic overhead camera's frames (tests/overhead) through a file source, the trick
+    reader on its own thread, the app's to_ui, the session: each card at its seat."""
+    import time
+
+    from tests.overhead.frames import _version
+    from tests.realcam.dataset import cache_dir
+    from tests.vision.test_tricks import one_trick, trick_deck
+    from vision.sources import FileSource
+    from vision.tricks import TrickReader, TrickService
+
+    seq, _ = one_trick()  # rendered once, kept on disk
+    folder = cache_dir() / f"overhead-{_version()}-{seq.key}"
+    deck = trick_deck()
+    made = []
+
+    def make(hand, **callbacks):
+        reader = TrickReader(deck, seq.seats_px, hand, frame_size=seq.size)
+        made.append(TrickService(FileSource(folder, loop=False, fps=8), reader, **callbacks))
+        return made[-1]
+
+    doc = seq.plan.doc
+    d = kiosk.start(settings=tricks_settings(), trick_camera=make)
+    start_match(d, dealer=(doc["first_lead"] - 1) % 4)
+    bid(d, doc["trump"], play=False)
+    d.tap("play")
+    assert d.screen == "tricks" and made
+    session = d.app.session
+    deadline = time.monotonic() + 60
+    while session.state.tricks.played < 4 and time.monotonic() < deadline:
+        d.pump(2)
+        time.sleep(0.05)
+    d.pump(5)
+    assert [(p.trick, p.seat, p.card.code) for p in session.hand_in_play().events] == \
+        [(p.trick, p.seat, p.code) for p in seq.plan.plays]
+    assert not d.current.feed.asks
+    assert session.state.tricks.last is not None and d.current.seats[session.state.tricks.last.winner]["won"]
+    d.shot(state="camera")

@@ -10,6 +10,7 @@ session action through ``app.act``.
 
 from __future__ import annotations
 
+from kivy.logger import Logger
 from kivy.properties import BooleanProperty, DictProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 
@@ -82,6 +83,30 @@ class TricksScreen(KioskScreen):
     def on_enter(self, *args):
         if self.feed is None:
             self.feed = TrickFeed(self.session, to_ui=self.app.to_ui, on_change=self._read)
+        self.start_camera()
+
+    def on_leave(self, *args):
+        self.stop_camera()
+
+    def start_camera(self) -> None:
+        """The trick camera, when the kiosk has one set up (``app.trick_camera``)."""
+        make, hand = self.app.trick_camera, self.session.hand_in_play()
+        if make is None or hand is None or self.feed.service is not None:
+            return
+        try:
+            service = make(hand, on_events=self.feed.on_events,
+                           on_status=self.app.to_ui(lambda status: None))
+            self.feed.attach(service)
+            service.start()
+        except Exception:  # noqa: BLE001 - no camera: the table names the cards by touch
+            Logger.exception("kiosk: the trick camera failed to start")
+            self.feed.attach(None)
+
+    def stop_camera(self) -> None:
+        service = self.feed.service if self.feed is not None else None
+        if service is not None:
+            self.feed.attach(None)
+            service.stop()
 
     def _read(self) -> None:
         """The camera's cards reached the session: the screen the state asks for (the
@@ -95,6 +120,8 @@ class TricksScreen(KioskScreen):
         view = state.tricks
         if view is None:
             return
+        if self.feed is not None:
+            self.feed.follow()
         self.can_undo, self.has_last, self.complete = state.can_undo, view.last is not None, view.complete
         names = state.team_names
         self.header = _("Trick {n} · {a} {pa} – {b} {pb}").format(
