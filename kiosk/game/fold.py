@@ -61,6 +61,7 @@ class _Fold:
     abandoned: bool = False
     tally: _Tally = _Tally()
     cards: HandInPlay | None = None  # the hand in progress as played trick by trick (trick mode)
+    played: tuple = ()  # per entry: its hand as played trick by trick (HandInPlay), or None
 
     @property
     def over(self) -> bool:
@@ -106,7 +107,7 @@ def _step(table: _Table, fold: _Fold, ev: dict) -> _Fold:
     running = _Running(table.rules, table.first_dealer, fold.tally, fold.stop_after)
     running.add(entry)
     entries = fold.entries + (entry,)
-    return _with(fold, entries=entries, tally=running.frozen(), cards=None,
+    return _with(fold, entries=entries, tally=running.frozen(), cards=None, played=fold.played + (fold.cards,),
                  contract=Contract((table.first_dealer + len(entries)) % 4))
 
 
@@ -144,7 +145,7 @@ class _Run:
     added to, and the events taken; ``fold`` is brought up to date only when a rare event
     needs it (and by ``frozen()`` at the end)."""
 
-    __slots__ = ("table", "fold", "contract", "entries", "running", "over", "taken")
+    __slots__ = ("table", "fold", "contract", "entries", "running", "over", "taken", "played")
 
     def __init__(self, table: _Table, fold: _Fold) -> None:
         self.table = table
@@ -152,7 +153,7 @@ class _Run:
         self._start(fold)
 
     def _start(self, fold: _Fold) -> None:
-        self.fold, self.contract, self.entries = fold, fold.contract, []
+        self.fold, self.contract, self.entries, self.played = fold, fold.contract, [], []
         self.running = _Running(self.table.rules, self.table.first_dealer, fold.tally,
                                 fold.stop_after)
         self.over = fold.over
@@ -164,7 +165,7 @@ class _Run:
         if not entries:
             return _with(fold, contract=self.contract, tally=self.running.frozen())
         return _with(fold, contract=self.contract, tally=self.running.frozen(), cards=None,
-                     entries=fold.entries + entries)
+                     entries=fold.entries + entries, played=fold.played + tuple(self.played))
 
     def event(self, ev: dict) -> None:
         self.taken.append(ev)
@@ -199,6 +200,7 @@ class _Run:
             self.running.add(entry)
         except BotifarraError as e:
             raise _in_hand(e, len(self.fold.entries) + len(entries) + 1) from None
+        self.played.append(self.fold.cards if not entries else None)
         entries.append(entry)
         self.contract = Contract((self.table.first_dealer + len(self.fold.entries)
                                   + len(entries)) % 4)
@@ -240,7 +242,8 @@ def _edit(table: _Table, fold: _Fold, ev: dict) -> _Fold:
     except BotifarraError as e:
         raise _in_hand(e, number) from None
     entries = fold.entries[:index] + (entry,) + fold.entries[index + 1:]
-    new = _with(fold, entries=entries,
+    played = fold.played[:index] + (None,) + fold.played[index + 1:]  # typed: not as played
+    new = _with(fold, entries=entries, played=played,
                 tally=_tally(table.rules, table.first_dealer, entries, fold.stop_after))
     end = new.tally.ending
     if end.at is not None and end.at < n:

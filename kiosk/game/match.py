@@ -204,6 +204,12 @@ class Match:
         """The hand in progress as its cards were laid (trick mode), None before its first card."""
         return None if self.is_over else self._fold.cards
 
+    def cards_of_hand(self, index: int) -> HandInPlay | None:
+        """Finished hand ``index`` (from 0) as its cards were played, trick by trick (None:
+        scored from piles or points, or edited since)."""
+        played = self._fold.played
+        return played[index] if 0 <= index < len(played) else None
+
     @property
     def time_up(self) -> bool:
         return self._fold.stop_after is not None

@@ -57,7 +57,22 @@ def test_each_card_is_one_journal_event_and_a_restart_resumes_at_the_same_trick(
     assert breakdown == after.tricks.points and sum(breakdown.values()) == 72
     assert again.confirm().saved
     assert again.state.step == "scoreboard" and again.state.tricks is None  # the next hand's bidding
-    assert Match.from_events(again.journal.load(again.match_id).events).hands[0].points == breakdown
+    folded = Match.from_events(again.journal.load(again.match_id).events)
+    assert folded.hands[0].points == breakdown
+    assert [(p.trick, p.seat, p.card.code) for p in folded.cards_of_hand(0).events] == plays  # History's replay
+    assert folded.apply({"type": "undo"}).cards_in_play.played_hand() == folded.cards_of_hand(0).played_hand()
+
+
+def test_a_card_before_the_bidding_is_closed_is_refused_and_an_undo_takes_a_card_back(tmp_path):
+    match = Match.create("reglament").apply({"type": "trump", "seat": 0, "trump": "copes"})
+    card = {"type": "card_played", "trick": 1, "seat": 1, "card": "1O"}
+    with pytest.raises(Exception, match="once the bidding is over"):
+        match.apply(card)
+    playing = match.apply({"type": "play"}).apply(card)
+    assert playing.cards_in_play.to_play == 2
+    assert playing.apply({"type": "undo"}).cards_in_play is None
+    assert playing.apply({"type": "undo"}).apply({"type": "redo"}) == playing
+    assert playing.apply({"type": "penalty", "offender": "B"}).cards_in_play is None
 
 
 def test_a_renunci_is_only_scored_when_confirmed_and_a_dismissed_one_is_corrected(tmp_path):

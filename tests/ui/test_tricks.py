@@ -84,6 +84,20 @@ def test_a_hand_played_by_camera_with_a_misread_the_last_trick_and_a_restart(kio
     assert points == d.app.session.state.tricks.points and sum(points.values()) == 72
     d.tap("confirm")
     assert d.screen == "scoreboard" and d.app.session.match.hands[0].points == points
+    # History replays the hand trick by trick
+    d.tap("history")
+    from kiosk.ui.widgets import SheetRow
+    row = next(w for w in d.current.walk(restrict=True) if isinstance(w, SheetRow) and not w.header)
+    d.touch_at(*row.to_window(*row.center))
+    assert d.screen == "replay" and d.current.header.startswith("Mà 1 · Basa 1 ·")
+    first = [d.current.ids[f"seat{k}"].info["card"] for k in range(4)]
+    assert sorted(first) == sorted(c for _, _, c in plays[:4])
+    d.shot(state="trick-1")
+    d.taps("replay_next", "replay_next")
+    assert d.current.header.startswith("Mà 1 · Basa 3 ·") and d.has("replay_prev")
+    assert sorted(d.current.ids[f"seat{k}"].info["card"] for k in range(4)) == sorted(c for _, _, c in plays[8:12])
+    d.tap("back")
+    assert d.screen == "history"
 
 
 def test_a_renunci_is_shown_confirmed_and_another_dismissed(kiosk):

@@ -19,4 +19,5 @@ SCREEN_MODULES = {
     "deal": "DealScreen",
     "learn_deck": "LearnDeckScreen",
     "tricks": "TricksScreen",
+    "replay": "ReplayScreen",
 }
