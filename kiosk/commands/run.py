@@ -7,6 +7,7 @@ screen blanking); ``--windowed`` for a desktop window of ``--size``.
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import re
 import signal
@@ -57,6 +58,12 @@ def trick_camera_factory(spec: str, settings):
     if settings["camera.mode"] != "tricks" or not str(marks).startswith("deck:") or places is None:
         return None
     size = (settings["camera.width"], settings["camera.height"])
+    from vision.tricks import check_seats
+    problem = check_seats(places, size)  # checked at each start: another camera mode, a bad edit
+    if problem:
+        logging.getLogger("kiosk").error(
+            "kiosk: trick camera off: camera.seats: %s (learn them again: botifarra-kiosk seats)", problem)
+        return None
 
     def make(hand, **callbacks):
         from kiosk import paths

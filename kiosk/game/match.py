@@ -312,7 +312,8 @@ class Match:
         fold = self._fold
         out = {"rules": self.rules.to_dict(), "first_dealer": self.first_dealer,
                "players": list(self.players), "team_names": dict(self.team_names),
-               "hands": [e.to_json() for e in fold.entries]}
+               "hands": [_with_tricks(e.to_json(), fold.played[i] if i < len(fold.played) else None)
+                         for i, e in enumerate(fold.entries)]}
         if fold.stop_after is not None and fold.stop_after <= len(fold.entries):
             out["time_up_after"] = fold.stop_after
         if fold.abandoned:
@@ -369,6 +370,14 @@ class Match:
                 raise MatchStateError("ended: the match was already over")
             m = m.apply({"type": "match_ended", "reason": ended})
         return m
+
+
+def _with_tricks(hand: dict, played: HandInPlay | None) -> dict:
+    """A hand's JSON with its tricks (each trick's cards from its leader) when it was played
+    trick by trick."""
+    if played is not None and played.tricks:
+        hand["tricks"] = [[c.code for c in t.cards] for t in played.tricks]
+    return hand
 
 
 def _hands(hands: list, first: int, first_dealer: int,

@@ -61,6 +61,13 @@ def test_each_card_is_one_journal_event_and_a_restart_resumes_at_the_same_trick(
     assert folded.hands[0].points == breakdown
     assert [(p.trick, p.seat, p.card.code) for p in folded.cards_of_hand(0).events] == plays  # History's replay
     assert folded.apply({"type": "undo"}).cards_in_play.played_hand() == folded.cards_of_hand(0).played_hand()
+    exported = again.journal.export_match(again.match_id)  # `export`: the tricks, from each leader
+    tricks = exported["hands"][0]["tricks"]
+    assert len(tricks) == 12 and [c for t in tricks for c in t] == [c for _, _, c in plays]
+    imported = Match.from_json(exported)
+    assert imported.cards_of_hand(0) == folded.cards_of_hand(0) and imported.to_json() == exported
+    with pytest.raises(Exception, match="already played"):
+        Match.from_json({**exported, "hands": [{**exported["hands"][0], "tricks": [tricks[0]] * 12}]})
 
 
 def test_a_card_before_the_bidding_is_closed_is_refused_and_an_undo_takes_a_card_back(tmp_path):
