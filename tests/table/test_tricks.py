@@ -115,6 +115,42 @@ def test_a_renunci_is_only_scored_when_confirmed_and_a_dismissed_one_is_correcte
     assert session.state.tricks.renunci is None or session.state.tricks.renunci != shown
 
 
+def test_a_kill_9_mid_hand_resumes_at_the_same_trick(tmp_path):
+    """A real process killed by SIGKILL while it plays: every card it was told was saved is
+    there, the hand resumes at the trick it had reached and goes on to the confirmation."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    child = subprocess.Popen([sys.executable, "-m", "tests.table.trick_child", str(tmp_path)], cwd=root,
+                             stdout=subprocess.PIPE, text=True)
+    acked = 0
+    for line in child.stdout:
+        acked = int(line.split()[1])
+        if acked >= 22:
+            os.kill(child.pid, signal.SIGKILL)
+            break
+    child.wait()
+    assert child.returncode == -signal.SIGKILL and 22 <= acked < 48
+    session = session_at(tmp_path)
+    view = session.state.tricks
+    cards = [e for e in session.journal.load(session.match_id).events if e["type"] == "card_played"]
+    assert session.state.step == "tricks" and view.played == len(cards) >= acked
+    assert view.number == cards[-1]["trick"] + (len(cards) % 4 == 0)  # the same trick
+    if len(cards) % 4:
+        on_table = {e["seat"]: e["card"] for e in cards if e["trick"] == view.number}
+        assert {s: c for s, c in enumerate(view.table.cards) if c} == on_table
+        assert view.to_play == (cards[-1]["seat"] + 1) % 4
+    plays = play_hand(3, trump="oros", first_lead=1)
+    assert [(e["trick"], e["seat"], e["card"]) for e in cards] == plays[:len(cards)]
+    for trick, seat, card in plays[len(cards):]:
+        session.play_card(seat, card)
+    assert session.state.step == "confirm" and session.confirm().saved
+
+
 def test_piles_mode_stays_the_default(tmp_path):
     session = session_at(tmp_path, Settings())
     session.new_match(first_dealer=0)
