@@ -34,6 +34,15 @@ def camera(d, *events) -> None:
     d.pump(3)
 
 
+def double(d, action: str, interval: float) -> None:
+    """Two touches ``interval`` s apart where ``action`` is (a double tap at a bar table)."""
+    w = d.find(action)
+    point = w.to_window(*w.center)
+    d.touch_at(*point)
+    d.touch_at(*point, after=interval)
+    d.pump(3)
+
+
 def lay(d, plays) -> None:
     """The cards as the camera reads them, a trick's worth per frame at most."""
     for start in range(0, len(plays), 4):
@@ -117,8 +126,10 @@ def test_a_renunci_is_shown_confirmed_and_another_dismissed(kiosk):
     assert s.panel == "renunci" and d.has(f"card_{r.card}") and d.has(f"card_{r.proof_card}")
     assert d.app.session.state.totals == {"A": 0, "B": 0}  # shown, never scored without a tap
     d.shot(state="renunci")
-    d.tap("renunci_confirm")
+    events = d.app.session.state.events
+    double(d, "renunci_confirm", 0.06)  # a double tap: the penalty screen, nothing scored yet
     assert d.screen == "penalty" and d.app.session.state.draft.event["offender"] == r.team
+    assert d.app.session.state.events == events and d.app.session.state.totals == {"A": 0, "B": 0}
     d.tap(f"offender_{r.team}")
     d.tap("back")  # not this time: back at the trick, the renunci still shown
     assert d.screen == "tricks" and d.current.panel == "renunci"
@@ -127,7 +138,7 @@ def test_a_renunci_is_shown_confirmed_and_another_dismissed(kiosk):
     hand = d.app.session.hand_in_play()
     played = {p.card.code for p in hand.events}
     right = next(f"{k}{r.proof_card[-1]}" for k in range(1, 13) if f"{k}{r.proof_card[-1]}" not in played)
-    d.tap(f"pick_{right}")
+    double(d, f"pick_{right}", 0.3)  # a double tap names the card once
     corrected = [e for e in d.app.session.match.events if e["type"] == "card_corrected"]
     assert corrected == [{"type": "card_corrected", "trick": r.trick, "seat": r.seat, "card": right}]
     assert d.app.session.state.tricks.renunci != r and d.current.panel in ("", "renunci")
