@@ -135,6 +135,7 @@ def test_a_renunci_is_shown_confirmed_and_another_dismissed(kiosk):
     assert d.screen == "tricks" and d.current.panel == "renunci"
     d.tap("renunci_dismiss")  # a misread: the table names the card that was played
     assert d.current.panel == "pick" and not d.has(f"pick_{r.proof_card}")  # played cards refused
+    d.shot(state="pick")
     hand = d.app.session.hand_in_play()
     played = {p.card.code for p in hand.events}
     right = next(f"{k}{r.proof_card[-1]}" for k in range(1, 13) if f"{k}{r.proof_card[-1]}" not in played)

@@ -18,6 +18,7 @@ from kiosk.game import Card, Suit
 from kiosk.table.trickcamera import TrickFeed
 from kiosk.ui import theme
 from kiosk.ui.i18n import _
+from kiosk.ui.icons import SuitIcon
 from kiosk.ui.screens.base import KioskScreen, load_kv, player_name, trump_name
 from kiosk.ui.widgets import KButton, KLabel
 
@@ -204,16 +205,28 @@ class TricksScreen(KioskScreen):
         from kivy.uix.gridlayout import GridLayout
         u = self.app.u
         played = {c for t in view.tricks for c in t.cards if c} | {c for c in view.table.cards if c}
-        grid = GridLayout(cols=12, spacing=u * 2)
-        if self.height > self.width:
-            grid.cols = 6
-        for suit in SUITS:
+        grid = GridLayout(spacing=u * 2)
+
+        def card(rank: int, suit: Suit) -> KButton:
+            code = Card(rank, suit).code
+            b = KButton(text=str(rank), action=f"pick_{code}", color_bg=card_colour(code),
+                        font_size=u * 18, disabled=code in played)
+            b.bind(on_release=lambda w: self.pick(w.action[5:]))
+            return b
+
+        if self.height > self.width:  # portrait: a column per suit, the ranks down
+            grid.cols = 4
+            for suit in SUITS:
+                grid.add_widget(SuitIcon(suit=suit.catalan, size_hint_y=0.6))
             for rank in range(1, 13):
-                code = Card(rank, suit).code
-                b = KButton(text=str(rank), action=f"pick_{code}", color_bg=card_colour(code),
-                            font_size=u * 18, disabled=code in played)
-                b.bind(on_release=lambda w: self.pick(w.action[5:]))
-                grid.add_widget(b)
+                for suit in SUITS:
+                    grid.add_widget(card(rank, suit))
+        else:  # a row per suit, its icon first
+            grid.cols = 13
+            for suit in SUITS:
+                grid.add_widget(SuitIcon(suit=suit.catalan, size_hint_x=0.6))
+                for rank in range(1, 13):
+                    grid.add_widget(card(rank, suit))
         box.add_widget(KLabel(text=_("Which card is at {name}'s place?").format(
             name=player_name(self.session.state, self.pick_seat)), size_hint_y=None, height=u * 30))
         box.add_widget(grid)
@@ -239,6 +252,10 @@ class TricksScreen(KioskScreen):
         elif self.feed is not None:
             self.app.act(self.feed.answer, seat, code)
         self.refresh()
+
+    def on_size(self, *_) -> None:
+        if self.panel == "pick":  # turned: the cards laid out again for the new shape
+            self.refresh()
 
     def toggle_last(self) -> None:
         self.panel = "" if self.panel == "last" else "last"
