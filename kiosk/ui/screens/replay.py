@@ -55,7 +55,7 @@ class ReplayScreen(KioskScreen):
             code = trick.cards[seat]
             self.ids[f"seat{seat}"].info = {"text": card_text(code), "card": code or "",
                                             "name": _("Seat {n}").format(n=seat + 1) + (
-                                                "  · " + _("leads") if seat == trick.lead else ""),
+                                                " · " + _("leads") if seat == trick.lead else ""),
                                             "ask": "", "turn": False, "won": trick.winner == seat,
                                             "bg": card_colour(code)}
         self.has_prev, self.has_next = self.at > 0, self.at < len(self.tricks) - 1

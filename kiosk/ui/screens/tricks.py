@@ -79,6 +79,7 @@ class TricksScreen(KioskScreen):
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
         self.feed: TrickFeed | None = None
+        self._state, self._same = None, None
 
     # ------------------------------------------------------------------ camera
     def on_enter(self, *args):
@@ -123,6 +124,10 @@ class TricksScreen(KioskScreen):
             return
         if self.feed is not None:
             self.feed.follow()
+        same = (state.match_id, state.events, state.draft, view)
+        if state is not self._state and same == self._same:
+            self.panel = ""  # the same table published again (a resume): as after a restart
+        self._state, self._same = state, same
         self.can_undo, self.has_last, self.complete = state.can_undo, view.last is not None, view.complete
         names = state.team_names
         self.header = _("Trick {n} · {a} {pa} – {b} {pb}").format(
