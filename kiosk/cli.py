@@ -30,6 +30,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "diag": ("kiosk.commands.diag", "print a diagnostics report for a bug report"),
     "club": ("kiosk.commands.club", "club mode: publish the journal to a tournament's organiser"),
     "hand": ("kiosk.commands.hand", "check played hands trick by trick: winners, points, renunci"),
+    "seats": ("kiosk.commands.seats", "trick mode's set-up: learn where each seat plays (camera.seats)"),
 }
 
 

@@ -45,6 +45,39 @@ class Marks(str):
         return self[5:] if self.startswith("deck:") else None
 
 
+class SeatPlaces(str):
+    """The ``kind`` of ``camera.seats``: where each seat lays its card in the trick camera's
+    picture, learnt at set-up (``vision.tricks.SeatLearner``), written ``x,y x,y x,y x,y``
+    for seats 0-3 in pixels; empty = not learnt yet."""
+
+    def __new__(cls, text: str) -> "SeatPlaces":
+        value = " ".join(str(text).split())
+        if value:
+            pairs = value.split(" ")
+            try:
+                points = [tuple(float(v) for v in p.split(",")) for p in pairs]
+            except ValueError:
+                points = []
+            if len(points) != 4 or any(len(p) != 2 or not all(0 <= v < 10000 for v in p) for p in points):
+                raise ValueError(f"{text!r} is not four places x,y (seats 0-3)")
+        return super().__new__(cls, value)
+
+    @classmethod
+    def of(cls, places: dict[int, tuple[float, float]]) -> "SeatPlaces":
+        return cls(" ".join(f"{places[s][0]:.0f},{places[s][1]:.0f}" for s in range(4)))
+
+    @property
+    def places(self) -> dict[int, tuple[float, float]] | None:
+        """Seat -> (x, y), or None when the seats have not been learnt."""
+        if not self:
+            return None
+        out = {}
+        for seat, pair in enumerate(self.split(" ")):
+            x, y = pair.split(",")
+            out[seat] = (float(x), float(y))
+        return out
+
+
 @dataclass(frozen=True)
 class Setting:
     section: str
@@ -105,6 +138,11 @@ SETTINGS: tuple[Setting, ...] = (
     _s("camera", "exposure", 0, "Manual exposure (0 = automatic)", low=0, high=1_000_000),
     _s("camera", "marks", Marks("aruco"), "Card marks the reader looks for: aruco or qr stickers, or "
        "deck:NAME for an ordinary deck learnt under NAME (dealt face up, one card at a time)"),
+    _s("camera", "mode", "piles", "piles = the hand is counted from the piles once it is over; tricks = "
+       "an overhead camera reads each card as it is played (needs camera.marks = deck:NAME and camera.seats)",
+       ("piles", "tricks")),
+    _s("camera", "seats", SeatPlaces(""), "Trick mode: where each seat lays its card in the camera's "
+       "picture, x,y for seats 0-3 (learnt at set-up); empty = not learnt"),
     # hardware (BCM pin numbers; empty = not fitted)
     _s("gpio", "enabled", False, "Use GPIO buttons, light, LED and buzzer"),
     _s("gpio", "pin_factory", "auto", "gpiozero pin factory: auto, lgpio, rpigpio, mock"),

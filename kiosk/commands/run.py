@@ -7,6 +7,7 @@ screen blanking); ``--windowed`` for a desktop window of ``--size``.
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import re
 import signal
@@ -45,6 +46,35 @@ def camera_factory(spec: str, marks: str, *, width: int = 1920, height: int = 10
             from kiosk.commands.deck import deal_service
             return deal_service(source, str(marks)[5:], **callbacks)
         return CameraService(source, PileReader(marks=marks), **callbacks, **stills)
+    return make
+
+
+def trick_camera_factory(spec: str, settings):
+    """Trick mode's camera (``camera.mode = tricks``): ``make(hand, on_events=, on_status=)``
+    builds a :class:`vision.tricks.TrickService` reading ``hand`` on from the seats' places
+    learnt (``camera.seats``) with the deck learnt (``camera.marks = deck:NAME``); None when
+    either is missing (the table names the cards by touch)."""
+    marks, places = settings["camera.marks"], settings["camera.seats"].places
+    if settings["camera.mode"] != "tricks" or not str(marks).startswith("deck:") or places is None:
+        return None
+    size = (settings["camera.width"], settings["camera.height"])
+    from vision.tricks import check_seats
+    problem = check_seats(places, size)  # checked at each start: another camera mode, a bad edit
+    if problem:
+        logging.getLogger("kiosk").error(
+            "kiosk: trick camera off: camera.seats: %s (learn them again: botifarra-kiosk seats)", problem)
+        return None
+
+    def make(hand, **callbacks):
+        from kiosk import paths
+        from kiosk.decks import deck_store
+        from vision.sources import open_source
+        from vision.tricks import TrickReader, TrickService
+
+        source = open_source(spec, width=size[0], height=size[1], exposure=settings["camera.exposure"],
+                             cache_dir=paths.cache_dir())
+        reader = TrickReader(deck_store().load(str(marks)[5:]), places, hand, frame_size=size)
+        return TrickService(source, reader, **callbacks)
     return make
 
 
@@ -121,7 +151,8 @@ def run(args: argparse.Namespace) -> int:
                    camera_factory=camera_factory(spec, settings["camera.marks"], width=settings["camera.width"],
                                                   height=settings["camera.height"],
                                                   exposure=settings["camera.exposure"]),
-                   controls=controls, sound=sound, watchdog=watchdog)
+                   controls=controls, sound=sound, watchdog=watchdog,
+                   trick_camera=trick_camera_factory(spec, settings))
     def on_sigterm(signum, frame):
         from kivy.clock import Clock
         Clock.schedule_once(lambda dt: app.stop(), 0)

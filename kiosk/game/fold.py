@@ -16,14 +16,17 @@ from typing import Iterable, Protocol
 
 from kiosk.game.bidding import BID_TYPES, Contract
 from kiosk.game.errors import HAND, BotifarraError, MatchStateError
+from kiosk.game.handrecord import CARD_CORRECTED, CARD_PLAYED, HandInPlay, event_from_dict
 from kiosk.game.log import AppendLog
 from kiosk.game.rules import Rules
+from kiosk.game.seats import roles_for
 from kiosk.game.tally import (
     _end_check, _Ending, _in_hand, _Running, _Tally, _tally, _team_word, entry_from_event,
     entry_from_hand_json,
 )
 
 RESULT_TYPES = frozenset({"hand_scored", "penalty", "misdeal"})
+CARD_TYPES = frozenset({CARD_PLAYED, CARD_CORRECTED})
 _BIDS = frozenset(BID_TYPES)
 
 
@@ -57,6 +60,8 @@ class _Fold:
     stop_after: int | None = None
     abandoned: bool = False
     tally: _Tally = _Tally()
+    cards: HandInPlay | None = None  # the hand in progress as played trick by trick (trick mode)
+    played: tuple = ()  # per entry: its hand as played trick by trick (HandInPlay), or None
 
     @property
     def over(self) -> bool:
@@ -96,12 +101,24 @@ def _step(table: _Table, fold: _Fold, ev: dict) -> _Fold:
         if not isinstance(reason, str):
             raise MatchStateError("match_ended: reason must be text such as 'abandoned'")
         return _with(fold, abandoned=True)
+    if kind in CARD_TYPES:
+        return _with(fold, cards=_card(table, fold, contract, ev))
     entry = entry_from_event(contract, ev)
     running = _Running(table.rules, table.first_dealer, fold.tally, fold.stop_after)
     running.add(entry)
     entries = fold.entries + (entry,)
-    return _with(fold, entries=entries, tally=running.frozen(),
+    return _with(fold, entries=entries, tally=running.frozen(), cards=None, played=fold.played + (fold.cards,),
                  contract=Contract((table.first_dealer + len(entries)) % 4))
+
+
+def _card(table: _Table, fold: _Fold, contract: Contract, ev: dict) -> HandInPlay:
+    """The hand in play after one card laid (or corrected): only once the bidding is closed;
+    the first trick is led by the seat on the dealer's right (kiosk.game.handrecord)."""
+    if not contract.closed or contract.trump is None:
+        raise MatchStateError("the cards are played once the bidding is over")
+    hand = fold.cards or HandInPlay(contract.trump, first_lead=roles_for(contract.dealer).first_lead,
+                                    rules=table.rules)
+    return hand.apply(event_from_dict(ev))
 
 
 def extend(table: _Table, fold: _Fold, events: Iterable[dict]) -> tuple[_Fold, list[dict]]:
@@ -128,7 +145,7 @@ class _Run:
     added to, and the events taken; ``fold`` is brought up to date only when a rare event
     needs it (and by ``frozen()`` at the end)."""
 
-    __slots__ = ("table", "fold", "contract", "entries", "running", "over", "taken")
+    __slots__ = ("table", "fold", "contract", "entries", "running", "over", "taken", "played")
 
     def __init__(self, table: _Table, fold: _Fold) -> None:
         self.table = table
@@ -136,7 +153,7 @@ class _Run:
         self._start(fold)
 
     def _start(self, fold: _Fold) -> None:
-        self.fold, self.contract, self.entries = fold, fold.contract, []
+        self.fold, self.contract, self.entries, self.played = fold, fold.contract, [], []
         self.running = _Running(self.table.rules, self.table.first_dealer, fold.tally,
                                 fold.stop_after)
         self.over = fold.over
@@ -145,8 +162,10 @@ class _Run:
         fold, entries = self.fold, self.entries
         if not entries and self.contract is fold.contract:
             return fold
-        return _with(fold, contract=self.contract, tally=self.running.frozen(),
-                     entries=fold.entries + entries if entries else fold.entries)
+        if not entries:
+            return _with(fold, contract=self.contract, tally=self.running.frozen())
+        return _with(fold, contract=self.contract, tally=self.running.frozen(), cards=None,
+                     entries=fold.entries + entries, played=fold.played + tuple(self.played))
 
     def event(self, ev: dict) -> None:
         self.taken.append(ev)
@@ -181,6 +200,7 @@ class _Run:
             self.running.add(entry)
         except BotifarraError as e:
             raise _in_hand(e, len(self.fold.entries) + len(entries) + 1) from None
+        self.played.append(self.fold.cards if not entries else None)
         entries.append(entry)
         self.contract = Contract((self.table.first_dealer + len(self.fold.entries)
                                   + len(entries)) % 4)
@@ -222,7 +242,8 @@ def _edit(table: _Table, fold: _Fold, ev: dict) -> _Fold:
     except BotifarraError as e:
         raise _in_hand(e, number) from None
     entries = fold.entries[:index] + (entry,) + fold.entries[index + 1:]
-    new = _with(fold, entries=entries,
+    played = fold.played[:index] + (None,) + fold.played[index + 1:]  # typed: not as played
+    new = _with(fold, entries=entries, played=played,
                 tally=_tally(table.rules, table.first_dealer, entries, fold.stop_after))
     end = new.tally.ending
     if end.at is not None and end.at < n:

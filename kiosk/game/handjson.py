@@ -11,7 +11,7 @@ from kiosk.game.errors import MatchStateError
 from kiosk.game.rules import Doubling, Rules, Trump
 
 HAND_KEYS = frozenset({"trump", "delegated", "doubling", "piles", "points", "penalty", "misdeal",
-             "source", "evidence", "dealer"})
+             "source", "evidence", "dealer", "tricks"})
 
 
 _TRUMPS = {t.value: t for t in Trump}  # the common spelling, without Trump.parse's search
@@ -23,6 +23,16 @@ def _owned(value: object) -> object:
     if isinstance(value, dict):
         return {k: list(v) if isinstance(v, list) else v for k, v in value.items()}
     return value
+
+
+def card_events(tricks: object, *, trump, first_lead: int, rules: Rules | None) -> list[dict]:
+    """The ``card_played`` events of a hand's ``tricks`` (each trick's cards from its leader,
+    as ``hand check`` reads them), with each card's trick and seat."""
+    from kiosk.game.handcheck import PlayedHand, plays_of
+    if not isinstance(tricks, list) or not all(isinstance(t, list) for t in tricks):
+        raise MatchStateError("tricks must be a list of tricks, each the list of its cards in the order played")
+    plays, _ = plays_of(PlayedHand.of(tricks, trump=trump, first_lead=first_lead, rules=rules))
+    return [{"type": "card_played", "trick": p.trick, "seat": p.seat, "card": p.card.code} for p in plays]
 
 
 def hand_events(data: object, dealer: int) -> list[dict]:
@@ -71,6 +81,11 @@ def read_hand(data: object, dealer: int,
         raise MatchStateError("trump is missing (oros, copes, espases, bastos or botifarra)")
     elif data.get("doubling") not in (None, "none") or delegated:
         raise MatchStateError("doubling or delegated given without trump")
+    if "tricks" in data:  # played trick by trick: each card one event, before the result
+        if misdeal or "trump" not in data or data["trump"] is None:
+            raise MatchStateError("tricks need the hand's trump")
+        events += card_events(data["tricks"], trump=data["trump"], first_lead=(dealer + 1) % 4, rules=rules)
+        contract = None  # the cards are folded one by one
     # copies of the caller's piles and points: the Match owns its events
     source, evidence = data.get("source", "json"), data.get("evidence")
     if misdeal:

@@ -187,6 +187,14 @@ class HandInPlay:
             hand = hand.play(p)
         return hand
 
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, HandInPlay):
+            return NotImplemented
+        return (self.trump, self.first_lead, self.rules, self._plays) == \
+            (other.trump, other.first_lead, other.rules, other._plays)
+
+    __hash__ = None  # type: ignore[assignment]
+
     # -- where the hand is -------------------------------------------------------------
     @property
     def lead(self) -> int:

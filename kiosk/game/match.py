@@ -14,6 +14,7 @@ from kiosk.game.bidding import Contract
 from kiosk.game.errors import BotifarraError, MatchStateError, RulesError
 from kiosk.game.fold import _Fold, _with, extend, extend_hands, step
 from kiosk.game.handjson import hand_events, read_hand
+from kiosk.game.handrecord import HandInPlay
 from kiosk.game.log import AppendLog
 from kiosk.game.matchinput import check_match
 from kiosk.game.rules import Rules
@@ -23,7 +24,8 @@ from kiosk.game.tally import SOURCES, _Ending, _in_hand  # noqa: F401
 from kiosk.game.variantmatch import VariantMatch
 
 EVENT_TYPES = ("match_created", "trump", "delegate", "double", "play", "hand_scored",
-               "penalty", "misdeal", "undo", "redo", "edit", "time_up", "match_ended")
+               "penalty", "misdeal", "undo", "redo", "edit", "time_up", "match_ended",
+               "card_played", "card_corrected")
 # the events _extend folds without apply's checks of shape (undo and redo refold)
 _PLAIN_EVENTS = frozenset(EVENT_TYPES) - {"match_created", "undo", "redo"}
 END_REASONS = ("target", "hands", "time", "abandoned")
@@ -198,6 +200,17 @@ class Match:
         return self._fold.contract.phase  # type: ignore[union-attr]
 
     @property
+    def cards_in_play(self) -> HandInPlay | None:
+        """The hand in progress as its cards were laid (trick mode), None before its first card."""
+        return None if self.is_over else self._fold.cards
+
+    def cards_of_hand(self, index: int) -> HandInPlay | None:
+        """Finished hand ``index`` (from 0) as its cards were played, trick by trick (None:
+        scored from piles or points, or edited since)."""
+        played = self._fold.played
+        return played[index] if 0 <= index < len(played) else None
+
+    @property
     def time_up(self) -> bool:
         return self._fold.stop_after is not None
 
@@ -299,7 +312,8 @@ class Match:
         fold = self._fold
         out = {"rules": self.rules.to_dict(), "first_dealer": self.first_dealer,
                "players": list(self.players), "team_names": dict(self.team_names),
-               "hands": [e.to_json() for e in fold.entries]}
+               "hands": [_with_tricks(e.to_json(), fold.played[i] if i < len(fold.played) else None)
+                         for i, e in enumerate(fold.entries)]}
         if fold.stop_after is not None and fold.stop_after <= len(fold.entries):
             out["time_up_after"] = fold.stop_after
         if fold.abandoned:
@@ -356,6 +370,14 @@ class Match:
                 raise MatchStateError("ended: the match was already over")
             m = m.apply({"type": "match_ended", "reason": ended})
         return m
+
+
+def _with_tricks(hand: dict, played: HandInPlay | None) -> dict:
+    """A hand's JSON with its tricks (each trick's cards from its leader) when it was played
+    trick by trick."""
+    if played is not None and played.tricks:
+        hand["tricks"] = [[c.code for c in t.cards] for t in played.tricks]
+    return hand
 
 
 def _hands(hands: list, first: int, first_dealer: int,

@@ -19,6 +19,7 @@ from kiosk.settings import Settings
 from kiosk.table.clock import TournamentClock
 from kiosk.table.drafts import DraftStore
 from kiosk.table.memory import NewMatchForm, Shown, TableMemory
+from kiosk.table.tricks import TrickActions
 from kiosk.table.state import (
     ACTION_STEPS, BIDDING_PHASES, Draft, SaveResult, TableState, Undone,
 )
@@ -30,7 +31,7 @@ Listener = Callable[[TableState], None]
 HAND_EVENTS = ("hand_scored", "penalty", "misdeal")
 
 
-class TableSession(TournamentClock):
+class TableSession(TournamentClock, TrickActions):
     """One table's match: actions in, frozen :class:`TableState` out.
 
     Args:

@@ -201,6 +201,7 @@ class TableState:
     last_save: SaveResult = SaveResult(True)
     events: int = 0
     new_match: NewMatchForm | None = None  # the new match's form being filled in
+    tricks: Any = None  # trick mode: the hand in play (kiosk.table.tricks.TrickView) or None
 
     @property
     def progress(self) -> dict:

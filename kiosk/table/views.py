@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from kiosk.table.tricks import trick_view_of
 from kiosk.table.state import (
     Bids, Contract, Draft, HandRow, PendingHand, SaveResult, TableState, TeamBreakdown, Undone, key_of,
 )
@@ -69,6 +70,9 @@ def state_of(match, match_id, draft: Draft | None, pending: PendingHand | None, 
              undone: Undone | None, last_save: SaveResult, new_match=None) -> TableState:
     state = _state_of(match, match_id, draft, pending, settings=settings, undone=undone,
                       last_save=last_save)
+    view = trick_view_of(match, settings)
+    if view is not None:  # trick mode: the hand in play is on the trick screen
+        state = replace(state, tricks=view, step="tricks" if draft is None else state.step)
     # The new match's form is shown over whatever the table had until a match is created.
     return replace(state, step="new_match", new_match=new_match) if new_match is not None else state
 

@@ -88,7 +88,7 @@ class KioskApp(App):
     def __init__(self, *, journal, settings: Settings | None = None, db_path: Path | None = None,
                  kiosk_mode: bool = False, camera_factory=None, controls=None, sound=None,
                  watchdog=None, usb=None, clock=None, club=None, touch_clock=time.monotonic,
-                 **kwargs) -> None:
+                 trick_camera=None, **kwargs) -> None:
         super().__init__(**kwargs)
         self.journal = journal
         self.settings = settings or Settings()
@@ -96,6 +96,7 @@ class KioskApp(App):
         self.evidence_dir = self.db_path.parent / "evidence" if self.db_path else None
         self.kiosk_mode = kiosk_mode
         self.camera_factory = camera_factory
+        self.trick_camera = trick_camera  # trick mode: make(hand, on_events=, on_status=) or None
         self._problem_shown = False  # the banner shows a problem (not an info message)
         self.watchdog = watchdog
         self.usb = usb  # the USB sticks (kiosk.usb.UsbSticks; None: this machine's)
@@ -216,7 +217,7 @@ class KioskApp(App):
             Window.unbind(on_touch_down=guard.on_touch_down, on_touch_move=guard.on_touch_move,
                           on_touch_up=guard.on_touch_up)
             self._guard_event.cancel()
-        for name in ("score_camera", "deal"):
+        for name in ("score_camera", "deal", "tricks"):
             if self.sm is not None and self.sm.has_screen(name):
                 self.sm.get_screen(name).stop_camera()
 

@@ -21,6 +21,7 @@ class Overlay(StrEnum):
     DIAGNOSTICS = "diagnostics"
     LEARN_DECK = "learn_deck"
     EVIDENCE = "evidence"        # the photo of the hand being confirmed or edited
+    REPLAY = "replay"            # a past hand replayed trick by trick (from the history)
 
 
 def screen_for(step: str, overlay: Overlay | None, *, reads_deck: bool) -> str:

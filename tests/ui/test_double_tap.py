@@ -20,9 +20,12 @@ from tests.ui.harness import ROOT, SIZES
 
 pytestmark = pytest.mark.ui
 DECK = (("camera.marks", "deck:nostra"),)
+TRICKS = (("camera.mode", "tricks"),)
 # The evidence photo needs a hand read by the camera; tests/ui/test_evidence.py taps its
-# buttons, and the guard covers it like every screen (it knows no screen by name).
-WALKED = set(SCREEN_MODULES) - {"evidence"}
+# buttons, and the guard covers it like every screen (it knows no screen by name). The
+# replay needs a whole hand played trick by trick: tests/ui/test_tricks.py double-taps its
+# buttons.
+WALKED = set(SCREEN_MODULES) - {"evidence", "replay"}
 
 
 def _places(w: Walker) -> None:
@@ -67,6 +70,7 @@ def _places(w: Walker) -> None:
     w.also("deal", taps=("score_camera",), settings=DECK)
     w.also("penalty", taps=("penalty",))
     w.also("penalty-chosen", taps=("penalty", "offender_B"))
+    w.also("tricks", taps=(), settings=TRICKS)  # trick mode: the hand played card by card
     d = w.d
     d.tap("score_cards", shot=False)
     d.tap("team_A", shot=False)

@@ -167,6 +167,37 @@ def test_every_screen_whole_in_catalan_and_spanish(kiosk, size):
     d.tap("back", shot=False)
     d.tap("close", shot=False)
 
+    # Trick mode: the four seats with cards on the table, then History's replay of a hand.
+    from tests.table.trickplay import play_hand
+    d.app.settings.set("camera.mode", "tricks")
+    bid(d, "copes", play=False)
+    d.tap("play", shot=False)
+    assert d.screen == "tricks"
+    first = d.app.session.state.roles["first_lead"]
+    plays = play_hand(7, trump="copes", first_lead=first)
+    for trick, seat, card in plays[:6]:
+        d.app.session.play_card(seat, card)
+    d.pump(3)
+    walk.check()
+    for _ in range(8):  # the six cards, Juguem and the trump taken back
+        d.app.act(d.app.session.undo)
+    d.app.settings.set("camera.mode", "piles")
+    d.app.go(d.app.session.state.step)
+    d.pump(3)
+    from kiosk.game.handrecord import CardPlayed, HandInPlay
+    from kiosk.game import Card
+    hand = HandInPlay("copes", first_lead=first)
+    for trick, seat, card in plays:
+        hand = hand.play(CardPlayed(trick, seat, Card.parse(card)))
+    d.app.sm.get_screen("replay").show(hand, number=5, team_names=d.app.session.state.team_names)
+    d.app.go("replay")
+    d.pump(3)
+    walk.check()
+    d.app.go("scoreboard")
+    d.app.session.forget_undone()
+    d.pump(3)
+    assert d.app.session.state.phase == "choose_trump", d.app.session.state.phase
+
     # Three digits read from across the table: a total of 100 and more, measured on the
     # screenshot, at a quarter of the height in landscape (over a fifth in portrait, stacked).
     # (a penalty: "Renunci" whole on the sheet's row, beside the 100+ total)

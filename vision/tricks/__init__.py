@@ -2,5 +2,6 @@
 
 from vision.tricks.reader import TrickAsk, TrickEvent, TrickPlay, TrickReader
 from vision.tricks.seats import SeatLearner, check_seats
+from vision.tricks.service import TrickService
 
-__all__ = ["SeatLearner", "TrickAsk", "TrickEvent", "TrickPlay", "TrickReader", "check_seats"]
+__all__ = ["SeatLearner", "TrickAsk", "TrickEvent", "TrickPlay", "TrickReader", "TrickService", "check_seats"]

@@ -18,4 +18,6 @@ SCREEN_MODULES = {
     "diagnostics": "DiagnosticsScreen",
     "deal": "DealScreen",
     "learn_deck": "LearnDeckScreen",
+    "tricks": "TricksScreen",
+    "replay": "ReplayScreen",
 }

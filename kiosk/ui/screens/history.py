@@ -11,6 +11,7 @@ from kivy.factory import Factory
 from kivy.properties import BooleanProperty, StringProperty
 
 from kiosk.ui.i18n import _
+from kiosk.ui.navigation import Overlay
 from kiosk.ui.screens.base import KioskScreen, load_kv
 from kiosk.ui.screens.scoreboard import sheet_rows
 from kiosk.ui.viewmodels.history import ExportFailed, HistoryViewModel
@@ -53,12 +54,20 @@ class HistoryScreen(KioskScreen):
         sheet = self.ids.sheet
         sheet.clear_widgets()
         if h.match is not None:
-            for row in sheet_rows(h.team_names, h.sheet):
+            for row in sheet_rows(h.team_names, h.sheet, on_tap=self.replay):
                 sheet.add_widget(row)
 
     def select(self, match_id: int) -> None:
         self.history.select(match_id)
         self._show()
+
+    def replay(self, index: int) -> None:
+        """A hand played by camera, replayed trick by trick (others have no tricks to show)."""
+        hand = self.history.match.cards_of_hand(index) if self.history.match is not None else None
+        if hand is None or not hand.tricks:
+            return
+        self.manager.get_screen("replay").show(hand, number=index + 1, team_names=self.history.team_names)
+        self.app.open_overlay(Overlay.REPLAY)
 
     def resume(self) -> None:
         """Reopen the chosen unfinished match on the table, where it was left."""

@@ -1,0 +1,84 @@
+"""The trick reader on its own thread, in the camera service's shape.
+
+``TrickService(source, reader, on_frame=, on_events=, on_status=)`` takes every new frame
+from the source, calls ``on_frame(frame)`` and feeds the :class:`TrickReader`;
+``on_events(events)`` comes with the reader's events of each frame that had some (cards
+named at their seats, asks). Callbacks run on the service's thread, never the UI's.
+
+The table's side reaches the reader under the service's lock: :meth:`answer` (a card asked
+about, named by the table) and :meth:`follow` (the hand as the journal has it, after an undo
+or a correction), so the reader never runs ahead of, or behind, the hand recorded.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Callable
+
+from kiosk.game.cards import Card
+from kiosk.game.handrecord import HandInPlay
+from vision.service import call_safely, follow_frames
+from vision.tricks.reader import TrickEvent, TrickReader
+
+
+class TrickService:
+    """Feeds a :class:`TrickReader` from a frame source on one thread; ``stop()`` joins it."""
+
+    def __init__(self, source, reader: TrickReader, *, on_frame: Callable | None = None,
+                 on_events: Callable[[list[TrickEvent]], None] | None = None,
+                 on_status: Callable[[str], None] | None = None) -> None:
+        self.source, self.reader = source, reader
+        self.on_frame, self.on_events, self.on_status = on_frame, on_events, on_status
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self.frames = 0
+
+    @property
+    def status(self) -> str:
+        return self.source.status
+
+    def start(self) -> "TrickService":
+        if self._thread is None:
+            self._stop.clear()
+            self.source.start()
+            self._thread = threading.Thread(target=self._run, name="trick-reader", daemon=True)
+            self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        try:
+            self.source.stop()
+        finally:
+            if self._thread is not None:
+                self._thread.join()
+                self._thread = None
+
+    def answer(self, seat: int, card: Card) -> bool:
+        """The table names the card asked about at ``seat``; its play comes as an event.
+        False when the reader has no card waiting there (the caller records it itself)."""
+        with self._lock:
+            try:
+                events = self.reader.answer(seat, card)
+            except ValueError:
+                return False
+        call_safely(self.on_events, events)
+        return True
+
+    def follow(self, hand: HandInPlay) -> None:
+        """The hand as recorded: when it is not where the reader's hand came from (an undo, a
+        correction, a card named by touch), the reader goes on from it."""
+        with self._lock:
+            ahead = self.reader.hand.events
+            if ahead[:len(hand.events)] != hand.events or self.reader.hand.trump != hand.trump:
+                self.reader.hands = [hand]
+
+    def _run(self) -> None:
+        for frame in follow_frames(self.source, self._stop, self.on_status):
+            self.frames += 1
+            call_safely(self.on_frame, frame)
+            with self._lock:
+                events = self.reader.feed(frame.image)
+            if events:
+                call_safely(self.on_events, events)
