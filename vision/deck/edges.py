@@ -69,7 +69,21 @@ def fit_edges(image: np.ndarray, quad: np.ndarray, mat_lab: np.ndarray) -> np.nd
     x0, y0 = np.maximum(q.min(axis=0) - pad, 0).astype(int)
     x1, y1 = np.minimum(q.max(axis=0) + pad, (w - 1, h - 1)).astype(int)
     roi = cv2.GaussianBlur(image[y0:y1 + 1, x0:x1 + 1], (3, 3), 0)
-    dist = np.linalg.norm(cv2.cvtColor(roi, cv2.COLOR_BGR2LAB).astype(np.float32) - mat_lab, axis=2)
+    diff = cv2.cvtColor(roi, cv2.COLOR_BGR2LAB).astype(np.float32) - np.float32(mat_lab)
+    best = None
+    # the colour's whole distance from the mat, or its hue alone (a cream paper on white
+    # marble: the marble's grey veins differ in lightness, the paper in hue): whichever
+    # tells the paper from what lies around the card more clearly
+    for dist in (np.linalg.norm(diff, axis=2), np.linalg.norm(diff[..., 1:], axis=2)):
+        fit = _fit(dist, q, x0, y0, short)
+        if fit is not None and (best is None or fit[1] > best[1]):
+            best = fit
+    return quad if best is None else best[0]
+
+
+def _fit(dist: np.ndarray, q: np.ndarray, x0: int, y0: int, short: float) -> tuple[np.ndarray, float] | None:
+    """The outline fitted on one distance map, and how clearly the paper stands out there
+    (paper over the spread of what lies outside), or None."""
     local = q - (x0, y0)
     centre = local.mean(axis=0)
     ts = np.linspace(0.12, 0.88, SAMPLES)
@@ -92,7 +106,8 @@ def fit_edges(image: np.ndarray, quad: np.ndarray, mat_lab: np.ndarray) -> np.nd
     outer = np.concatenate([p[:, :STEPS // 5] for _, _, p in sides]).ravel()
     floor = float(np.median(outer))
     if paper - floor < 6.0:  # paper and mat alike: nothing to fit to
-        return quad
+        return None
+    clarity = (paper - floor) / max(float(np.percentile(outer, 90)) - floor, 1.0)
     level = floor + 0.5 * (paper - floor)
     lines = []
     for base, inward, prof in sides:
@@ -107,12 +122,12 @@ def fit_edges(image: np.ndarray, quad: np.ndarray, mat_lab: np.ndarray) -> np.nd
             found.append(base[j] + (ks[k - 1] + f * (ks[k] - ks[k - 1])) * inward)
         line = _line_through(np.array(found), max(TRIM_MIN_PX, TRIM_SHORT * short))
         if line is None:
-            return quad
+            return None
         lines.append(line)
     corners = [_meet(lines[i - 1], lines[i]) for i in range(4)]
     if any(c is None for c in corners):
-        return quad
+        return None
     out = np.array(corners) + (x0, y0)
     if np.max(np.linalg.norm(out - q, axis=1)) > MAX_MOVE * short:
-        return quad
-    return out.astype(np.float32)
+        return None
+    return out.astype(np.float32), clarity

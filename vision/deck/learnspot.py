@@ -25,9 +25,10 @@ import numpy as np
 
 from vision.deck.errors import EnrolmentError
 from vision.deck.edges import fit_edges
-from vision.deck.locate import Blob, blobs_of
+from vision.deck.locate import CARD_ASPECT, Blob, blobs_of
 
 MAT_DISTANCE = 16.0  # CIELAB distance from the table's colour that is "something on it"
+HUE_DISTANCE = 6.0  # the same in hue alone (a, b): cream paper on white marble
 GLARE = 250  # every channel at least this: the lamp's reflection
 GLARE_ON_CARD = 0.004  # of the card's area clipped on the table just beside it: a reflection touches it
 GLARE_PATCH = 0.01  # of the card's area clipped inside it (and not all of its paper): a reflection on it
@@ -51,10 +52,20 @@ def _colour_mask(lab: np.ndarray, glare: np.ndarray) -> tuple[np.ndarray, np.nda
     middle = lab[sh // 5:sh - sh // 5, sw // 5:sw - sw // 5].reshape(-1, 3)
     table = np.median(middle, axis=0)
     dist = np.linalg.norm(lab - table, axis=2)
-    mask = ((dist > MAT_DISTANCE) & ~glare).astype(np.uint8) * 255
+    return _cleaned((dist > MAT_DISTANCE) & ~glare), table
+
+
+def _hue_mask(lab: np.ndarray, table: np.ndarray, glare: np.ndarray) -> np.ndarray:
+    """What differs from the table in hue alone: a cream paper on white marble, whose grey
+    veins differ from it in lightness only."""
+    dist = np.linalg.norm(lab[..., 1:] - table[1:], axis=2)
+    return _cleaned((dist > HUE_DISTANCE) & ~glare)
+
+
+def _cleaned(mask: np.ndarray) -> np.ndarray:
+    mask = mask.astype(np.uint8) * 255
     k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
-    mask = cv2.morphologyEx(cv2.morphologyEx(mask, cv2.MORPH_OPEN, k), cv2.MORPH_CLOSE, k, iterations=2)
-    return mask, table
+    return cv2.morphologyEx(cv2.morphologyEx(mask, cv2.MORPH_OPEN, k), cv2.MORPH_CLOSE, k, iterations=2)
 
 
 def _edge_mask(grey: np.ndarray) -> np.ndarray:
@@ -83,18 +94,21 @@ def spot_card(image: np.ndarray, *, work_width: int = 640) -> tuple[np.ndarray, 
     # card; a card is wide. Yet on marble the card's printed border may be all that differs)
     wide = cv2.morphologyEx(colour, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9)))
     found: list[Blob] = []
-    for mask in (colour, wide, outline):
+    for mask in (colour, wide, outline, _hue_mask(lab, table, glare)):
         found += blobs_of(mask, min_area=MIN_AREA * mask.size, max_area=MAX_AREA * mask.size, convex=True)
     cards = [b for b in found if b.card_shaped and not b.touches_edge and _printed(colour, b) >= MIN_PRINT]
     # (the printed part of a card cut by the photo's edge, inside the card's own region
     # that runs off the photo, is no card)
-    cut = [b for b in found if b.touches_edge and b.area <= 0.08 * glare.size]
+    # (not a plank's joint or a vein running off the photo that the card's colour joins:
+    # a card cut by the edge is a rectangle, as long as a card at the most)
+    cut = [b for b in found if b.touches_edge and b.area <= 0.08 * glare.size and b.rectangular >= 0.7
+           and b.aspect <= 4.0]
     cards = [b for b in cards if all(_overlap(b, c) < SAME for c in cut)]
     cards.sort(key=lambda b: -b.rect_area)
     distinct: list[Blob] = []
     for b in cards:  # (a card's printed border inside its edge is the same card)
         if all(_overlap(b, d) < SAME for d in distinct):
-            distinct.append(b)
+            distinct.append(_truest([c for c in cards if _overlap(b, c) >= SAME]))
     if not distinct:
         _no_card([b for b in found if _printed(colour, b) >= MIN_PRINT], glare, scale)
     if len(distinct) > 1 and 0.6 * distinct[0].rect_area < distinct[1].rect_area:
@@ -103,6 +117,15 @@ def spot_card(image: np.ndarray, *, work_width: int = 640) -> tuple[np.ndarray, 
     if _glare_at(glare, card):
         raise EnrolmentError(GLARE_MSG, reason="glare", where=card.quad / scale)
     return card.quad / scale, table
+
+
+def _truest(same: list[Blob]) -> Blob:
+    """Of the outlines found for one card (biggest first), the biggest that is as much a
+    card's rectangle as the best of them: a closed outline that took in a vein of marble
+    or the grain beside the card is bigger, but fills its rectangle less and is squarer."""
+    fill = max(b.rectangular for b in same)
+    shape = min(abs(b.aspect - CARD_ASPECT) for b in same)
+    return next(b for b in same if b.rectangular >= fill - 0.06 and abs(b.aspect - CARD_ASPECT) <= shape + 0.1)
 
 
 def _printed(colour: np.ndarray, b: Blob) -> float:
@@ -131,7 +154,7 @@ def _no_card(found: list[Blob], glare: np.ndarray, scale: float) -> None:
     something card-sized, or nothing."""
     sizes = [b for b in found if 0.004 * glare.size <= b.area <= 0.08 * glare.size]
     for b in sizes:  # (a card cut by the edge is still a rectangle, not a strip of the table)
-        if b.touches_edge and b.rectangular >= 0.7 and b.aspect <= 2.6:
+        if b.touches_edge and b.rectangular >= 0.7 and b.aspect <= 4.0:
             raise EnrolmentError(CUT_MSG, reason="cut", where=b.quad / scale)
     for b in sizes:
         if not b.touches_edge and _glare_at(glare, b):
