@@ -26,6 +26,7 @@ import numpy as np
 from vision.deck.errors import EnrolmentError
 from vision.deck.edges import fit_edges
 from vision.deck.locate import CARD_ASPECT, Blob, blobs_of
+from vision.deck.views import order_quad
 
 MAT_DISTANCE = 16.0  # CIELAB distance from the table's colour that is "something on it"
 HUE_DISTANCE = 6.0  # the same in hue alone (a, b): cream paper on white marble
@@ -68,10 +69,15 @@ def _cleaned(mask: np.ndarray) -> np.ndarray:
     return cv2.morphologyEx(cv2.morphologyEx(mask, cv2.MORPH_OPEN, k), cv2.MORPH_CLOSE, k, iterations=2)
 
 
-def _edge_mask(grey: np.ndarray) -> np.ndarray:
-    """The regions the photo's closed edges enclose, filled."""
+def _edge_mask(grey: np.ndarray, *, strong: bool = False) -> np.ndarray:
+    """The regions the photo's closed edges enclose, filled. ``strong``: only the photo's
+    sharpest edges (the paper's against a dark table), not the grain or a plank's tone that
+    close a weaker outline round the card and a reflection beside it."""
     med = float(np.median(grey))
-    edges = cv2.Canny(grey, max(10.0, 0.165 * med), max(30.0, 0.33 * med))
+    lo, hi = max(10.0, 0.165 * med), max(30.0, 0.33 * med)
+    if strong:
+        lo, hi = 2 * hi, 4 * hi
+    edges = cv2.Canny(grey, lo, hi)
     edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
     contours, _ = cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     filled = np.zeros_like(edges)
@@ -89,12 +95,13 @@ def spot_card(image: np.ndarray, *, work_width: int = 640) -> tuple[np.ndarray, 
     blurred = cv2.GaussianBlur(small, (5, 5), 0)
     lab = cv2.cvtColor(blurred, cv2.COLOR_BGR2LAB).astype(np.float32)
     colour, table = _colour_mask(lab, glare)
-    outline = _edge_mask(cv2.cvtColor(blurred, cv2.COLOR_BGR2GRAY))
+    grey = cv2.cvtColor(blurred, cv2.COLOR_BGR2GRAY)
+    outline = _edge_mask(grey)
     # (thin lines: the grain and the planks' joints of wood, marble's veins, joined to the
     # card; a card is wide. Yet on marble the card's printed border may be all that differs)
     wide = cv2.morphologyEx(colour, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9)))
     found: list[Blob] = []
-    for mask in (colour, wide, outline, _hue_mask(lab, table, glare)):
+    for mask in (colour, wide, outline, _edge_mask(grey, strong=True), _hue_mask(lab, table, glare)):
         found += blobs_of(mask, min_area=MIN_AREA * mask.size, max_area=MAX_AREA * mask.size, convex=True)
     cards = [b for b in found if b.card_shaped and not b.touches_edge and _printed(colour, b) >= MIN_PRINT]
     # (the printed part of a card cut by the photo's edge, inside the card's own region
@@ -184,4 +191,10 @@ def _refined(image: np.ndarray, quad: np.ndarray, mat_lab: np.ndarray) -> np.nda
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7)))
     blobs = blobs_of(mask, min_area=0.3 * cv2.contourArea(np.float32(quad)), convex=True)
     good = [b for b in blobs if b.card_shaped and not b.touches_edge]
-    return good[0].quad + np.float32([x0, y0]) if good else quad
+    if not good:
+        return quad
+    # (a reflection's halo beside the card, as unlike the table as the paper, takes the
+    # threshold with it: an outline that moved the rough one's corners far is not kept)
+    out = order_quad(good[0].quad + np.float32([x0, y0]))
+    short = min(np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1))
+    return out if np.linalg.norm(out - order_quad(quad), axis=1).max() <= 0.1 * short else quad
