@@ -91,6 +91,7 @@ def spot_card(image: np.ndarray, *, work_width: int = 640) -> tuple[np.ndarray, 
     h, w = image.shape[:2]
     scale = work_width / w
     small = cv2.resize(image, (work_width, int(round(h * scale))), interpolation=cv2.INTER_AREA)
+    sh, sw = small.shape[:2]
     glare = cv2.dilate((small.min(axis=2) >= GLARE).astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
     blurred = cv2.GaussianBlur(small, (5, 5), 0)
     lab = cv2.cvtColor(blurred, cv2.COLOR_BGR2LAB).astype(np.float32)
@@ -117,7 +118,14 @@ def spot_card(image: np.ndarray, *, work_width: int = 640) -> tuple[np.ndarray, 
         if all(_overlap(b, d) < SAME for d in distinct):
             distinct.append(_truest([c for c in cards if _overlap(b, c) >= SAME]))
     if not distinct:
-        _no_card([b for b in found if _printed(colour, b) >= MIN_PRINT], glare, scale)
+        # (a card off the mat, on the table round it: what differs from the table's own
+        # colour, seen along the photo's edges, the mat being what differs most)
+        rim = np.median(np.concatenate([lab[:sh // 10].reshape(-1, 3), lab[-(sh // 10):].reshape(-1, 3),
+                                        lab[:, :sw // 10].reshape(-1, 3), lab[:, -(sw // 10):].reshape(-1, 3)]), axis=0)
+        around = _cleaned((np.linalg.norm(lab - rim, axis=2) > MAT_DISTANCE) & ~glare)
+        off_mat = blobs_of(around, min_area=MIN_AREA * around.size, max_area=MAX_AREA * around.size, convex=True)
+        _no_card([b for b in found if _printed(colour, b) >= MIN_PRINT]
+                 + [b for b in off_mat if _printed(around, b) >= MIN_PRINT], glare, scale)
     if len(distinct) > 1 and 0.6 * distinct[0].rect_area < distinct[1].rect_area:
         raise EnrolmentError(TWO_MSG, reason="two_cards", where=distinct[1].quad / scale)
     card = distinct[0]
