@@ -4,7 +4,8 @@ A checked tablecloth, a textured table or a printed menu fills the frame around 
 squares that the marker detector traces and tries one by one (a gingham cloth: hundreds per
 frame, most of a frame's time). The cards lie on the mat, or hang over its edge: the search
 for markers is kept to the mat's outline widened by ``margin_mm`` (a card's length), the
-rest of the frame laid flat grey before the detector sees it.
+rest of the frame laid flat grey before the detector sees it. The corner markers' size also
+tells the reader how big a card's marker is (``marker_px``).
 
 The mat is found from its four corner markers (30 mm: big enough to be found on a copy of
 the frame a quarter as wide, a sixteenth of the work) and kept between frames: each next frame
