@@ -21,6 +21,7 @@ STEPS = 49
 # the card in a photo of any other resolution
 TRIM_SHORT = 0.008  # of the card's short side
 TRIM_MIN_PX = 1.0
+HUE_CLEARER = 1.5  # the hue's fit is taken when the paper stands out this much more clearly there
 MAX_MOVE = 0.2  # of the short side: a corner moved further means the fit went astray (an
 # outline on the moderna frame, 3 mm inside, moves a corner by up to 0.13)
 
@@ -70,15 +71,14 @@ def fit_edges(image: np.ndarray, quad: np.ndarray, mat_lab: np.ndarray) -> np.nd
     x1, y1 = np.minimum(q.max(axis=0) + pad, (w - 1, h - 1)).astype(int)
     roi = cv2.GaussianBlur(image[y0:y1 + 1, x0:x1 + 1], (3, 3), 0)
     diff = cv2.cvtColor(roi, cv2.COLOR_BGR2LAB).astype(np.float32) - np.float32(mat_lab)
-    best = None
-    # the colour's whole distance from the mat, or its hue alone (a cream paper on white
-    # marble: the marble's grey veins differ in lightness, the paper in hue): whichever
-    # tells the paper from what lies around the card more clearly
-    for dist in (np.linalg.norm(diff, axis=2), np.linalg.norm(diff[..., 1:], axis=2)):
-        fit = _fit(dist, q, x0, y0, short)
-        if fit is not None and (best is None or fit[1] > best[1]):
-            best = fit
-    return quad if best is None else best[0]
+    # the colour's whole distance from the mat; its hue alone (a cream paper on white
+    # marble: the marble's grey veins differ in lightness, the paper in hue) where that
+    # tells the paper from what lies around the card much more clearly
+    whole = _fit(np.linalg.norm(diff, axis=2), q, x0, y0, short)
+    hue = _fit(np.linalg.norm(diff[..., 1:], axis=2), q, x0, y0, short)
+    if hue is not None and (whole is None or hue[1] > HUE_CLEARER * whole[1]):
+        return hue[0]
+    return quad if whole is None else whole[0]
 
 
 def _fit(dist: np.ndarray, q: np.ndarray, x0: int, y0: int, short: float) -> tuple[np.ndarray, float] | None:
