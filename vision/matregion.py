@@ -4,7 +4,8 @@ A checked tablecloth, a textured table or a printed menu fills the frame around 
 squares that the marker detector traces and tries one by one (a gingham cloth: hundreds per
 frame, most of a frame's time). The cards lie on the mat, or hang over its edge: the search
 for markers is kept to the mat's outline widened by ``margin_mm`` (a card's length), the
-rest of the frame laid flat grey before the detector sees it.
+rest of the frame laid flat grey before the detector sees it. The corner markers' size also
+tells the reader how big a card's marker is (``marker_px``).
 
 The mat is found from its four corner markers (30 mm: big enough to be found on a copy of
 the frame a quarter as wide, a sixteenth of the work) and kept between frames: each next frame
@@ -21,7 +22,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.kit import CARD_H_MM, MAT_SIZES_MM, mat_marker_corners_mm
+from vision.kit import CARD_H_MM, MAT_CODE_MM, MAT_SIZES_MM, mat_marker_corners_mm
 from vision.marks import ALL_IDS, MAT_IDS
 
 _MAT_OF = {ALL_IDS.index(mid): (size, mid) for size, ids in MAT_IDS.items() for mid in ids}
@@ -60,6 +61,7 @@ class MatRegion:
         params.minMarkerPerimeterRate = 0.06
         self._detector = cv2.aruco.ArucoDetector(dictionary, params)
         self._region: Region | None = None
+        self._corner_px: tuple[tuple[int, int], float] | None = None  # frame size, corner markers' side (px)
         self._age = 0
         self.refound = 0  # how many times the mat was looked for on the whole frame
 
@@ -107,9 +109,18 @@ class MatRegion:
         if kept is not None and kept.size == (w, h) and self._age < self.refind_every and self._stays(gray, kept):
             self._age += 1
             return kept
+        self._corner_px = None
         self._region, self._age = self._find(gray), 0
         self.refound += 1
         return self._region
+
+    def marker_px(self, size: tuple[int, int], side_mm: float) -> float | None:
+        """How many px a marker of ``side_mm`` lying on the mat spans in frames of ``size``
+        (from the kept corner markers' size), or None without a mat."""
+        seen = self._corner_px
+        if seen is None or seen[0] != tuple(size):
+            return None
+        return seen[1] * side_mm / MAT_CODE_MM
 
     def forget(self) -> None:
         self._region = None
@@ -153,6 +164,8 @@ class MatRegion:
         size, ids = max(by_size.items(), key=lambda kv: len(kv[1]))
         if len(ids) < 2:
             return None
+        sides = [float(np.linalg.norm(found[i] - np.roll(found[i], 1, axis=0), axis=1).mean()) for i in ids]
+        self._corner_px = ((w, h), float(np.median(sides)))
         model = mat_marker_corners_mm(size)
         hom, _ = cv2.findHomography(np.concatenate([model[_MAT_OF[i][1]] for i in ids]),
                                     np.concatenate([found[i] for i in ids]), 0)

@@ -68,6 +68,13 @@ def load_image(path) -> np.ndarray:
 
 
 MIN_SOFT_SIDE_PX = 10.0  # under 1.25 px per cell no decision has a margin (12 px already loses cards)
+# markers at least this big (expected from the mat's corner markers, else the last frame of
+# the size): the square search sees the frame through a light blur (sigma DENOISE_SIGMA px).
+# The sensor's noise at a bar's gain makes tens of thousands of specks at the detector's
+# 5 px threshold, and tracing them is most of a frame's time; markers of 20 px and up keep
+# their black ring through the blur (their cells are read on the sharp frame: vision.softdecode)
+DENOISE_FROM_PX = 20.0
+DENOISE_SIGMA = 0.6
 MAX_SOFT_CANDIDATES = 200  # a busy table shows ~100 squares; bounded time on clutter
 
 
@@ -144,6 +151,7 @@ class PileReader:
         self._soft = SoftDecoder()
         self._region = MatRegion(self._dictionary)
         self._min_rate = params.minMarkerPerimeterRate
+        self._last_side: dict[tuple[int, int], float] = {}  # frame size -> median card marker side (px)
 
     # -- public -------------------------------------------------------------------------
 
@@ -234,12 +242,15 @@ class PileReader:
         """The detector on the mat's region of ``seen`` (vision.matregion), widened while
         cards turn up near its edge: (corners, ids, squares not read), in ``seen``'s pixels."""
         search, offset = self._region.search_image(seen)
+        expected = self._region.marker_px(seen.shape[1::-1], marker_side_mm(self.sticker_mm)) \
+            or self._last_side.get(seen.shape[1::-1])
+        denoise = expected is not None and expected >= DENOISE_FROM_PX
         corners: list[np.ndarray] = []
         ids: list[int] = []
         unread: list[np.ndarray] = []
         for _ in range(2):  # the region, and once widened (a fan beyond the mat)
             self._set_min_side(max(search.shape[:2]))
-            c, i, u = self._detector.detectMarkers(search)
+            c, i, u = self._detector.detectMarkers(cv2.GaussianBlur(search, (0, 0), DENOISE_SIGMA) if denoise else search)
             seen_before = [q.reshape(4, 2) for q in corners + unread]
             fresh_c = [q.reshape(4, 2) + offset for q in c]
             keep = _new_squares(fresh_c, seen_before)
@@ -251,6 +262,7 @@ class PileReader:
             if not cards:
                 break
             side = float(np.median([_side(q) for q in cards]))
+            self._last_side[seen.shape[1::-1]] = side
             # and the squares of a marker's size that look like one (most are read softly)
             like = [q for q in unread if 0.6 * side <= _side(q) <= 1.6 * side]
             if like:

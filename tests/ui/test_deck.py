@@ -3,6 +3,7 @@ dealing it face up (camera.marks = deck:NAME), on drawn frames played by the fil
 
 from __future__ import annotations
 
+import os
 
 import cv2
 import pytest
@@ -88,6 +89,27 @@ def test_learn_the_deck_from_the_settings(kiosk, data_dir, tmp_path):
     assert not d.has("save")  # not before all 48 are learnt
     d.pump(2, draw=True)
     d.shot()
+    # a card across the photo's edge: refused for that, and circled on the preview there
+    from kiosk.ui.i18n import _
+    from kiosk.ui.screens.learn_deck import PROBLEMS
+    cut = tmp_path / "cut.jpg"
+    cv2.imwrite(str(cut), deckdraw.enrol_photo(Card.parse("3E"), centre=(1270, 360), light=deckdraw.Light(gain=0.9)))
+    os.replace(cut, photo)  # the file camera reads the file again each frame
+    before = screen.service.latest_frame
+    assert wait_for(d, lambda: screen.service.latest_frame is not before)
+    before = screen.service.latest_frame
+    assert wait_for(d, lambda: screen.service.latest_frame is not before)
+    d.tap("learn", shot=False)
+    assert wait_for(d, lambda: not screen.busy)
+    assert screen.prompt == _(PROBLEMS["cut"]) and screen.learning.current == DECK[1]
+    assert len(screen.problem_where) == 8 and max(screen.problem_where[0::2]) > 0.95
+    d.pump(2, draw=True)
+    preview = screen.ids.preview
+    x, y, r = screen.preview_ring(screen.problem_where, preview.center, preview.norm_image_size)
+    # at the preview's right edge, half way up, about a card across
+    assert abs(x - (preview.center_x + preview.norm_image_size[0] / 2)) < 0.1 * preview.norm_image_size[0]
+    assert abs(y - preview.center_y) < 0.1 * preview.height and 0.1 < r / preview.norm_image_size[1] < 0.6
+    d.shot(state="refused")
     # any card can be learnt again alone: choose 9O in the grid
     screen.choose("9O")
     assert dict(screen.grid)["9O"] == "current" and dict(screen.grid)["1O"] == "flagged"

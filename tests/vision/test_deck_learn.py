@@ -133,3 +133,24 @@ def test_read_deal_prints_the_cards_in_the_order_dealt(photos, data_dir, tmp_pat
     out = json.loads(capsys.readouterr().out)
     assert out == {"cards": [c.code for c in order], "uncertain": 0}
     assert main(["read", "--deck", "nope", "--deal", names[0], "--json"]) == 2
+
+
+def test_the_card_is_found_on_marble_on_wood_beside_a_reflection_and_across_the_edge():
+    """Realistic learning photos (tests/realcam/rough) the learner refused or outlined wrong:
+    cream paper on white marble (the outline a vein joined was taken), a card beside the
+    lamp's reflection on wood (its halo took the outline; a plank's joint running off the
+    photo vetoed the card as "cut"); and an ace cut by the photo's edge, a thin strip, said
+    to be no card at all."""
+    from tests.realcam.rough.learning import learning_photo
+    from vision.deck.learnspot import find_card_on_mat
+    from vision.deck.views import order_quad
+
+    for code, surface, seed in (("12C", "marble", 26014), ("1O", "wood", 25001), ("3O", "wood", 25010),
+                                ("11E", "wood", 25027)):
+        photo = learning_photo(code, surface, seed)
+        quad = find_card_on_mat(photo.image)
+        assert np.linalg.norm(order_quad(quad) - order_quad(photo.truth.quad), axis=1).max() <= 6.0, (code, surface)
+    cut = deckdraw.enrol_photo(Card.parse("1O"), centre=(1270, 360), light=deckdraw.Light(gain=0.9))
+    with pytest.raises(EnrolmentError) as err:
+        find_card_on_mat(cut)
+    assert err.value.reason == "cut" and err.value.where[:, 0].max() > 1200

@@ -119,3 +119,18 @@ def test_read_json_lists_the_places_asked_about(plain, tmp_path):
     assert min(np.hypot(ask["x"] - q.mean(axis=0)[0], ask["y"] - q.mean(axis=0)[1])
                for q in truth.marker_quads) < ask["radius"]
     assert plain.visible <= set(clear_entry["cards"]) and clear_entry["asked"] == []
+
+
+def test_big_markers_are_searched_for_through_a_light_blur_and_all_read(gingham):
+    from vision.kit import marker_side_mm
+    from vision.reader import DENOISE_FROM_PX, _side
+
+    reader = PileReader()
+    result = reader.read(gingham.image)
+    assert gingham.visible <= set(result.codes) and not gingham.wrong(result.codes)
+    # the markers' size known from the mat's corners: 1080p markers are big enough for the blur
+    size = gingham.image.shape[1::-1]
+    expected = reader._region.marker_px(size, marker_side_mm())
+    read = float(np.median([_side(d.corners) for d in result.detections]))
+    assert abs(expected - read) < 0.15 * read and expected >= DENOISE_FROM_PX
+    assert reader._region.marker_px((1280, 720), marker_side_mm()) is None  # not for another frame size

@@ -21,6 +21,7 @@ STEPS = 49
 # the card in a photo of any other resolution
 TRIM_SHORT = 0.008  # of the card's short side
 TRIM_MIN_PX = 1.0
+HUE_CLEARER = 1.5  # the hue's fit is taken when the paper stands out this much more clearly there
 MAX_MOVE = 0.2  # of the short side: a corner moved further means the fit went astray (an
 # outline on the moderna frame, 3 mm inside, moves a corner by up to 0.13)
 
@@ -69,7 +70,20 @@ def fit_edges(image: np.ndarray, quad: np.ndarray, mat_lab: np.ndarray) -> np.nd
     x0, y0 = np.maximum(q.min(axis=0) - pad, 0).astype(int)
     x1, y1 = np.minimum(q.max(axis=0) + pad, (w - 1, h - 1)).astype(int)
     roi = cv2.GaussianBlur(image[y0:y1 + 1, x0:x1 + 1], (3, 3), 0)
-    dist = np.linalg.norm(cv2.cvtColor(roi, cv2.COLOR_BGR2LAB).astype(np.float32) - mat_lab, axis=2)
+    diff = cv2.cvtColor(roi, cv2.COLOR_BGR2LAB).astype(np.float32) - np.float32(mat_lab)
+    # the colour's whole distance from the mat; its hue alone (a cream paper on white
+    # marble: the marble's grey veins differ in lightness, the paper in hue) where that
+    # tells the paper from what lies around the card much more clearly
+    whole = _fit(np.linalg.norm(diff, axis=2), q, x0, y0, short)
+    hue = _fit(np.linalg.norm(diff[..., 1:], axis=2), q, x0, y0, short)
+    if hue is not None and (whole is None or hue[1] > HUE_CLEARER * whole[1]):
+        return hue[0]
+    return quad if whole is None else whole[0]
+
+
+def _fit(dist: np.ndarray, q: np.ndarray, x0: int, y0: int, short: float) -> tuple[np.ndarray, float] | None:
+    """The outline fitted on one distance map, and how clearly the paper stands out there
+    (paper over the spread of what lies outside), or None."""
     local = q - (x0, y0)
     centre = local.mean(axis=0)
     ts = np.linspace(0.12, 0.88, SAMPLES)
@@ -92,7 +106,8 @@ def fit_edges(image: np.ndarray, quad: np.ndarray, mat_lab: np.ndarray) -> np.nd
     outer = np.concatenate([p[:, :STEPS // 5] for _, _, p in sides]).ravel()
     floor = float(np.median(outer))
     if paper - floor < 6.0:  # paper and mat alike: nothing to fit to
-        return quad
+        return None
+    clarity = (paper - floor) / max(float(np.percentile(outer, 90)) - floor, 1.0)
     level = floor + 0.5 * (paper - floor)
     lines = []
     for base, inward, prof in sides:
@@ -107,12 +122,12 @@ def fit_edges(image: np.ndarray, quad: np.ndarray, mat_lab: np.ndarray) -> np.nd
             found.append(base[j] + (ks[k - 1] + f * (ks[k] - ks[k - 1])) * inward)
         line = _line_through(np.array(found), max(TRIM_MIN_PX, TRIM_SHORT * short))
         if line is None:
-            return quad
+            return None
         lines.append(line)
     corners = [_meet(lines[i - 1], lines[i]) for i in range(4)]
     if any(c is None for c in corners):
-        return quad
+        return None
     out = np.array(corners) + (x0, y0)
     if np.max(np.linalg.norm(out - q, axis=1)) > MAX_MOVE * short:
-        return quad
-    return out.astype(np.float32)
+        return None
+    return out.astype(np.float32), clarity

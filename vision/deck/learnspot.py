@@ -25,9 +25,11 @@ import numpy as np
 
 from vision.deck.errors import EnrolmentError
 from vision.deck.edges import fit_edges
-from vision.deck.locate import Blob, blobs_of
+from vision.deck.locate import CARD_ASPECT, Blob, blobs_of
+from vision.deck.views import order_quad
 
 MAT_DISTANCE = 16.0  # CIELAB distance from the table's colour that is "something on it"
+HUE_DISTANCE = 6.0  # the same in hue alone (a, b): cream paper on white marble
 GLARE = 250  # every channel at least this: the lamp's reflection
 GLARE_ON_CARD = 0.004  # of the card's area clipped on the table just beside it: a reflection touches it
 GLARE_PATCH = 0.01  # of the card's area clipped inside it (and not all of its paper): a reflection on it
@@ -51,21 +53,38 @@ def _colour_mask(lab: np.ndarray, glare: np.ndarray) -> tuple[np.ndarray, np.nda
     middle = lab[sh // 5:sh - sh // 5, sw // 5:sw - sw // 5].reshape(-1, 3)
     table = np.median(middle, axis=0)
     dist = np.linalg.norm(lab - table, axis=2)
-    mask = ((dist > MAT_DISTANCE) & ~glare).astype(np.uint8) * 255
+    return _cleaned((dist > MAT_DISTANCE) & ~glare), table
+
+
+def _hue_mask(lab: np.ndarray, table: np.ndarray, glare: np.ndarray) -> np.ndarray:
+    """What differs from the table in hue alone: a cream paper on white marble, whose grey
+    veins differ from it in lightness only."""
+    dist = np.linalg.norm(lab[..., 1:] - table[1:], axis=2)
+    return _cleaned((dist > HUE_DISTANCE) & ~glare)
+
+
+def _cleaned(mask: np.ndarray) -> np.ndarray:
+    mask = mask.astype(np.uint8) * 255
     k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
-    mask = cv2.morphologyEx(cv2.morphologyEx(mask, cv2.MORPH_OPEN, k), cv2.MORPH_CLOSE, k, iterations=2)
-    return mask, table
+    return cv2.morphologyEx(cv2.morphologyEx(mask, cv2.MORPH_OPEN, k), cv2.MORPH_CLOSE, k, iterations=2)
 
 
-def _edge_mask(grey: np.ndarray) -> np.ndarray:
-    """The regions the photo's closed edges enclose, filled."""
+def _edge_mask(grey: np.ndarray, *, strong: bool = False) -> np.ndarray:
+    """The regions the photo's closed edges enclose, filled. ``strong``: only the photo's
+    sharpest edges (the paper's against a dark table), not the grain or a plank's tone that
+    close a weaker outline round the card and a reflection beside it."""
     med = float(np.median(grey))
-    edges = cv2.Canny(grey, max(10.0, 0.165 * med), max(30.0, 0.33 * med))
+    lo, hi = max(10.0, 0.165 * med), max(30.0, 0.33 * med)
+    if strong:
+        lo, hi = 2 * hi, 4 * hi
+    edges = cv2.Canny(grey, lo, hi)
     edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
     contours, _ = cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     filled = np.zeros_like(edges)
     cv2.drawContours(filled, contours, -1, 255, -1)
-    return cv2.morphologyEx(filled, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
+    # (a plank's joint touching the card's corner is a double line: a wider opening cuts it off)
+    k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9)) if strong else np.ones((5, 5), np.uint8)
+    return cv2.morphologyEx(filled, cv2.MORPH_OPEN, k)
 
 
 def spot_card(image: np.ndarray, *, work_width: int = 640) -> tuple[np.ndarray, np.ndarray]:
@@ -74,35 +93,56 @@ def spot_card(image: np.ndarray, *, work_width: int = 640) -> tuple[np.ndarray, 
     h, w = image.shape[:2]
     scale = work_width / w
     small = cv2.resize(image, (work_width, int(round(h * scale))), interpolation=cv2.INTER_AREA)
+    sh, sw = small.shape[:2]
     glare = cv2.dilate((small.min(axis=2) >= GLARE).astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
     blurred = cv2.GaussianBlur(small, (5, 5), 0)
     lab = cv2.cvtColor(blurred, cv2.COLOR_BGR2LAB).astype(np.float32)
     colour, table = _colour_mask(lab, glare)
-    outline = _edge_mask(cv2.cvtColor(blurred, cv2.COLOR_BGR2GRAY))
+    grey = cv2.cvtColor(blurred, cv2.COLOR_BGR2GRAY)
+    outline = _edge_mask(grey)
     # (thin lines: the grain and the planks' joints of wood, marble's veins, joined to the
     # card; a card is wide. Yet on marble the card's printed border may be all that differs)
     wide = cv2.morphologyEx(colour, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9)))
     found: list[Blob] = []
-    for mask in (colour, wide, outline):
+    for mask in (colour, wide, outline, _edge_mask(grey, strong=True), _hue_mask(lab, table, glare)):
         found += blobs_of(mask, min_area=MIN_AREA * mask.size, max_area=MAX_AREA * mask.size, convex=True)
     cards = [b for b in found if b.card_shaped and not b.touches_edge and _printed(colour, b) >= MIN_PRINT]
     # (the printed part of a card cut by the photo's edge, inside the card's own region
     # that runs off the photo, is no card)
-    cut = [b for b in found if b.touches_edge and b.area <= 0.08 * glare.size]
+    # (not a plank's joint or a vein running off the photo that the card's colour joins:
+    # a card cut by the edge is a rectangle, as long as a card at the most)
+    cut = [b for b in found if b.touches_edge and b.area <= 0.08 * glare.size and b.rectangular >= 0.7
+           and b.aspect <= 4.0]
     cards = [b for b in cards if all(_overlap(b, c) < SAME for c in cut)]
     cards.sort(key=lambda b: -b.rect_area)
     distinct: list[Blob] = []
     for b in cards:  # (a card's printed border inside its edge is the same card)
         if all(_overlap(b, d) < SAME for d in distinct):
-            distinct.append(b)
+            distinct.append(_truest([c for c in cards if _overlap(b, c) >= SAME]))
     if not distinct:
-        _no_card([b for b in found if _printed(colour, b) >= MIN_PRINT], glare, scale)
+        # (a card off the mat, on the table round it: what differs from the table's own
+        # colour, seen along the photo's edges, the mat being what differs most)
+        rim = np.median(np.concatenate([lab[:sh // 10].reshape(-1, 3), lab[-(sh // 10):].reshape(-1, 3),
+                                        lab[:, :sw // 10].reshape(-1, 3), lab[:, -(sw // 10):].reshape(-1, 3)]), axis=0)
+        around = _cleaned((np.linalg.norm(lab - rim, axis=2) > MAT_DISTANCE) & ~glare)
+        off_mat = blobs_of(around, min_area=MIN_AREA * around.size, max_area=MAX_AREA * around.size, convex=True)
+        _no_card([b for b in found if _printed(colour, b) >= MIN_PRINT]
+                 + [b for b in off_mat if _printed(around, b) >= MIN_PRINT], glare, scale)
     if len(distinct) > 1 and 0.6 * distinct[0].rect_area < distinct[1].rect_area:
         raise EnrolmentError(TWO_MSG, reason="two_cards", where=distinct[1].quad / scale)
     card = distinct[0]
     if _glare_at(glare, card):
         raise EnrolmentError(GLARE_MSG, reason="glare", where=card.quad / scale)
     return card.quad / scale, table
+
+
+def _truest(same: list[Blob]) -> Blob:
+    """Of the outlines found for one card (biggest first), the biggest that is as much a
+    card's rectangle as the best of them: a closed outline that took in a vein of marble
+    or the grain beside the card is bigger, but fills its rectangle less and is squarer."""
+    fill = max(b.rectangular for b in same)
+    shape = min(abs(b.aspect - CARD_ASPECT) for b in same)
+    return next(b for b in same if b.rectangular >= fill - 0.03 and abs(b.aspect - CARD_ASPECT) <= shape + 0.05)
 
 
 def _printed(colour: np.ndarray, b: Blob) -> float:
@@ -131,7 +171,7 @@ def _no_card(found: list[Blob], glare: np.ndarray, scale: float) -> None:
     something card-sized, or nothing."""
     sizes = [b for b in found if 0.004 * glare.size <= b.area <= 0.08 * glare.size]
     for b in sizes:  # (a card cut by the edge is still a rectangle, not a strip of the table)
-        if b.touches_edge and b.rectangular >= 0.7 and b.aspect <= 2.6:
+        if b.touches_edge and b.rectangular >= 0.7 and b.aspect <= 4.0:
             raise EnrolmentError(CUT_MSG, reason="cut", where=b.quad / scale)
     for b in sizes:
         if not b.touches_edge and _glare_at(glare, b):
@@ -161,4 +201,10 @@ def _refined(image: np.ndarray, quad: np.ndarray, mat_lab: np.ndarray) -> np.nda
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7)))
     blobs = blobs_of(mask, min_area=0.3 * cv2.contourArea(np.float32(quad)), convex=True)
     good = [b for b in blobs if b.card_shaped and not b.touches_edge]
-    return good[0].quad + np.float32([x0, y0]) if good else quad
+    if not good:
+        return quad
+    # (a reflection's halo beside the card, as unlike the table as the paper, takes the
+    # threshold with it: an outline that moved the rough one's corners far is not kept)
+    out = order_quad(good[0].quad + np.float32([x0, y0]))
+    short = min(np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1))
+    return out if np.linalg.norm(out - order_quad(quad), axis=1).max() <= 0.1 * short else quad

@@ -3,7 +3,9 @@
 Opened from the settings (behind the PIN). The camera light is on while it is open; the
 frame shown is the one a card is learnt from. Learning runs on a worker thread and its
 outcome comes back through the Clock. The 4 x 12 grid fills in; a flagged card (shown
-twice, or too like another) is red; tapping any card learns it again.
+twice, or too like another) is red; tapping any card learns it again. A refused photo's
+problem (the card across the photo's edge, a reflection touching it, a second card) is
+circled on the preview where the learner found it (``EnrolmentError.where``).
 """
 
 from __future__ import annotations
@@ -32,12 +34,39 @@ PROBLEMS = {
 }
 
 
+def preview_outline(where: list, centre: tuple, shown: tuple) -> list[float]:
+    """``where`` (8 fractions of the photo: x, y from its top-left, four corners) as window
+    points on a preview of the photo shown ``shown`` (w, h) big round ``centre``; [] for none."""
+    if len(where) != 8:
+        return []
+    (cx, cy), (w, h) = centre, shown
+    out: list[float] = []
+    for fx, fy in zip(where[0::2], where[1::2]):
+        out += [cx + (fx - 0.5) * w, cy + (0.5 - fy) * h]
+    return out
+
+
+def preview_ring(where: list, centre: tuple, shown: tuple) -> tuple[float, float, float]:
+    """A circle (x, y, radius) round :func:`preview_outline`, a little wider; radius 0 for none."""
+    pts = preview_outline(where, centre, shown)
+    if not pts:
+        return (0.0, 0.0, 0.0)
+    xs, ys = pts[0::2], pts[1::2]
+    x, y = sum(xs) / 4, sum(ys) / 4
+    return (x, y, 1.25 * max(((a - x) ** 2 + (b - y) ** 2) ** 0.5 for a, b in zip(xs, ys)))
+
+
 class LearnDeckScreen(KioskScreen):
     """The camera's frames in a preview, the 48 cards; the deck being learnt is ``self.learning``."""
 
     prompt = StringProperty("")
     grid = ListProperty([])  # 48 (code, state) in rows of oros, copes, espases, bastos
     busy = BooleanProperty(False)
+    # the refused photo's problem: its 4 corners as fractions of the photo (x, y from the
+    # top-left), circled on the preview; [] when there is none to show
+    problem_where = ListProperty([])
+    preview_outline = staticmethod(preview_outline)  # (for the .kv's drawing)
+    preview_ring = staticmethod(preview_ring)
     complete = BooleanProperty(False)
 
     def __init__(self, **kwargs):
@@ -73,6 +102,8 @@ class LearnDeckScreen(KioskScreen):
         for cell, (code, state) in zip(self._cells(), self.grid):
             cell.code, cell.cell_state = code, state
         self.complete = lt.complete
+        if not problem:
+            self.problem_where = []
         if problem:
             self.prompt = problem
         elif lt.current is not None:
@@ -122,6 +153,7 @@ class LearnDeckScreen(KioskScreen):
         if frame is None or self.busy or self.learning.current is None:
             return
         self.busy = True
+        self.problem_where = []
         image = getattr(frame, "image", frame)
         threading.Thread(target=self._learn_worker, args=(image,), name="learn-card", daemon=True).start()
 
@@ -131,9 +163,10 @@ class LearnDeckScreen(KioskScreen):
         except Exception:
             Logger.exception("kiosk: learning a card failed")
             outcome = None
-        Clock.schedule_once(lambda dt: self._learnt(outcome), 0)
+        size = (image.shape[1], image.shape[0])
+        Clock.schedule_once(lambda dt: self._learnt(outcome, size), 0)
 
-    def _learnt(self, outcome) -> None:
+    def _learnt(self, outcome, size: tuple[int, int] = (1, 1)) -> None:
         self.busy = False
         if outcome is None:
             self._show(_("Something went wrong. Try again."))
@@ -145,6 +178,9 @@ class LearnDeckScreen(KioskScreen):
         self.app.hardware.feedback("error")
         self._show(_(PROBLEMS[outcome.problem]).format(
             card=card_words(outcome.card.code), like=card_words(outcome.like.code) if outcome.like else ""))
+        if outcome.where is not None:
+            w, h = size
+            self.problem_where = [float(v) for x, y in outcome.where for v in (x / w, y / h)]
 
     def choose(self, code: str) -> None:
         self.learning.choose(Card.parse(code))
