@@ -22,7 +22,7 @@ from kiosk.table.memory import NewMatchForm, Shown, TableMemory
 from kiosk.table.state import (
     ACTION_STEPS, BIDDING_PHASES, Draft, SaveResult, TableState, Undone,
 )
-from kiosk.table.views import pending_of, sheet_of, state_of, undone_between
+from kiosk.table.views import edit_event_of, hand_data_of, pending_of, state_of, undone_between
 
 log = logging.getLogger("kiosk.table")
 DRAW_SUITS = (Suit.OROS, Suit.COPES, Suit.ESPASES, Suit.BASTOS)
@@ -30,14 +30,15 @@ Listener = Callable[[TableState], None]
 HAND_EVENTS = ("hand_scored", "penalty", "misdeal")
 
 
-class TableSession(TournamentClock):
+class TableSession:
     """One table's match: actions in, frozen :class:`TableState` out.
 
     Args:
         journal: a :class:`kiosk.journal.Journal` (the only place a change is kept).
         settings: team default names, ``match.both_confirm``.
         drafts: where the step in progress is kept across a power cut (memory if None).
-        rng: the on-screen suit draw. clock: seconds since the epoch (tournament clock).
+        rng: the on-screen suit draw. clock: seconds since the epoch (``tournament``, the
+            owned :class:`TournamentClock` of the match shown).
 
     Actions return a :class:`SaveResult`; ``saved`` is True only after the journal's
     commit returned. A journal that refuses the write (disk full, read-only, locked) gives
@@ -67,7 +68,7 @@ class TableSession(TournamentClock):
         self._pending = None
         self._undone: Undone | None = None
         self._last_save = SaveResult(True)
-        self._started: tuple[Any, float | None] = (None, None)
+        self.tournament = TournamentClock(journal, now=clock)
         self._listeners: list[Listener] = []
         self.state: TableState = TableState(step="scoreboard")
         self.resume()
@@ -79,6 +80,7 @@ class TableSession(TournamentClock):
         return lambda: self._listeners.remove(listener) if listener in self._listeners else None
 
     def _publish(self) -> None:
+        self.tournament.follow(self.match_id, self.match)
         self.state = state_of(self.match, self.match_id, self._draft, self._pending,
                               settings=self.settings, undone=self._undone,
                               last_save=self._last_save, new_match=self._new_match)
@@ -137,10 +139,7 @@ class TableSession(TournamentClock):
         except InvalidEvent:
             raise
         except JournalError as exc:  # full, read-only, locked, damaged: NOT saved
-            log.error("kiosk: %s not saved: %s", event.get("type"), exc)
-            self._last_save = SaveResult(False, exc)
-            self._publish()
-            return self._last_save
+            return self._not_saved(event["type"], exc)
         self._last_save = SaveResult(True)
         if event["type"] not in ("undo",):
             self._undone = None
@@ -151,6 +150,12 @@ class TableSession(TournamentClock):
         self._publish()
         return self._last_save
 
+    def _not_saved(self, what: str, exc: JournalError) -> SaveResult:
+        log.error("kiosk: %s not saved: %s", what, exc)
+        self._last_save = SaveResult(False, exc)
+        self._publish()
+        return self._last_save
+
     def _create(self, event: dict) -> SaveResult:
         try:
             match_id = self.journal.create_match(event)
@@ -158,10 +163,7 @@ class TableSession(TournamentClock):
         except InvalidEvent:
             raise
         except JournalError as exc:
-            log.error("kiosk: new match not saved: %s", exc)
-            self._last_save = SaveResult(False, exc)
-            self._publish()
-            return self._last_save
+            return self._not_saved("new match", exc)
         self.match_id, self.match = match_id, match
         self._undone, self._last_save = None, SaveResult(True)
         self._new_match = None
@@ -369,30 +371,21 @@ class TableSession(TournamentClock):
 
     def hand_data(self, index: int) -> dict:
         """A past hand in the match JSON form (what an edit replaces)."""
-        row = sheet_of(self.match)[index]
-        if row.kind == "misdeal":
-            return {"misdeal": True}
-        data = {"trump": row.trump, "delegated": row.delegated, "doubling": row.doubling}
-        if row.kind == "penalty":
-            data["penalty"] = row.offender or next(
-                (t for t in ("A", "B") if not row.scored.get(t)), "A")
-        else:
-            team = row.trump_team or "A"
-            data["points"] = {team: row.points.get(team, 0)}
-        return data
-
-    def _edit_event(self, index: int, data: dict) -> dict:
-        played = not data.get("misdeal") and "penalty" not in data
-        if played and "evidence" not in data and self.match is not None \
-                and 0 <= int(index) < len(self.match.hands):
-            evidence = self.match.hands[int(index)].evidence
-            if evidence:  # a typed correction keeps the photo the camera took of the hand
-                data = {**data, "evidence": evidence}
-        return {"type": "edit", "hand": int(index), "data": data}
+        return hand_data_of(self.match, index)
 
     def edit_preview(self, index: int, data: dict) -> dict:
         """The totals the match would have after the edit (raises the core's error)."""
-        return dict(self.match.apply(self._edit_event(index, data)).totals)
+        return dict(self.match.apply(edit_event_of(self.match, index, data)).totals)
 
     def edit_hand(self, index: int, data: dict) -> SaveResult:
-        return self._commit(self._edit_event(index, data))
+        return self._commit(edit_event_of(self.match, index, data))
+
+    # ------------------------------------------------------------------ tournament clock
+    def check_time(self) -> bool:
+        """Every second: when the tournament clock has run out, journal ``time_up`` once.
+        True when it was saved."""
+        return self.tournament.due and self.call_time().saved
+
+    def call_time(self) -> SaveResult:
+        """The hand in progress is the last; a hand being scored stays open."""
+        return self._commit({"type": "time_up"}, keep_draft=True)

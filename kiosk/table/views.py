@@ -117,3 +117,29 @@ def undone_between(before, after) -> Undone:
     if after.phase != before.phase or after.contract != before.contract:
         return Undone("bid", after.hand_number)
     return Undone("other", None)
+
+
+def hand_data_of(match, index: int) -> dict:
+    """A past hand in the match JSON form (what an edit replaces)."""
+    row = sheet_of(match)[index]
+    if row.kind == "misdeal":
+        return {"misdeal": True}
+    data = {"trump": row.trump, "delegated": row.delegated, "doubling": row.doubling}
+    if row.kind == "penalty":
+        data["penalty"] = row.offender or next(
+            (t for t in ("A", "B") if not row.scored.get(t)), "A")
+    else:
+        team = row.trump_team or "A"
+        data["points"] = {team: row.points.get(team, 0)}
+    return data
+
+
+def edit_event_of(match, index: int, data: dict) -> dict:
+    """The ``edit`` event that replaces hand ``index`` with ``data``: a typed correction of a
+    played hand keeps the photo the camera took of it."""
+    played = not data.get("misdeal") and "penalty" not in data
+    if played and "evidence" not in data and match is not None and 0 <= int(index) < len(match.hands):
+        evidence = match.hands[int(index)].evidence
+        if evidence:
+            data = {**data, "evidence": evidence}
+    return {"type": "edit", "hand": int(index), "data": data}
