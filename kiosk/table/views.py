@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from kiosk.game import BidKind, HandResult, Phase, ResultKind
 from kiosk.table.state import (
-    Bids, Contract, Draft, HandRow, PendingHand, SaveResult, TableState, TeamBreakdown, Undone, key_of,
+    Bids, Contract, Draft, HandRow, PendingHand, SaveResult, Step, TableState, TeamBreakdown, Undone,
+    key_of,
 )
 
 
@@ -25,15 +27,11 @@ def contract_of(match) -> Contract:
 def bids_of(match) -> Bids:
     if match is None or match.is_over:
         return Bids()
-    events = tuple(dict(b) for b in match.legal_bids())
-    levels: list[str] = []
-    for b in events:
-        if b["type"] == "double" and b["level"] not in levels:
-            levels.append(b["level"])
-    return Bids(trumps=tuple(b["trump"] for b in events if b["type"] == "trump"),
-                can_delegate=any(b["type"] == "delegate" for b in events),
-                levels=tuple(levels), can_play=any(b["type"] == "play" for b in events),
-                events=events)
+    bids = match.bids()
+    levels = tuple(dict.fromkeys(b.level.key for b in bids if b.kind is BidKind.DOUBLE))
+    return Bids(trumps=tuple(b.trump.value for b in bids if b.kind is BidKind.TRUMP),
+                can_delegate=any(b.kind is BidKind.DELEGATE for b in bids),
+                levels=levels, can_play=any(b.kind is BidKind.PLAY for b in bids), events=bids)
 
 
 def breakdown_of(hand) -> tuple[TeamBreakdown, ...]:
@@ -45,24 +43,24 @@ def breakdown_of(hand) -> tuple[TeamBreakdown, ...]:
                  for team in ("A", "B"))
 
 
-def pending_of(match, event: dict) -> PendingHand:
+def pending_of(match, result: HandResult) -> PendingHand:
     """The proposed result, applied by the core once (raises its error if impossible)."""
-    after = match.apply(event)
+    after = match.apply(result.event)
     hand = after.hands[-1] if len(after.hands) > len(match.hands) else None
-    return PendingHand(event=dict(event), breakdown=breakdown_of(hand) if hand else (),
+    return PendingHand(result=result, breakdown=breakdown_of(hand) if hand else (),
                        totals_after=dict(after.totals), hand=hand, match_over_after=after.is_over)
 
 
-def step_of(match, draft: Draft | None) -> str:
+def step_of(match, draft: Draft | None) -> Step:
     if match is None:
-        return "scoreboard"
+        return Step.SCOREBOARD
     if draft is not None:
         return draft.step
     if match.is_over:
-        return "match_won"
-    if match.phase in ("delegated", "doubling"):
-        return "bidding"
-    return "scoreboard"
+        return Step.MATCH_WON
+    if match.phase in (Phase.DELEGATED, Phase.DOUBLING):
+        return Step.BIDDING
+    return Step.SCOREBOARD
 
 
 def state_of(match, match_id, draft: Draft | None, pending: PendingHand | None, *, settings,
@@ -70,7 +68,7 @@ def state_of(match, match_id, draft: Draft | None, pending: PendingHand | None, 
     state = _state_of(match, match_id, draft, pending, settings=settings, undone=undone,
                       last_save=last_save)
     # The new match's form is shown over whatever the table had until a match is created.
-    return replace(state, step="new_match", new_match=new_match) if new_match is not None else state
+    return replace(state, step=Step.NEW_MATCH, new_match=new_match) if new_match is not None else state
 
 
 def _state_of(match, match_id, draft: Draft | None, pending: PendingHand | None, *, settings,
@@ -79,21 +77,23 @@ def _state_of(match, match_id, draft: Draft | None, pending: PendingHand | None,
     team_names = {"A": names.get("A") or settings["match.team_a"],
                   "B": names.get("B") or settings["match.team_b"]}
     if match is None:
-        return TableState(step="scoreboard", team_names=team_names, draft=None,
+        return TableState(step=Step.SCOREBOARD, team_names=team_names, draft=None,
                           last_undone=undone, last_save=last_save)
     r = match.roles
-    roles = {k: int(getattr(r, k)) for k in ("dealer", "shuffler", "cutter", "first_lead")}
-    event_type = draft.event.get("type") if draft is not None and draft.event else None
+    roles = {"dealer": int(r.dealer), "shuffler": int(r.shuffler), "cutter": int(r.cutter),
+             "first_lead": int(r.first_lead)}
+    result = draft.result if draft is not None else None
     return TableState(
         step=step_of(match, draft), has_match=True, match_id=match_id, phase=match.phase,
         is_over=match.is_over, winner=match.winner, team_names=team_names,
         players=tuple(match.players or (None,) * 4),
         totals={"A": int(match.totals.get("A", 0)), "B": int(match.totals.get("B", 0))},
-        target=match.rules.target, max_hands=getattr(match.rules, "max_hands", None),
+        target=match.rules.target, max_hands=match.rules.max_hands,
         hand_number=len(match.hands) + 1, roles=roles, contract=contract_of(match),
         bids=bids_of(match), can_undo=bool(match.can_undo), can_redo=bool(match.can_redo),
         draft=draft, pending=pending,
-        needs_both=bool(settings["match.both_confirm"]) and event_type == "hand_scored",
+        needs_both=bool(settings["match.both_confirm"]) and result is not None
+        and result.kind is ResultKind.HAND_SCORED,
         last_undone=undone, last_save=last_save, events=len(match.events))
 
 

@@ -14,7 +14,7 @@ START = 1_800_000_000.0
 
 
 def _bid(session) -> None:
-    session.choose_trump(next(b["trump"] for b in session.state.bids.events if b["type"] == "trump"))
+    session.choose_trump(session.state.bids.trumps[0])
 
 
 def _scored(session, points_a: int) -> None:

@@ -86,7 +86,7 @@ def test_time_running_out_while_scoring_keeps_the_hand_being_scored(tmp_path, cl
     vm.propose({"type": "hand_scored", "points": {team: 50}})
     clock.now += 3600
     assert vm.check_time()
-    assert vm.state.step == "confirm" and vm.state.pending.event["points"] == {team: 50}
+    assert vm.state.step == "confirm" and vm.state.pending.result.points == {team: 50}
     assert vm.confirm() and vm.match.is_over
 
 
