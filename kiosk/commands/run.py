@@ -146,7 +146,7 @@ def run(args: argparse.Namespace) -> int:
             club.stop()
         journal.close()
         sound.close()
-        if controls is not None and hasattr(controls, "close"):
+        if controls is not None:
             controls.close()
     return 0
 
