@@ -8,7 +8,7 @@ time). Both are a :class:`CameraService`, and both report each read to ``on_card
 
     source -> capture thread -> on_frame(Frame)          (the preview)
            -> reading thread -> on_cards(CardsRead)      (the cards counted new, what was seen)
-                             -> on_status(str)           (vision.sources.STATUS_MESSAGES)
+                             -> on_status(str)           (vision.sources' statuses)
 """
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ class CameraService(Protocol):
     on the UI's (``on_frame``, ``on_cards``, ``on_status`` are given when it is made).
 
     ``latest_frame`` is the newest frame taken; ``status`` the source's
-    (``vision.sources.STATUS_MESSAGES``); ``reset()`` starts a new pile; ``request_still()``
+    (``vision.sources.RUNNING``, ``NO_CAMERA``...); ``reset()`` starts a new pile; ``request_still()``
     takes a full-resolution still now (False: this service takes none); ``evidence()`` is
     the photo to keep with the hand (BGR), or None.
     """

@@ -24,7 +24,7 @@ camera, frames it has not started are replaced, so the preview never waits for i
 **Callbacks run on those threads, never on the UI thread.** A Kivy screen must hop back
 with ``Clock.schedule_once(lambda dt: ..., 0)`` and must not touch widgets inside the
 callback. ``on_status(status)`` comes from the capture thread whenever the source's status
-changes (see ``vision.sources.STATUS_MESSAGES`` for what to show). A callback that raises
+changes (``vision.sources.RUNNING``, ``NO_CAMERA``...; the kiosk says each). A callback that raises
 is logged and the threads go on.
 """
 
