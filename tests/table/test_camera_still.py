@@ -97,7 +97,7 @@ def test_a_settled_pile_is_read_from_a_still_into_the_pending_hand(tmp_path):
     assert scoring.evidence is not None  # the still, annotated, kept as the hand's photo
     assert cv2.imread(scoring.evidence).shape[1] <= 1920
     session.update_draft(team="A")
-    session.propose(CardPicker("A", draft.cards).event(source="camera", evidence=scoring.evidence))
+    session.propose(CardPicker("A", draft.cards).result(source="camera", evidence=scoring.evidence))
     pending = session.state.pending
     assert pending is not None and sorted(pending.result.piles["A"]) == sorted(draft.cards)
 
