@@ -19,6 +19,7 @@ from typing import Any
 from hardware.pins import NOT_FITTED
 from kiosk import paths
 from kiosk.files import write_whole
+from kiosk.game import PRESETS, TARGETS
 
 
 class OptionalInt:
@@ -105,10 +106,8 @@ BCM = {"low": 0, "high": 27}       # the Pi's GPIO numbers
 
 SETTINGS: tuple[Setting, ...] = (
     # match defaults
-    _s("match", "preset", "reglament", "Rules preset for new matches",
-       ("reglament", "butinet", "girona", "torrefarrera", "regional_234")),
-    _s("match", "target", 101, "Points to win (101 by default; 51, 73, 100, 151, 200, 201)",
-       (51, 73, 100, 101, 151, 200, 201)),
+    _s("match", "preset", "reglament", "Rules preset for new matches", tuple(PRESETS)),
+    _s("match", "target", 101, "Points to win (101 by default; 51, 73, 100, 151, 200, 201)", TARGETS),
     _s("match", "team_a", "Nosaltres", "Default name of the first pair", pattern=NAME),
     _s("match", "team_b", "Vosaltres", "Default name of the second pair", pattern=NAME),
     _s("match", "both_confirm", False, "Both pairs must confirm a hand's score"),

@@ -109,7 +109,7 @@ class ReadResult:
                  show_rejected: bool = True) -> np.ndarray:
         """A copy of ``image`` (BGR or gray) with the mat outline, every card found (green,
         with its code), rejected candidates (orange) and the cards of failed checks (red, with
-        the messages listed at the top). ``problems`` adds checks made later (vision.checks)."""
+        the messages listed at the top). ``problems`` adds checks made later (a pile that fails the core's checks)."""
         out = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR) if image.ndim == 2 else image.copy()
         scale = max(out.shape[1] / 1920, 0.5)
         thick = max(1, int(round(2 * scale)))

@@ -5,7 +5,7 @@
     source thread (vision.sources) -- grabs from the device, keeps the latest frame
     capture thread   -- takes each new frame, calls on_frame(frame), hands it on
     recognition thread -- reads the newest handed-on frame (downscaled), calls
-                          on_cards(result, new_cards)
+                          on_cards(CardsRead(new, result=read))
 
 Glare in the live video: where the source can change its exposure (``supports_exposure``)
 and a frame's read shows a sticker or the mat burnt out by the lamp's reflection, the
@@ -24,7 +24,7 @@ camera, frames it has not started are replaced, so the preview never waits for i
 **Callbacks run on those threads, never on the UI thread.** A Kivy screen must hop back
 with ``Clock.schedule_once(lambda dt: ..., 0)`` and must not touch widgets inside the
 callback. ``on_status(status)`` comes from the capture thread whenever the source's status
-changes (see ``vision.sources.STATUS_MESSAGES`` for what to show). A callback that raises
+changes (``vision.sources.RUNNING``, ``NO_CAMERA``...; the kiosk says each). A callback that raises
 is logged and the threads go on.
 """
 
@@ -36,7 +36,9 @@ from typing import Callable, Iterator
 
 import cv2
 
+from vision.camera import CardsRead, OnCards
 from vision.errors import CameraError
+from kiosk.game import Card
 from vision.reader import LiveAccumulator, PileReader, ReadResult
 from vision.sources import Frame, FrameSource, release_freed_memory
 from vision.still import StillCapture, StillRead, add_darker
@@ -85,8 +87,9 @@ def follow_frames(source: FrameSource, stop: threading.Event,
         yield frame
 
 
-class CameraService:
-    """``CameraService(source, reader, *, on_frame=None, on_cards=None, on_status=None)``.
+class StickerService:
+    """``StickerService(source, reader, *, on_frame=None, on_cards=None, on_status=None)``:
+    the :class:`vision.camera.CameraService` of marked cards (a pile spread out, read whole).
 
     ``recognition_width``: frames wider than this are downscaled before reading (results
     are scaled back to the frame's pixels). Keep stickers >= 2 px/mm after downscaling.
@@ -97,11 +100,11 @@ class CameraService:
 
     def __init__(self, source: FrameSource, reader: PileReader, *,
                  on_frame: Callable[[Frame], None] | None = None,
-                 on_cards: Callable[[ReadResult, list], None] | None = None,
+                 on_cards: OnCards | None = None,
                  on_status: Callable[[str], None] | None = None,
                  accumulator: LiveAccumulator | None = None,
                  recognition_width: int = 1920,
-                 on_still: Callable[[StillRead, list], None] | None = None,
+                 on_still: Callable[[StillRead, list[Card]], None] | None = None,
                  light: Callable[[bool], None] | None = None,
                  darker_scale: float = 0.4, darker_every_s: float = 1.0):
         self.source = source
@@ -135,7 +138,7 @@ class CameraService:
     def status(self) -> str:
         return self.source.status
 
-    def start(self) -> "CameraService":
+    def start(self) -> "StickerService":
         if self._threads:
             return self
         self._stop.clear()
@@ -215,7 +218,7 @@ class CameraService:
             self.latest_result = result
             self.latest_read = (frame, result)
             self.reads += 1
-            self._call(self.on_cards, result, new)
+            self._call(self.on_cards, CardsRead(tuple(new), result=result))
 
     def _with_darker(self, frame: Frame, result: ReadResult) -> ReadResult:
         def darker_read():

@@ -175,8 +175,8 @@ def probe_setup(spec: str = "auto", *, timeout_s: float = 5.0) -> dict[str, obje
     try:
         frame = source.latest(timeout_s)
         if frame is None:
-            return {"camera": f"{source.name}: no frame in {timeout_s:g} s ({source.message}"
-                              + (f"; {source.error}" if source.error and not source.is_fault else "") + ")"}
+            return {"camera": f"{source.name}: no frame in {timeout_s:g} s ({source.status}"
+                              + (f": {source.error}" if source.error else "") + ")"}
         image = frame.gray if frame.gray is not None else frame.image
         check = check_setup(image, PileReader().read(image), video=True)
     finally:

@@ -145,9 +145,9 @@ class ClubTable:
         back) is told to the observers."""
         a, session = self._assignment, self.session
         ran_out = False
-        if (a is not None and self._round_match() and session.can_call_time
+        if (a is not None and self._round_match() and session.tournament.can_call_time
                 and banner(a, now=self._clock()).minutes_left == 0
-                and not any(e.get("type") == "time_up" for e in session.match.events)):
+                and not session.tournament.ever_called):
             ran_out = session.call_time().saved  # publishes the new state: observers hear it
         shown = (a and a.round, a and banner(a, now=self._clock()).minutes_left, self._online())
         if shown != self._shown:

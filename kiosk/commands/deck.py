@@ -94,8 +94,9 @@ def read_deal(args) -> int:
     return 0
 
 
-def deal_service(source, deck_name: str, **callbacks):
+def deal_service(source, deck_name: str, *, on_frame=None, on_cards=None, on_status=None):
     """The camera service for an ordinary deck (``camera.marks = deck:NAME``)."""
     from vision.deck.service import DealService
     from vision.deck.tracker import DealTracker
-    return DealService(source, DealTracker(store().load(deck_name)), **callbacks)
+    return DealService(source, DealTracker(store().load(deck_name)), on_frame=on_frame,
+                       on_cards=on_cards, on_status=on_status)

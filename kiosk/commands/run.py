@@ -13,6 +13,10 @@ import re
 import signal
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, Callable
+
+if TYPE_CHECKING:
+    from vision.camera import CameraFactory, CameraService, OnCards, OnFrame, OnStatus, OnStill
 
 SIZE = re.compile(r"^(\d{3,4})x(\d{3,4})$")
 
@@ -26,26 +30,34 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                                          "(default: the settings)")
 
 
-def camera_factory(spec: str, marks: str, *, width: int = 1920, height: int = 1080, exposure: float = 0):
-    """Build the CameraService lazily (OpenCV is imported only when the camera screen opens).
+def camera_factory(spec: str, marks: str, *, width: int = 1920, height: int = 1080,
+                   exposure: float = 0) -> CameraFactory:
+    """Build the camera service lazily (OpenCV is imported only when the camera screen opens).
     ``width``, ``height`` and ``exposure`` are the ``camera.*`` settings (for the Pi camera
-    and USB cameras; the demo and file sources give their own frames)."""
-    def make(*, frames_only: bool = False, **callbacks):
+    and USB cameras; the demo and file sources give their own frames).
+
+    The factory makes a :class:`vision.camera.CameraService`: the sticker reader, or for
+    ``marks = deck:NAME`` the deal-through reader of that deck, or with ``frames_only``
+    (learning a deck) the frames alone. Stills (and the light around them) are the sticker
+    reader's: a deal has no pile to photograph."""
+    def make(*, on_frame: OnFrame | None = None, on_cards: OnCards | None = None,
+             on_status: OnStatus | None = None, on_still: OnStill | None = None,
+             light: Callable[[bool], None] | None = None, frames_only: bool = False) -> CameraService:
         from vision.reader import PileReader
-        from vision.service import CameraService
+        from vision.service import StickerService
         from vision.sources import open_source
 
         from kiosk import paths
         source = open_source(spec, width=width, height=height, exposure=exposure, cache_dir=paths.cache_dir())
-        # stills (and the light around them) are the sticker reader's: a deal has no pile
-        stills = {k: callbacks.pop(k) for k in ("on_still", "light") if k in callbacks}
         if frames_only:  # learning a deck: the frames, no reader
             from vision.deck.service import DealService
-            return DealService(source, None, **callbacks)
+            return DealService(source, None, on_frame=on_frame, on_status=on_status)
         if str(marks).startswith("deck:"):  # an ordinary deck: dealt face up, one card at a time
             from kiosk.commands.deck import deal_service
-            return deal_service(source, str(marks)[5:], **callbacks)
-        return CameraService(source, PileReader(marks=marks), **callbacks, **stills)
+            return deal_service(source, str(marks)[5:], on_frame=on_frame, on_cards=on_cards,
+                                on_status=on_status)
+        return StickerService(source, PileReader(marks=marks), on_frame=on_frame, on_cards=on_cards,
+                              on_status=on_status, on_still=on_still, light=light)
     return make
 
 
@@ -165,7 +177,7 @@ def run(args: argparse.Namespace) -> int:
             club.stop()
         journal.close()
         sound.close()
-        if controls is not None and hasattr(controls, "close"):
+        if controls is not None:
             controls.close()
     return 0
 

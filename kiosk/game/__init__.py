@@ -4,6 +4,7 @@ Standard library only: no Kivy, OpenCV, GPIO, SQLite, files or clocks.
 """
 
 from kiosk.game.bidding import Contract, bid_events
+from kiosk.game.bids import BIDDING_PHASES, Bid, BidKind, Phase
 from kiosk.game.cards import (
     CARD_POINTS_IN_DECK, DECK, DECK_36, Card, Suit, card_points, make_deck, parse_cards,
 )
@@ -11,6 +12,7 @@ from kiosk.game.errors import (
     BotifarraError, IllegalBidError, IllegalPlayError, InvalidCardError, InvalidPileError,
     InvalidScoreError, MatchStateError, RulesError,
 )
+from kiosk.game.handresult import HandResult, ResultKind
 from kiosk.game.match import EVENT_TYPES, Match
 from kiosk.game.matchjson import score_match_json
 from kiosk.game.rules import PLAY_RULES, PRESETS, TARGETS, Doubling, Rules, Trump
@@ -36,10 +38,10 @@ __all__ = [
     "Trump", "Doubling", "Rules", "PRESETS", "TARGETS", "PLAY_RULES",
     "Team", "team_of", "other", "partner", "Roles", "roles_for", "first_dealer_by_draw",
     "holder_of",
-    "Contract", "bid_events",
+    "Contract", "bid_events", "Bid", "BidKind", "Phase", "BIDDING_PHASES",
     "validate_pile", "pile_points", "points_from_piles", "points_from_total", "score_points",
     "score_penalty", "HandPoints", "HandRecord",
-    "Match", "EVENT_TYPES", "score_match_json",
+    "Match", "EVENT_TYPES", "score_match_json", "HandResult", "ResultKind",
     "trick_winner", "winning_index", "legal_cards", "check_play", "HandPlay",
     "Variant", "VARIANTS", "FOUR_INDIVIDUAL", "THREE", "TWO", "PlayerTally", "score_players",
     "VariantMatch", "VariantRules",

@@ -1,8 +1,8 @@
 """Bidding as a state machine: trump or delegate, then contro / recontro / Sant Vicenç.
 
 A ``Contract`` is the bidding state of one hand. ``contract.bid(event, rules)`` returns a
-new contract or raises ``IllegalBidError`` saying why; ``contract.legal_bids(rules)``
-lists every bid event allowed now.
+new contract or raises ``IllegalBidError`` saying why; ``contract.bids(rules)`` lists every
+bid allowed now as typed :class:`Bid` values (``legal_bids``: their journal events).
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from kiosk.game.bids import Bid, BidKind, Phase
 from kiosk.game.errors import BotifarraError, IllegalBidError, player
 from kiosk.game.rules import Doubling, Rules, Trump
 from kiosk.game.seats import check_seat, other, partner, seats_of, team_of
@@ -46,10 +47,10 @@ class Contract:
         return other(self.trump_team)
 
     @property
-    def phase(self) -> str:
+    def phase(self) -> Phase:
         if self.trump is None:
-            return "delegated" if self.delegated else "choose_trump"
-        return "playing" if self.closed else "doubling"
+            return Phase.DELEGATED if self.delegated else Phase.CHOOSE_TRUMP
+        return Phase.PLAYING if self.closed else Phase.DOUBLING
 
     @property
     def started(self) -> bool:
@@ -59,7 +60,7 @@ class Contract:
         return {"dealer": self.dealer, "trump": self.trump.value if self.trump else None,
                 "trump_team": self.trump_team, "delegated": self.delegated,
                 "doubling": self.doubling.key, "multiplier": self.multiplier,
-                "phase": self.phase}
+                "phase": self.phase.value}
 
     # -- the machine ----------------------------------------------------------------
     def bid(self, event: dict, rules: Rules, *, players: "tuple | list | None" = None) -> "Contract":
@@ -149,23 +150,27 @@ class Contract:
                                    level=name, team=self.contro_team, player=who(seat))
         return None
 
-    def legal_bids(self, rules: Rules) -> list[dict]:
-        """Every bid event allowed now (``play`` closes the bidding)."""
+    def bids(self, rules: Rules) -> tuple[Bid, ...]:
+        """Every bid allowed now (``play`` closes the bidding)."""
         if self.closed:
-            return []
+            return ()
         if self.trump is None:
-            out = [{"type": "trump", "seat": self.chooser, "trump": t.value} for t in Trump]
+            out = [Bid(BidKind.TRUMP, self.chooser, trump=t) for t in Trump]
             if not self.delegated:
-                out.append({"type": "delegate", "seat": self.dealer})
-            return out
+                out.append(Bid(BidKind.DELEGATE, self.dealer))
+            return tuple(out)
         out = []
         if self.doubling < Doubling.SANT_VICENC:
             level = Doubling(self.doubling + 1)
             team = self.trump_team if level is Doubling.RECONTRO else self.contro_team
             if rules.doubling_allowed(level, self.trump):
-                out += [{"type": "double", "seat": s, "level": level.key} for s in seats_of(team)]
-        out.append({"type": "play"})
-        return out
+                out += [Bid(BidKind.DOUBLE, s, level=level) for s in seats_of(team)]
+        out.append(Bid(BidKind.PLAY))
+        return tuple(out)
+
+    def legal_bids(self, rules: Rules) -> list[dict]:
+        """Every bid event allowed now: ``bids`` in the journal's form."""
+        return [b.event for b in self.bids(rules)]
 
 
 def bid_events(dealer: int, trump: Trump, *, delegated: bool = False,

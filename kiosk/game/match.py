@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, Iterator
 
 from kiosk.game.bidding import Contract
+from kiosk.game.bids import Bid, Phase
 from kiosk.game.errors import BotifarraError, MatchStateError, RulesError
 from kiosk.game.fold import _Fold, _with, extend, extend_hands, step
 from kiosk.game.handjson import hand_events, read_hand
@@ -194,9 +195,9 @@ class Match:
         return None if self.is_over else self._fold.contract
 
     @property
-    def phase(self) -> str:
+    def phase(self) -> Phase:
         if self.is_over:
-            return "over"
+            return Phase.OVER
         return self._fold.contract.phase  # type: ignore[union-attr]
 
     @property
@@ -214,10 +215,15 @@ class Match:
     def time_up(self) -> bool:
         return self._fold.stop_after is not None
 
-    def legal_bids(self) -> list[dict]:
+    def bids(self) -> tuple[Bid, ...]:
+        """Every bid allowed now, typed (none once the match is over)."""
         if self.is_over:
-            return []
-        return self._fold.contract.legal_bids(self.rules)  # type: ignore[union-attr]
+            return ()
+        return self._fold.contract.bids(self.rules)  # type: ignore[union-attr]
+
+    def legal_bids(self) -> list[dict]:
+        """Every bid event allowed now: ``bids()`` in the journal's form."""
+        return [b.event for b in self.bids()]
 
     def available_events(self) -> list[str]:
         """The event types that make sense now (to enable buttons); bids: see ``legal_bids``."""
@@ -249,7 +255,7 @@ class Match:
     def state(self) -> dict:
         """What a screen shows, as plain data (hands excluded)."""
         c = self.contract
-        return {"phase": self.phase, "hand": self.hand_number, "dealer": self.dealer,
+        return {"phase": self.phase.value, "hand": self.hand_number, "dealer": self.dealer,
                 "totals": self.totals, "winner": self.winner, "end_reason": self.end_reason,
                 "contract": c.to_dict() if c else None}
 

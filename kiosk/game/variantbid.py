@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from kiosk.game.bids import Bid, BidKind, Phase
 from kiosk.game.errors import IllegalBidError, RulesError, player
 from kiosk.game.rules import Doubling, Trump
 from kiosk.game.variantrules import VariantRules
@@ -47,10 +48,10 @@ class Call:
         return self.dealer
 
     @property
-    def phase(self) -> str:
+    def phase(self) -> Phase:
         if self.trump is None:
-            return "choose_trump"
-        return "playing" if self.closed else "doubling"
+            return Phase.CHOOSE_TRUMP
+        return Phase.PLAYING if self.closed else Phase.DOUBLING
 
     @property
     def started(self) -> bool:
@@ -60,7 +61,7 @@ class Call:
         return {"dealer": self.dealer, "chooser": self.chooser,
                 "trump": self.trump.value if self.trump else None,
                 "doubling": self.doubling.key, "doubled_by": list(self.doubled_by),
-                "multiplier": self.multiplier, "phase": self.phase}
+                "multiplier": self.multiplier, "phase": self.phase.value}
 
     def bid(self, event: dict, game: Variant, rules: VariantRules, *,
             players: "tuple | list | None" = None) -> "Call":
@@ -141,23 +142,27 @@ class Call:
                                    level=name, player=who(seat))
         return None
 
-    def legal_bids(self, game: Variant, rules: VariantRules) -> list[dict]:
-        """Every bid event allowed now (``play`` closes the bidding)."""
+    def bids(self, game: Variant, rules: VariantRules) -> tuple[Bid, ...]:
+        """Every bid allowed now (``play`` closes the bidding)."""
         if self.closed:
-            return []
+            return ()
         if self.trump is None:
             turned = game.pair_style and rules.two_trump == "turned"
-            return [{"type": "trump", "seat": self.dealer, "trump": t.value} for t in Trump
-                    if not (turned and t is Trump.BOTIFARRA)]
+            return tuple(Bid(BidKind.TRUMP, self.dealer, trump=t) for t in Trump
+                         if not (turned and t is Trump.BOTIFARRA))
         out = []
         if self.doubling < Doubling.SANT_VICENC:
             level = Doubling(self.doubling + 1)
             seats = [self.dealer] if level is Doubling.RECONTRO else [
                 s for s in range(game.players) if s != self.dealer]
             if not any(self._why_not(level, s, game, rules, str) for s in seats[:1]):
-                out += [{"type": "double", "seat": s, "level": level.key} for s in seats]
-        out.append({"type": "play"})
-        return out
+                out += [Bid(BidKind.DOUBLE, s, level=level) for s in seats]
+        out.append(Bid(BidKind.PLAY))
+        return tuple(out)
+
+    def legal_bids(self, game: Variant, rules: VariantRules) -> list[dict]:
+        """Every bid event allowed now: ``bids`` in the journal's form."""
+        return [b.event for b in self.bids(game, rules)]
 
 
 def bid_events(game: Variant, dealer: int, trump: Trump,

@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass, field
 
+from kiosk.game.bids import Bid, Phase
 from kiosk.game.errors import BotifarraError, MatchStateError, RulesError
 from kiosk.game.variantbid import Call, check_seat
 from kiosk.game.varianthand import VariantHand, hand_events
@@ -172,8 +173,8 @@ class VariantMatch:
         return None if self.is_over else self._s.call
 
     @property
-    def phase(self) -> str:
-        return "over" if self.is_over else self._s.call.phase
+    def phase(self) -> Phase:
+        return Phase.OVER if self.is_over else self._s.call.phase
 
     @property
     def time_up(self) -> bool:
@@ -187,8 +188,13 @@ class VariantMatch:
     def can_redo(self) -> bool:
         return bool(self._undone)
 
+    def bids(self) -> tuple[Bid, ...]:
+        """Every bid allowed now, typed (none once the match is over)."""
+        return () if self.is_over else self._s.call.bids(self.game, self.rules)
+
     def legal_bids(self) -> list[dict]:
-        return [] if self.is_over else self._s.call.legal_bids(self.game, self.rules)
+        """Every bid event allowed now: ``bids()`` in the journal's form."""
+        return [b.event for b in self.bids()]
 
     def available_events(self) -> list[str]:
         """The event types that make sense now (to enable buttons); bids: ``legal_bids``."""
@@ -211,7 +217,7 @@ class VariantMatch:
     def state(self) -> dict:
         """What a screen shows, as plain data (hands excluded)."""
         c = self.contract
-        return {"variant": self.variant, "phase": self.phase, "hand": self.hand_number,
+        return {"variant": self.variant, "phase": self.phase.value, "hand": self.hand_number,
                 "dealer": self.dealer, "totals": list(self.totals), "winner": self.winner,
                 "end_reason": self.end_reason, "contract": c.to_dict() if c else None}
 

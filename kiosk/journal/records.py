@@ -6,6 +6,7 @@ import json
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from kiosk.game import Match, VariantMatch
 from kiosk.journal.errors import InvalidEvent
 
 
@@ -43,19 +44,20 @@ def encode(event: Any) -> tuple[str, dict]:
     return data, json.loads(data)
 
 
-def summary(match) -> dict:
-    team_names = getattr(match, "team_names", None)
-    players = getattr(match, "players", None)
+def summary(match: Match | VariantMatch) -> dict:
+    """What the match list shows of a match (kept with it, so listing folds nothing)."""
+    pairs = match.variant == "pairs"  # other games have per-seat players and no pair names
+    team_names = match.team_names if pairs else None
     return {
         "team_names": dict(team_names) if team_names else None,
-        "players": list(players) if players else None,
+        "players": list(match.players) if match.players else None,
         "totals": dict(match.totals) if isinstance(match.totals, dict) else list(match.totals),
         "winner": match.winner,
         "is_over": bool(match.is_over),
         "hands": len(match.hands),
-        "phase": getattr(match, "phase", None),
-        "end_reason": getattr(match, "end_reason", None),
-        **({"variant": match.variant} if getattr(match, "variant", "pairs") != "pairs" else {}),
+        "phase": match.phase.value,
+        "end_reason": match.end_reason,
+        **({} if pairs else {"variant": match.variant}),
     }
 
 

@@ -1,8 +1,9 @@
 """Scoring a pile by camera for a table session: the reads, the merged cards and the
 evidence photo belong to the session, not to a screen.
 
-The camera service calls ``on_cards`` on its recognition thread, and ``on_still`` on its
-still thread when the pile settled (or SCAN) and a full-resolution still was read. The
+The camera service (a :class:`vision.camera.CameraService`) calls ``on_cards`` with a
+:class:`vision.camera.CardsRead` on its reading thread, and ``on_still`` on its still thread
+when the pile settled (or SCAN) and a full-resolution still was read. The
 evidence photo is encoded and written there (never on the UI thread); the new cards are
 handed to the session through ``to_ui`` (the one hand-off to the UI loop, ``hardware.bridge.call_on``),
 so the session is only ever changed from one thread.
@@ -12,9 +13,16 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from kiosk.files import write_whole
+from kiosk.game import Card
+
+if TYPE_CHECKING:
+    from vision.camera import CameraService, CardsRead
+    from vision.deck.tracker import DealEvent
+    from vision.result import ReadResult
+    from vision.still import StillRead
 
 log = logging.getLogger("kiosk.table")
 
@@ -29,9 +37,9 @@ class CameraScoring:
         on_read: called on that thread with the number of new cards (the tick cue).
         on_still: called on that thread with each still read (``vision.still.StillRead``:
             its set-up check and the squares seen but not read, for the screen to say).
-        on_result: called on that thread with each result the service reports, after its
-            cards (deal-through reading: the ``vision.deck.tracker.DealEvent``, whose asks,
-            "ja comptada" and cards lifted off again the screen shows).
+        on_result: called on that thread with each deal-through event, after its cards
+            (``CardsRead.deal``, a ``vision.deck.tracker.DealEvent``: the asks, "ja comptada"
+            and the cards lifted off again, which the screen shows).
 
     Example::
 
@@ -43,11 +51,11 @@ class CameraScoring:
     def __init__(self, session, *, evidence_dir: Path | None,
                  to_ui: Callable[[Callable[..., Any]], Callable[..., None]],
                  on_read: Callable[[int], None] | None = None,
-                 on_still: Callable[[Any], None] | None = None,
-                 on_result: Callable[[Any], None] | None = None) -> None:
+                 on_still: Callable[[StillRead], None] | None = None,
+                 on_result: Callable[[DealEvent], None] | None = None) -> None:
         self.session = session
-        self.service = None
-        self.result = None  # the latest read (the preview draws it)
+        self.service: CameraService | None = None
+        self.result: ReadResult | None = None  # the latest sticker read (the preview draws it)
         self.still_glare: tuple = ()  # squares the last still left in glare
         self.on_read = on_read
         state = session.state
@@ -58,36 +66,31 @@ class CameraScoring:
         self._on_still = on_still
         self._still_done = to_ui(self._still_read)
 
-    def attach(self, service) -> None:
+    def attach(self, service: CameraService) -> None:
         self.service = service
 
-    def on_cards(self, result, new=()) -> None:
-        """Recognition thread: keep the read, save the photo of the frame it was read from
+    def on_cards(self, read: CardsRead) -> None:
+        """Reading thread: keep the read, save the photo of the frame it was read from
         (not the newest frame: the pile may have moved since), hand the cards over."""
-        self.result = result
-        self._hand_over(new)
-        if self._result_done is not None:  # after the cards, through the same hand-off
-            self._result_done(result)
+        if read.result is not None:
+            self.result = read.result
+        self._hand_over(read.codes)
+        if self._result_done is not None and read.deal is not None:  # after the cards, same hand-off
+            self._result_done(read.deal)
 
-    def on_still(self, read, new=()) -> None:
+    def on_still(self, read: StillRead, new: list[Card] | tuple[Card, ...] = ()) -> None:
         """Still thread: a full-resolution still was read (``vision.still.StillRead``); its
         result is what the preview draws now (squares seen but not read included)."""
         self.result = read.result
         self.still_glare = tuple(read.glare)
         self._save_evidence(bool(new))
-        self._still_done(self._codes(new), read)
+        self._still_done(tuple(card.code for card in new), read)
 
     def request_still(self) -> bool:
         """SCAN: a still now; False when the camera takes no stills (the caller decides)."""
-        request = getattr(self.service, "request_still", None)
-        return bool(request()) if request is not None else False
+        return self.service is not None and self.service.request_still()
 
-    @staticmethod
-    def _codes(new) -> tuple[str, ...]:
-        return tuple(getattr(c, "code", None) or str(c) for c in new)
-
-    def _hand_over(self, new) -> None:
-        codes = self._codes(new)
+    def _hand_over(self, codes: tuple[str, ...]) -> None:
         if not codes:
             return
         self._save_evidence(True)

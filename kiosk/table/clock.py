@@ -1,17 +1,44 @@
-"""The tournament clock of a table session (butinet, torrefarrera): the time left, and
-``time_up`` journalled once when it runs out. Its start is the journal's own timestamp of
-the match, so a power cut does not reset it."""
+"""The tournament clock of a table (butinet, torrefarrera): the time left on the match.
+
+Its start is the journal's own timestamp of the match, so a power cut does not reset it.
+The clock only reads; journalling ``time_up`` when it runs out is the session's action
+(``TableSession.check_time`` asks ``clock.due``).
+"""
 
 from __future__ import annotations
 
 import calendar
 import time
-
-from kiosk.table.state import SaveResult
+from typing import Callable
 
 
 class TournamentClock:
-    """Mixed into :class:`kiosk.table.TableSession` (uses its journal, match, clock, _commit)."""
+    """The time left on the match a :class:`kiosk.table.TableSession` shows.
+
+    Owned by the session, which tells it each match it shows (``follow``); it keeps that
+    match and the match's start, read from ``journal`` once per match.
+
+    Args:
+        journal: the :class:`kiosk.journal.Journal` whose ``matches()`` say when a match began.
+        now: seconds since the epoch.
+
+    Example::
+
+        clock = TournamentClock(journal, now=lambda: 1_700_000_000.0)
+        clock.follow(match_id, journal.load(match_id))
+        clock.time_left  # None without a time limit
+    """
+
+    def __init__(self, journal, *, now: Callable[[], float] = time.time) -> None:
+        self.journal = journal
+        self.now = now
+        self.match_id: int | None = None
+        self.match = None
+        self._started: tuple[int | None, float | None] = (None, None)
+
+    def follow(self, match_id: int | None, match) -> None:
+        """The match the table shows now (the session calls this on every change)."""
+        self.match_id, self.match = match_id, match
 
     @property
     def started_at(self) -> float | None:
@@ -41,7 +68,7 @@ class TournamentClock:
         limit, start = self.time_limit_min, self.started_at
         if not limit or start is None:
             return None
-        return max(0.0, start + limit * 60 - self.clock())
+        return max(0.0, start + limit * 60 - self.now())
 
     @property
     def time_up(self) -> bool:
@@ -51,16 +78,14 @@ class TournamentClock:
     def can_call_time(self) -> bool:
         return bool(self.match is not None and "time_up" in self.match.available_events())
 
-    def check_time(self) -> bool:
-        """Every second: when the clock has run out, journal ``time_up`` once (if it was
-        undone, the organiser calls time by hand). True when it was saved."""
-        left = self.time_left
-        if left is None or left > 0 or not self.can_call_time:
-            return False
-        if any(e.get("type") == "time_up" for e in self.match.events):
-            return False
-        return self.call_time().saved
+    @property
+    def ever_called(self) -> bool:
+        """``time_up`` was journalled in this match (also when it was undone since)."""
+        return self.match is not None and any(e.get("type") == "time_up" for e in self.match.events)
 
-    def call_time(self) -> SaveResult:
-        """The hand in progress is the last; a hand being scored stays open."""
-        return self._commit({"type": "time_up"}, keep_draft=True)
+    @property
+    def due(self) -> bool:
+        """The clock has run out and time was never called in this match (if it was and
+        was undone, the organiser calls time by hand)."""
+        left = self.time_left
+        return left is not None and left <= 0 and self.can_call_time and not self.ever_called

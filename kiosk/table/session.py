@@ -13,32 +13,33 @@ import random
 import time
 from typing import Any, Callable
 
-from kiosk.game import BotifarraError, MatchStateError, Rules, Suit, first_dealer_by_draw
+from kiosk.game import (
+    BIDDING_PHASES, BidKind, BotifarraError, HandResult, MatchStateError, ResultKind, Rules,
+    Suit, first_dealer_by_draw,
+)
 from kiosk.journal import InvalidEvent, JournalError, UnknownMatch
 from kiosk.settings import Settings
 from kiosk.table.clock import TournamentClock
 from kiosk.table.drafts import DraftStore
 from kiosk.table.memory import NewMatchForm, Shown, TableMemory
 from kiosk.table.tricks import TrickActions
-from kiosk.table.state import (
-    ACTION_STEPS, BIDDING_PHASES, Draft, SaveResult, TableState, Undone,
-)
-from kiosk.table.views import pending_of, sheet_of, state_of, undone_between
+from kiosk.table.state import ACTION_STEPS, Draft, SaveResult, Step, TableState, Undone
+from kiosk.table.views import edit_event_of, hand_data_of, pending_of, state_of, undone_between
 
 log = logging.getLogger("kiosk.table")
 DRAW_SUITS = (Suit.OROS, Suit.COPES, Suit.ESPASES, Suit.BASTOS)
 Listener = Callable[[TableState], None]
-HAND_EVENTS = ("hand_scored", "penalty", "misdeal")
 
 
-class TableSession(TournamentClock, TrickActions):
+class TableSession(TrickActions):
     """One table's match: actions in, frozen :class:`TableState` out.
 
     Args:
         journal: a :class:`kiosk.journal.Journal` (the only place a change is kept).
         settings: team default names, ``match.both_confirm``.
         drafts: where the step in progress is kept across a power cut (memory if None).
-        rng: the on-screen suit draw. clock: seconds since the epoch (tournament clock).
+        rng: the on-screen suit draw. clock: seconds since the epoch (``tournament``, the
+            owned :class:`TournamentClock` of the match shown).
 
     Actions return a :class:`SaveResult`; ``saved`` is True only after the journal's
     commit returned. A journal that refuses the write (disk full, read-only, locked) gives
@@ -68,9 +69,9 @@ class TableSession(TournamentClock, TrickActions):
         self._pending = None
         self._undone: Undone | None = None
         self._last_save = SaveResult(True)
-        self._started: tuple[Any, float | None] = (None, None)
+        self.tournament = TournamentClock(journal, now=clock)
         self._listeners: list[Listener] = []
-        self.state: TableState = TableState(step="scoreboard")
+        self.state: TableState = TableState(step=Step.SCOREBOARD)
         self.resume()
 
     # ------------------------------------------------------------------ observers
@@ -80,6 +81,7 @@ class TableSession(TournamentClock, TrickActions):
         return lambda: self._listeners.remove(listener) if listener in self._listeners else None
 
     def _publish(self) -> None:
+        self.tournament.follow(self.match_id, self.match)
         self.state = state_of(self.match, self.match_id, self._draft, self._pending,
                               settings=self.settings, undone=self._undone,
                               last_save=self._last_save, new_match=self._new_match)
@@ -122,12 +124,11 @@ class TableSession(TournamentClock, TrickActions):
     def _set_draft(self, draft: Draft | None, *, store: bool = True, pending=None) -> None:
         self._draft = draft
         self._pending = pending
-        if pending is None and draft is not None and draft.event is not None and self.match is not None:
+        if pending is None and draft is not None and draft.result is not None and self.match is not None:
             try:
-                self._pending = pending_of(self.match, draft.event)  # the core, once per proposal
+                self._pending = pending_of(self.match, draft.result)  # the core, once per proposal
             except BotifarraError:
-                self._draft = draft.but(step=draft.back or "scoreboard", event=None) \
-                    if draft.back else None
+                self._draft = draft.but(step=draft.back, result=None) if draft.back else None
         if store:
             self._store_draft()
 
@@ -138,10 +139,7 @@ class TableSession(TournamentClock, TrickActions):
         except InvalidEvent:
             raise
         except JournalError as exc:  # full, read-only, locked, damaged: NOT saved
-            log.error("kiosk: %s not saved: %s", event.get("type"), exc)
-            self._last_save = SaveResult(False, exc)
-            self._publish()
-            return self._last_save
+            return self._not_saved(event["type"], exc)
         self._last_save = SaveResult(True)
         if event["type"] not in ("undo",):
             self._undone = None
@@ -152,6 +150,12 @@ class TableSession(TournamentClock, TrickActions):
         self._publish()
         return self._last_save
 
+    def _not_saved(self, what: str, exc: JournalError) -> SaveResult:
+        log.error("kiosk: %s not saved: %s", what, exc)
+        self._last_save = SaveResult(False, exc)
+        self._publish()
+        return self._last_save
+
     def _create(self, event: dict) -> SaveResult:
         try:
             match_id = self.journal.create_match(event)
@@ -159,10 +163,7 @@ class TableSession(TournamentClock, TrickActions):
         except InvalidEvent:
             raise
         except JournalError as exc:
-            log.error("kiosk: new match not saved: %s", exc)
-            self._last_save = SaveResult(False, exc)
-            self._publish()
-            return self._last_save
+            return self._not_saved("new match", exc)
         self.match_id, self.match = match_id, match
         self._undone, self._last_save = None, SaveResult(True)
         self._new_match = None
@@ -174,7 +175,7 @@ class TableSession(TournamentClock, TrickActions):
 
     def retry(self) -> SaveResult:
         """Try the save that failed again (the pending result on screen, if any)."""
-        if self._draft is not None and self._draft.event is not None:
+        if self._draft is not None and self._draft.result is not None:
             return self.confirm(force=True)
         self._last_save = SaveResult(True)
         self._publish()
@@ -224,7 +225,7 @@ class TableSession(TournamentClock, TrickActions):
     def show_sheet(self) -> None:
         """A finished match's scoreboard (from the match won), remembered across a restart."""
         if self.match is not None and self.match.is_over:
-            self._set_draft(Draft(step="scoreboard"))
+            self._set_draft(Draft(step=Step.SCOREBOARD))
             self._publish()
 
     def next_match(self) -> SaveResult:
@@ -240,24 +241,24 @@ class TableSession(TournamentClock, TrickActions):
         return self._commit({"type": "match_ended", "reason": "abandoned"})
 
     # ------------------------------------------------------------------ bidding
-    def _bid(self, kind: str, **fields: Any) -> SaveResult:
-        for bid in self.state.bids.events:
-            if bid["type"] == kind and all(bid.get(k) == v for k, v in fields.items()):
-                return self._commit(dict(bid))
+    def _bid(self, kind: BidKind, **named: str) -> SaveResult:
+        bid = self.state.bids.find(kind, **named)
+        if bid is not None:
+            return self._commit(bid.event)
         # Not a legal bid now: let the core say why, in its own words (nothing is written).
-        return self._commit({"type": kind, "seat": self.state.roles.get("dealer", 0), **fields})
+        return self._commit({"type": kind.value, "seat": self.state.roles.get("dealer", 0), **named})
 
     def choose_trump(self, trump: str) -> SaveResult:
-        return self._bid("trump", trump=trump)
+        return self._bid(BidKind.TRUMP, trump=trump)
 
     def delegate(self) -> SaveResult:
-        return self._bid("delegate")
+        return self._bid(BidKind.DELEGATE)
 
     def double(self, level: str) -> SaveResult:
-        return self._bid("double", level=level)
+        return self._bid(BidKind.DOUBLE, level=level)
 
     def start_play(self) -> SaveResult:
-        return self._bid("play")
+        return self._bid(BidKind.PLAY)
 
     # ------------------------------------------------------------------ scoring
     def begin_score(self, method: str, *, team: str | None = None, cards=(), source=None,
@@ -268,7 +269,7 @@ class TableSession(TournamentClock, TrickActions):
             result = self.start_play()
             if not result.saved:
                 return result
-        self._set_draft(Draft(step=f"score_{method}", team=team or "A",
+        self._set_draft(Draft(step=Step(f"score_{method}"), team=team or "A",
                               pile_owner_chosen=team is not None, cards=tuple(cards),
                               source=source, evidence=evidence))
         self._publish()
@@ -286,58 +287,59 @@ class TableSession(TournamentClock, TrickActions):
 
     def add_read_cards(self, codes) -> None:
         """Cards the camera has just read: merged into the pile being scored, each once."""
-        if self._draft is None or self._draft.step != "score_camera":
+        if self._draft is None or self._draft.step is not Step.SCORE_CAMERA:
             return
         merged = tuple(dict.fromkeys(self._draft.cards + tuple(codes)))
         self.update_draft(cards=merged, source="camera")
 
-    def propose(self, event: dict) -> None:
-        """A hand result, penalty or misdeal to confirm: the core checks it now (raises its
-        error if impossible), it is saved on confirm."""
+    def propose(self, result: HandResult | dict) -> None:
+        """A hand result, penalty or misdeal to confirm (typed, or its journal event): the
+        core checks it now (raises its error if impossible), it is saved on confirm."""
         if self.match is None:
             raise MatchStateError("no match yet")
-        pending = pending_of(self.match, event)  # the core, once: raises if impossible
-        step = {"penalty": "penalty", "misdeal": "misdeal"}.get(event["type"], "confirm")
+        if not isinstance(result, HandResult):
+            result = HandResult.from_event(result)
+        pending = pending_of(self.match, result)  # the core, once: raises if impossible
+        step = _CONFIRM_ON[result.kind]
         base = self._draft or Draft(step=step)
         # Back returns to the step the result was typed on; a misdeal proposed straight from
         # the scoreboard has none, and goes back to the scoreboard (not to itself).
-        back = base.back if base.event is not None else (base.step if self._draft is not None else None)
-        self._set_draft(base.but(step=step, event=dict(event), back=back, confirmed=()),
-                        pending=pending)
+        back = base.back if base.result is not None else (base.step if self._draft is not None else None)
+        self._set_draft(base.but(step=step, result=result, back=back, confirmed=()), pending=pending)
         self._publish()
 
     def confirm(self, team: str | None = None, *, force: bool = False) -> SaveResult:
         """Save the pending result. With the both-pairs setting each pair confirms once;
         ``saved`` is True only when the hand reached the journal."""
         draft = self._draft
-        if draft is None or draft.event is None:
+        if draft is None or draft.result is None:
             return SaveResult(False)
         if self.state.needs_both and not force:
             confirmed = tuple(sorted(set(draft.confirmed) | ({team} if team else set())))
             if set(confirmed) != {"A", "B"}:
                 self.update_draft(confirmed=confirmed)
                 return SaveResult(False)
-        return self._commit(draft.event)
+        return self._commit(draft.result.event)
 
     def cancel(self) -> None:
         """Leave the current step: from a confirmation back to where it came from."""
         draft = self._draft
         if draft is not None and draft.back and draft.step in ACTION_STEPS:
-            self._set_draft(draft.but(step=draft.back, event=None, back=None, confirmed=()))
+            self._set_draft(draft.but(step=draft.back, result=None, back=None, confirmed=()))
         else:
             self._set_draft(None)
         self._last_save = SaveResult(True)
         self._publish()
 
     def penalty(self, offender: str) -> None:
-        self.propose({"type": "penalty", "offender": offender})
+        self.propose(HandResult(ResultKind.PENALTY, offender=offender))
 
     def misdeal(self) -> None:
-        self.propose({"type": "misdeal"})
+        self.propose(HandResult(ResultKind.MISDEAL))
 
-    def begin_action(self, step: str, *, hand: int | None = None) -> None:
+    def begin_action(self, step: Step | str, *, hand: int | None = None) -> None:
         """Open the penalty, misdeal or edit step (remembered across a restart)."""
-        self._set_draft(Draft(step=step, hand=hand))
+        self._set_draft(Draft(step=Step(step), hand=hand))
         self._publish()
 
     # ------------------------------------------------------------------ undo / redo / edit
@@ -370,30 +372,26 @@ class TableSession(TournamentClock, TrickActions):
 
     def hand_data(self, index: int) -> dict:
         """A past hand in the match JSON form (what an edit replaces)."""
-        row = sheet_of(self.match)[index]
-        if row.kind == "misdeal":
-            return {"misdeal": True}
-        data = {"trump": row.trump, "delegated": row.delegated, "doubling": row.doubling}
-        if row.kind == "penalty":
-            data["penalty"] = row.offender or next(
-                (t for t in ("A", "B") if not row.scored.get(t)), "A")
-        else:
-            team = row.trump_team or "A"
-            data["points"] = {team: row.points.get(team, 0)}
-        return data
-
-    def _edit_event(self, index: int, data: dict) -> dict:
-        played = not data.get("misdeal") and "penalty" not in data
-        if played and "evidence" not in data and self.match is not None \
-                and 0 <= int(index) < len(self.match.hands):
-            evidence = self.match.hands[int(index)].evidence
-            if evidence:  # a typed correction keeps the photo the camera took of the hand
-                data = {**data, "evidence": evidence}
-        return {"type": "edit", "hand": int(index), "data": data}
+        return hand_data_of(self.match, index)
 
     def edit_preview(self, index: int, data: dict) -> dict:
         """The totals the match would have after the edit (raises the core's error)."""
-        return dict(self.match.apply(self._edit_event(index, data)).totals)
+        return dict(self.match.apply(edit_event_of(self.match, index, data)).totals)
 
     def edit_hand(self, index: int, data: dict) -> SaveResult:
-        return self._commit(self._edit_event(index, data))
+        return self._commit(edit_event_of(self.match, index, data))
+
+    # ------------------------------------------------------------------ tournament clock
+    def check_time(self) -> bool:
+        """Every second: when the tournament clock has run out, journal ``time_up`` once.
+        True when it was saved."""
+        return self.tournament.due and self.call_time().saved
+
+    def call_time(self) -> SaveResult:
+        """The hand in progress is the last; a hand being scored stays open."""
+        return self._commit({"type": "time_up"}, keep_draft=True)
+
+
+_CONFIRM_ON = {ResultKind.HAND_SCORED: Step.CONFIRM, ResultKind.PENALTY: Step.PENALTY,
+               ResultKind.MISDEAL: Step.MISDEAL}
+

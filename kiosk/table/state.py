@@ -11,22 +11,37 @@ import enum
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from kiosk.game import Bid, BidKind, Doubling, HandRecord, HandResult, Phase
 from kiosk.table.memory import NewMatchForm
 
-SCORE_STEPS = ("score_camera", "score_cards", "score_points")
-ACTION_STEPS = ("confirm", "penalty", "misdeal")
-BIDDING_PHASES = ("choose_trump", "delegated", "doubling")
-# "scoreboard" as a draft: a finished match's sheet looked at after the match won
-STEPS = SCORE_STEPS + ACTION_STEPS + ("edit_hand", "scoreboard")
+
+class Step(enum.StrEnum):
+    """The screen the table is to be on (the App shows the one of the same name)."""
+
+    SCOREBOARD = "scoreboard"
+    NEW_MATCH = "new_match"
+    BIDDING = "bidding"
+    SCORE_CAMERA = "score_camera"
+    SCORE_CARDS = "score_cards"
+    SCORE_POINTS = "score_points"
+    CONFIRM = "confirm"
+    PENALTY = "penalty"
+    MISDEAL = "misdeal"
+    EDIT_HAND = "edit_hand"
+    MATCH_WON = "match_won"
+    TRICKS = "tricks"  # trick mode: the hand in play, card by card
+
+
+SCORE_STEPS = (Step.SCORE_CAMERA, Step.SCORE_CARDS, Step.SCORE_POINTS)
+ACTION_STEPS = (Step.CONFIRM, Step.PENALTY, Step.MISDEAL)
+# the steps a draft can be on; "scoreboard": a finished match's sheet looked at after the match won
+STEPS = SCORE_STEPS + ACTION_STEPS + (Step.EDIT_HAND, Step.SCOREBOARD)
 
 
 def key_of(value: Any) -> Any:
     """Enum members as their JSON keys (``Doubling.key``, ``Trump.value``)."""
-    if value is None:
-        return None
-    key = getattr(value, "key", None)
-    if isinstance(key, str):
-        return key
+    if isinstance(value, Doubling):
+        return value.key
     if isinstance(value, enum.Enum):
         return value.value
     return value
@@ -38,10 +53,10 @@ class Draft:
     hand being edited. Kept on disk next to the journal so a power cut reopens it, and kept
     on screen when a save fails so nothing typed is lost.
 
-    ``event`` is the journal event waiting for confirmation (a plain JSON-able dict, the
-    journal's own format); ``back`` the step to return to from the confirmation.
+    ``result`` is the hand's result waiting for confirmation (kept on disk as its journal
+    event); ``back`` the step to return to from the confirmation.
     """
-    step: str
+    step: Step
     team: str = "A"
     pile_owner_chosen: bool = False
     cards: tuple[str, ...] = ()
@@ -50,8 +65,8 @@ class Draft:
     source: str | None = None
     evidence: str | None = None
     hand: int | None = None
-    event: dict | None = None
-    back: str | None = None
+    result: HandResult | None = None
+    back: Step | None = None
     confirmed: tuple[str, ...] = ()
     edit: dict | None = None  # a past hand as being edited (``hand_data``'s form), not saved yet
 
@@ -65,14 +80,14 @@ class Draft:
         return {"step": self.step, "team": self.team, "pile_owner_chosen": self.pile_owner_chosen,
                 "cards": list(self.cards), "other": list(self.other), "digits": self.digits,
                 "source": self.source, "evidence": self.evidence, "hand": self.hand,
-                "event": self.event, "back": self.back, "confirmed": list(self.confirmed),
+                "event": self.result.event if self.result else None, "back": self.back, "confirmed": list(self.confirmed),
                 "edit": self.edit}
 
     @classmethod
     def from_json(cls, data: dict) -> "Draft | None":
         """A stored draft, or None if it is not one of ours (an older or damaged file)."""
         try:
-            step = data["step"]
+            step = Step(data["step"])
             if step not in STEPS:
                 return None
             hand = data.get("hand")
@@ -84,8 +99,8 @@ class Draft:
                        digits="".join(ch for ch in str(data.get("digits") or "") if ch in "0123456789"),
                        source=data.get("source"), evidence=data.get("evidence"),
                        hand=int(hand) if hand is not None else None,
-                       event=dict(event) if isinstance(event, dict) else None,
-                       back=data.get("back") if data.get("back") in STEPS else None,
+                       result=HandResult.from_event(event) if isinstance(event, dict) else None,
+                       back=Step(data["back"]) if data.get("back") in STEPS else None,
                        confirmed=tuple(t for t in data.get("confirmed") or () if t in ("A", "B")),
                        edit=dict(data["edit"]) if isinstance(data.get("edit"), dict) else None)
         except (KeyError, TypeError, ValueError, AttributeError):
@@ -104,12 +119,23 @@ class Contract:
 
 @dataclass(frozen=True)
 class Bids:
-    """What may be bid now (from the core's ``legal_bids``, asked once per change)."""
+    """What may be bid now (the core's ``Match.bids()``, asked once per change): the trump
+    and doubling keys to offer, and the bids themselves."""
     trumps: tuple[str, ...] = ()
     can_delegate: bool = False
     levels: tuple[str, ...] = ()
     can_play: bool = False
-    events: tuple[dict, ...] = ()
+    events: tuple[Bid, ...] = ()
+
+    def find(self, kind: BidKind, **named: str) -> Bid | None:
+        """The first bid of ``kind`` allowed now that names these keys (``trump="oros"``,
+        ``level="contro"``), or None."""
+        for bid in self.events:
+            keys = {"trump": bid.trump.value if bid.trump else None,
+                    "level": bid.level.key if bid.level else None}
+            if bid.kind is kind and all(keys.get(k) == v for k, v in named.items()):
+                return bid
+        return None
 
 
 @dataclass(frozen=True)
@@ -127,10 +153,10 @@ class TeamBreakdown:
 @dataclass(frozen=True)
 class PendingHand:
     """The result waiting on the confirmation, computed once when it was proposed."""
-    event: dict
+    result: HandResult
     breakdown: tuple[TeamBreakdown, ...]
     totals_after: dict
-    hand: Any  # the core's HandRecord of the hand as it would be saved
+    hand: HandRecord | None  # the hand as it would be saved (None if the result adds none)
     match_over_after: bool = False
 
 
@@ -177,10 +203,10 @@ class SaveResult:
 @dataclass(frozen=True)
 class TableState:
     """Everything a face shows about the table, frozen. ``step`` is the screen to be on."""
-    step: str
+    step: Step
     has_match: bool = False
     match_id: int | None = None
-    phase: str | None = None
+    phase: Phase | None = None
     is_over: bool = False
     winner: str | None = None
     team_names: dict = field(default_factory=lambda: {"A": "", "B": ""})

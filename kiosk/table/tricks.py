@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from kiosk.game import Card
+from kiosk.game import Card, HandResult, Phase
 from kiosk.game.handrecord import CardCorrected, CardPlayed, HandInPlay
 from kiosk.game.seats import roles_for
 from kiosk.table.state import SaveResult
@@ -129,7 +129,7 @@ class TrickActions:
         card already played or out of turn (``IllegalPlayError``: nothing written). The
         bidding closes with the first card, as the scoring paths close it."""
         state = self.state
-        if self.match is not None and state.phase == "doubling" and state.bids.can_play:
+        if self.match is not None and state.phase == Phase.DOUBLING and state.bids.can_play:
             result = self.start_play()
             if not result.saved:
                 return result
@@ -167,8 +167,7 @@ class TrickActions:
         hand = self.hand_in_play()
         if hand is None or not hand.complete:
             return
-        self.propose({"type": "hand_scored", "piles": piles_of(hand), "source": "camera",
-                      "evidence": None})
+        self.propose(HandResult.scored(piles=piles_of(hand), source="camera"))
 
     def _propose_when_complete(self) -> None:
         view = self.state.tricks

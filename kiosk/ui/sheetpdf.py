@@ -11,11 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from kiosk.table.state import HandRow
-from kiosk.ui.i18n import N_, _
-
-TRUMPS = {"oros": N_("Oros"), "copes": N_("Copes"), "espases": N_("Espases"), "bastos": N_("Bastos"),
-          "botifarra": N_("Botifarra")}
-LEVELS = {"contro": N_("Contro"), "recontro": N_("Recontro"), "sant_vicenc": N_("Sant Vicenç")}
+from kiosk.ui.i18n import _
+from kiosk.ui.words import LEVELS, level_name, trump_name
 FONT_DIRS = (Path("/usr/share/fonts/truetype/dejavu"),)
 
 
@@ -39,12 +36,12 @@ def _hand_cells(row: HandRow) -> list[str]:
     if row.kind == "misdeal":
         trump = _("Misdeal")
     else:
-        trump = _(TRUMPS.get(row.trump or "", "")) if row.trump else ""
+        trump = trump_name(row.trump)
         if row.delegated:
             trump += " (" + _("delegated") + ")"
     doubling = ""
     if row.doubling in LEVELS:
-        doubling = f"{_(LEVELS[row.doubling])} ×{row.multiplier}"
+        doubling = f"{level_name(row.doubling)} ×{row.multiplier}"
     elif row.multiplier > 1:
         doubling = f"×{row.multiplier}"
     if row.kind == "penalty":

@@ -175,13 +175,13 @@ def live(seconds: float = 4.0, fps: float = 30.0) -> list[str]:
     import tempfile
     from pathlib import Path
 
-    from vision.service import CameraService
+    from vision.service import StickerService
     from vision.sources import FileSource
 
     with tempfile.TemporaryDirectory() as tmp:
         for i in range(6):
             make_scene(7000 + i, cards=16).write(Path(tmp) / f"{i:02d}.jpg")
-        svc = CameraService(FileSource(tmp, fps=fps), PileReader())
+        svc = StickerService(FileSource(tmp, fps=fps), PileReader())
         svc.start()
         time.sleep(1.0)  # warm-up
         f0, r0, t0 = svc.frames, svc.reads, time.monotonic()

@@ -111,7 +111,7 @@ class JournalRound:
 def play_hand_through(session: TableSession, rng: random.Random) -> None:
     """One hand through the table session, as the screens play it: a trump, then the points."""
     if session.match.phase == "choose_trump":
-        session.choose_trump(rng.choice([b["trump"] for b in session.state.bids.events if b["type"] == "trump"]))
+        session.choose_trump(rng.choice(session.state.bids.trumps))
     session.begin_score("points")
     session.propose({"type": "hand_scored", "points": {"A": rng.randint(0, 72)}, "source": "points"})
     assert session.confirm().saved

@@ -14,7 +14,7 @@ START = 1_800_000_000.0
 
 
 def _bid(session) -> None:
-    session.choose_trump(next(b["trump"] for b in session.state.bids.events if b["type"] == "trump"))
+    session.choose_trump(session.state.bids.trumps[0])
 
 
 def _scored(session, points_a: int) -> None:
@@ -48,7 +48,7 @@ def test_the_round_from_order_to_confirmation_through_the_session(tmp_path):
         assert club.start_match().saved
         assert session.state.team_names == {"A": "Can Pruna", "B": "Els Tigres"}
         assert outbox.bound_round(session.match_id) == (True, 2) and wakes
-        assert session.time_left is None  # one clock only: the round's, not the match's own
+        assert session.tournament.time_left is None  # one clock only: the round's, not the match's own
         assert not club.view().can_start and club.view().result is ResultState.PLAYING
 
         _scored(session, 60)
@@ -59,7 +59,7 @@ def test_the_round_from_order_to_confirmation_through_the_session(tmp_path):
         _bid(session)  # the second hand is being played when the time runs out
         assert not club.tick()
         now[0] = START + 3600  # the organiser started the round an hour ago
-        assert club.tick() and session.time_up and club.view().minutes_left == 0
+        assert club.tick() and session.tournament.time_up and club.view().minutes_left == 0
         assert not club.tick()  # once
         _scored(session, 30)
         assert session.match.is_over and session.match.end_reason == "time"

@@ -23,7 +23,7 @@ from kiosk.table.camera import CameraScoring
 from kiosk.ui.viewmodels import CardPicker
 from vision.reader import PileReader
 from vision.scene import make_scene
-from vision.service import CameraService
+from vision.service import StickerService
 from vision.sources import FrameSource
 
 
@@ -70,11 +70,11 @@ def test_a_settled_pile_is_read_from_a_still_into_the_pending_hand(tmp_path):
     src = _BlurredVideoCamera(scene.image, hand_frames=15)
     live: list = []  # cards the video counted: none, it is too blurred
 
-    def on_cards(result, new):
-        live.extend(new)
-        scoring.on_cards(result, new)
+    def on_cards(read):
+        live.extend(read.new)
+        scoring.on_cards(read)
 
-    service = CameraService(src, PileReader(), on_cards=on_cards, on_still=scoring.on_still, light=lights.append)
+    service = StickerService(src, PileReader(), on_cards=on_cards, on_still=scoring.on_still, light=lights.append)
     scoring.attach(service)
     service.start()
     try:
@@ -97,9 +97,9 @@ def test_a_settled_pile_is_read_from_a_still_into_the_pending_hand(tmp_path):
     assert scoring.evidence is not None  # the still, annotated, kept as the hand's photo
     assert cv2.imread(scoring.evidence).shape[1] <= 1920
     session.update_draft(team="A")
-    session.propose(CardPicker("A", draft.cards).event(source="camera", evidence=scoring.evidence))
+    session.propose(CardPicker("A", draft.cards).result(source="camera", evidence=scoring.evidence))
     pending = session.state.pending
-    assert pending is not None and sorted(pending.event["piles"]["A"]) == sorted(draft.cards)
+    assert pending is not None and sorted(pending.result.piles["A"]) == sorted(draft.cards)
 
 
 def test_scan_asks_the_service_for_a_still_and_without_stills_says_no(tmp_path):
@@ -109,7 +109,7 @@ def test_scan_asks_the_service_for_a_still_and_without_stills_says_no(tmp_path):
     assert not scoring.request_still()  # no service yet
     src = _BlurredVideoCamera(np.zeros((720, 1280, 3), np.uint8), hand_frames=10 ** 6)
     asked = threading.Event()
-    service = CameraService(src, PileReader(), on_still=lambda read, new: asked.set())
+    service = StickerService(src, PileReader(), on_still=lambda read, new: asked.set())
     scoring.attach(service)
     with service:
         src.latest(3)

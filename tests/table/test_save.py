@@ -56,7 +56,7 @@ def test_a_full_journal_keeps_the_hand_on_screen_and_retry_saves_it(session):
     hands = len(session.journal.load(state.match_id).hands)
     assert len(session.match.hands) == hands  # the state shows only what was committed
     if failed == "hand":
-        assert state.step == "confirm" and state.draft.event["points"] == {"A": 40}
+        assert state.step == "confirm" and state.draft.result.points == {"A": 40}
     conn.execute(f"PRAGMA max_page_count = {pages * 100}")  # space freed
     result = session.retry() if failed == "hand" else session.choose_trump("oros")
     assert result.saved and not session.state.last_save.failed

@@ -81,7 +81,7 @@ def test_card_pile_breakdown_counts_card_points_and_tricks(db):
     vm.begin_score("cards")
     picker = CardPicker("B", [c.code for c in DECK if c.suit is Suit.OROS])  # 12 cards, 15 points
     assert (picker.card_points, picker.tricks, picker.points, picker.problem) == (15, 3, 18, None)
-    vm.propose(picker.event())
+    vm.propose(picker.result())
     a, b = vm.state.pending.breakdown
     assert (b.card_points, b.tricks, b.points) == (15, 3, 18)
     assert (a.points, a.scored) == (54, 18)
@@ -103,7 +103,7 @@ def test_points_pad():
     pad.press("back")
     pad.press("0")
     assert pad.value == 70 and pad.problem is None
-    assert pad.event()["points"] == {"B": 70}
+    assert pad.result().points == {"B": 70}
 
 
 def test_both_pairs_confirm(db):

@@ -96,8 +96,8 @@ def test_a_renunci_is_only_scored_when_confirmed_and_a_dismissed_one_is_correcte
     offender = (shown.trick, shown.seat, shown.card)
     assert offender == next(p for p in plays if p[2] == shown.card)
     session.confirm_renunci()
-    assert session.state.step == "penalty" and session.state.draft.event == {"type": "penalty",
-                                                                            "offender": shown.team}
+    assert session.state.step == "penalty" and session.state.draft.result.event == {"type": "penalty",
+                                                                                   "offender": shown.team}
     session.cancel()  # back at the trick: the table dismisses it instead (a misread)
     assert session.state.step == "tricks"
     hand = session.hand_in_play()

@@ -16,7 +16,7 @@ pytestmark = pytest.mark.ui
 
 def test_picamera2_that_cannot_be_imported_is_a_fault_on_screen_and_led(kiosk, controls, tmp_path, monkeypatch):
     from vision.reader import PileReader
-    from vision.service import CameraService
+    from vision.service import StickerService
     from vision.sources.picamera2 import Picamera2Source
 
     # a real import failure: a picamera2 package that raises what a numpy-ABI break raises
@@ -27,7 +27,7 @@ def test_picamera2_that_cannot_be_imported_is_a_fault_on_screen_and_led(kiosk, c
     monkeypatch.delitem(sys.modules, "picamera2", raising=False)
 
     def camera_factory(**callbacks):
-        return CameraService(Picamera2Source(on_pi=True), PileReader(marks="aruco"), **callbacks)
+        return StickerService(Picamera2Source(on_pi=True), PileReader(marks="aruco"), **callbacks)
 
     d = kiosk.start(controls=controls, camera_factory=camera_factory)
     start_match(d)

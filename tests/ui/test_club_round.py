@@ -79,7 +79,7 @@ def test_a_pushed_round_is_played_ended_by_the_clock_and_confirmed_by_the_oppone
         d.tap("confirm")
         bid(d, "copes")
         clock.shift = 50 * 60  # the round's 50 minutes are up: the kiosk ends it by itself
-        assert _pump_until(d, lambda: d.app.session.time_up, 5)
+        assert _pump_until(d, lambda: d.app.session.tournament.time_up, 5)
         events = kiosk.app.journal.events(state.match_id)
         assert events[-1] == {"type": "time_up"}
         assert "Temps" in d.app.banner.text and "S'ha acabat el temps" in strip.note

@@ -63,8 +63,8 @@ def test_a_pile_dealt_face_up_is_counted_and_goes_to_the_confirmation(kiosk, dat
     d.tap("team_A")  # whose pile: an explicit choice on every score path
     d.tap("ok")
     assert d.screen == "confirm"
-    event = d.app.session.state.pending.event
-    assert event["source"] == "camera" and event["piles"]["A"] == [c.code for c in ORDER[:4]]
+    result = d.app.session.state.pending.result
+    assert result.source == "camera" and result.piles["A"] == [c.code for c in ORDER[:4]]
     d.finish()
 
 

@@ -40,7 +40,7 @@ def test_photo_from_the_confirmation_then_from_the_edit(kiosk):
     d.tap("team_A")
     d.tap("ok")
     assert d.screen == "confirm"
-    path = Path(d.app.session.state.pending.event["evidence"])
+    path = Path(d.app.session.state.pending.result.evidence)
     assert path.is_file()
     d.tap("evidence")
     assert d.screen == "evidence"
@@ -82,7 +82,7 @@ def test_a_deleted_or_corrupt_photo_says_so_and_a_points_hand_offers_none(kiosk)
     assert len(read_pile(d)) == 16
     d.tap("team_A")
     d.tap("ok")
-    path = Path(d.app.session.state.pending.event["evidence"])
+    path = Path(d.app.session.state.pending.result.evidence)
     path.unlink()  # the photo was deleted (or the card wiped): a clear message, the match intact
     d.tap("evidence")
     screen = wait_photo(d)

@@ -41,6 +41,6 @@ def test_restart_while_tapping_cards_keeps_the_cards(kiosk):
     assert d.screen == "confirm"
     kiosk.stop()
     d = kiosk.start()
-    assert d.screen == "confirm" and d.app.session.state.pending.event["piles"]["B"]
+    assert d.screen == "confirm" and d.app.session.state.pending.result.piles["B"]
     d.tap("confirm")
     assert sheet_of(d.app.session.match)[0].points["B"] == 5 + 4 + 3 + 5 + 1

@@ -46,7 +46,7 @@ def test_a_refused_save_keeps_the_hand_and_says_not_saved(kiosk, controls, facto
         assert controls.buzzer.wait(3)
         sounded = [s for s in buzzer.states if s.state]
         assert 1 <= len(sounded) <= len(ERROR)  # the error cue (a chord would be 4 notes)
-        assert d.app.session.state.draft.event["points"] == {"A": 50}
+        assert d.app.session.state.draft.result.points == {"A": 50}
         d.shot(force=True)
     finally:
         other.execute("ROLLBACK")

@@ -45,9 +45,9 @@ def test_match_to_101_by_camera(kiosk):
         d.tap("team_A")
         d.tap("ok")
         assert d.screen == "confirm"
-        event = d.app.session.state.pending.event
-        assert event["source"] == "camera" and sorted(event["piles"]["A"]) == sorted(cards)
-        assert event["evidence"] and event["evidence"].endswith(".jpg")
+        result = d.app.session.state.pending.result
+        assert result.source == "camera" and sorted(result.piles["A"]) == sorted(cards)
+        assert result.evidence and result.evidence.endswith(".jpg")
         d.tap("confirm")
         assert sheet_of(d.app.session.match)[-1].source == "camera"
         assert screen.service is None  # the camera is stopped when the screen is left
@@ -80,7 +80,7 @@ def test_space_bar_scans_and_a_read_is_corrected_card_by_card(kiosk, tmp_path):
     assert [tuple(b.to_window(*b.pos)) for b in d.current._buttons.values()] == where
     d.tap(cards[0])
     d.tap("ok")
-    assert d.screen == "confirm" and d.app.session.state.pending.event["source"] == "camera"
+    assert d.screen == "confirm" and d.app.session.state.pending.result.source == "camera"
 
 
 def test_no_camera_says_so_and_other_paths_work(kiosk):
@@ -101,7 +101,7 @@ def test_a_still_says_what_to_fix_and_circles_the_card_to_move(kiosk, tmp_path):
     no longer shine, and the preview circles where they lie in yellow."""
     from tests.realcam.render import render
     from vision.reader import PileReader
-    from vision.service import CameraService
+    from vision.service import StickerService
     from vision.sources import FileSource
 
     shot = render(1, mode="1080p", cards=14, layout="spread", lighting="harsh", glare=1.6, distractors=(),
@@ -110,7 +110,7 @@ def test_a_still_says_what_to_fix_and_circles_the_card_to_move(kiosk, tmp_path):
     photo.write_bytes(shot.jpeg)
 
     def factory(**callbacks):
-        return CameraService(FileSource(photo, fps=10, still=photo), PileReader(), **callbacks)
+        return StickerService(FileSource(photo, fps=10, still=photo), PileReader(), **callbacks)
 
     d = kiosk.start(camera_factory=factory)
     start_match(d)

@@ -39,7 +39,7 @@ def test_the_pile_owner_is_chosen_not_assumed(kiosk):
     assert d.screen == "score_cards" and "parella" in d.current.problem  # whose pile is it?
     d.tap("team_B")
     d.tap("ok")
-    assert d.screen == "confirm" and d.app.session.state.pending.event["piles"].keys() == {"B"}
+    assert d.screen == "confirm" and d.app.session.state.pending.result.piles.keys() == {"B"}
     assert "Vosaltres" in d.current.ids.owner.text
 
 

@@ -47,10 +47,10 @@ def test_the_clock_runs_out_and_the_hand_in_progress_is_the_last(kiosk):
     bid(d, "oros")
     clock.shift = 3600 - 1.2  # a tiny limit left: about a second
     deadline = time.monotonic() + 5
-    while not d.app.session.time_up and time.monotonic() < deadline:
+    while not d.app.session.tournament.time_up and time.monotonic() < deadline:
         d.pump(5)
     d.pump(3)
-    assert d.app.session.time_up
+    assert d.app.session.tournament.time_up
     events = kiosk.app.journal.events(d.app.session.state.match_id)
     assert events[-1] == {"type": "time_up"}
     assert board.clock == "0:00" and board.time_is_up
@@ -70,10 +70,10 @@ def test_the_organiser_calls_time_after_a_confirmation(kiosk):
     assert d.has("call_time_yes") and d.has("call_time_no") and not d.has("score_points")
     shot_as(d, "asking")
     d.tap("call_time_no")
-    assert not d.app.session.time_up and d.has("score_points")
+    assert not d.app.session.tournament.time_up and d.has("score_points")
     d.tap("call_time")
     d.tap("call_time_yes")
-    assert d.app.session.time_up and d.has("score_points") and not d.has("call_time")
+    assert d.app.session.tournament.time_up and d.has("score_points") and not d.has("call_time")
     assert "Temps!" in d.app.banner.text
     shot_as(d, "called")
 

@@ -133,7 +133,7 @@ def test_a_renunci_is_shown_confirmed_and_another_dismissed(kiosk):
     d.shot(state="renunci")
     events = d.app.session.state.events
     double(d, "renunci_confirm", 0.06)  # a double tap: the penalty screen, nothing scored yet
-    assert d.screen == "penalty" and d.app.session.state.draft.event["offender"] == r.team
+    assert d.screen == "penalty" and d.app.session.state.draft.result.offender == r.team
     assert d.app.session.state.events == events and d.app.session.state.totals == {"A": 0, "B": 0}
     d.tap(f"offender_{r.team}")
     d.tap("back")  # not this time: back at the trick, the renunci still shown

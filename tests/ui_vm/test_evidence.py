@@ -4,12 +4,13 @@ photo the table is looking at, whether it can be shown, and its caption."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import cv2
 import numpy as np
 import pytest
 
-from kiosk.game import DECK
+from kiosk.game import DECK, Match, Rules
 from kiosk.journal import Journal
 from kiosk.settings import Settings
 
@@ -119,7 +120,10 @@ def test_a_deleted_empty_or_corrupt_photo_says_why(tmp_path, photo):
     assert not ev.viewable and ev.caption({"A": "Nosaltres"}).count("3") == 1
 
 
-def test_from_a_dict_or_a_record_without_evidence():
-    assert from_hand({"number": 2, "evidence": None}) is None
-    ev = from_hand({"number": 2, "evidence": "/x.jpg", "points": {"A": 50}})
-    assert ev is not None and ev.team is None and ev.points is None
+def test_from_a_record_without_evidence_or_without_piles():
+    m = Match.create(Rules.from_dict({"preset": "reglament"}), first_dealer=0)
+    m = m.apply({"type": "trump", "seat": 0, "trump": "oros"}).apply({"type": "play"})
+    hand = m.apply({"type": "hand_scored", "points": {"A": 50}, "source": "points"}).hands[-1]
+    assert from_hand(hand) is None
+    ev = from_hand(replace(hand, number=2, evidence="/x.jpg"))
+    assert ev is not None and ev.number == 2 and ev.team is None and ev.points is None

@@ -43,28 +43,28 @@ def test_no_limit_no_clock(tmp_path, clock):
     vm = make_vm(tmp_path / "j.sqlite", clock)
     vm.new_match()  # reglament: to 101, no time limit
     clock.now += 10 * 3600
-    assert vm.time_limit_min is None and vm.time_left is None
-    assert not vm.check_time() and not vm.time_up
+    assert vm.tournament.time_limit_min is None and vm.tournament.time_left is None
+    assert not vm.check_time() and not vm.tournament.time_up
 
 
 def test_the_clock_counts_down_and_time_up_is_journalled(tmp_path, clock):
     db = tmp_path / "j.sqlite"
     vm = make_vm(db, clock)
     vm.new_match(preset="butinet")
-    assert vm.time_limit_min == 60 and vm.time_left == 3600
+    assert vm.tournament.time_limit_min == 60 and vm.tournament.time_left == 3600
     play_hand(vm)
     clock.now += 3599
-    assert vm.time_left == 1 and not vm.check_time() and not vm.time_up
+    assert vm.tournament.time_left == 1 and not vm.check_time() and not vm.tournament.time_up
     vm.choose_trump(vm.state.bids.trumps[0])  # a hand in progress: it becomes the last one
     clock.now += 1
-    assert vm.time_left == 0
-    assert vm.check_time() and vm.time_up and not vm.can_call_time
+    assert vm.tournament.time_left == 0
+    assert vm.check_time() and vm.tournament.time_up and not vm.tournament.can_call_time
     assert [e["type"] for e in Journal(db).events(vm.state.match_id)][-1] == "time_up"
     assert not vm.check_time()  # only once
     vm.begin_score("points")
     vm.propose({"type": "hand_scored", "points": {vm.state.contract.trump_team: 40}})
     assert vm.confirm() and vm.match.is_over and vm.state.step == "match_won"
-    assert vm.time_left is None and not vm.time_up
+    assert vm.tournament.time_left is None and not vm.tournament.time_up
 
 
 def test_the_start_time_comes_from_the_journal_after_a_restart(tmp_path, clock):
@@ -74,7 +74,7 @@ def test_the_start_time_comes_from_the_journal_after_a_restart(tmp_path, clock):
     vm.journal.close()
     clock.now += 20 * 60  # a power cut of 20 minutes: the time kept running
     vm = make_vm(db, clock)
-    assert vm.state.has_match and vm.time_left == 35 * 60
+    assert vm.state.has_match and vm.tournament.time_left == 35 * 60
 
 
 def test_time_running_out_while_scoring_keeps_the_hand_being_scored(tmp_path, clock):
@@ -86,7 +86,7 @@ def test_time_running_out_while_scoring_keeps_the_hand_being_scored(tmp_path, cl
     vm.propose({"type": "hand_scored", "points": {team: 50}})
     clock.now += 3600
     assert vm.check_time()
-    assert vm.state.step == "confirm" and vm.state.pending.event["points"] == {team: 50}
+    assert vm.state.step == "confirm" and vm.state.pending.result.points == {team: 50}
     assert vm.confirm() and vm.match.is_over
 
 
@@ -96,11 +96,11 @@ def test_the_organiser_calls_time_and_an_undone_call_is_not_repeated(tmp_path, c
     play_hand(vm)
     vm.choose_trump(vm.state.bids.trumps[0])
     vm.call_time()  # by hand, before the limit: the hand being bid is the last
-    assert vm.time_up and vm.time_left > 0
+    assert vm.tournament.time_up and vm.tournament.time_left > 0
     with pytest.raises(BotifarraError):
         vm.call_time()
     vm.undo()
-    assert not vm.time_up and vm.can_call_time
+    assert not vm.tournament.time_up and vm.tournament.can_call_time
     clock.now += 3600
     assert not vm.check_time()  # it was called and undone: the organiser decides
 

@@ -66,7 +66,8 @@ def _deal(model, source) -> list:
     """The deal service's events until the card is named or asked about."""
     events, done = [], threading.Event()
 
-    def on_cards(event, new_cards):
+    def on_cards(read):
+        event = read.deal
         events.append(event)
         if event.kind in (COUNTED, GLARE):
             done.set()

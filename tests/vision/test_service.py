@@ -5,7 +5,7 @@ import cv2
 
 from vision.reader import PileReader
 from vision.scene import make_scene
-from vision.service import CameraService
+from vision.service import StickerService
 from vision.sources import NO_CAMERA, FileSource, FrameSource, OpenCVSource
 
 
@@ -29,10 +29,10 @@ def _folder(tmp_path, n=4):
 def test_frames_and_cards_come_on_their_threads_and_stop_joins(tmp_path):
     truth = _folder(tmp_path)
     frames, cards, statuses = [], [], []
-    svc = CameraService(FileSource(tmp_path, fps=30), PileReader(),
-                        on_frame=lambda f: frames.append(threading.current_thread().name),
-                        on_cards=lambda r, new: cards.append((threading.current_thread().name, new)),
-                        on_status=statuses.append)
+    svc = StickerService(FileSource(tmp_path, fps=30), PileReader(),
+                         on_frame=lambda f: frames.append(threading.current_thread().name),
+                         on_cards=lambda read: cards.append((threading.current_thread().name, read.new)),
+                         on_status=statuses.append)
     svc.start()
     deadline = time.monotonic() + 10
     while len(svc.accumulator.cards) < len(truth) and time.monotonic() < deadline:
@@ -53,7 +53,7 @@ def test_frames_and_cards_come_on_their_threads_and_stop_joins(tmp_path):
 
 def test_preview_never_waits_for_recognition(tmp_path):
     _folder(tmp_path, 2)
-    svc = CameraService(FileSource(tmp_path, fps=30), SlowReader())
+    svc = StickerService(FileSource(tmp_path, fps=30), SlowReader())
     svc.start()
     time.sleep(1.5)
     svc.stop()
@@ -65,8 +65,8 @@ def test_recognition_on_a_downscaled_frame_reports_full_size_corners(tmp_path):
     s = make_scene(50, cards=5, px_per_mm=5.0, rotation=0, blur=0.4, glare=0, offset_mm=(0, 0))
     s.write(tmp_path / "big.jpg")
     got = []
-    svc = CameraService(FileSource(tmp_path / "big.jpg", fps=20), PileReader(), recognition_width=960,
-                        on_cards=lambda r, new: got.append(r))
+    svc = StickerService(FileSource(tmp_path / "big.jpg", fps=20), PileReader(), recognition_width=960,
+                         on_cards=lambda read: got.append(read.result))
     with svc:
         deadline = time.monotonic() + 5
         while not got and time.monotonic() < deadline:
@@ -85,8 +85,8 @@ def test_unplugged_camera_reports_status_and_a_failing_callback_does_not_kill_th
     def boom(frame):
         raise RuntimeError("UI bug")
 
-    svc = CameraService(OpenCVSource("/dev/video-missing"), PileReader(), on_frame=boom,
-                        on_status=statuses.append)
+    svc = StickerService(OpenCVSource("/dev/video-missing"), PileReader(), on_frame=boom,
+                         on_status=statuses.append)
     svc.start()
     deadline = time.monotonic() + 3
     while NO_CAMERA not in statuses and time.monotonic() < deadline:
@@ -124,7 +124,7 @@ def test_glare_in_the_live_video_takes_a_darker_frame_at_most_every_darker_every
     src = _GlossyVideo(scene.image, tuple(int(v) for v in d.centre))
     alone = PileReader().read(src.glared)
     assert d.card not in alone.cards  # the reflection really hides it from one frame
-    with CameraService(src, PileReader(), darker_every_s=0.3) as svc:
+    with StickerService(src, PileReader(), darker_every_s=0.3) as svc:
         deadline = time.monotonic() + 30
         # a live card needs two sightings: two darker frames, 0.3 s apart at the least
         while d.card not in svc.accumulator.cards and time.monotonic() < deadline:
@@ -149,7 +149,7 @@ def test_a_darker_frame_that_fails_leaves_the_frames_own_read_and_is_not_retried
     d = PileReader().read(scene.image).detections[0]
     src = _DarkerFails(scene.image, tuple(int(v) for v in d.centre))
     alone = set(PileReader().read(src.glared).cards)
-    with CameraService(src, PileReader(), darker_every_s=60.0) as svc:
+    with StickerService(src, PileReader(), darker_every_s=60.0) as svc:
         deadline = time.monotonic() + 20
         while svc.reads < 4 and time.monotonic() < deadline:
             time.sleep(0.05)

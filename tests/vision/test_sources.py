@@ -8,7 +8,7 @@ import pytest
 from vision.errors import NoCameraError, SourceSpecError
 from vision.reader import PileReader
 from vision.scene import make_scene
-from vision.sources import (BAD_FRAME, ENDED, NO_CAMERA, RUNNING, STATUS_MESSAGES, STOPPED,
+from vision.sources import (BAD_FRAME, ENDED, NO_CAMERA, RUNNING, STOPPED,
                             DemoSource, FileSource, FrameSource, OpenCVSource, Picamera2Source,
                             open_source)
 
@@ -81,7 +81,6 @@ def test_missing_camera_is_a_status_not_an_exception():
     assert src.latest(0.3) is None
     assert src.status == NO_CAMERA
     assert isinstance(src.error, NoCameraError) and isinstance(src.error, RuntimeError)
-    assert "càmera" in STATUS_MESSAGES[src.status]
     t = time.monotonic()
     src.stop()
     assert time.monotonic() - t < 1.0  # the backoff wait is interrupted
@@ -195,7 +194,7 @@ def test_on_a_pi_without_picamera2_the_source_says_fault_with_the_reason(tmp_pat
         while src.status != FAULT and time.monotonic() < deadline:
             time.sleep(0.01)
         assert src.status == FAULT and src.is_fault
-        assert "numpy.core.multiarray" in src.message and "Avaria" in src.message
+        assert "numpy.core.multiarray" in str(src.error)
     finally:
         src.stop()
     assert statuses[:1] == [FAULT]

@@ -95,23 +95,6 @@ class DeckModel:
         return cls(name, [c.code for c in cards], np.array(whole), np.array(corners),
                    card_long_frac=card_long_frac)
 
-    def with_card(self, card: Card, photo: np.ndarray, quad: np.ndarray) -> "DeckModel":
-        """The same deck with one card learnt again (or added)."""
-        views = views_both_ways(photo, quad)
-        codes, whole, corners = list(self.codes), self.whole.copy(), self.corners.copy()
-        if card.code in codes:
-            i = codes.index(card.code)
-            whole[2 * i:2 * i + 2] = [v.whole for v in views]
-            corners[2 * i:2 * i + 2] = [v.corners for v in views]
-        else:
-            codes.append(card.code)
-            whole = np.concatenate([whole, np.array([v.whole for v in views])])
-            corners = np.concatenate([corners, np.array([v.corners for v in views])])
-        order = sorted(range(len(codes)), key=lambda i: DECK.index(Card.parse(codes[i])))
-        rows = [r for i in order for r in (2 * i, 2 * i + 1)]
-        return DeckModel(self.name, [codes[i] for i in order], whole[rows], corners[rows],
-                         card_long_frac=self.card_long_frac)
-
     @property
     def missing(self) -> list[Card]:
         have = set(self.cards)

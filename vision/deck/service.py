@@ -1,9 +1,10 @@
 """The deal-through reader on its own thread, in the camera service's shape.
 
 ``DealService(source, tracker, on_frame=, on_cards=, on_status=)`` takes every new frame
-from the source, calls ``on_frame(frame)`` and feeds the tracker; ``on_cards(event,
-new_cards)`` comes for every tracker event (``new_cards`` holds the card when one was
-counted). Callbacks run on the service's thread, never the UI's.
+from the source, calls ``on_frame(frame)`` and feeds the tracker; ``on_cards(CardsRead(new,
+deal=event))`` comes for every tracker event (``new`` holds the card when one was counted).
+It is a :class:`vision.camera.CameraService`. Callbacks run on the service's thread, never
+the UI's.
 
 Under the lamp's reflection the tracker asks for a darker frame (a ``DARKER`` event): where
 the source can change its exposure (``supports_exposure``: a Pi camera) the service takes
@@ -16,11 +17,11 @@ l'última" and a new pile never wait for the camera.
 from __future__ import annotations
 
 import threading
-from typing import Callable
 
 import numpy as np
 
 from kiosk.game import Card
+from vision.camera import CardsRead, OnCards, OnFrame, OnStatus
 from vision.deck.darker import DARKER_SCALE, DarkerRequest
 from vision.deck.tracker import COUNTED, DARKER, DealEvent, DealTracker
 from vision.service import call_safely, follow_frames, take_darker
@@ -30,9 +31,8 @@ class DealService:
     """Feeds a :class:`DealTracker` from a frame source on one thread; ``stop()`` joins it.
     Without a tracker it only hands on frames (learning a deck)."""
 
-    def __init__(self, source, tracker: DealTracker | None, *, on_frame: Callable | None = None,
-                 on_cards: Callable[[DealEvent, list[Card]], None] | None = None,
-                 on_status: Callable[[str], None] | None = None) -> None:
+    def __init__(self, source, tracker: DealTracker | None, *, on_frame: OnFrame | None = None,
+                 on_cards: OnCards | None = None, on_status: OnStatus | None = None) -> None:
         self.source = source
         # a darker frame only where the camera can really take one
         self.darker_scale = DARKER_SCALE if source.supports_exposure else None
@@ -75,6 +75,10 @@ class DealService:
                 self.tracker = DealTracker(self.tracker.model, still_frames=self.tracker.still_frames,
                                            darker_scale=self.darker_scale)
 
+    def request_still(self) -> bool:
+        """A deal takes no stills: the card is read as it lies."""
+        return False
+
     def take_back(self) -> Card | None:
         """"Treu l'última": the last card counted is forgotten (the player lifts it off)."""
         with self._lock:
@@ -103,7 +107,7 @@ class DealService:
             for event in events:
                 if event.kind == COUNTED:
                     self._evidence = frame.image
-                self._call(self.on_cards, event, [event.card] if event.kind == COUNTED else [])
+                self._call(self.on_cards, _read_of(event))
 
     def _darker(self, ask: DarkerRequest) -> np.ndarray | None:
         got = take_darker(self.source, ask.exposure_scale)
@@ -111,3 +115,9 @@ class DealService:
             return None
         self.darker_frames += 1
         return got.image
+
+
+def _read_of(event: DealEvent) -> CardsRead:
+    """What the kiosk is told of a tracker event: the card, when it was counted now."""
+    counted = event.kind == COUNTED and event.card is not None
+    return CardsRead((event.card,) if counted else (), deal=event)

@@ -4,7 +4,7 @@ A :class:`FrameSource` owns one thread that grabs frames from its device and kee
 the latest one; readers call ``latest(timeout, after=n)``; ``capture_still()`` asks for one
 full-resolution picture. Nothing ever raises out of that thread: a missing camera, an
 unplugged one, or a frame that cannot be read sets ``status`` (a short string, see
-``STATUS_MESSAGES`` for what to show) and ``error`` (a typed
+the kiosk's camera screen for what to show) and ``error`` (a typed
 :class:`vision.errors.CameraError`), and the thread tries again with a growing pause
 (0.5 s doubling to 5 s) until the camera comes back or ``stop()`` is called. ``FAULT`` is
 the one status that is not retried: Picamera2 cannot be imported on a Raspberry Pi.
@@ -23,7 +23,7 @@ import cv2
 
 from vision.errors import SourceSpecError
 from vision.sources.base import (BAD_FRAME, ENDED, FAULT, LOST, NO_CAMERA, RUNNING, STARTING,  # noqa: F401
-                                 STATUS_MESSAGES, STOPPED, Frame, FrameSource, release_freed_memory)
+                                 STOPPED, Frame, FrameSource, release_freed_memory)
 from vision.sources.demo import DemoSource
 from vision.sources.files import IMAGE_EXTS, VIDEO_EXTS, FileSource  # noqa: F401
 from vision.sources.opencv import OpenCVSource

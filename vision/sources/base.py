@@ -3,7 +3,7 @@
 A :class:`FrameSource` owns one thread that grabs frames from its device and keeps only
 the latest one; readers call ``latest(timeout, after=n)``. Nothing ever raises out of that
 thread: a missing camera, an unplugged one, or a frame that cannot be read sets ``status``
-(a short string, see ``STATUS_MESSAGES`` for what to show) and ``error`` (a typed
+(a short string; the kiosk's camera screen says each in the table's language) and ``error`` (a typed
 :class:`vision.errors.CameraError`), and the thread tries again with a growing pause
 (0.5 s doubling to 5 s) until the camera comes back or ``stop()`` is called.
 ``stop()`` joins the thread.
@@ -31,17 +31,6 @@ from vision.errors import (BadFrameError, CameraDriverError, CameraError, Camera
 
 STARTING, RUNNING, NO_CAMERA, LOST, BAD_FRAME, ENDED, STOPPED, FAULT = (
     "starting", "running", "no_camera", "lost", "bad_frame", "ended", "stopped", "fault")
-STATUS_MESSAGES = {
-    STARTING: "Engegant la càmera…",
-    RUNNING: "Càmera a punt",
-    NO_CAMERA: "No hi ha càmera: comproveu el cable. Podeu apuntar els punts a mà.",
-    LOST: "S'ha perdut la càmera: comproveu el cable. Es reconnectarà sola.",
-    BAD_FRAME: "La càmera dona imatges que no es poden llegir.",
-    ENDED: "S'ha acabat el vídeo.",
-    STOPPED: "Càmera aturada",
-    # the reason (``FrameSource.error``) is shown after it: the import error, as it came
-    FAULT: "Avaria: el programa de la càmera del Pi no es pot carregar. Cal reparar la instal·lació.",
-}
 IMAGE_EXTS = {".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp"}
 VIDEO_EXTS = {".mp4", ".avi", ".mkv", ".mov", ".mjpeg", ".webm"}
 
@@ -111,14 +100,6 @@ class FrameSource:
     @property
     def status(self) -> str:
         return self._status
-
-    @property
-    def message(self) -> str:
-        """What to show for the status; a fault also says why (the import error)."""
-        text = STATUS_MESSAGES.get(self._status, self._status)
-        if self._status == FAULT and self.error is not None:
-            text += f" ({self.error})"
-        return text
 
     @property
     def is_fault(self) -> bool:

@@ -9,30 +9,14 @@ from kivy.properties import BooleanProperty, ObjectProperty
 from kivy.uix.screenmanager import Screen
 
 from kiosk.ui import theme
-from kiosk.ui.i18n import N_, _
-
-TRUMP_NAMES = {"oros": N_("Oros"), "copes": N_("Copes"), "espases": N_("Espases"), "bastos": N_("Bastos"),
-               "botifarra": N_("Botifarra")}
-TRUMPS = ("oros", "copes", "espases", "bastos", "botifarra")
-LEVELS = ("contro", "recontro", "sant_vicenc")
-PRESETS = ("reglament", "butinet", "girona", "torrefarrera", "regional_234")
-TARGETS = (51, 73, 100, 101, 151, 200, 201)  # numeric order: the target button cycles through them
-LEVEL_NAMES = {"none": "", "contro": N_("Contro"), "recontro": N_("Recontro"),
-               "sant_vicenc": N_("Sant Vicenç")}
+from kiosk.ui.i18n import _
+from kiosk.ui.words import LEVELS, PRESETS, TARGETS, TRUMPS, level_name, trump_name  # noqa: F401
 
 
 def load_kv(module_file: str) -> None:
     path = str(Path(module_file).with_suffix(".kv"))
     if path not in Builder.files:
         Builder.load_file(path)
-
-
-def trump_name(trump: str | None) -> str:
-    return _(TRUMP_NAMES.get(trump, "")) if trump else ""
-
-
-def level_name(level: str | None) -> str:
-    return _(LEVEL_NAMES.get(level or "none", "")) if level and level != "none" else ""
 
 
 class KioskScreen(Screen):

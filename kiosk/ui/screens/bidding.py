@@ -6,6 +6,7 @@ from __future__ import annotations
 from kivy.properties import NumericProperty, StringProperty
 from kivy.uix.widget import Widget
 
+from kiosk.game import Phase
 from kiosk.ui import theme
 from kiosk.ui.i18n import _
 from kiosk.ui.navigation import Overlay
@@ -44,11 +45,11 @@ class BiddingScreen(KioskScreen):
         choices.clear_widgets()
         actions.clear_widgets()
         dealer = roles.get("dealer", 0)
-        if session.state.phase in ("choose_trump", "delegated"):
+        if session.state.phase in (Phase.CHOOSE_TRUMP, Phase.DELEGATED):
             self.choosing = "yes"
             self._show(self._choices)
-            chooser = (dealer + 2) % 4 if session.state.phase == "delegated" else dealer
-            self.title = (_("{name} chooses trump (delegated)") if session.state.phase == "delegated"
+            chooser = (dealer + 2) % 4 if session.state.phase is Phase.DELEGATED else dealer
+            self.title = (_("{name} chooses trump (delegated)") if session.state.phase is Phase.DELEGATED
                           else _("{name} chooses trump")).format(name=player_name(session.state, chooser))
             legal = session.state.bids.trumps
             for t in TRUMPS:
@@ -92,7 +93,7 @@ class BiddingScreen(KioskScreen):
         actions.add_widget(back)
 
     def on_confirm_button(self):
-        if self.session.state.phase == "doubling" and self.session.state.bids.can_play:
+        if self.session.state.phase is Phase.DOUBLING and self.session.state.bids.can_play:
             self.app.act(self.session.start_play)
             return True
         return False

@@ -69,7 +69,7 @@ class ConfirmScreen(KioskScreen):
 
     @staticmethod
     def _owner(state) -> str:
-        piles = state.pending.event.get("piles") or state.pending.event.get("points") or {}
+        piles = state.pending.result.piles or state.pending.result.points or {}
         team = next(iter(piles), None) if len(piles) == 1 else None
         if team not in ("A", "B"):
             return ""

@@ -7,18 +7,15 @@ from kivy.app import App
 from kivy.clock import Clock
 from kivy.properties import NumericProperty, StringProperty
 
-from kiosk.ui.i18n import N_, _, default_team_name
+from kiosk.ui.i18n import _, default_team_name
 from kiosk.ui.screens.base import KioskScreen, load_kv
-from kiosk.ui.screens.base import PRESETS, TARGETS
+from kiosk.ui.words import PRESET_NAMES, PRESETS, TARGETS
 from kiosk.table import NewMatchForm
 
 load_kv(__file__)
 
 FIELD_ORDER = ("team_a", "player_0", "player_2", "team_b", "player_1", "player_3")
 
-PRESET_NAMES = {"reglament": N_("Reglament"), "butinet": N_("Butinet (tournament)"),
-                "girona": N_("Girona (8 hands)"), "torrefarrera": N_("Torrefarrera"),
-                "regional_234": N_("Regional 2-3-4")}
 
 
 class NewMatchScreen(KioskScreen):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from kivy.properties import StringProperty
 
+from kiosk.table import Step
 from kiosk.ui.i18n import _
 from kiosk.ui.screens.base import PendingActionScreen, load_kv
 
@@ -21,9 +22,9 @@ class PenaltyScreen(PendingActionScreen):
         names = session.state.team_names
         self.name_a, self.name_b = names["A"], names["B"]
         pending = session.state.pending
-        event = pending.event if pending else None
-        self.offender = event["offender"] if event else ""
-        if event:
+        result = pending.result if pending else None
+        self.offender = result.offender or "" if result else ""
+        if result:
             other = "B" if self.offender == "A" else "A"
             scored = pending.breakdown
             s = next(b.scored for b in scored if b.team == other)
@@ -38,7 +39,7 @@ class PenaltyScreen(PendingActionScreen):
 
     def _leave(self) -> None:
         self.session.cancel()
-        if self.session.state.step == "penalty":  # the pair was chosen: that was its first step
+        if self.session.state.step is Step.PENALTY:  # the pair was chosen: that was its first step
             self.session.cancel()
 
     def choose(self, team: str) -> None:

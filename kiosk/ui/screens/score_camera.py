@@ -208,7 +208,7 @@ class ScoreCameraScreen(KioskScreen):
             self.app.show_message(p.problem)
             return
         evidence = self.scoring.evidence if self.scoring is not None else None
-        self.app.act(self.session.propose, p.event(source="camera", evidence=evidence))
+        self.app.act(self.session.propose, p.result(source="camera", evidence=evidence))
 
     def on_scan_button(self):
         """SCAN: a full-resolution still of the pile now; without stills, as OK."""

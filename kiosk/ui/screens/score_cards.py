@@ -118,8 +118,8 @@ class ScoreCardsScreen(KioskScreen):
             self._update()
             return
         source = (self.session.state.draft.source if self.session.state.draft else None) or "cards"
-        self.app.act(self.session.propose, self.picker.event(source=source,
-                                                        evidence=self.session.state.draft.evidence if self.session.state.draft else None))
+        self.app.act(self.session.propose, self.picker.result(source=source,
+                                                         evidence=self.session.state.draft.evidence if self.session.state.draft else None))
 
     def _owner_chosen(self) -> bool:
         draft = self.session.state.draft

@@ -53,7 +53,7 @@ class ScorePointsScreen(KioskScreen):
         if self.pad.problem:
             self.app.show_message(self.pad.problem)
             return
-        self.app.act(self.session.propose, self.pad.event())
+        self.app.act(self.session.propose, self.pad.result())
 
     def _owner_chosen(self) -> bool:
         draft = self.session.state.draft

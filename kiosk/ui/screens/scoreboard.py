@@ -184,14 +184,14 @@ class ScoreboardScreen(KioskScreen):
 
     def update_clock(self) -> None:
         """Every second (from the app's tick) and on refresh."""
-        session = self.session
-        self.clock = clock_text(session.time_left)
-        self.time_is_up = session.time_up
-        self.can_call_time = session.can_call_time
-        if session.time_up:
+        tournament = self.session.tournament
+        self.clock = clock_text(tournament.time_left)
+        self.time_is_up = tournament.time_up
+        self.can_call_time = tournament.can_call_time
+        if tournament.time_up:
             self.time_note = _("Time! This is the last hand")
         elif self.clock:
-            self.time_note = _("Limit {minutes} min").format(minutes=session.time_limit_min)
+            self.time_note = _("Limit {minutes} min").format(minutes=tournament.time_limit_min)
         else:
             self.time_note = ""
         if self.asking == "time" and not self.can_call_time:

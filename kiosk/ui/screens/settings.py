@@ -15,7 +15,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kiosk.ui.i18n import LANGUAGE_NAMES, LANGUAGES, N_, _
 from kiosk.ui.navigation import Overlay
 from kiosk.ui.screens.base import KioskScreen, load_kv
-from kiosk.ui.screens.new_match import PRESET_NAMES
+from kiosk.ui.words import PRESET_NAMES
 from kiosk.ui.viewmodels.settings import LABELS, TABLE_DIGITS, SettingsViewModel, camera_name
 
 load_kv(__file__)

@@ -3,7 +3,7 @@ with the same rules as a camera read (whole tricks, no card twice)."""
 
 from __future__ import annotations
 
-from kiosk.game import DECK, Card, Suit, card_points
+from kiosk.game import DECK, Card, HandResult, Suit, card_points
 from kiosk.ui.i18n import _, ngettext
 
 SUIT_ROWS: tuple[Suit, ...] = (Suit.OROS, Suit.COPES, Suit.ESPASES, Suit.BASTOS)
@@ -63,6 +63,7 @@ class CardPicker:
     def ordered(self) -> list[Card]:
         return [c for c in DECK if c in self.selected]
 
-    def event(self, *, source: str = "cards", evidence: str | None = None) -> dict:
-        return {"type": "hand_scored", "piles": {self.team: [c.code for c in self.ordered]},
-                "source": source, "evidence": evidence}
+    def result(self, *, source: str = "cards", evidence: str | None = None) -> HandResult:
+        """The pile as the hand's result to confirm."""
+        return HandResult.scored(piles={self.team: [c.code for c in self.ordered]}, source=source,
+                                 evidence=evidence)

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
+from kiosk.game import HandRecord
+from kiosk.table import Step
 from kiosk.ui.i18n import _, points_text, tally
 
 JPEG_START = b"\xff\xd8"
@@ -65,20 +65,15 @@ def photo_problem(path: str | Path | None) -> str | None:
     return None
 
 
-def _get(obj: Any, name: str, default: Any = None) -> Any:
-    return obj.get(name, default) if isinstance(obj, dict) else getattr(obj, name, default)
-
-
-def from_hand(hand: Any) -> HandEvidence | None:
-    """A hand record (``HandRecord`` or a dict of one) with a photo → its evidence; else None."""
-    path = _get(hand, "evidence")
-    if not path:
+def from_hand(hand: HandRecord) -> HandEvidence | None:
+    """A hand with a photo → its evidence; else None."""
+    if not hand.evidence:
         return None
-    piles = _get(hand, "piles") or {}
+    piles = hand.piles or {}
     team = next(iter(piles), None)
-    cps, tricks, points = (_get(hand, k) or {} for k in ("card_points", "tricks", "points"))
+    cps, tricks, points = hand.card_points or {}, hand.tricks or {}, hand.points or {}
     return HandEvidence(
-        number=int(_get(hand, "number", 0) or 0), path=str(path), team=team,
+        number=int(hand.number or 0), path=str(hand.evidence), team=team,
         cards=len(piles.get(team, ())) if team else 0,
         card_points=cps.get(team) if team else None, tricks=tricks.get(team) if team else None,
         points=points.get(team) if team else None)
@@ -91,10 +86,10 @@ def current_evidence(session) -> HandEvidence | None:
     draft = state.draft
     if draft is None:
         return None
-    if draft.step == "confirm" and state.pending is not None and state.pending.event.get("evidence") \
+    if draft.step is Step.CONFIRM and state.pending is not None and state.pending.result.evidence \
             and state.pending.hand is not None:
         return from_hand(state.pending.hand)
-    if draft.step == "edit_hand" and draft.hand is not None and session.match is not None:
+    if draft.step is Step.EDIT_HAND and draft.hand is not None and session.match is not None:
         hands = session.match.hands
         if 0 <= draft.hand < len(hands):
             return from_hand(hands[draft.hand])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from kiosk.game import HandResult
 from kiosk.ui.i18n import _
 
 MAX_POINTS = 72
@@ -32,6 +33,6 @@ class PointsPad:
             return _("At most 72 points in a hand")
         return None
 
-    def event(self) -> dict:
-        return {"type": "hand_scored", "points": {self.team: self.value}, "source": "points",
-                "evidence": None}
+    def result(self) -> HandResult:
+        """The typed points as the hand's result to confirm."""
+        return HandResult.scored(points={self.team: self.value}, source="points")

@@ -152,8 +152,8 @@ class SettingsViewModel:
             extra = (current,) if current not in CAMERA_SOURCES + found else ()
             return CAMERA_SOURCES + found + extra
         if name == "camera.marks":  # the stickers, then the decks learnt
-            from kiosk import paths
-            return ("aruco", "qr") + tuple(f"deck:{p.stem}" for p in sorted(paths.decks_dir().glob("*.npz")))
+            from kiosk.decks import deck_store
+            return ("aruco", "qr") + tuple(f"deck:{name}" for name in deck_store().names())
         return BY_NAME[name].choices or (False, True)
 
     def cycle(self, name: str) -> object:
