@@ -139,6 +139,7 @@ class DealTracker:
     _scale: TableScale | None = None  # the mat's millimetres in detail pixels
     _wanted: DarkerRequest | None = None
     _held: _Look | None = None
+    _looked: np.ndarray | None = None  # the motion-size frame last looked at
 
     def __post_init__(self) -> None:
         TableScale.prepare()  # the marker detector is built now, not in the first still frame
@@ -211,8 +212,13 @@ class DealTracker:
         self._still += 1
         # The empty mat is taken as soon as two frames agree: a player may start dealing
         # the moment the screen opens, before a card's 0.3 s of stillness has passed.
-        if self._still != (1 if not self._settled else self.still_frames):
+        first = 1 if not self._settled else self.still_frames
+        if self._still < first or (self._still > first and not self._settled):
             return []
+        if self._still > first and (self._looked is None or counts(
+                moving_mask(self._looked, small), None if pile is None else pile * k, long_) <= least):
+            return []  # looked at in this still spell, and nothing came since
+        self._looked = small  # (a card dealt with no movement seen, under the reflection: looked at again)
         detail = shrunk(frame, self.detail_width, 3)
         if self._scale is None:  # (a mat out of view costs one marker search per still spell)
             sharp = cv2.resize(frame, detail.shape[1::-1], interpolation=cv2.INTER_AREA)
