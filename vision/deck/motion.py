@@ -38,14 +38,15 @@ def _detail(small: np.ndarray) -> np.ndarray:
     return cv2.subtract(small, cv2.GaussianBlur(small, (0, 0), DETAIL_SIGMA), dtype=cv2.CV_16S)
 
 
-def moving_mask(previous: np.ndarray, current: np.ndarray) -> np.ndarray:
-    """Where the table moved between two motion-size frames (uint8 0/1)."""
+def moving_mask(previous: np.ndarray, current: np.ndarray, *, glare_is_light: bool = True) -> np.ndarray:
+    """Where the table moved between two motion-size frames (uint8 0/1). ``glare_is_light``
+    False: where the reflection clips counts too (a card may have landed under it)."""
     before = gain_matched(previous, current)
     d = cv2.absdiff(_detail(before), _detail(current))
     d = channel_max(np.minimum(d, 255).astype(np.uint8))
     noise = float(np.median(d[::2, ::2]))
     moved = (d > max(MOTION_LEVEL, NOISE_K * noise)).astype(np.uint8)
-    if not moved.any():
+    if not moved.any() or not glare_is_light:
         return moved
     bright = cv2.bitwise_or(_clipping(before), _clipping(current))
     if not bright.any():

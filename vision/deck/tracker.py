@@ -216,7 +216,7 @@ class DealTracker:
         if self._still < first or (self._still > first and not self._settled):
             return []
         if self._still > first and (self._looked is None or counts(
-                moving_mask(self._looked, small), None if pile is None else pile * k, long_) <= least):
+                moving_mask(self._looked, small, glare_is_light=False), None if pile is None else pile * k, long_) <= least):
             return []  # looked at in this still spell, and nothing came since
         self._looked = small  # (a card dealt with no movement seen, under the reflection: looked at again)
         detail = shrunk(frame, self.detail_width, 3)
