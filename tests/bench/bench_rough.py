@@ -103,7 +103,7 @@ def _row(name: str, t: Tally) -> str:
 
 
 HEAD = ("| sequences | n | cards | named right | wrong | sent back (cards) | of them under a reflection, of cards "
-        "under one | asks by kind | asks, no card on the table | \"hand\" | \"ja comptada\" | missed | darker frames "
+        "under one | asks by kind | asks, no card on the table | \"hand\" | \"ja comptada\" | **silent misses** | darker frames "
         "|\n|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 
 
@@ -147,7 +147,7 @@ def run_sweep(quick: bool, styles: tuple[str, ...], learnt: dict, darker: bool, 
     print(f"### Sweep: each phenomenon alone on the neat table ({seqs} sequence(s) of {cards} cards at 720p a "
           f"step; cell: named right · wrong · sent back)\n")
     print("| phenomenon | level | cards | named right | wrong | sent back (of them under a reflection, of cards "
-          "under one) | \"hand\" | missed |")
+          "under one) | \"hand\" | **silent misses** |")
     print("|---|---|---|---|---|---|---|---|")
     for p, (name, levels) in enumerate(SWEEP.items()):
         steps = levels[-1:] if quick else levels

@@ -11,7 +11,8 @@ Scoring, per card (its place in deal order):
   the truth says the lamp's reflection on it was at least ``GLARE_TRUTH`` when it was asked
   about (``FrameTruth.glare``): asking to move those may be the right answer;
 - "hand" answers and "ja comptada" are counted apart; asks with no card on the table too;
-- missed: nothing said about it at all.
+- silent misses: nothing said about it at all (neither named nor asked about: the gravest
+  failure; "two cards" asks about the top card and the one under it).
 
 Darker frames (a camera with exposure control): when the tracker asks, the sequence's next
 frame is rendered at that exposure (``DealSequence.frame(n, exposure_scale=)``) and handed over
@@ -106,6 +107,8 @@ def read(seq: DealSequence, model, *, darker: bool = True, verbose: bool = False
                 else:
                     t.asks[ASK_NAMES[e.kind]] += 1
                     asked.add(i)
+                    if e.kind == TWO_CARDS and i > 0 and i - 1 not in counted:
+                        asked.add(i - 1)  # ("two cards": the one under the top card is asked about too)
                     if seq.frame_truth[k].glare >= GLARE_TRUTH:
                         asked_glare.add(i)
             elif e.kind == HAND:

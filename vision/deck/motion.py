@@ -5,6 +5,9 @@ Not everything that changes between two frames is movement that matters:
 - the exposure and gain wander a few per cent (mains flicker, the camera's control): the
   previous frame is brought to the current exposure first (:mod:`vision.deck.exposure`);
 - in dim light every pixel carries noise: the threshold is measured from the two frames;
+- where the lamp's reflection clips the picture (in either frame), a swaying reflection
+  washes a card's print out and back in: that is light, and it is not counted (a card
+  landing there still shows its sides where the reflection does not reach);
 - a lamp's reflection that sways or flickers changes the light smoothly, without the
   edges a hand or a card in flight brings: the frames are compared as detail (each minus
   its own local mean), where a smooth change of light leaves little;
@@ -24,28 +27,44 @@ from vision.deck.locate import channel_max
 MOTION_LEVEL = 16  # least change of detail between two frames that is movement
 DETAIL_SIGMA = 6.0  # px (motion size): the local mean taken off each frame
 MIN_SPECK = 3  # px: a moving region smaller is noise
+JOIN = 3  # px (motion size): moving pieces this close are one region (a hand's fingers and its arm)
 HAND_OVER = 0.03  # of the card's area under a change that reaches the frame's edge: a hand over it
 HAND_LEAST = 0.05  # of a card's area: a change from the frame's edge at least this big is a hand
 NEAR_PILE = 1.0  # of a card's long side around the pile's outline: movement there counts
+CLIPPING = 228  # every channel this bright (motion size, blurred): the reflection, whose sway is light
 
 
 def _detail(small: np.ndarray) -> np.ndarray:
     return cv2.subtract(small, cv2.GaussianBlur(small, (0, 0), DETAIL_SIGMA), dtype=cv2.CV_16S)
 
 
-def moving_mask(previous: np.ndarray, current: np.ndarray) -> np.ndarray:
-    """Where the table moved between two motion-size frames (uint8 0/1)."""
+def moving_mask(previous: np.ndarray, current: np.ndarray, *, glare_is_light: bool = True) -> np.ndarray:
+    """Where the table moved between two motion-size frames (uint8 0/1). ``glare_is_light``
+    False: where the reflection clips counts too (a card may have landed under it)."""
     before = gain_matched(previous, current)
     d = cv2.absdiff(_detail(before), _detail(current))
     d = channel_max(np.minimum(d, 255).astype(np.uint8))
     noise = float(np.median(d[::2, ::2]))
-    return (d > max(MOTION_LEVEL, NOISE_K * noise)).astype(np.uint8)
+    moved = (d > max(MOTION_LEVEL, NOISE_K * noise)).astype(np.uint8)
+    if not moved.any() or not glare_is_light:
+        return moved
+    bright = cv2.bitwise_or(_clipping(before), _clipping(current))
+    if not bright.any():
+        return moved
+    return cv2.bitwise_and(moved, 1 - cv2.dilate(bright, np.ones((3, 3), np.uint8)))
+
+
+def _clipping(small: np.ndarray) -> np.ndarray:
+    b, g, r = cv2.split(small)
+    return (cv2.min(cv2.min(b, g), r) >= CLIPPING).astype(np.uint8)
 
 
 def counts(moving: np.ndarray, pile: np.ndarray | None, card_long: float) -> int:
     """How many moving pixels matter: those of the moving regions that come near the pile
     (``pile``: its outline, motion px; ``card_long``: a card's long side there), or without
-    one, those of the regions that do not touch the frame's edge or reach well inside."""
+    one, those of the regions that do not touch the frame's edge or reach well inside (a
+    region's pieces a few px apart joined first: a twitching hand's fingers move apart from
+    its arm)."""
     n, labels, stats, _ = cv2.connectedComponentsWithStats(moving, connectivity=8)
     if n <= 1:
         return 0
@@ -57,12 +76,16 @@ def counts(moving: np.ndarray, pile: np.ndarray | None, card_long: float) -> int
         px0, py0 = pile.min(axis=0) - grow
         px1, py1 = pile.max(axis=0) + grow
         near = (x <= px1) & (x + bw >= px0) & (y <= py1) & (y + bh >= py0)
-    else:
-        edge = (x <= 0) | (y <= 0) | (x + bw >= w) | (y + bh >= h)
-        band = 0.3 * min(h, w)
-        inside = (x + bw > band) & (x < w - band) & (y + bh > band) & (y < h - band)
-        near = ~edge | inside
-    return int(area[near & ~speck].sum())
+        return int(area[near & ~speck].sum())
+    kept = np.concatenate([[False], ~speck])[labels].astype(np.uint8)
+    joined = cv2.dilate(kept, np.ones((2 * JOIN + 1, 2 * JOIN + 1), np.uint8))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
+    x, y, bw, bh = (stats[1:, i] for i in range(4))
+    area = np.bincount(labels[kept > 0], minlength=n)[1:]
+    edge = (x <= 0) | (y <= 0) | (x + bw >= w) | (y + bh >= h)
+    band = 0.3 * min(h, w) + JOIN
+    inside = (x + bw > band) & (x < w - band) & (y + bh > band) & (y < h - band)
+    return int(area[~edge | inside].sum())
 
 
 def hand_over(mask: np.ndarray, quad: np.ndarray | None, area: float) -> bool:

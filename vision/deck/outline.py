@@ -345,3 +345,23 @@ def iou(a: np.ndarray, b: np.ndarray) -> float:
     inter, _ = cv2.intersectConvexConvex(np.float32(a), np.float32(b))
     union = cv2.contourArea(np.float32(a)) + cv2.contourArea(np.float32(b)) - inter
     return float(inter / union) if union > 0 else 0.0
+
+
+def new_edge_share(current: np.ndarray, reference: np.ndarray, changed: np.ndarray, long_px: float, *,
+                   level: float, aspect: float) -> float:
+    """How much NEW edge (a step not in ``reference`` at the same place and direction) lies
+    where the table changed, in card perimeters of ``long_px``: a card dealt brings its
+    sides and its print (well over one), the lamp's reflection moving over the pile or a
+    shadow's soft edge next to none. What says "something came" when no outline is found."""
+    pts = cv2.findNonZero(changed)
+    if pts is None:
+        return 0.0
+    x, y, w, h = cv2.boundingRect(pts)
+    g = 4
+    h_, w_ = current.shape[:2]
+    x0, y0, x1, y1 = max(x - g, 0), max(y - g, 0), min(x + w + g, w_), min(y + h + g, h_)
+    cur, ref = _grey(current[y0:y1, x0:x1]), _grey(reference[y0:y1, x0:x1])
+    _, _, vnew, hnew, _, _ = _edge_maps(cur, ref, level)
+    near = cv2.dilate((changed[y0:y1, x0:x1] > 0).astype(np.uint8), np.ones((5, 5), np.uint8))
+    fresh = cv2.countNonZero(cv2.bitwise_and(cv2.bitwise_or(vnew, hnew), near))
+    return fresh / (3.0 * 2.0 * (long_px + long_px / aspect))  # (an edge is widened to 3 px across)

@@ -40,23 +40,16 @@ import numpy as np
 
 from kiosk.game import Card, pile_points
 from vision.deck.darker import DarkerRequest, came_in, glare_near, reflection_in_view, tone_map
+from vision.deck.events import (  # noqa: F401  (the events are the tracker's API)
+    ALREADY, ASK_KINDS, COUNTED, DARKER, GLARE, HAND, SHOW_AGAIN, TAKEN_BACK, TWO_CARDS, DealEvent, Tally)
 from vision.deck.exposure import Change, compare
 from vision.deck.motion import counts, hand_over, moving_mask
 from vision.deck.locate import CARD_ASPECT, shrunk
 from vision.deck.model import DeckModel, Naming
-from vision.deck.outline import Outline, card_in_view, find_outlines, iou, second_card
+from vision.deck.outline import Outline, card_in_view, find_outlines, iou, new_edge_share, second_card
 from vision.deck.scale import TableScale
 from vision.deck.views import views_around
 
-COUNTED = "counted"
-ALREADY = "already_counted"
-SHOW_AGAIN = "show_again"
-TWO_CARDS = "two_cards"
-GLARE = "glare"
-HAND = "hand"
-TAKEN_BACK = "taken_back"
-DARKER = "darker"  # not for the player: the caller is to answer ``event.darker`` with feed_darker()
-ASK_KINDS = (SHOW_AGAIN, TWO_CARDS, GLARE)  # the kiosk asks the player to do something about the card
 MOTION_CARD = 0.04  # of a card's area moving (motion size) is movement, if less than motion_share of the view
 KEEP_DETAIL = 4  # settled frames kept at detail size (older ones are only for "lifted off")
 CHANGE_LEVEL = 18  # least change between two settled frames, in levels of the brightest channel
@@ -69,27 +62,8 @@ SAME_CARD = 0.88  # ... so much that it is that card whatever changed (a darker 
 PRINT_CHANGED = 0.08  # of the card's area changed inside an outline that is not new: maybe another card
 LIFTED = 0.15  # of a card's area changed since the table before the last card: it was lifted off
 FIRST_EDGE = 6.0  # an edge's least step per pixel in the first settled frame (no second frame to measure noise)
+UNSEEN_CARD = 1.0  # card perimeters of new edges where no card's outline was found: a card came all the same
 FIRST_SUPPORT = 0.8  # of a card's outline on edges, to be taken for a card already there
-
-
-@dataclass(frozen=True)
-class DealEvent:
-    """Something the kiosk shows: ``kind`` is one of the module's event names."""
-
-    kind: str
-    card: Card | None = None
-    naming: Naming | None = None
-    frame_number: int = 0
-    darker: DarkerRequest | None = None  # kind DARKER: the darker frame wanted
-
-
-@dataclass(frozen=True)
-class Tally:
-    """The pile so far: its points, its tricks (cards / 4) and the cards in dealing order."""
-
-    cards: tuple[Card, ...]
-    points: int
-    tricks: int
 
 
 @dataclass
@@ -139,6 +113,7 @@ class DealTracker:
     _scale: TableScale | None = None  # the mat's millimetres in detail pixels
     _wanted: DarkerRequest | None = None
     _held: _Look | None = None
+    _looked: np.ndarray | None = None  # the motion-size frame last looked at
 
     def __post_init__(self) -> None:
         TableScale.prepare()  # the marker detector is built now, not in the first still frame
@@ -211,8 +186,13 @@ class DealTracker:
         self._still += 1
         # The empty mat is taken as soon as two frames agree: a player may start dealing
         # the moment the screen opens, before a card's 0.3 s of stillness has passed.
-        if self._still != (1 if not self._settled else self.still_frames):
+        first = 1 if not self._settled else self.still_frames
+        if self._still < first or (self._still > first and not self._settled):
             return []
+        if self._still > first and (self._looked is None or counts(
+                moving_mask(self._looked, small, glare_is_light=False), None if pile is None else pile * k, long_) <= least):
+            return []  # looked at in this still spell, and nothing came since
+        self._looked = small  # (a card dealt with no movement seen, under the reflection: looked at again)
         detail = shrunk(frame, self.detail_width, 3)
         if self._scale is None:  # (a mat out of view costs one marker search per still spell)
             sharp = cv2.resize(frame, detail.shape[1::-1], interpolation=cv2.INTER_AREA)
@@ -332,7 +312,12 @@ class DealTracker:
             if hand_over(change.mask, None, area):
                 self._still = 0
                 return [DealEvent(HAND, frame_number=n)]
-            return []
+            if new_edge_share(seen, change.reference, change.mask, long_px, level=change.edge,
+                              aspect=CARD_ASPECT) < UNSEEN_CARD:
+                return []
+            # something came with a card's worth of new edges, yet no card's outline: never
+            # passed over in silence (it lies there unread; what comes next is read against it)
+            return self._unnamed(detail, dark, None, None, glare=dark is not None)
         top = found[0]
         h, w = seen.shape[:2]
         cut = top.quad.min() < 1 or top.quad[:, 0].max() > w - 2 or top.quad[:, 1].max() > h - 2
@@ -380,14 +365,11 @@ class DealTracker:
             second = self.model.identify(again)
             if second.card is not None or again[0].glare > 0:  # (a reflection on it: asked to move it)
                 views, naming = again, second
+        if naming.card is None:
+            # with a reflection on it, moving the card is what helps, not showing it again
+            return self._unnamed(detail, dark, where, naming, glare=views[0].glare > 0)
         if self._settled[-1].pending:
             self._settled.pop()  # the card asked about: what lies there now is read instead
-        if naming.card is None:
-            self.uncertain += 1
-            self._push(detail, None, pending=True, darker=dark, where=where)
-            # with a reflection on it, moving the card is what helps, not showing it again
-            kind = GLARE if views[0].glare > 0 else SHOW_AGAIN
-            return [DealEvent(kind, naming=naming, frame_number=n)]
         if naming.card in self.cards:
             self._push(detail, None, darker=dark, where=where)  # it lies on the pile, not counted
             return [DealEvent(ALREADY, naming.card, naming, n)]
@@ -396,3 +378,13 @@ class DealTracker:
             self._longs = (self._longs + [top.long])[-5:]
             self._card_long = float(np.median(self._longs))
         return [DealEvent(COUNTED, naming.card, naming, n)]
+
+    def _unnamed(self, detail: np.ndarray, dark: np.ndarray | None, where: np.ndarray | None,
+                 naming: Naming | None, *, glare: bool) -> list[DealEvent]:
+        """A card came that cannot be named: the kiosk asks about it (never silence). It
+        lies there unread; what comes next is read against it."""
+        if self._settled[-1].pending:
+            self._settled.pop()  # the card asked about: what lies there now is asked about instead
+        self.uncertain += 1
+        self._push(detail, None, pending=True, darker=dark, where=where)
+        return [DealEvent(GLARE if glare else SHOW_AGAIN, naming=naming, frame_number=self._frames)]

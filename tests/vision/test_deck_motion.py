@@ -1,0 +1,71 @@
+"""What the deal-through tracker takes for movement and for a card that came (issue 21):
+a swaying reflection that clips is light; a twitching hand's fingers belong to its arm at
+the view's edge; new edges say a card came even where no outline is found, a reflection's
+smooth light does not."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.deck.locate import CARD_ASPECT
+from vision.deck.motion import counts, moving_mask
+from vision.deck.outline import new_edge_share
+
+W, H = 320, 180
+
+
+def _table() -> np.ndarray:
+    img = np.full((H, W, 3), (150, 170, 160), np.uint8)
+    cv2.rectangle(img, (140, 70), (172, 91), (235, 235, 235), -1)  # a card at motion size
+    for x in range(146, 170, 5):
+        cv2.line(img, (x, 74), (x, 88), (40, 40, 160), 1)  # its print
+    return img
+
+
+def _reflection(img: np.ndarray, cx: float) -> np.ndarray:
+    """The lamp's mirror image on the glossy card (the matt mat shows next to none)."""
+    yy, xx = np.mgrid[0:H, 0:W]
+    bump = 400.0 * np.exp(-((xx - cx) ** 2 + (yy - 80) ** 2) / (2 * 9.0 ** 2))
+    bump *= (xx >= 140) & (xx <= 172) & (yy >= 70) & (yy <= 91)
+    return np.clip(img + bump[..., None], 0, 255).astype(np.uint8)
+
+
+def test_a_swaying_clipped_reflection_is_light_and_a_card_under_it_still_counts():
+    a, b = _reflection(_table(), 150), _reflection(_table(), 162)  # the lamp swayed 12 px
+    assert np.count_nonzero(moving_mask(a, b, glare_is_light=False)) > 20  # the print washed out and back
+    assert np.count_nonzero(moving_mask(a, b)) == 0
+    # a card dealt beside it moves, reflection or not
+    c = b.copy()
+    cv2.rectangle(c, (60, 40), (92, 61), (230, 230, 230), -1)
+    assert counts(moving_mask(b, c), None, 32) > 100
+
+
+def test_a_hand_twitching_at_the_edge_is_not_movement_before_the_pile_is_known():
+    a = np.full((H, W, 3), (150, 170, 160), np.uint8)
+    b = a.copy()
+    for img, dx in ((a, 0), (b, 3)):
+        cv2.rectangle(img, (0, 0), (40 + dx, 14), (120, 150, 200), -1)  # the arm at the top edge
+        for k in range(4):  # its fingers, a few px beyond
+            cv2.rectangle(img, (12 + 8 * k + dx, 17), (16 + 8 * k + dx, 30), (120, 150, 200), -1)
+    moved = moving_mask(a, b)
+    assert np.count_nonzero(moved) > 20
+    assert counts(moved, None, 32) == 0
+    # a card landing in the middle does count
+    c = b.copy()
+    cv2.rectangle(c, (140, 70), (172, 91), (235, 235, 235), -1)
+    assert counts(moving_mask(b, c), None, 32) > 100
+
+
+def test_new_edges_tell_a_card_that_came_from_light_that_moved():
+    long_px = 120.0
+    ref = np.full((400, 600, 3), (150, 170, 160), np.uint8)
+    card = ref.copy()
+    cv2.rectangle(card, (200, 150), (277, 270), (235, 235, 235), -1)
+    changed = np.zeros((400, 600), np.uint8)
+    changed[140:281, 190:288] = 255
+    assert new_edge_share(card, ref, changed, long_px, level=6.0, aspect=CARD_ASPECT) > 1.0
+    yy, xx = np.mgrid[0:400, 0:600]
+    bump = 80.0 * np.exp(-((xx - 240) ** 2 + (yy - 210) ** 2) / (2 * 40.0 ** 2))
+    lit = np.clip(ref + bump[..., None], 0, 255).astype(np.uint8)
+    assert new_edge_share(lit, ref, changed, long_px, level=6.0, aspect=CARD_ASPECT) < 0.2

@@ -1,0 +1,40 @@
+"""What the deal-through tracker (:mod:`vision.deck.tracker`) tells the kiosk: its events
+and the pile's tally."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from kiosk.game import Card
+from vision.deck.darker import DarkerRequest
+from vision.deck.model import Naming
+
+COUNTED = "counted"
+ALREADY = "already_counted"
+SHOW_AGAIN = "show_again"
+TWO_CARDS = "two_cards"
+GLARE = "glare"
+HAND = "hand"
+TAKEN_BACK = "taken_back"
+DARKER = "darker"  # not for the player: the caller is to answer ``event.darker`` with feed_darker()
+ASK_KINDS = (SHOW_AGAIN, TWO_CARDS, GLARE)  # the kiosk asks the player to do something about the card
+
+
+@dataclass(frozen=True)
+class DealEvent:
+    """Something the kiosk shows: ``kind`` is one of the module's event names."""
+
+    kind: str
+    card: Card | None = None
+    naming: Naming | None = None
+    frame_number: int = 0
+    darker: DarkerRequest | None = None  # kind DARKER: the darker frame wanted
+
+
+@dataclass(frozen=True)
+class Tally:
+    """The pile so far: its points, its tricks (cards / 4) and the cards in dealing order."""
+
+    cards: tuple[Card, ...]
+    points: int
+    tricks: int
