@@ -22,7 +22,8 @@ from kiosk.table.memory import NewMatchForm, Shown, TableMemory
 from kiosk.table.state import (
     ACTION_STEPS, BIDDING_PHASES, Draft, SaveResult, TableState, Undone,
 )
-from kiosk.table.views import pending_of, sheet_of, state_of, undone_between
+from kiosk.table.variants import table_for
+from kiosk.table.views import sheet_of
 
 log = logging.getLogger("kiosk.table")
 DRAW_SUITS = (Suit.OROS, Suit.COPES, Suit.ESPASES, Suit.BASTOS)
@@ -79,7 +80,7 @@ class TableSession(TournamentClock):
         return lambda: self._listeners.remove(listener) if listener in self._listeners else None
 
     def _publish(self) -> None:
-        self.state = state_of(self.match, self.match_id, self._draft, self._pending,
+        self.state = table_for(self.match).state_of(self.match, self.match_id, self._draft, self._pending,
                               settings=self.settings, undone=self._undone,
                               last_save=self._last_save, new_match=self._new_match)
         for listener in list(self._listeners):
@@ -100,7 +101,7 @@ class TableSession(TournamentClock):
                     shown = Shown()
             if not shown.known:
                 found = self.journal.current_match()
-                if found is not None and found.match.variant == "pairs":  # others: no screens yet
+                if found is not None:
                     self.match_id, self.match = found.match_id, found.match
         else:
             self.match_id, self.match = match_id, self.journal.load(match_id)
@@ -123,7 +124,7 @@ class TableSession(TournamentClock):
         self._pending = pending
         if pending is None and draft is not None and draft.event is not None and self.match is not None:
             try:
-                self._pending = pending_of(self.match, draft.event)  # the core, once per proposal
+                self._pending = table_for(self.match).pending_of(self.match, draft.event)  # once
             except BotifarraError:
                 self._draft = draft.but(step=draft.back or "scoreboard", event=None) \
                     if draft.back else None
@@ -227,11 +228,8 @@ class TableSession(TournamentClock):
             self._publish()
 
     def next_match(self) -> SaveResult:
-        """A new match with the same pairs and rules; the dealing continues by the rules."""
-        m = self.match
-        return self._create({"type": "match_created", "rules": m.rules.to_dict(),
-                             "first_dealer": int(m.dealer) % 4, "players": list(m.players),
-                             "team_names": dict(self.state.team_names)})
+        """A new match with the same players and rules; the dealing continues by the rules."""
+        return self._create(table_for(self.match).rematch_event(self.match, self.state))
 
     def abandon(self) -> SaveResult:
         """Stop the match in play (it stays in History, and can be reopened there)."""
@@ -252,8 +250,8 @@ class TableSession(TournamentClock):
     def delegate(self) -> SaveResult:
         return self._bid("delegate")
 
-    def double(self, level: str) -> SaveResult:
-        return self._bid("double", level=level)
+    def double(self, level: str, seat: int | None = None) -> SaveResult:
+        return self._bid("double", level=level, **({} if seat is None else {"seat": seat}))
 
     def start_play(self) -> SaveResult:
         return self._bid("play")
@@ -295,7 +293,7 @@ class TableSession(TournamentClock):
         error if impossible), it is saved on confirm."""
         if self.match is None:
             raise MatchStateError("no match yet")
-        pending = pending_of(self.match, event)  # the core, once: raises if impossible
+        pending = table_for(self.match).pending_of(self.match, event)  # the core, once: raises
         step = {"penalty": "penalty", "misdeal": "misdeal"}.get(event["type"], "confirm")
         base = self._draft or Draft(step=step)
         # Back returns to the step the result was typed on; a misdeal proposed straight from
@@ -328,7 +326,7 @@ class TableSession(TournamentClock):
         self._last_save = SaveResult(True)
         self._publish()
 
-    def penalty(self, offender: str) -> None:
+    def penalty(self, offender: str | int) -> None:
         self.propose({"type": "penalty", "offender": offender})
 
     def misdeal(self) -> None:
@@ -344,7 +342,7 @@ class TableSession(TournamentClock):
         """What ``undo`` would take back now (the screen asks before undoing a hand)."""
         if self.match is None or not self.match.can_undo:
             return None
-        return undone_between(self.match, self.match.apply({"type": "undo"}))
+        return table_for(self.match).undone_between(self.match, self.match.apply({"type": "undo"}))
 
     def undo(self) -> SaveResult:
         if self._draft is not None:
@@ -355,7 +353,7 @@ class TableSession(TournamentClock):
             raise MatchStateError("nothing to undo")
         result = self._commit({"type": "undo"})
         if result.saved:
-            self._undone = undone_between(before, self.match)
+            self._undone = table_for(before).undone_between(before, self.match)
             self._publish()
         return result
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from kiosk.table.memory import NewMatchForm
+from kiosk.table.seatstate import SeatGame
 
 SCORE_STEPS = ("score_camera", "score_cards", "score_points")
 ACTION_STEPS = ("confirm", "penalty", "misdeal")
@@ -54,9 +55,11 @@ class Draft:
     back: str | None = None
     confirmed: tuple[str, ...] = ()
     edit: dict | None = None  # a past hand as being edited (``hand_data``'s form), not saved yet
+    seat_points: tuple[str, ...] = ()  # a game without pairs: the digits typed for each seat
+    seat: int = 0  # ... and the seat the keypad types for
 
     def but(self, **changes: Any) -> "Draft":
-        for name in ("cards", "other", "confirmed"):
+        for name in ("cards", "other", "confirmed", "seat_points"):
             if name in changes and changes[name] is not None:
                 changes[name] = tuple(changes[name])
         return replace(self, **changes)
@@ -66,7 +69,7 @@ class Draft:
                 "cards": list(self.cards), "other": list(self.other), "digits": self.digits,
                 "source": self.source, "evidence": self.evidence, "hand": self.hand,
                 "event": self.event, "back": self.back, "confirmed": list(self.confirmed),
-                "edit": self.edit}
+                "edit": self.edit, "seat_points": list(self.seat_points), "seat": self.seat}
 
     @classmethod
     def from_json(cls, data: dict) -> "Draft | None":
@@ -87,7 +90,10 @@ class Draft:
                        event=dict(event) if isinstance(event, dict) else None,
                        back=data.get("back") if data.get("back") in STEPS else None,
                        confirmed=tuple(t for t in data.get("confirmed") or () if t in ("A", "B")),
-                       edit=dict(data["edit"]) if isinstance(data.get("edit"), dict) else None)
+                       edit=dict(data["edit"]) if isinstance(data.get("edit"), dict) else None,
+                       seat_points=tuple("".join(ch for ch in str(d) if ch in "0123456789")
+                                         for d in data.get("seat_points") or ()),
+                       seat=int(data.get("seat") or 0))
         except (KeyError, TypeError, ValueError, AttributeError):
             return None
 
@@ -201,6 +207,7 @@ class TableState:
     last_save: SaveResult = SaveResult(True)
     events: int = 0
     new_match: NewMatchForm | None = None  # the new match's form being filled in
+    game: SeatGame | None = None  # a game without pairs: one total per seat (kiosk.table.variants)
 
     @property
     def progress(self) -> dict:
