@@ -18,4 +18,9 @@ SCREEN_MODULES = {
     "diagnostics": "DiagnosticsScreen",
     "deal": "DealScreen",
     "learn_deck": "LearnDeckScreen",
+    # a game without pairs (four each for himself, three, rector i vicari)
+    "variant_board": "VariantBoardScreen",
+    "variant_points": "VariantPointsScreen",
+    "variant_confirm": "VariantConfirmScreen",
+    "variant_won": "VariantWonScreen",
 }
