@@ -3,13 +3,13 @@ made it) or a misdeal; for every player what he scores and his total after."""
 
 from __future__ import annotations
 
+from kivy.factory import Factory
 from kivy.properties import StringProperty
 
-from kiosk.ui import theme
 from kiosk.ui.i18n import _
 from kiosk.ui.screens.base import KioskScreen, load_kv
 from kiosk.ui.screens.variant_board import SEAT_COLOURS, seat_name, signed
-from kiosk.ui.widgets import KButton, KLabel
+from kiosk.ui.widgets import KButton
 
 load_kv(__file__)
 
@@ -30,7 +30,6 @@ class VariantConfirmScreen(KioskScreen):
             grid.cols = 2 if game.seats == 4 else game.seats
             for s in range(game.seats):
                 grid.add_widget(KButton(text=seat_name(state, s), action=f"penalty_{s}",
-                                        color=SEAT_COLOURS[s],
                                         on_release=lambda b, seat=s: self.app.act(self.session.penalty, seat)))
             self.ids.confirm.disabled = True
             return
@@ -42,14 +41,13 @@ class VariantConfirmScreen(KioskScreen):
         else:
             self.title = _("Hand {n}").format(n=state.hand_number)
         grid.cols = 4
-        for text in ("", _("Points"), "+/−", _("Total")):
-            grid.add_widget(KLabel(text=text, color=theme.MUTED, font_size=self.app.u * 18))
+        for text in ("", _("Points"), "+/\u2212", _("Total")):
+            grid.add_widget(Factory.SeatHead(text=text))
         for s in range(game.seats):
             points = "" if result.points is None else str(result.points[s])
-            for text in (seat_name(state, s), points, signed(result.scored[s]),
-                         signed(result.totals_after[s])):
-                grid.add_widget(KLabel(text=text, color=SEAT_COLOURS[s], bold=True,
-                                       font_size=self.app.u * 24))
+            scored = ("+" if result.scored[s] > 0 else "") + signed(result.scored[s])
+            for text in (seat_name(state, s), points, scored, signed(result.totals_after[s])):
+                grid.add_widget(Factory.SeatCell(text=text, color=SEAT_COLOURS[s]))
 
     def confirm(self) -> None:
         if self.session.state.pending is not None:

@@ -3,13 +3,13 @@ points add up to 72 (the last player left empty gets what remains)."""
 
 from __future__ import annotations
 
+from kivy.factory import Factory
 from kivy.properties import NumericProperty, StringProperty
 
 from kiosk.table.variants import points_event
 from kiosk.ui.i18n import _
 from kiosk.ui.screens.base import KioskScreen, load_kv
-from kiosk.ui.screens.variant_board import SEAT_COLOURS, seat_name
-from kiosk.ui.widgets import KButton
+from kiosk.ui.screens.variant_board import seat_name
 
 load_kv(__file__)
 HAND_POINTS = 72
@@ -48,10 +48,9 @@ class VariantPointsScreen(KioskScreen):
         rows.clear_widgets()
         for s in range(n):
             typed = digits[s] or (f"({values[s]})" if values[s] is not None else "?")
-            rows.add_widget(KButton(text=f"{seat_name(state, s)}:  {typed}", action=f"seat_{s}",
-                                    selected=s == self.seat, color=SEAT_COLOURS[s] if s != self.seat
-                                    else (0.05, 0.05, 0.05, 1), font_size=self.app.u * 24,
-                                    on_release=lambda b, seat=s: self.choose(seat)))
+            rows.add_widget(Factory.SeatPointsButton(
+                text=f"{seat_name(state, s)}:  {typed}", action=f"seat_{s}", selected=s == self.seat,
+                on_release=lambda b, seat=s: self.choose(seat)))
         total = sum(v for v in values if v is not None)
         self.hint = _("Points (cards + tricks)") + f": {total} / {HAND_POINTS}"
 
