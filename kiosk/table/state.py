@@ -56,12 +56,15 @@ class Draft:
     confirmed: tuple[str, ...] = ()
     edit: dict | None = None  # a past hand as being edited (``hand_data``'s form), not saved yet
     seat_points: tuple[str, ...] = ()  # a game without pairs: the digits typed for each seat
-    seat: int = 0  # ... and the seat the keypad types for
+    seat: int = 0  # ... and the seat the keypad types for (or whose pile is being tapped)
+    piles: tuple[tuple[str, ...], ...] = ()  # a game without pairs: the cards tapped, by seat
 
     def but(self, **changes: Any) -> "Draft":
         for name in ("cards", "other", "confirmed", "seat_points"):
             if name in changes and changes[name] is not None:
                 changes[name] = tuple(changes[name])
+        if changes.get("piles") is not None:
+            changes["piles"] = tuple(tuple(p) for p in changes["piles"])
         return replace(self, **changes)
 
     def to_json(self) -> dict:
@@ -69,7 +72,8 @@ class Draft:
                 "cards": list(self.cards), "other": list(self.other), "digits": self.digits,
                 "source": self.source, "evidence": self.evidence, "hand": self.hand,
                 "event": self.event, "back": self.back, "confirmed": list(self.confirmed),
-                "edit": self.edit, "seat_points": list(self.seat_points), "seat": self.seat}
+                "edit": self.edit, "seat_points": list(self.seat_points), "seat": self.seat,
+                "piles": [list(p) for p in self.piles]}
 
     @classmethod
     def from_json(cls, data: dict) -> "Draft | None":
@@ -93,7 +97,8 @@ class Draft:
                        edit=dict(data["edit"]) if isinstance(data.get("edit"), dict) else None,
                        seat_points=tuple("".join(ch for ch in str(d) if ch in "0123456789")
                                          for d in data.get("seat_points") or ()),
-                       seat=int(data.get("seat") or 0))
+                       seat=int(data.get("seat") or 0),
+                       piles=tuple(tuple(str(c) for c in p) for p in data.get("piles") or ()))
         except (KeyError, TypeError, ValueError, AttributeError):
             return None
 

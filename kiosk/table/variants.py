@@ -19,7 +19,7 @@ from kiosk.table.state import Contract, Draft, PendingHand, SaveResult, TableSta
 GAMES = ("pairs", "four_individual", "three", "two")
 SEATS = {"pairs": 4, "four_individual": 4, "three": 3, "two": 2}
 # the steps (screens) of a game without pairs: the draft's step on the left
-SEAT_STEPS = {"score_points": "variant_points", "score_cards": "variant_points",
+SEAT_STEPS = {"score_points": "variant_points", "score_cards": "variant_cards",
               "score_camera": "variant_points", "confirm": "variant_confirm",
               "penalty": "variant_confirm", "misdeal": "variant_confirm",
               "scoreboard": "variant_board", "edit_hand": "variant_board"}
@@ -141,3 +141,8 @@ def created_event(game: str, *, players: list | None, preset: str, target: int |
 def points_event(points) -> dict:
     """A hand scored by every seat's points (they add up to 72; the core checks)."""
     return {"type": "hand_scored", "points": [int(p) for p in points], "source": "points"}
+
+
+def piles_event(piles) -> dict:
+    """A hand scored by every seat's pile (together the game's deck; the core checks)."""
+    return {"type": "hand_scored", "piles": [list(p) for p in piles], "source": "cards"}

@@ -13,7 +13,7 @@ from tests.ui.readable import glyph_height, truncated
 pytestmark = pytest.mark.ui
 
 
-def new_game(d, count: str, names: list[str], *, each: bool = False) -> None:
+def new_game(d, count: str, names: list[str], *, each: bool = False, seen: set | None = None) -> None:
     d.tap("new_match")
     assert d.screen == "new_match"
     d.tap(f"players_{count}")
@@ -23,6 +23,8 @@ def new_game(d, count: str, names: list[str], *, each: bool = False) -> None:
         d.current.ids[f"player_{seat}"].text = name
     while d.current.target != 51:
         d.tap("target", shot=False)
+    if seen is not None:  # (a language switch reads the form as last published: not here)
+        assert truncated(d) == []
     d.tap("start")
 
 
@@ -46,6 +48,20 @@ def double_tap(d, action: str) -> None:
     x, y = widget.to_window(*widget.center)
     d.touch_at(x, y)
     d.touch_at(x, y, after=0.06)
+
+
+def readable(d, seen: set[str]) -> None:
+    """The current screen whole at every size, in Catalan and in Spanish (the longer words):
+    no label cut (tests/ui/readable.py); back to 800x480 to go on."""
+    problems = []
+    for size in SIZES[1:] + SIZES[:1]:
+        d.resize(size)
+        for language in ("es", "ca"):
+            d.app.set_language(language)
+            d.pump(3)
+            problems += [f"{size} [{language}] {p}" for p in truncated(d)]
+    seen.add(d.screen)
+    assert problems == [], problems
 
 
 def totals_readable(d, seats: int) -> list[int]:
@@ -72,6 +88,8 @@ def test_three_players_a_whole_match(kiosk):
     new_game(d, "3", ["Anna", "Pere", "Marta"])
     s = d.app.session
     assert d.screen == "variant_board" and s.state.game.key == "three"
+    seen: set[str] = set()
+    readable(d, seen)
     assert d.has("trump_botifarra") and not d.has("delegate")  # three: botifarra, no delegating
     # a misdeal, confirmed with a double tap (saved once), then undone
     d.tap("misdeal")
@@ -87,24 +105,31 @@ def test_three_players_a_whole_match(kiosk):
     d.tap("confirm")
     assert s.state.game.totals == (16, -4, -12)
     assert [b.total for b in reversed(d.current.ids.totals.children)] == ["16", "\u22124", "\u221212"]
-    # a restart in the middle of typing hand 2's points
+    # hand 2 by tapping the cards (36: no 2, 3 or 4), a restart in the middle
     d.tap("trump_oros")
     d.tap("double_contro_2")
     assert s.state.contract.multiplier == 2
-    d.tap("points")
-    d.tap("seat_0", shot=False)
-    d.tap("5", shot=False)
+    d.tap("cards")
+    assert d.screen == "variant_cards" and d.has("1O") and not any(
+        d.has(f"{rank}{suit}") for rank in (2, 3, 4) for suit in "OCEB")
+    d.tap("seat_1", shot=False)
+    d.taps("9O", "9C", "9E")
     d = kiosk.start()
     s = d.app.session
-    assert d.screen == "variant_points" and s.state.draft.seat_points[0] == "5"
-    d.tap("0", shot=False)
-    d.tap("seat_1", shot=False)
-    d.taps("1", "2")
-    d.tap("ok")
+    assert d.screen == "variant_cards" and s.state.draft.piles[1] == ("9O", "9C", "9E")
+    readable(d, seen)
+    d.tap("seat_2", shot=False)
+    for code in ("1O", "1C", "1E"):
+        d.tap(code, shot=False)
+    d.tap("ok")  # Anna takes the 30 cards left
+    assert s.state.game.result.scored == (38, -16, -22)
+    readable(d, seen)
     d.tap("confirm")
     assert d.screen == "variant_won" and s.state.game.winner == 0
-    assert s.state.game.totals == (68, -28, -40)
+    assert s.state.game.totals == (54, -20, -34)
     d.shot()
+    readable(d, seen)
+    assert seen == {"variant_board", "variant_cards", "variant_confirm", "variant_won"}
     d.tap("undo")
     assert d.screen == "variant_board"
     heights = totals_readable(d, 3)
@@ -115,15 +140,18 @@ def test_three_players_a_whole_match(kiosk):
 
 def test_four_each_for_himself_a_whole_match(kiosk):
     d = kiosk.start()
-    new_game(d, "4", ["Anna", "Pere", "Marta", "Joan"], each=True)
+    seen: set[str] = set()
+    new_game(d, "4", ["Anna", "Pere", "Marta", "Joan"], each=True, seen=seen)
     s = d.app.session
     assert s.state.game.key == "four_individual" and d.screen == "variant_board"
     d.tap("trump_oros")
+    readable(d, seen)  # four seats, three contro buttons
     d.tap("double_contro_3")
     assert not d.has("double_contro_3")  # contro said once
     points(d, [36, 12, 12, None])
     d.tap("back")
     assert d.screen == "variant_points"
+    readable(d, seen)
     d.tap("ok")
     d.tap("confirm")
     assert s.state.game.totals == (36, -12, -12, -12)
@@ -132,6 +160,7 @@ def test_four_each_for_himself_a_whole_match(kiosk):
     d.tap("trump_botifarra")
     assert not any(d.has(f"double_contro_{seat}") for seat in range(4))
     d.tap("penalty")
+    readable(d, seen)
     d.tap("penalty_2")
     assert s.state.game.result.scored == (12, 12, -36, 12)  # renunci "share": -18 x2, shared
     d.tap("back")
@@ -161,6 +190,9 @@ def test_club_mode_stays_pairs_only(kiosk):
     assert d.screen == "new_match" and d.app.session.match is None
     assert "pairs" in d.app.banner.text and "Three players" in d.app.banner.text
     d.shot(state="club_refuses")
+    d.app.show_message("")  # the banner read: the screen moves back up under it
+    d.pump(3)
+    d.wait(1.0)
     d.tap("players_4")
     d.tap("start")
     assert d.screen == "scoreboard" and d.app.session.match.variant == "pairs"

@@ -21,6 +21,7 @@ SCREEN_MODULES = {
     # a game without pairs (four each for himself, three, rector i vicari)
     "variant_board": "VariantBoardScreen",
     "variant_points": "VariantPointsScreen",
+    "variant_cards": "VariantCardsScreen",
     "variant_confirm": "VariantConfirmScreen",
     "variant_won": "VariantWonScreen",
 }

@@ -142,6 +142,8 @@ class VariantBoardScreen(KioskScreen):
         if state.contract.trump is not None:
             grid.add_widget(KButton(text=_("Points"), action="points", color_bg=theme.PRIMARY,
                                     on_release=lambda b: self.app.act(self.session.begin_score, "points")))
+            grid.add_widget(KButton(text=_("Cards"), action="cards",
+                                    on_release=lambda b: self.app.act(self.session.begin_score, "cards")))
             grid.add_widget(KButton(text=_("Penalty"), action="penalty",
                                     on_release=lambda b: self.app.act(self.session.begin_action, "penalty")))
         grid.add_widget(KButton(text=_("Misdeal"), action="misdeal",
