@@ -196,7 +196,7 @@ class KioskApp(TableHardware, App):
             ran_out = False
         if ran_out:
             Logger.info("kiosk: the time limit ran out: time_up journalled")
-            if self.sm.current == "scoreboard" and self.session.state.step != "scoreboard":
+            if self.sm.current in ("scoreboard", "variant_board") and self.session.state.step != self.sm.current:
                 self.go(self.session.state.step)  # time ran out between hands: the match is over
             self.show_message(_("Time! This is the last hand"), seconds=15)
         screen = self.sm.current_screen
@@ -313,7 +313,7 @@ class KioskApp(TableHardware, App):
             self.session.resume(self.session.match_id)
         except Exception:  # the journal itself failed: still show the scoreboard
             Logger.exception("kiosk: could not reload the journal")
-        self.go("scoreboard")
+        self.go("variant_board" if self.session.state.game is not None else "scoreboard")
         self.show_message(_("Something went wrong. The score is saved."), seconds=10)
 
     # ------------------------------------------------------------------ language
