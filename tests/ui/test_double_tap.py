@@ -22,7 +22,9 @@ pytestmark = pytest.mark.ui
 DECK = (("camera.marks", "deck:nostra"),)
 # The evidence photo needs a hand read by the camera; tests/ui/test_evidence.py taps its
 # buttons, and the guard covers it like every screen (it knows no screen by name).
-WALKED = set(SCREEN_MODULES) - {"evidence"}
+# (a game without pairs: tests/ui/test_variants.py double-taps its confirmation; its
+# screens are not in this walk yet)
+WALKED = set(SCREEN_MODULES) - {"evidence"} - {n for n in SCREEN_MODULES if n.startswith("variant_")}
 
 
 def _places(w: Walker) -> None:
