@@ -35,7 +35,7 @@ class HandResult:
     kind: ResultKind
     piles: Mapping[str, Sequence[str]] | None = None
     points: Mapping[str, int] | None = None
-    offender: str | None = None
+    offender: str | int | None = None  # a pair ("A"/"B"), or a seat in a game without pairs
     source: str | None = None
     evidence: str | None = None
 

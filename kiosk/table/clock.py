@@ -60,7 +60,8 @@ class TournamentClock:
     def time_limit_min(self) -> int | None:
         if self.match is None or self.match.is_over:
             return None
-        return self.match.rules.time_limit_min or None
+        rules = self.match.rules
+        return getattr(rules, "base", rules).time_limit_min or None  # a game without pairs: its base
 
     @property
     def time_left(self) -> float | None:

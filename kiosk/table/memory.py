@@ -26,10 +26,12 @@ class NewMatchForm:
     preset: str = ""
     target: int = 0
     first_dealer: int = 0
+    game: str = "pairs"  # or four_individual, three, two (after "how many play?")
 
     def to_json(self) -> dict:
         return {"team_a": self.team_a, "team_b": self.team_b, "players": list(self.players),
-                "preset": self.preset, "target": self.target, "first_dealer": self.first_dealer}
+                "preset": self.preset, "target": self.target, "first_dealer": self.first_dealer,
+                "game": self.game}
 
     @classmethod
     def from_json(cls, data) -> "NewMatchForm | None":
@@ -40,7 +42,8 @@ class NewMatchForm:
             return cls(team_a=str(data.get("team_a") or ""), team_b=str(data.get("team_b") or ""),
                        players=players, preset=str(data.get("preset") or ""),
                        target=int(data.get("target") or 0),
-                       first_dealer=int(data.get("first_dealer") or 0) % 4)
+                       first_dealer=int(data.get("first_dealer") or 0) % 4,
+                       game=str(data.get("game") or "pairs"))
         except (AttributeError, TypeError, ValueError):
             return None
 

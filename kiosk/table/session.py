@@ -24,7 +24,8 @@ from kiosk.table.drafts import DraftStore
 from kiosk.table.memory import NewMatchForm, Shown, TableMemory
 from kiosk.table.tricks import TrickActions
 from kiosk.table.state import ACTION_STEPS, Draft, SaveResult, Step, TableState, Undone
-from kiosk.table.views import edit_event_of, hand_data_of, pending_of, state_of, undone_between
+from kiosk.table.variants import table_for
+from kiosk.table.views import edit_event_of, hand_data_of
 
 log = logging.getLogger("kiosk.table")
 DRAW_SUITS = (Suit.OROS, Suit.COPES, Suit.ESPASES, Suit.BASTOS)
@@ -82,7 +83,7 @@ class TableSession(TrickActions):
 
     def _publish(self) -> None:
         self.tournament.follow(self.match_id, self.match)
-        self.state = state_of(self.match, self.match_id, self._draft, self._pending,
+        self.state = table_for(self.match).state_of(self.match, self.match_id, self._draft, self._pending,
                               settings=self.settings, undone=self._undone,
                               last_save=self._last_save, new_match=self._new_match)
         for listener in list(self._listeners):
@@ -103,7 +104,7 @@ class TableSession(TrickActions):
                     shown = Shown()
             if not shown.known:
                 found = self.journal.current_match()
-                if found is not None and found.match.variant == "pairs":  # others: no screens yet
+                if found is not None:
                     self.match_id, self.match = found.match_id, found.match
         else:
             self.match_id, self.match = match_id, self.journal.load(match_id)
@@ -126,7 +127,7 @@ class TableSession(TrickActions):
         self._pending = pending
         if pending is None and draft is not None and draft.result is not None and self.match is not None:
             try:
-                self._pending = pending_of(self.match, draft.result)  # the core, once per proposal
+                self._pending = table_for(self.match).pending_of(self.match, draft.result)  # once
             except BotifarraError:
                 self._draft = draft.but(step=draft.back, result=None) if draft.back else None
         if store:
@@ -229,11 +230,8 @@ class TableSession(TrickActions):
             self._publish()
 
     def next_match(self) -> SaveResult:
-        """A new match with the same pairs and rules; the dealing continues by the rules."""
-        m = self.match
-        return self._create({"type": "match_created", "rules": m.rules.to_dict(),
-                             "first_dealer": int(m.dealer) % 4, "players": list(m.players),
-                             "team_names": dict(self.state.team_names)})
+        """A new match with the same players and rules; the dealing continues by the rules."""
+        return self._create(table_for(self.match).rematch_event(self.match, self.state))
 
     def abandon(self) -> SaveResult:
         """Stop the match in play (it stays in History, and can be reopened there)."""
@@ -241,7 +239,7 @@ class TableSession(TrickActions):
         return self._commit({"type": "match_ended", "reason": "abandoned"})
 
     # ------------------------------------------------------------------ bidding
-    def _bid(self, kind: BidKind, **named: str) -> SaveResult:
+    def _bid(self, kind: BidKind, **named: str | int) -> SaveResult:
         bid = self.state.bids.find(kind, **named)
         if bid is not None:
             return self._commit(bid.event)
@@ -254,8 +252,8 @@ class TableSession(TrickActions):
     def delegate(self) -> SaveResult:
         return self._bid(BidKind.DELEGATE)
 
-    def double(self, level: str) -> SaveResult:
-        return self._bid(BidKind.DOUBLE, level=level)
+    def double(self, level: str, seat: int | None = None) -> SaveResult:
+        return self._bid(BidKind.DOUBLE, level=level, **({} if seat is None else {"seat": seat}))
 
     def start_play(self) -> SaveResult:
         return self._bid(BidKind.PLAY)
@@ -299,7 +297,7 @@ class TableSession(TrickActions):
             raise MatchStateError("no match yet")
         if not isinstance(result, HandResult):
             result = HandResult.from_event(result)
-        pending = pending_of(self.match, result)  # the core, once: raises if impossible
+        pending = table_for(self.match).pending_of(self.match, result)  # the core, once: raises
         step = _CONFIRM_ON[result.kind]
         base = self._draft or Draft(step=step)
         # Back returns to the step the result was typed on; a misdeal proposed straight from
@@ -331,7 +329,7 @@ class TableSession(TrickActions):
         self._last_save = SaveResult(True)
         self._publish()
 
-    def penalty(self, offender: str) -> None:
+    def penalty(self, offender: str | int) -> None:
         self.propose(HandResult(ResultKind.PENALTY, offender=offender))
 
     def misdeal(self) -> None:
@@ -347,7 +345,7 @@ class TableSession(TrickActions):
         """What ``undo`` would take back now (the screen asks before undoing a hand)."""
         if self.match is None or not self.match.can_undo:
             return None
-        return undone_between(self.match, self.match.apply({"type": "undo"}))
+        return table_for(self.match).undone_between(self.match, self.match.apply({"type": "undo"}))
 
     def undo(self) -> SaveResult:
         if self._draft is not None:
@@ -358,7 +356,7 @@ class TableSession(TrickActions):
             raise MatchStateError("nothing to undo")
         result = self._commit({"type": "undo"})
         if result.saved:
-            self._undone = undone_between(before, self.match)
+            self._undone = table_for(before).undone_between(before, self.match)
             self._publish()
         return result
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from kiosk.game import Bid, BidKind, Doubling, HandRecord, HandResult, Phase
 from kiosk.table.memory import NewMatchForm
+from kiosk.table.seatstate import SeatGame
 
 
 class Step(enum.StrEnum):
@@ -30,6 +31,12 @@ class Step(enum.StrEnum):
     EDIT_HAND = "edit_hand"
     MATCH_WON = "match_won"
     TRICKS = "tricks"  # trick mode: the hand in play, card by card
+    # a game without pairs (kiosk.table.variants)
+    VARIANT_BOARD = "variant_board"
+    VARIANT_POINTS = "variant_points"
+    VARIANT_CARDS = "variant_cards"
+    VARIANT_CONFIRM = "variant_confirm"
+    VARIANT_WON = "variant_won"
 
 
 SCORE_STEPS = (Step.SCORE_CAMERA, Step.SCORE_CARDS, Step.SCORE_POINTS)
@@ -69,19 +76,26 @@ class Draft:
     back: Step | None = None
     confirmed: tuple[str, ...] = ()
     edit: dict | None = None  # a past hand as being edited (``hand_data``'s form), not saved yet
+    seat_points: tuple[str, ...] = ()  # a game without pairs: the digits typed for each seat
+    seat: int = 0  # ... and the seat the keypad types for (or whose pile is being tapped)
+    piles: tuple[tuple[str, ...], ...] = ()  # a game without pairs: the cards tapped, by seat
 
     def but(self, **changes: Any) -> "Draft":
-        for name in ("cards", "other", "confirmed"):
+        for name in ("cards", "other", "confirmed", "seat_points"):
             if name in changes and changes[name] is not None:
                 changes[name] = tuple(changes[name])
+        if changes.get("piles") is not None:
+            changes["piles"] = tuple(tuple(p) for p in changes["piles"])
         return replace(self, **changes)
 
     def to_json(self) -> dict:
         return {"step": self.step, "team": self.team, "pile_owner_chosen": self.pile_owner_chosen,
                 "cards": list(self.cards), "other": list(self.other), "digits": self.digits,
                 "source": self.source, "evidence": self.evidence, "hand": self.hand,
-                "event": self.result.event if self.result else None, "back": self.back, "confirmed": list(self.confirmed),
-                "edit": self.edit}
+                "event": self.result.event if self.result else None, "back": self.back,
+                "confirmed": list(self.confirmed), "edit": self.edit,
+                "seat_points": list(self.seat_points), "seat": self.seat,
+                "piles": [list(p) for p in self.piles]}
 
     @classmethod
     def from_json(cls, data: dict) -> "Draft | None":
@@ -102,7 +116,11 @@ class Draft:
                        result=HandResult.from_event(event) if isinstance(event, dict) else None,
                        back=Step(data["back"]) if data.get("back") in STEPS else None,
                        confirmed=tuple(t for t in data.get("confirmed") or () if t in ("A", "B")),
-                       edit=dict(data["edit"]) if isinstance(data.get("edit"), dict) else None)
+                       edit=dict(data["edit"]) if isinstance(data.get("edit"), dict) else None,
+                       seat_points=tuple("".join(ch for ch in str(d) if ch in "0123456789")
+                                         for d in data.get("seat_points") or ()),
+                       seat=int(data.get("seat") or 0),
+                       piles=tuple(tuple(str(c) for c in p) for p in data.get("piles") or ()))
         except (KeyError, TypeError, ValueError, AttributeError):
             return None
 
@@ -127,12 +145,12 @@ class Bids:
     can_play: bool = False
     events: tuple[Bid, ...] = ()
 
-    def find(self, kind: BidKind, **named: str) -> Bid | None:
+    def find(self, kind: BidKind, **named: str | int) -> Bid | None:
         """The first bid of ``kind`` allowed now that names these keys (``trump="oros"``,
         ``level="contro"``), or None."""
         for bid in self.events:
             keys = {"trump": bid.trump.value if bid.trump else None,
-                    "level": bid.level.key if bid.level else None}
+                    "level": bid.level.key if bid.level else None, "seat": bid.seat}
             if bid.kind is kind and all(keys.get(k) == v for k, v in named.items()):
                 return bid
         return None
@@ -228,6 +246,7 @@ class TableState:
     events: int = 0
     new_match: NewMatchForm | None = None  # the new match's form being filled in
     tricks: Any = None  # trick mode: the hand in play (kiosk.table.tricks.TrickView) or None
+    game: SeatGame | None = None  # a game without pairs: one total per seat (kiosk.table.variants)
 
     @property
     def progress(self) -> dict:

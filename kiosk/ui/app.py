@@ -324,7 +324,10 @@ class KioskApp(App):
             self.session.resume(self.session.match_id)
         except Exception:  # the journal itself failed: still show the scoreboard
             Logger.exception("kiosk: could not reload the journal")
-        self.open_overlay(Overlay.SCOREBOARD)
+        if self.session.state.game is not None:
+            self.close_overlay()  # a game without pairs: its own board, the state's step
+        else:
+            self.open_overlay(Overlay.SCOREBOARD)
         self.show_message(_("Something went wrong. The score is saved."), seconds=10)
 
     # ------------------------------------------------------------------ language

@@ -78,9 +78,9 @@ def test_a_proposed_hand_is_applied_once_not_on_every_look(session, monkeypatch)
     assert calls.count("hand_scored") == 1  # checked and previewed in one go
 
 
-def test_an_unfinished_game_without_pairs_is_not_resumed_at_the_table(tmp_path):
-    """An imported three-player match has no table screens yet (issue 24): the table starts
-    on no match rather than on a state it cannot draw; the journal still holds it."""
+def test_an_unfinished_game_without_pairs_is_resumed_at_the_table(tmp_path):
+    """An imported three-player match is the table's match at start (issue 24): one total
+    per seat, on the variants' scoreboard."""
     path = tmp_path / "journal.sqlite"
     with Journal(path) as j:
         three = j.create_match({"type": "match_created", "variant": "three",
@@ -89,4 +89,5 @@ def test_an_unfinished_game_without_pairs_is_not_resumed_at_the_table(tmp_path):
         assert j.current_match().match_id == three
     s = TableSession(Journal(path), drafts=DraftStore(tmp_path / "draft.json"))
     s.resume()
-    assert s.match_id is None and s.match is None and s.state.totals is not None
+    assert s.match_id == three and s.state.step == "variant_board"
+    assert s.state.game.totals == (0, 0, 0) and s.state.game.players == ("Anna", "Pere", "Marta")

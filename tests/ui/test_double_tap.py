@@ -24,8 +24,9 @@ TRICKS = (("camera.mode", "tricks"),)
 # The evidence photo needs a hand read by the camera; tests/ui/test_evidence.py taps its
 # buttons, and the guard covers it like every screen (it knows no screen by name). The
 # replay needs a whole hand played trick by trick: tests/ui/test_tricks.py double-taps its
-# buttons.
-WALKED = set(SCREEN_MODULES) - {"evidence", "replay"}
+# buttons. (A game without pairs: tests/ui/test_variants.py double-taps its confirmation;
+# its screens are not in this walk yet.)
+WALKED = set(SCREEN_MODULES) - {"evidence", "replay"} - {n for n in SCREEN_MODULES if n.startswith("variant_")}
 
 
 def _places(w: Walker) -> None:

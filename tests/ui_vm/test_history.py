@@ -266,3 +266,18 @@ def test_table_names_keep_tables_apart_and_print_on_the_sheet(tmp_path):
 
 
 # ---------------------------------------------------------------------- export all of today's matches
+
+
+def test_a_game_without_pairs_in_the_list_and_selected(journal):
+    """A three-player match played at the table: one total per seat, a minus sign."""
+    from kiosk.game import VariantMatch
+    m = VariantMatch.create("three", "reglament", players=["Anna", "Pere", None])
+    for ev in ({"type": "trump", "seat": 0, "trump": "oros"}, {"type": "play"},
+               {"type": "hand_scored", "points": [40, 20, 12]}):
+        m = m.apply(ev)
+    [match_id] = journal.import_matches([m])
+    vm = HistoryViewModel(journal)
+    vm.reload()
+    vm.select(match_id)
+    assert vm.line(vm.info(match_id)).endswith("Anna 16 · Pere \u22124 · Seient 3 \u221212")
+    assert vm.summary == "Anna 16 · Pere \u22124 · Seient 3 \u221212" and vm.sheet == []

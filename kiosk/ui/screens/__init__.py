@@ -20,4 +20,10 @@ SCREEN_MODULES = {
     "learn_deck": "LearnDeckScreen",
     "tricks": "TricksScreen",
     "replay": "ReplayScreen",
+    # a game without pairs (four each for himself, three, rector i vicari)
+    "variant_board": "VariantBoardScreen",
+    "variant_points": "VariantPointsScreen",
+    "variant_cards": "VariantCardsScreen",
+    "variant_confirm": "VariantConfirmScreen",
+    "variant_won": "VariantWonScreen",
 }

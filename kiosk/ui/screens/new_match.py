@@ -11,6 +11,8 @@ from kiosk.ui.i18n import _, default_team_name
 from kiosk.ui.screens.base import KioskScreen, load_kv
 from kiosk.ui.words import PRESET_NAMES, PRESETS, TARGETS
 from kiosk.table import NewMatchForm
+from kiosk.table.variants import GAMES, SEATS, created_event
+from kiosk.ui.screens.variant_board import GAME_NAMES
 
 load_kv(__file__)
 
@@ -26,6 +28,9 @@ class NewMatchScreen(KioskScreen):
     first_dealer = NumericProperty(0)
     drawn_suit = StringProperty("")
     draw_text = StringProperty("")
+    game = StringProperty("pairs")  # how many play, and how (kiosk.table.variants.GAMES)
+    game_text = StringProperty("")
+    seats = NumericProperty(4)
 
     def on_kv_post(self, base_widget) -> None:
         super().on_kv_post(base_widget)
@@ -60,6 +65,7 @@ class NewMatchScreen(KioskScreen):
         default_target = int(s["match.target"]) if RULES[self.preset].target else 0
         self.target = form.target if form.preset in RULES else default_target
         self.first_dealer = form.first_dealer
+        self.choose_game(form.game if form.game in GAMES else "pairs")
         self.ids.team_a.text, self.ids.team_b.text = form.team_a, form.team_b
         self.ids.team_a.hint_text = default_team_name(s["match.team_a"])
         self.ids.team_b.hint_text = default_team_name(s["match.team_b"])
@@ -79,7 +85,16 @@ class NewMatchScreen(KioskScreen):
         self.session.fill_new_match(NewMatchForm(
             team_a=ids.team_a.text, team_b=ids.team_b.text,
             players=tuple(ids[f"player_{i}"].text for i in range(4)),
-            preset=self.preset, target=int(self.target or 0), first_dealer=int(self.first_dealer)))
+            preset=self.preset, target=int(self.target or 0), first_dealer=int(self.first_dealer),
+            game=self.game))
+
+    def choose_game(self, game: str) -> None:
+        """How many play (4, 3, 2) and, for four, in pairs or each for himself."""
+        self.game, self.seats = game, SEATS[game]
+        self.game_text = _(GAME_NAMES[game])
+        if self.first_dealer >= self.seats:
+            self.first_dealer = 0
+        self.keep()
 
     def on_preset(self, *args) -> None:
         self.keep()
@@ -145,6 +160,16 @@ class NewMatchScreen(KioskScreen):
             return
         ids = self.ids
         players = [ids[f"player_{i}"].text.strip() or None for i in range(4)]
+        if self.game != "pairs":
+            if self.app.club is not None:  # a club round is played in pairs
+                self.app.show_message(_("Club mode: this table plays the round in pairs. "
+                                        "{game} is only for a table outside the tournament.")
+                                      .format(game=_(GAME_NAMES[self.game])))
+                return
+            self.app.act(self.session.new_match_from, created_event(
+                self.game, players=players, preset=self.preset, target=self.target or None,
+                first_dealer=self.first_dealer))
+            return
         self.app.act(self.session.new_match,
                      team_names={"A": ids.team_a.text.strip(), "B": ids.team_b.text.strip()},
                      players=players, preset=self.preset, target=self.target or None,

@@ -81,6 +81,17 @@ class ManyExported:
     safe_to_pull: bool = False  # the stick was synced and unmounted afterwards
 
 
+def seat_label(players, seat: int) -> str:
+    name = players[seat] if players and seat < len(players) else None
+    return name or _("Seat {n}").format(n=seat + 1)
+
+
+def seat_totals(players, totals) -> str:
+    """ "Anna 12 · Pere −4 · Marta −8": a game without pairs, a minus sign for a loss."""
+    return " · ".join(f"{seat_label(players, s)} {t if t >= 0 else chr(0x2212) + str(-t)}"
+                      for s, t in enumerate(totals))
+
+
 def _local_date(iso: str | None) -> str:
     """``2026-11-22 04:13`` in local time from the journal's ISO UTC timestamp."""
     if not iso:
@@ -168,6 +179,8 @@ class HistoryViewModel:
             state = _("over")
         else:
             state = _("in play")
+        if isinstance(t, list):  # a game without pairs: one total per seat
+            return f"{_local_date(info.created_at)} · {state}\n" + seat_totals(info.players, t)
         return (f"{_local_date(info.created_at)} · {state}\n"
                 f"{names['A']} {t.get('A', 0)} – {t.get('B', 0)} {names['B']}")
 
@@ -178,11 +191,13 @@ class HistoryViewModel:
 
     @property
     def sheet(self) -> list[dict]:
-        return sheet_of(self.match) if self.match is not None else []
+        if self.match is None or self.match.variant != "pairs":
+            return []  # a game without pairs: its totals in the summary (no pair sheet yet)
+        return sheet_of(self.match)
 
     @property
     def totals(self) -> dict[str, int]:
-        if self.match is None:
+        if self.match is None or self.match.variant != "pairs":
             return {"A": 0, "B": 0}
         return {k: int(self.match.totals.get(k, 0)) for k in ("A", "B")}
 
@@ -193,6 +208,12 @@ class HistoryViewModel:
             return _("No matches yet")
         if self.error:
             return _("This match cannot be read: {error}").format(error=self.error)
+        if self.match is not None and self.match.variant != "pairs":
+            text = seat_totals(self.match.players, list(self.match.totals))
+            winner = self.match.winner
+            if winner is not None:
+                text += " · " + _("{name} won").format(name=seat_label(self.match.players, winner))
+            return text
         names, t = self.team_names, self.totals
         text = f"{names['A']} {t['A']} – {t['B']} {names['B']}"
         if self.match.winner in ("A", "B"):

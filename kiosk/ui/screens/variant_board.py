@@ -1,0 +1,162 @@
+"""The scoreboard of a game without pairs (four each for himself, three, rector i vicari):
+one large total per player (negatives with a minus sign), the seats around the table with
+the dealer framed, and what may be said now: the trumps, contro (only where the game
+allows it), then the points, a renunci or a misdeal."""
+
+from __future__ import annotations
+
+from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.label import Label
+from kivy.uix.widget import Widget
+from kivy.graphics import Color, Line, RoundedRectangle
+
+from kiosk.game import BidKind
+from kiosk.ui import theme
+from kiosk.ui.i18n import N_, _
+from kiosk.ui.screens.base import KioskScreen, level_name, load_kv, player_name, trump_name
+from kiosk.ui.widgets import KButton, SuitButton
+
+load_kv(__file__)
+
+# one colour per seat (the pair game's two, then two more that read on the dark panel)
+SEAT_COLOURS = (theme.TEAM["A"], theme.TEAM["B"], (0.55, 0.92, 0.45, 1), (1.0, 0.60, 0.80, 1))
+GAME_NAMES = {"pairs": N_("In pairs"), "four_individual": N_("Each for himself"),
+              "three": N_("Three players"), "two": N_("Rector i vicari")}
+# where each seat sits around the table (fractions of the diagram), the next one on the right
+SEAT_PLACES = {2: ((0.5, 0.14), (0.5, 0.86)),
+               3: ((0.5, 0.14), (0.84, 0.72), (0.16, 0.72)),
+               4: ((0.5, 0.14), (0.84, 0.5), (0.5, 0.86), (0.16, 0.5))}
+
+
+def signed(n: int) -> str:
+    """A total as the table reads it: −12 with a real minus sign, never a bare 12."""
+    return f"\u2212{-n}" if n < 0 else str(n)
+
+
+def seat_name(state, seat: int) -> str:
+    return player_name(state, seat)
+
+
+class SeatTotal(BoxLayout):
+    """One player's total, as large as its box allows."""
+    name = StringProperty("")
+    total = StringProperty("0")
+    colour = ListProperty(list(theme.TEXT))
+    dealer = NumericProperty(0)
+
+
+class SeatRing(Widget):
+    """The table from above with 2, 3 or 4 seats; the dealer's name framed."""
+    names = ListProperty([])
+    dealer = NumericProperty(-1)
+    u = NumericProperty(1)
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self._labels: list[Label] = []
+        self.bind(pos=self.redraw, size=self.redraw, names=self.redraw, dealer=self.redraw, u=self.redraw)
+
+    def redraw(self, *_):
+        n = len(self.names)
+        while len(self._labels) < n:
+            lab = Label(halign="center", valign="middle", bold=True)
+            self._labels.append(lab)
+            self.add_widget(lab)
+        while len(self._labels) > n:
+            self.remove_widget(self._labels.pop())
+        self.canvas.before.clear()
+        places = SEAT_PLACES.get(n, ())
+        cx, cy = self.center
+        with self.canvas.before:
+            Color(0.10, 0.35, 0.18, 1)
+            RoundedRectangle(pos=(cx - self.width * 0.2, cy - self.height * 0.2),
+                             size=(self.width * 0.4, self.height * 0.4), radius=[8 * self.u])
+        fs = max(theme.MIN_FONT * self.u, min(self.height * 0.11, self.width * 0.07))
+        for seat, (lab, place) in enumerate(zip(self._labels, places)):
+            lab.text = self.names[seat]
+            lab.color = SEAT_COLOURS[seat]
+            lab.font_size = fs
+            lab.size = (self.width * 0.36, self.height * 0.24)
+            lab.text_size = lab.size
+            lab.shorten = True
+            lab.center = (self.x + self.width * place[0], self.y + self.height * place[1])
+            if seat == self.dealer:
+                with self.canvas.before:
+                    Color(*theme.SELECTED)
+                    Line(rounded_rectangle=(lab.x, lab.y, lab.width, lab.height, 6 * self.u),
+                         width=1.5 * self.u)
+
+
+class VariantBoardScreen(KioskScreen):
+    status = StringProperty("")
+    contract_text = StringProperty("")
+    undone_text = StringProperty("")
+    seats = NumericProperty(3)
+    can_undo = BooleanProperty(False)
+    can_redo = BooleanProperty(False)
+
+    def refresh(self) -> None:
+        state = self.session.state
+        game = state.game
+        if game is None:
+            return
+        self.seats = game.seats
+        self.can_undo, self.can_redo = state.can_undo, state.can_redo
+        names = [seat_name(state, s) for s in range(game.seats)]
+        boxes = self.ids.totals
+        if len(boxes.children) != game.seats:
+            boxes.clear_widgets()
+            for seat in range(game.seats):
+                boxes.add_widget(SeatTotal(colour=list(SEAT_COLOURS[seat])))
+        for seat, box in enumerate(reversed(boxes.children)):
+            box.name = names[seat]
+            box.total = signed(game.totals[seat])
+            box.dealer = 1 if seat == game.dealer else 0
+        self.ids.ring.names = names
+        self.ids.ring.dealer = game.dealer
+        self.status = _("Hand {n} · {dealer} deals").format(n=state.hand_number, dealer=names[game.dealer]) \
+            + (" · " + _("to {target}").format(target=game.target) if game.target else "")
+        c = state.contract
+        self.contract_text = "" if c.trump is None else " · ".join(
+            t for t in (trump_name(c.trump), level_name(c.doubling),
+                        "×{m}".format(m=c.multiplier)) if t)
+        undone = state.last_undone
+        self.undone_text = _("Undone: {what}").format(what=_("hand {n}").format(n=undone.hand_number)) \
+            if undone is not None and undone.hand_number and undone.kind in ("hand", "misdeal") else ""
+        self._actions(state, names)
+
+    def _actions(self, state, names) -> None:
+        grid = self.ids.actions
+        grid.clear_widgets()
+        bids = state.bids
+        if state.phase == "choose_trump":
+            for trump in bids.trumps:
+                grid.add_widget(SuitButton(suit=trump, text=trump_name(trump), action=f"trump_{trump}",
+                                           on_release=lambda b, t=trump: self.app.act(self.session.choose_trump, t)))
+        for bid in bids.events:
+            if bid.kind is BidKind.DOUBLE:
+                level, seat = bid.level.key, bid.seat
+                grid.add_widget(KButton(
+                    text=f"{level_name(level)}: {names[seat]}", action=f"double_{level}_{seat}",
+                    on_release=lambda b, lv=level, s=seat: self.app.act(self.session.double, lv, s)))
+        if state.contract.trump is not None:
+            grid.add_widget(KButton(text=_("Points"), action="points", color_bg=theme.PRIMARY,
+                                    on_release=lambda b: self.app.act(self.session.begin_score, "points")))
+            grid.add_widget(KButton(text=_("Cards"), action="cards",
+                                    on_release=lambda b: self.app.act(self.session.begin_score, "cards")))
+            grid.add_widget(KButton(text=_("Penalty"), action="penalty",
+                                    on_release=lambda b: self.app.act(self.session.begin_action, "penalty")))
+        grid.add_widget(KButton(text=_("Misdeal"), action="misdeal",
+                                on_release=lambda b: self.app.act(self.session.misdeal)))
+        grid.cols = 3 if len(grid.children) > 4 or self.width < self.height else len(grid.children)
+
+    def on_undo_button(self):
+        if self.session.state.can_undo:
+            self.app.act(self.session.undo)
+        return True
+
+    def on_confirm_button(self):
+        if self.session.state.contract.trump is not None:
+            self.app.act(self.session.begin_score, "points")
+        return True
