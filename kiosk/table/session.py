@@ -22,7 +22,7 @@ from kiosk.settings import Settings
 from kiosk.table.clock import TournamentClock
 from kiosk.table.drafts import DraftStore
 from kiosk.table.memory import NewMatchForm, Shown, TableMemory
-from kiosk.table.tricks import TrickActions
+from kiosk.table.tricks import TrickPlay
 from kiosk.table.state import ACTION_STEPS, Draft, SaveResult, Step, TableState, Undone
 from kiosk.table.variants import table_for
 from kiosk.table.views import edit_event_of, hand_data_of
@@ -32,7 +32,7 @@ DRAW_SUITS = (Suit.OROS, Suit.COPES, Suit.ESPASES, Suit.BASTOS)
 Listener = Callable[[TableState], None]
 
 
-class TableSession(TrickActions):
+class TableSession:
     """One table's match: actions in, frozen :class:`TableState` out.
 
     Args:
@@ -71,6 +71,7 @@ class TableSession(TrickActions):
         self._undone: Undone | None = None
         self._last_save = SaveResult(True)
         self.tournament = TournamentClock(journal, now=clock)
+        self.trick_play = TrickPlay(self, commit=self._commit)  # trick mode: a card at a time
         self._listeners: list[Listener] = []
         self.state: TableState = TableState(step=Step.SCOREBOARD)
         self.resume()

@@ -5,7 +5,7 @@ happened in each frame: a card named at its seat (``TrickPlay``) or a card it ca
 or names as one already played (``TrickAsk``). :meth:`TrickFeed.on_events` runs on that
 thread and hands the events to the UI loop through ``to_ui`` (the app's one hand-off, as
 :class:`kiosk.table.camera.CameraScoring` does for piles); there each card becomes
-``session.play_card`` (one journal event) and each ask is kept, by seat, for the trick
+``session.trick_play.play_card`` (one journal event) and each ask is kept, by seat, for the trick
 screen to ask again at that seat. A card the core refuses (already played) is asked too.
 """
 
@@ -70,7 +70,7 @@ class TrickFeed:
         """A card at ``seat``, read or named by the table; refused (asked) when the core
         says it cannot be (already played)."""
         try:
-            result = self.session.play_card(seat, code, trick=trick)
+            result = self.session.trick_play.play_card(seat, code, trick=trick)
         except BotifarraError as exc:
             log.info("kiosk: trick camera: %s refused at seat %s: %s", code, seat, exc)
             number = trick or (self.session.state.tricks.number if self.session.state.tricks else 1)
@@ -85,7 +85,7 @@ class TrickFeed:
 
     def follow(self) -> None:
         """UI thread, after each change: the camera reads on from the hand as recorded."""
-        hand = self.session.hand_in_play()
+        hand = self.session.trick_play.hand_in_play()
         if self.service is not None and hand is not None:
             self.service.follow(hand)
 

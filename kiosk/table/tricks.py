@@ -18,6 +18,7 @@ every other path.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from kiosk.game import Card, HandResult, Phase
@@ -117,20 +118,25 @@ def piles_of(hand: HandInPlay) -> dict[str, list[str]]:
     return piles
 
 
-class TrickActions:
-    """The table session's trick-mode actions (a mixin of :class:`TableSession`): each card
-    one journal event, through ``_commit`` like every other action."""
+class TrickPlay:
+    """The table session's trick-mode actions, an object the session owns
+    (``session.trick_play``): each card one journal event, through the session's one writer
+    (``commit``, handed over by the session), like every other action."""
+
+    def __init__(self, session, *, commit: Callable[[dict], SaveResult]) -> None:
+        self._session = session
+        self._commit = commit
 
     def hand_in_play(self) -> HandInPlay | None:
-        return hand_in_play(self.match, self.settings)
+        return hand_in_play(self._session.match, self._session.settings)
 
     def play_card(self, seat: int, card: str, *, trick: int | None = None) -> SaveResult:
         """A card laid at ``seat`` (the trick being played unless given). The core refuses a
         card already played or out of turn (``IllegalPlayError``: nothing written). The
         bidding closes with the first card, as the scoring paths close it."""
-        state = self.state
-        if self.match is not None and state.phase == Phase.DOUBLING and state.bids.can_play:
-            result = self.start_play()
+        state = self._session.state
+        if self._session.match is not None and state.phase == Phase.DOUBLING and state.bids.can_play:
+            result = self._session.start_play()
             if not result.saved:
                 return result
         hand = self.hand_in_play()
@@ -150,14 +156,14 @@ class TrickActions:
     def confirm_renunci(self) -> None:
         """The table confirms the renunci shown: the penalty of the offender's pair, to be
         confirmed on the penalty screen (the existing penalty path)."""
-        shown = self.state.tricks.renunci if self.state.tricks is not None else None
+        shown = self._session.state.tricks.renunci if self._session.state.tricks is not None else None
         if shown is None:
             return
-        self.penalty(shown.team)
+        self._session.penalty(shown.team)
 
     def dismiss_renunci(self, card: str) -> SaveResult:
         """The renunci shown was a misread: the offender's card at that trick was ``card``."""
-        shown = self.state.tricks.renunci if self.state.tricks is not None else None
+        shown = self._session.state.tricks.renunci if self._session.state.tricks is not None else None
         if shown is None:
             return SaveResult(True)
         return self.correct_card(shown.trick, shown.seat, card)
@@ -167,9 +173,9 @@ class TrickActions:
         hand = self.hand_in_play()
         if hand is None or not hand.complete:
             return
-        self.propose(HandResult.scored(piles=piles_of(hand), source="camera"))
+        self._session.propose(HandResult.scored(piles=piles_of(hand), source="camera"))
 
     def _propose_when_complete(self) -> None:
-        view = self.state.tricks
+        view = self._session.state.tricks
         if view is not None and view.complete and view.renunci is None:
             self.score_tricks()

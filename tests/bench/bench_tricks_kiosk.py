@@ -52,7 +52,7 @@ def run_hand(model, seq: Sequence, folder: Path) -> dict:
         calls: queue.Queue = queue.Queue()
         feed = TrickFeed(session, to_ui=lambda f: (lambda *a: calls.put((f, a))))
         delivered: dict[int, float] = {}
-        reader = TrickReader(model, seq.seats_px, session.hand_in_play(), frame_size=seq.size)
+        reader = TrickReader(model, seq.seats_px, session.trick_play.hand_in_play(), frame_size=seq.size)
         service = TrickService(FileSource(folder, loop=False, fps=10), reader, on_events=feed.on_events,
                                on_frame=lambda f: delivered.__setitem__(f.number, f.time))
         feed.attach(service)
@@ -69,7 +69,7 @@ def run_hand(model, seq: Sequence, folder: Path) -> dict:
                 continue
             f(*a)
             now = time.monotonic()
-            for p in session.hand_in_play().events:
+            for p in session.trick_play.hand_in_play().events:
                 seen_at.setdefault((p.trick, p.seat), now)
             for seat, ask in list(feed.asks.items()):
                 asked += 1
@@ -77,7 +77,7 @@ def run_hand(model, seq: Sequence, folder: Path) -> dict:
                 if truth:
                     feed.answer(seat, truth[0].code)
         service.stop()
-        hand = session.hand_in_play()
+        hand = session.trick_play.hand_in_play()
         got = {(p.trick, p.seat): p.card.code for p in hand.events}
         right = sum(1 for p in seq.plan.plays if got.get((p.trick, p.seat)) == p.code)
         lat = []

@@ -37,7 +37,7 @@ def test_each_card_is_one_journal_event_and_a_restart_resumes_at_the_same_trick(
     session = started(tmp_path)
     plays = play_hand(3, trump="oros", first_lead=1)
     for trick, seat, card in plays[:21]:  # the first card closes the bidding
-        assert session.play_card(seat, card).saved
+        assert session.trick_play.play_card(seat, card).saved
     state = session.state
     assert state.step == "tricks" and state.phase == "playing"
     assert state.tricks.number == 6 and state.tricks.played == 21
@@ -45,12 +45,12 @@ def test_each_card_is_one_journal_event_and_a_restart_resumes_at_the_same_trick(
     assert [e for e in events if e["type"] == "card_played"][-1] == \
         {"type": "card_played", "trick": 6, "seat": plays[20][1], "card": plays[20][2]}
     with pytest.raises(IllegalPlayError, match="already played"):
-        session.play_card(plays[21][1], plays[0][2])  # a card already played: nothing written
+        session.trick_play.play_card(plays[21][1], plays[0][2])  # a card already played: nothing written
     assert session.state.events == state.events
     again = session_at(tmp_path)  # the power cut: a new session over the same journal
     assert again.state.step == "tricks" and again.state.tricks == state.tricks
     for trick, seat, card in plays[21:]:
-        again.play_card(seat, card)
+        again.trick_play.play_card(seat, card)
     after = again.state
     assert after.step == "confirm" and after.tricks.complete and after.tricks.played == 48
     breakdown = {b.team: b.points for b in after.pending.breakdown}
@@ -87,7 +87,7 @@ def test_a_renunci_is_only_scored_when_confirmed_and_a_dismissed_one_is_correcte
     plays = play_hand(5, trump="oros", first_lead=1, renunci_at=6)
     shown = None
     for trick, seat, card in plays:
-        session.play_card(seat, card)
+        session.trick_play.play_card(seat, card)
         shown = session.state.tricks.renunci
         if shown is not None:
             break
@@ -95,19 +95,19 @@ def test_a_renunci_is_only_scored_when_confirmed_and_a_dismissed_one_is_correcte
     assert len(session.state.pending.breakdown if session.state.pending else ()) == 0
     offender = (shown.trick, shown.seat, shown.card)
     assert offender == next(p for p in plays if p[2] == shown.card)
-    session.confirm_renunci()
+    session.trick_play.confirm_renunci()
     assert session.state.step == "penalty" and session.state.draft.result.event == {"type": "penalty",
                                                                                    "offender": shown.team}
     session.cancel()  # back at the trick: the table dismisses it instead (a misread)
     assert session.state.step == "tricks"
-    hand = session.hand_in_play()
+    hand = session.trick_play.hand_in_play()
     played = {p.card.code for p in hand.events}
     legal_again = next(c for c in (f"{r}{s}" for s in "OCEB" for r in range(1, 13))
                        if c not in played and c[-1] == shown.proof_card[-1])
     before = session.state.events
     with pytest.raises(IllegalPlayError):
-        session.dismiss_renunci(shown.proof_card)  # already played: refused
-    assert session.dismiss_renunci(legal_again).saved
+        session.trick_play.dismiss_renunci(shown.proof_card)  # already played: refused
+    assert session.trick_play.dismiss_renunci(legal_again).saved
     assert session.state.events == before + 1
     corrected = [e for e in session.journal.load(session.match_id).events if e["type"] == "card_corrected"]
     assert corrected == [{"type": "card_corrected", "trick": shown.trick, "seat": shown.seat,
@@ -147,7 +147,7 @@ def test_a_kill_9_mid_hand_resumes_at_the_same_trick(tmp_path):
     plays = play_hand(3, trump="oros", first_lead=1)
     assert [(e["trick"], e["seat"], e["card"]) for e in cards] == plays[:len(cards)]
     for trick, seat, card in plays[len(cards):]:
-        session.play_card(seat, card)
+        session.trick_play.play_card(seat, card)
     assert session.state.step == "confirm" and session.confirm().saved
 
 

@@ -22,7 +22,7 @@ def main(folder: Path) -> None:
     session.new_match(first_dealer=0)
     session.choose_trump("oros")
     for n, (trick, seat, card) in enumerate(play_hand(3, trump="oros", first_lead=1), start=1):
-        assert session.play_card(seat, card).saved
+        assert session.trick_play.play_card(seat, card).saved
         print(f"card {n}", flush=True)
         time.sleep(0.03)
 

@@ -176,7 +176,7 @@ def test_every_screen_whole_in_catalan_and_spanish(kiosk, size):
     first = d.app.session.state.roles["first_lead"]
     plays = play_hand(7, trump="copes", first_lead=first)
     for trick, seat, card in plays[:6]:
-        d.app.session.play_card(seat, card)
+        d.app.session.trick_play.play_card(seat, card)
     d.pump(3)
     walk.check()
     for _ in range(8):  # the six cards, Juguem and the trump taken back

@@ -141,7 +141,7 @@ def test_a_renunci_is_shown_confirmed_and_another_dismissed(kiosk):
     d.tap("renunci_dismiss")  # a misread: the table names the card that was played
     assert d.current.panel == "pick" and not d.has(f"pick_{r.proof_card}")  # played cards refused
     d.shot(state="pick")
-    hand = d.app.session.hand_in_play()
+    hand = d.app.session.trick_play.hand_in_play()
     played = {p.card.code for p in hand.events}
     right = next(f"{k}{r.proof_card[-1]}" for k in range(1, 13) if f"{k}{r.proof_card[-1]}" not in played)
     double(d, f"pick_{right}", 0.3)  # a double tap names the card once
@@ -149,7 +149,7 @@ def test_a_renunci_is_shown_confirmed_and_another_dismissed(kiosk):
     assert corrected == [{"type": "card_corrected", "trick": r.trick, "seat": r.seat, "card": right}]
     assert d.app.session.state.tricks.renunci != r and d.current.panel in ("", "renunci")
     # a second renunci, this time confirmed: the penalty through its own screen
-    d.app.session.correct_card(r.trick, r.seat, r.card)  # the table's first reading again
+    d.app.session.trick_play.correct_card(r.trick, r.seat, r.card)  # the table's first reading again
     d.pump(3)
     assert d.current.panel == "renunci"
     d.tap("renunci_confirm")
@@ -193,7 +193,7 @@ def test_a_trick_read_by_the_overhead_camera(kiosk):
         d.pump(2)
         time.sleep(0.05)
     d.pump(5)
-    assert [(p.trick, p.seat, p.card.code) for p in session.hand_in_play().events] == \
+    assert [(p.trick, p.seat, p.card.code) for p in session.trick_play.hand_in_play().events] == \
         [(p.trick, p.seat, p.code) for p in seq.plan.plays]
     assert not d.current.feed.asks
     assert session.state.tricks.last is not None and d.current.seats[session.state.tricks.last.winner]["won"]

@@ -92,7 +92,7 @@ class TricksScreen(KioskScreen):
 
     def start_camera(self) -> None:
         """The trick camera, when the kiosk has one set up (``app.trick_camera``)."""
-        make, hand = self.app.trick_camera, self.session.hand_in_play()
+        make, hand = self.app.trick_camera, self.session.trick_play.hand_in_play()
         if make is None or hand is None or self.feed.service is not None:
             return
         try:
@@ -197,7 +197,7 @@ class TricksScreen(KioskScreen):
         dismiss.bind(on_release=lambda w: self.open_pick(r.seat, "dismiss"))
         confirm = KButton(text=_("Confirm renunci"), action="renunci_confirm", color_bg=theme.DANGER,
                           font_size=u * 20)
-        confirm.bind(on_release=lambda w: self.app.act(self.session.confirm_renunci))
+        confirm.bind(on_release=lambda w: self.app.act(self.session.trick_play.confirm_renunci))
         row.add_widget(dismiss)
         row.add_widget(confirm)
         box.add_widget(row)
@@ -252,7 +252,7 @@ class TricksScreen(KioskScreen):
         seat, purpose = self.pick_seat, self.pick_for
         self.panel = ""
         if purpose == "dismiss":
-            self.app.act(self.session.dismiss_renunci, code)
+            self.app.act(self.session.trick_play.dismiss_renunci, code)
         elif self.feed is not None:
             self.app.act(self.feed.answer, seat, code)
         self.refresh()
@@ -273,7 +273,7 @@ class TricksScreen(KioskScreen):
     def action(self, name: str) -> None:
         session, app = self.session, self.app
         if name == "score":
-            app.act(session.score_tricks)
+            app.act(session.trick_play.score_tricks)
         elif name == "undo":
             app.act(session.undo)
         elif name == "penalty":
