@@ -21,6 +21,7 @@ from kivy.core.window import Window
 from kivy.logger import Logger
 from kivy.properties import NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from hardware.bridge import call_on
@@ -35,7 +36,7 @@ from kiosk.ui.tapguard import TapGuard
 from kiosk.ui.screens import SCREEN_MODULES
 from kiosk.ui.tr import tr
 from kiosk.ui.keyboard import KioskKeyboard
-from kiosk.ui.widgets import Banner
+from kiosk.ui.widgets import Banner, MessagePanel
 
 log = logging.getLogger("kiosk.ui")
 # Our on-screen keyboard: Catalan and Spanish letters (ç à è é í ï ò ó ú ü ñ ·), and a shift
@@ -110,6 +111,7 @@ class KioskApp(TableHardware, App):
         self._tick_event = None
         self.sm: ScreenManager | None = None
         self._banner_event = None
+        self._over_screen: FloatLayout | None = None  # the root: the screen, the strip, a panel over them
         self._handler = _RecoverToScoreboard(self)
 
     # ------------------------------------------------------------------ build
@@ -131,14 +133,19 @@ class KioskApp(TableHardware, App):
             from kiosk.club.table import ClubTable
             self.club = ClubTable.over(self.club_publisher, self.session, self.to_ui, **session_options)
         self.sm = LazyScreenManager(session=self.session, app=self, transition=NoTransition())
-        # The banner takes its own strip above the screen (never over a control): the screen
-        # gives it the room while it shows (the tap guard holds the buttons it moves for a
-        # moment, like any button that moved).
-        root = BoxLayout(orientation="vertical")
-        self.banner = Banner(text="", size_hint=(1, None), height=0)
-        root.add_widget(self.banner)
-        root.add_widget(self.sm)
-        self.banner.bind(texture_size=self._fit_banner, on_dismiss=lambda banner: self.show_message(""))
+        # The message strip (the banner) is always there, above the screen, empty when there
+        # is nothing to say: no control moves when a message comes or goes, none lies under
+        # it. A long message's whole text is one tap away, in a panel over the screen.
+        root = self._over_screen = FloatLayout()
+        column = BoxLayout(orientation="vertical")
+        self.banner = Banner(text="")
+        column.add_widget(self.banner)
+        column.add_widget(self.sm)
+        root.add_widget(column)
+        self.message_panel = MessagePanel(size_hint=(1, None))
+        self.banner.bind(size=self._fit_banner, on_dismiss=lambda banner: self.show_message(""),
+                         on_expand=lambda banner: self._show_whole_message())
+        self.message_panel.bind(on_release=lambda panel: self.show_message(""))
         Window.bind(on_resize=self._rescale, on_key_down=self._on_key_down,
                     on_request_close=self._on_request_close)
         # One tap guard in front of every touch (before any widget sees it), watching the
@@ -274,17 +281,17 @@ class KioskApp(TableHardware, App):
             self.show_message("")  # the cause is gone: so is the banner, the LED is green again
 
     def show_message(self, text: str, seconds: float = 6.0, *, info: bool = False) -> None:
-        """The banner across the top. A problem (the default) sounds the error cue and turns
-        the status LED amber; ``info=True`` (e.g. "saved on the USB stick") does neither."""
+        """The message strip across the top. A problem (the default) sounds the error cue and
+        turns the status LED amber; ``info=True`` (e.g. "saved on the USB stick") does neither."""
         problem = bool(text) and not info
         if problem and not self._problem_shown:  # once, not again for a message it replaces
             self.feedback("error")
         self._problem_shown = problem
         if not self._save_failed or problem:  # a failed save keeps the LED red until it works
             self._set_status("fault" if self._save_failed else "attention" if problem else "ready")
-        self.banner.text = text
-        self.banner.texture_update()
+        self.banner.show(text)
         self._fit_banner()
+        self._close_whole_message()
         if self._banner_event is not None:
             self._banner_event.cancel()
         if text:
@@ -303,9 +310,28 @@ class KioskApp(TableHardware, App):
         self._banner_event = Clock.schedule_once(hide, max(0.0, deadline - time.monotonic()))
 
     def _fit_banner(self, *args) -> None:
-        """A long message wraps: the strip grows to its lines (also after a resize)."""
-        text_h = self.banner.texture_size[1] if self.banner.text else 0
-        self.banner.height = max(self.u * 44, text_h + self.u * 12) if self.banner.text else 0
+        """The strip keeps its height; the message takes the largest letters that hold it
+        on one line (20 u down to theme.MIN_FONT), else it is shortened (also after a resize)."""
+        self.banner.fit(self.u * 20, self.u * theme.MIN_FONT)
+        if self.message_panel.parent is not None:
+            self._show_whole_message()
+
+    def _show_whole_message(self) -> None:
+        """A shortened message, whole, over the screen below the strip, for a while (a tap
+        on it hides it with the message)."""
+        panel, banner = self.message_panel, self.banner
+        panel.text = banner.message
+        panel.width, panel.height = banner.width, banner.y
+        panel.pos = (0, 0)
+        if panel.parent is None:
+            self._over_screen.add_widget(panel)
+        if self._banner_event is not None:
+            self._banner_event.cancel()
+        self._hide_banner_at(time.monotonic() + 60)
+
+    def _close_whole_message(self) -> None:
+        if self.message_panel.parent is not None:
+            self.message_panel.parent.remove_widget(self.message_panel)
 
     def recover(self) -> None:
         """After an unexpected error: reload the match from the journal, show the scoreboard."""

@@ -132,19 +132,53 @@ class SeatDiagram(Widget):
 
 
 class Banner(Label):
-    """The one-line message strip (errors, "the score is safe"). A tap on it while it shows
-    a message dispatches ``on_dismiss`` (the app then hides it) and goes no further."""
+    """The message strip across the top of every screen. It is always there, empty when there
+    is nothing to say, so no control moves when a message comes or goes and none lies under
+    it. One line: a long message in smaller letters, down to the kiosk's smallest
+    (theme.MIN_FONT), and beyond that shortened with its whole text one tap away
+    (``on_expand``: the app lays a MessagePanel over the screen). A tap on a whole message
+    dismisses it (``on_dismiss``). Either tap goes no further."""
 
-    __events__ = ("on_dismiss",)
+    __events__ = ("on_dismiss", "on_expand")
+    message = StringProperty("")  # the whole message (``text`` is it on one line)
+    shortened = BooleanProperty(False)  # the strip shows the start of it: the rest is a tap away
+
+    def show(self, message: str) -> None:
+        self.message = message
+        self.text = "  ·  ".join(line.strip() for line in message.split("\n") if line.strip())
+
+    def fit(self, largest: float, smallest: float) -> None:
+        """The largest letters (``largest`` down to ``smallest`` px) that hold the message on
+        one line; at ``smallest`` a longer one is shortened at a word (``shortened``)."""
+        self.shorten, self.text_size, self.font_size = False, (None, None), largest
+        room = self.width - 2 * self.padding_x
+        self.texture_update()
+        while self.texture_size[0] > room and self.font_size > smallest:
+            self.font_size = max(smallest, self.font_size * 0.92)
+            self.texture_update()
+        self.shortened = bool(self.text) and self.texture_size[0] > room
+        if self.shortened:
+            self.shorten, self.text_size = True, (room, None)
+        self.texture_update()
 
     def on_touch_down(self, touch):
-        if self.text and self.height > 0 and self.collide_point(*touch.pos):
-            self.dispatch("on_dismiss")
+        if self.text and self.collide_point(*touch.pos):
+            self.dispatch("on_expand" if self.shortened else "on_dismiss")
             return True
         return super().on_touch_down(touch)
 
     def on_dismiss(self) -> None:
         pass
+
+    def on_expand(self) -> None:
+        pass
+
+
+class MessagePanel(ButtonBehavior, Label):
+    """A long message's whole text, laid over the screen below the strip when its shortened
+    strip is tapped; a tap on it closes it (it is a button: the tap guard holds it for a
+    moment after it appears, so the second touch of a double tap does not close it)."""
+    action = StringProperty("message")
 
 
 class SheetRow(ButtonBehavior, BoxLayout):

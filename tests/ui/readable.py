@@ -84,7 +84,8 @@ def truncated(d) -> list[str]:
     """Every label on the current screen (and the banner) whose text is not wholly seen."""
     from kivy.uix.label import Label
     out = []
-    widgets = list(d.current.walk(restrict=True)) + [d.app.banner]
+    # a shortened message strip is whole one tap away (tests/ui/test_message_strip.py)
+    widgets = list(d.current.walk(restrict=True)) + ([] if d.app.banner.shortened else [d.app.banner])
     for w in widgets:
         if isinstance(w, Label) and w.text.strip() and _shown(w):
             out += label_problems(w, f"{d.screen}: ")
