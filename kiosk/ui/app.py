@@ -23,6 +23,7 @@ from kivy.core.window import Window
 from kivy.logger import Logger
 from kivy.properties import NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from hardware.bridge import call_on
@@ -38,7 +39,7 @@ from kiosk.ui.tapguard import TapGuard
 from kiosk.ui.screens import SCREEN_MODULES
 from kiosk.ui.tr import tr
 from kiosk.ui.keyboard import KioskKeyboard
-from kiosk.ui.widgets import Banner
+from kiosk.ui.messagestrip import MessageStrip
 
 log = logging.getLogger("kiosk.ui")
 # Our on-screen keyboard: Catalan and Spanish letters (ç à è é í ï ò ó ú ü ñ ·), and a shift
@@ -113,7 +114,7 @@ class KioskApp(App):
         self._save_failed = False
         self._tick_event = None
         self.sm: ScreenManager | None = None
-        self._banner_event = None
+        self.messages: MessageStrip | None = None  # the strip across the top (built with the root)
         self._handler = _RecoverToScoreboard(self)
 
     # ------------------------------------------------------------------ build
@@ -135,14 +136,16 @@ class KioskApp(App):
             from kiosk.club.table import ClubTable
             self.club = ClubTable.over(self.club_publisher, self.session, self.to_ui, **session_options)
         self.sm = LazyScreenManager(session=self.session, app=self, transition=NoTransition())
-        # The banner takes its own strip above the screen (never over a control): the screen
-        # gives it the room while it shows (the tap guard holds the buttons it moves for a
-        # moment, like any button that moved).
-        root = BoxLayout(orientation="vertical")
-        self.banner = Banner(text="", size_hint=(1, None), height=0)
-        root.add_widget(self.banner)
-        root.add_widget(self.sm)
-        self.banner.bind(texture_size=self._fit_banner, on_dismiss=lambda banner: self.show_message(""))
+        # The message strip (the banner) is always there, above the screen, empty when there
+        # is nothing to say: no control moves when a message comes or goes, none lies under
+        # it. A long message's whole text is one tap away, in a panel over the screen.
+        root = FloatLayout()
+        self.messages = MessageStrip(root, unit=lambda: self.u, dismissed=lambda: self.show_message(""))
+        self.banner = self.messages.banner
+        column = BoxLayout(orientation="vertical")
+        column.add_widget(self.banner)
+        column.add_widget(self.sm)
+        root.add_widget(column)
         Window.bind(on_resize=self._rescale, on_key_down=self._on_key_down,
                     on_request_close=self._on_request_close)
         # One tap guard in front of every touch (before any widget sees it), watching the
@@ -286,37 +289,14 @@ class KioskApp(App):
             self.show_message("")  # the cause is gone: so is the banner, the LED is green again
 
     def show_message(self, text: str, seconds: float = 6.0, *, info: bool = False) -> None:
-        """The banner across the top. A problem (the default) sounds the error cue and turns
-        the status LED amber; ``info=True`` (e.g. "saved on the USB stick") does neither."""
+        """The message strip across the top. A problem (the default) sounds the error cue and
+        turns the status LED amber; ``info=True`` (e.g. "saved on the USB stick") does neither."""
         problem = bool(text) and not info
         if problem and not self._problem_shown:  # once, not again for a message it replaces
             self.hardware.feedback("error")
         self._problem_shown = problem
         self.hardware.tell(problem=problem, save_failed=self._save_failed)
-        self.banner.text = text
-        self.banner.texture_update()
-        self._fit_banner()
-        if self._banner_event is not None:
-            self._banner_event.cancel()
-        if text:
-            self._hide_banner_at(time.monotonic() + seconds)
-
-    def _hide_banner_at(self, deadline: float) -> None:
-        """Kivy's clock counts a timeout from its last tick, which is stale when the kiosk
-        worked for a while between frames (a slow start on the Pi): the deadline is kept on
-        the monotonic clock, and a timeout that fires early waits again for the rest."""
-        def hide(dt):
-            left = deadline - time.monotonic()
-            if left > 0.05:
-                self._hide_banner_at(deadline)
-            else:
-                self.show_message("")
-        self._banner_event = Clock.schedule_once(hide, max(0.0, deadline - time.monotonic()))
-
-    def _fit_banner(self, *args) -> None:
-        """A long message wraps: the strip grows to its lines (also after a resize)."""
-        text_h = self.banner.texture_size[1] if self.banner.text else 0
-        self.banner.height = max(self.u * 44, text_h + self.u * 12) if self.banner.text else 0
+        self.messages.show(text, seconds)
 
     def recover(self) -> None:
         """After an unexpected error: reload the match from the journal, show the scoreboard."""

@@ -26,6 +26,7 @@ import json, sys, threading
 import psutil
 from kivy.app import App
 from kivy.clock import Clock
+from kiosk.ui.navigation import Overlay
 
 CYCLES = int(sys.argv[2])
 out = {"rss": [], "threads": []}
@@ -45,7 +46,7 @@ def open_camera(dt):
     Clock.schedule_once(leave_camera, 2.0)
 
 def leave_camera(dt):
-    app().go("scoreboard")
+    app().open_overlay(Overlay.SCOREBOARD)  # the camera screen left, its step kept
     Clock.schedule_once(note, 0.5)
 
 def note(dt):

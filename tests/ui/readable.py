@@ -84,7 +84,8 @@ def truncated(d) -> list[str]:
     """Every label on the current screen (and the banner) whose text is not wholly seen."""
     from kivy.uix.label import Label
     out = []
-    widgets = list(d.current.walk(restrict=True)) + [d.app.banner]
+    # a shortened message strip is whole one tap away (tests/ui/test_message_strip.py)
+    widgets = list(d.current.walk(restrict=True)) + ([] if d.app.banner.shortened else [d.app.banner])
     for w in widgets:
         if isinstance(w, Label) and w.text.strip() and _shown(w):
             out += label_problems(w, f"{d.screen}: ")
@@ -113,3 +114,23 @@ def total_digits_height(d, path, team: str) -> int:
     bar, name = d.app.u * 16, d.app.u * 30
     return glyph_height(path, (int(x), int(y + bar), int(box.width), int(box.height - bar - name)),
                         theme.TEAM[team])
+
+
+def seat_label_overlaps(d) -> list[str]:
+    """The scoreboard's seat labels whose text (not their boxes) overlap another's."""
+    seats = d.current.ids.get("seats")
+    if seats is None or seats.opacity == 0 or not _shown(seats):
+        return []
+    boxes = []
+    for seat, label in enumerate(seats._labels):
+        core = _core(label, label.text_size[0] if label.text_size else None)
+        lines = core._cached_lines  # the laid-out lines: the text's own extent, not its box
+        w, h = max(line.w for line in lines), sum(line.h for line in lines)
+        x, y = label.to_window(*label.center)
+        boxes.append((seat, x - w / 2, y - h / 2, x + w / 2, y + h / 2))
+    out = []
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1:]:
+            if min(a[3], b[3]) - max(a[1], b[1]) > SLACK and min(a[4], b[4]) - max(a[2], b[2]) > SLACK:
+                out.append(f"{d.screen}: seat {a[0] + 1}'s label overlaps seat {b[0] + 1}'s")
+    return out
