@@ -32,6 +32,8 @@ from kivy.uix.widget import Widget
 # (about a third of a second) both fall inside it; a deliberate next tap on a new screen
 # (a person reads it first: well over half a second) does not.
 SETTLE_S = 0.4
+# A button that moves by this much or less has not moved (a finger is ~10 mm: 50 px or more).
+NUDGE_PX = 3
 
 Rect = tuple[float, float, float, float]
 
@@ -103,11 +105,26 @@ class TapGuard:
         built again the same (a screen's refresh) has not changed: it is its look that
         counts, not the widget."""
         now = self.clock()
-        shown = [(_look(widget), clip) for widget, clip in self._buttons()]
+        shown = [(self._steady(_look(widget)), clip) for widget, clip in self._buttons()]
         since = {look: self._since.get(look, now) for look, _clip in shown}
         if since.keys() != self._since.keys():
             self.version += 1
         self._since, self._shown = since, shown
+
+    def _steady(self, look: Look) -> Look:
+        """A button that settles by a pixel or two (a scroll view's last step, a layout
+        rounding) is where it was: no finger can tell, and counting it as moved would hold
+        it, and cancel every touch in flight, for nothing. Its earlier look is kept."""
+        if look in self._since:
+            return look
+        x, y, w, h = look.rect
+        for old in self._since:
+            ox, oy, ow, oh = old.rect
+            if (old.text, old.action, old.disabled) == (look.text, look.action, look.disabled) \
+                    and abs(ox - x) <= NUDGE_PX and abs(oy - y) <= NUDGE_PX \
+                    and abs(ow - w) <= NUDGE_PX and abs(oh - h) <= NUDGE_PX:
+                return old
+        return look
 
     @property
     def looks(self) -> frozenset[Look]:

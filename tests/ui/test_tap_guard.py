@@ -161,3 +161,28 @@ def test_a_touch_held_while_the_screen_changes_does_nothing(kiosk):
     touch.touch_up()
     d.pump(3)
     assert _events(d) == before and d.screen == "scoreboard"
+
+
+def test_a_button_settling_by_a_pixel_has_not_moved_one_moved_further_has(kiosk):
+    """A scroll view's last step or a layout rounding moves a sheet row by a pixel some
+    frames after a screen is shown (seen at 720x1280): that is not a new button, and it must
+    not cancel the touches in flight anywhere on the screen. A real move still counts."""
+    from kivy.uix.button import Button
+    from kivy.uix.floatlayout import FloatLayout
+    from kiosk.ui.tapguard import NUDGE_PX, TapGuard
+    now = [0.0]
+    root = FloatLayout(size=(800, 480))
+    row = Button(text="#1", size_hint=(None, None), pos=(10, 100), size=(400, 70))
+    root.add_widget(row)
+    guard = TapGuard(root, clock=lambda: now[0])
+    guard.watch()
+    now[0] = 1.0
+    version = guard.version
+    row.y += 1
+    guard.watch()
+    assert guard.version == version and guard.settled(*row.center)
+    row.y += NUDGE_PX  # bit by bit: further than a nudge from where it was seen settled
+    guard.watch()
+    assert guard.version == version + 1 and not guard.settled(*row.center)
+    now[0] = 1.5
+    assert guard.settled(*row.center)
