@@ -281,6 +281,9 @@ def test_a_game_without_pairs_in_the_list_and_selected(journal):
     vm.select(match_id)
     assert vm.line(vm.info(match_id)).endswith("Anna 16 · Pere \u22124 · Seient 3 \u221212")
     assert vm.summary == "Anna 16 · Pere \u22124 · Seient 3 \u221212" and vm.sheet == []
+    assert vm.players == ["Anna", "Pere", "Seient 3"]
+    [row] = vm.seat_sheet
+    assert (row.number, row.trump, row.scored, row.totals) == (1, "oros", (16, -4, -12), (16, -4, -12))
 
 
 def test_a_game_without_pairs_exports_json_and_a_sheet_per_player(tmp_path, journal):

@@ -34,6 +34,41 @@ def signed(n: int) -> str:
     return f"\u2212{-n}" if n < 0 else str(n)
 
 
+def seat_sheet_rows(players: list[str], rows, u: float) -> list[BoxLayout]:
+    """The hand sheet of a game without pairs (History): #, trump, ×, then one column per
+    player with the running total after the hand (a minus sign for a loss), the heading
+    naming the players in their seat colours."""
+    from kivy.factory import Factory
+
+    def line(index: int, header: bool, cells: list[str]) -> BoxLayout:
+        box = BoxLayout(size_hint_y=None, height=u * (34 if header else 44), spacing=u * 2)
+        shade = (0.20, 0.23, 0.29, 1) if header else ((0.16, 0.18, 0.23, 1) if index % 2 else (0.11, 0.12, 0.16, 1))
+        with box.canvas.before:
+            Color(*shade)
+            back = RoundedRectangle(pos=box.pos, size=box.size, radius=[0])
+        box.bind(pos=lambda w, v: setattr(back, "pos", v), size=lambda w, v: setattr(back, "size", v))
+        share = 0.56 / max(1, len(players))
+        for col, text in enumerate(cells):
+            cell = Factory.SheetCell(text=text, size_hint_x=(0.08, 0.26, 0.10)[col] if col < 3 else share)
+            cell.font_size = u * (theme.MIN_FONT if header or col == 1 else 18)
+            if col >= 3:
+                cell.color = SEAT_COLOURS[col - 3]
+                cell.bold = not header
+            elif col == 0:
+                cell.color = theme.MUTED
+            box.add_widget(cell)
+        return box
+
+    out = [line(0, True, ["#", _("Trump"), "×", *players])]
+    for i, r in enumerate(rows):
+        trump = _("Misdeal") if r.kind == "misdeal" else trump_name(r.trump)
+        if r.kind == "penalty":
+            trump += " · " + _("Penalty")
+        out.append(line(i, False, [str(r.number), trump, f"×{r.multiplier}" if r.multiplier > 1 else "",
+                                   *(signed(t) for t in r.totals)]))
+    return out
+
+
 def seat_name(state, seat: int) -> str:
     return player_name(state, seat)
 

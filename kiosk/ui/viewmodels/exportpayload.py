@@ -29,6 +29,13 @@ def seat_totals(players, totals) -> str:
                       for s, t in enumerate(totals))
 
 
+def seat_labels(match) -> list[str]:
+    """One label per seat of a game without pairs ([] for a pair match or none)."""
+    if match is None or match.variant == "pairs":
+        return []
+    return [seat_label(match.players, s) for s in range(len(match.totals))]
+
+
 def match_payload(match, team_names: dict[str, str]) -> dict[str, Any]:
     """The match's part of an export payload (the caller adds date, table, file stem)."""
     if match.variant == "pairs":
@@ -37,5 +44,5 @@ def match_payload(match, team_names: dict[str, str]) -> dict[str, Any]:
     totals = [int(t) for t in match.totals]
     return {"json": match.to_json(), "variant": match.variant, "sheet": [],
             "seat_sheet": list(seat_rows(match)), "team_names": team_names,
-            "players": [seat_label(match.players, s) for s in range(len(totals))],
+            "players": seat_labels(match),
             "totals": totals, "winner": match.winner}

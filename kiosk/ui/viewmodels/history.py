@@ -38,8 +38,9 @@ from typing import Any, Callable, Sequence
 from kiosk.files import fsync_dir
 from kiosk.usb import NoStickFound, StickError, UsbSticks
 from kiosk.ui.i18n import _, ngettext
+from kiosk.table.variants import seat_rows
 from kiosk.table.views import sheet_of
-from kiosk.ui.viewmodels.exportpayload import match_payload, seat_label, seat_totals
+from kiosk.ui.viewmodels.exportpayload import match_payload, seat_label, seat_labels, seat_totals
 
 SLUG_LENGTH = 40    # the table's part of a file name, at most
 MAX_SUFFIX = 999    # <stem>-2 ... <stem>-999: past that the stick is called full of this match
@@ -180,10 +181,19 @@ class HistoryViewModel:
         return self.names_of(self.info())
 
     @property
-    def sheet(self) -> list[dict]:
-        if self.match is None or self.match.variant != "pairs":
-            return []  # a game without pairs: its totals in the summary (no pair sheet yet)
-        return sheet_of(self.match)
+    def sheet(self) -> list:
+        pairs = self.match is not None and self.match.variant == "pairs"
+        return sheet_of(self.match) if pairs else []  # a game without pairs: seat_sheet
+
+    @property
+    def seat_sheet(self) -> list:
+        """A game without pairs: its hands (:class:`~kiosk.table.seatstate.SeatRow`)."""
+        return [] if self.match is None or self.match.variant == "pairs" else list(seat_rows(self.match))
+
+    @property
+    def players(self) -> list[str]:
+        """A game without pairs: one label per seat ([] for a pair match)."""
+        return seat_labels(self.match)
 
     @property
     def totals(self) -> dict[str, int]:
