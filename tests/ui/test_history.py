@@ -255,11 +255,12 @@ def test_a_game_without_pairs_in_history_and_on_the_stick(kiosk, tmp_path, stick
     for ev in ({"type": "trump", "seat": 0, "trump": "oros"}, {"type": "double", "seat": 1, "level": "contro"},
                {"type": "play"}, {"type": "hand_scored", "points": [40, 20, 12]}, {"type": "misdeal"}):
         m = m.apply(ev)
-    with Journal(kiosk.db) as journal:  # a pair match after it: the one on the table
-        three, _pair = journal.import_matches([m.to_json(), {"hands": [{"trump": "oros", "points": {"A": 60}}]}])
+    with Journal(kiosk.db) as journal:  # the three-player match is the one on the table
+        [three] = journal.import_matches([m])
     d = kiosk.start(usb=stick.usb)
+    assert d.screen == "variant_board"
     d.tap("history")
-    d.tap(f"match_{three}")
+    assert d.current.history.selected == three
     assert d.screen == "history" and d.current.history.players == ["Anna", "Pere", "Seient 3"]
     header, *rows = reversed(d.current.ids.sheet.children)
     assert [c.text for c in reversed(header.children)][3:] == ["Anna", "Pere", "Seient 3"]
@@ -273,3 +274,5 @@ def test_a_game_without_pairs_in_history_and_on_the_stick(kiosk, tmp_path, stick
     assert [f.rsplit(".", 1)[1] for f in files] == ["json", "pdf"], d.app.banner.text
     assert json.loads(on_stick[files[0]].decode("utf-8")) == m.to_json()
     assert on_stick[files[1]].startswith(b"%PDF")
+    d.tap("back")
+    assert d.screen == "variant_board"

@@ -16,6 +16,7 @@ from kiosk.ui import theme
 from kiosk.ui.i18n import N_, _
 from kiosk.ui.screens.base import KioskScreen, level_name, load_kv, player_name, trump_name
 from kiosk.ui.widgets import KButton, SuitButton
+from kiosk.ui import toolicons  # noqa: F401  (ToolButton for kv)
 
 load_kv(__file__)
 
