@@ -8,6 +8,7 @@ subscribers (the screens, a club publisher). Kivy-free: a CLI or a test drives i
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import random
 import time
@@ -214,10 +215,13 @@ class TableSession:
         self._publish()
 
     def fill_new_match(self, form: NewMatchForm) -> None:
-        """What is typed in the form so far (kept on disk; nobody is told)."""
+        """What is typed in the form so far: kept on disk and in ``state.new_match`` (what
+        the form reads again on a language switch), but nobody is told (a keystroke must
+        not redraw the form under the finger)."""
         if self._new_match is not None and form != self._new_match:
             self._new_match = form
             self.memory.fill_new_match(form)
+            self.state = dataclasses.replace(self.state, new_match=form)
 
     def close_new_match(self) -> None:  # Back from the form: the table's match again
         self._new_match = None

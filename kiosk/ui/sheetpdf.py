@@ -2,7 +2,10 @@
 
 The table's name (a tournament's "Taula 7", when the kiosk has one), the team names, one
 row a hand (trump, doubling, points, scored, running totals), the final totals, the winner
-and the date. Labels are in the kiosk's current language. No Kivy.
+and the date. A game without pairs (the payload has ``"players"``, one label per seat, and
+``"seat_sheet"``, its :class:`~kiosk.table.seatstate.SeatRow` list) gets one column per
+player: the running total, what the hand scored in brackets, a real minus sign for a loss.
+Labels are in the kiosk's current language. No Kivy.
 """
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from kiosk.table.seatstate import SeatRow
 from kiosk.table.state import HandRow
 from kiosk.ui.i18n import _
 from kiosk.ui.words import LEVELS, level_name, trump_name
@@ -57,11 +61,54 @@ def _hand_cells(row: HandRow) -> list[str]:
             str(totals.get("A", 0)), str(totals.get("B", 0))]
 
 
+def signed(n: int) -> str:
+    """−12 with a real minus sign (U+2212), never a bare 12."""
+    return f"\u2212{-n}" if n < 0 else str(n)
+
+
+def _seat_cells(row: SeatRow) -> list[str]:
+    """A hand of a game without pairs: #, trump, doubling, then per seat "total (+scored)"."""
+    trump = _("Misdeal") if row.kind == "misdeal" else trump_name(row.trump)
+    if row.kind == "penalty":
+        trump += " · " + _("Penalty")
+    doubling = ""
+    if row.doubling in LEVELS:
+        doubling = f"{level_name(row.doubling)} ×{row.multiplier}"
+    elif row.multiplier > 1:
+        doubling = f"×{row.multiplier}"
+    per_seat = [signed(t) + (f" ({'+' if s > 0 else ''}{signed(s)})" if s else "")
+                for s, t in zip(row.scored, row.totals)]
+    return [str(row.number), trump, doubling, *per_seat]
+
+
+def _layout(payload: dict[str, Any]) -> tuple[tuple[float, ...], list[str], list[list[str]], str, str]:
+    """The sheet's columns (widths in mm), header, rows, totals line and winner line."""
+    winner = payload.get("winner")
+    players = payload.get("players")
+    if players is not None:  # a game without pairs: one column per player
+        width = min(40.0, (190 - 12 - 38 - 24) / max(1, len(players)))
+        widths = (12, 38, 24) + (width,) * len(players)
+        header = ["#", _("Trump"), "×", *players]
+        rows = [_seat_cells(r) for r in payload["seat_sheet"]]
+        total = _("Total") + ": " + " · ".join(f"{name} {signed(t)}"
+                                               for name, t in zip(players, payload["totals"]))
+        won = (_("{name} won").format(name=players[winner])
+               if isinstance(winner, int) and 0 <= winner < len(players) else _("The match is not over"))
+        return widths, header, rows, total, won
+    names, totals = payload["team_names"], payload["totals"]
+    widths = (12, 38, 24, 24, 27, 27, 19, 19)
+    header = ["#", _("Trump"), "×", _("Points"), f"{names['A']}", f"{names['B']}",
+              _("Total") + " A", _("Total") + " B"]
+    total = _("Total: {a} {ta} – {tb} {b}").format(a=names["A"], ta=totals["A"], tb=totals["B"], b=names["B"])
+    won = _("{name} won").format(name=names[winner]) if winner in ("A", "B") else _("The match is not over")
+    return widths, header, [_hand_cells(r) for r in payload["sheet"]], total, won
+
+
 def sheet_pdf(payload: dict[str, Any]) -> bytes:
     """The PDF bytes for an export payload (see ``HistoryViewModel.export_payload``)."""
     from fpdf import FPDF
 
-    names, totals = payload["team_names"], payload["totals"]
+    widths, header, rows, total_line, winner_line = _layout(payload)
     pdf = FPDF(orientation="portrait", unit="mm", format="A4")
     pdf.set_auto_page_break(auto=True, margin=15)
     pdf.set_title(_("Botifarra score sheet"))
@@ -85,12 +132,11 @@ def sheet_pdf(payload: dict[str, Any]) -> bytes:
         pdf.multi_cell(0, 8, text(table), new_x="LMARGIN", new_y="NEXT")
     pdf.set_font(family, "", 12)
     pdf.cell(0, 7, text(_("Date: {date}").format(date=payload.get("date") or "")), new_x="LMARGIN", new_y="NEXT")
-    pdf.cell(0, 7, text(f"{names['A']}  –  {names['B']}"), new_x="LMARGIN", new_y="NEXT")
+    sides = payload["players"] if payload.get("players") is not None else \
+        [payload["team_names"]["A"], payload["team_names"]["B"]]
+    pdf.multi_cell(0, 7, text("  –  ".join(sides)), new_x="LMARGIN", new_y="NEXT")
     pdf.ln(3)
 
-    widths = (12, 38, 24, 24, 27, 27, 19, 19)
-    header = ["#", _("Trump"), "×", _("Points"), f"{names['A']}", f"{names['B']}",
-              _("Total") + " A", _("Total") + " B"]
     pdf.set_font(family, "B", 10)
     pdf.set_fill_color(220, 220, 220)
     def fit(value: str, width: float) -> str:
@@ -106,23 +152,16 @@ def sheet_pdf(payload: dict[str, Any]) -> bytes:
         pdf.cell(w, 8, fit(h, w), border=1, align="C", fill=True)
     pdf.ln()
     pdf.set_font(family, "", 10)
-    for row in payload["sheet"]:
-        for i, (w, cell) in enumerate(zip(widths, _hand_cells(row))):
+    for row in rows:
+        for i, (w, cell) in enumerate(zip(widths, row)):
             pdf.cell(w, 7, fit(cell, w), border=1, align="L" if i == 1 else "C")
         pdf.ln()
-    if not payload["sheet"]:
+    if not rows:
         pdf.cell(sum(widths), 7, text(_("No hands yet")), border=1, align="C")
         pdf.ln()
 
     pdf.ln(4)
     pdf.set_font(family, "B", 14)
-    pdf.cell(0, 9, text(_("Total: {a} {ta} – {tb} {b}").format(a=names["A"], ta=totals["A"], tb=totals["B"],
-                                                                b=names["B"])),
-             new_x="LMARGIN", new_y="NEXT")
-    winner = payload.get("winner")
-    if winner in ("A", "B"):
-        line = _("{name} won").format(name=names[winner])
-    else:
-        line = _("The match is not over")
-    pdf.cell(0, 9, text(line), new_x="LMARGIN", new_y="NEXT")
+    pdf.multi_cell(0, 9, text(total_line), new_x="LMARGIN", new_y="NEXT")
+    pdf.cell(0, 9, text(winner_line), new_x="LMARGIN", new_y="NEXT")
     return bytes(pdf.output())

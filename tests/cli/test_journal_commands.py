@@ -71,6 +71,32 @@ def test_export_all_then_import_moves_every_match(db, tmp_path, capsys):
         assert [(m.totals, m.hands) for m in j.matches()] == before
 
 
+THREE = {"variant": "three", "rules": {"preset": "reglament"}, "players": ["Anna", "Pere", None],
+         "hands": [{"trump": "oros", "doubling": "contro", "points": [40, 20, 12]},
+                   {"misdeal": True}, {"trump": "copes", "penalty": 2}]}
+
+
+def test_export_of_a_journal_holding_a_game_without_pairs(db, tmp_path, capsys):
+    """A three-player match beside a pair match: ``export --all`` and ``--match`` write it as
+    its own match JSON (one total per seat, negatives too), and it imports back the same."""
+    with Journal(db) as j:
+        j.import_matches([MATCH, THREE])
+    status, out, err = cli("export", "--match", "2", "--db", str(db), capsys=capsys)
+    assert (status, err) == (0, "")
+    one = json.loads(out)
+    assert one["variant"] == "three" and one["players"] == ["Anna", "Pere", None]
+    scored = score_match_json(one)
+    assert scored == score_match_json(THREE) and min(scored["totals"]) < 0
+    out_file = tmp_path / "all.json"
+    assert cli("export", "--db", str(db), "-o", str(out_file), capsys=capsys)[:3:2] == (0, "")
+    matches = json.loads(out_file.read_text())["matches"]
+    assert [m.get("variant", "pairs") for m in matches] == ["pairs", "three"] and matches[1] == one
+    other = tmp_path / "other.sqlite"
+    assert cli("import", str(out_file), "--db", str(other), capsys=capsys)[0] == 0
+    with Journal(other) as j:
+        assert j.export_match(2) == one
+
+
 def test_export_without_a_choice_is_all(db, capsys):
     with Journal(db) as j:
         j.import_matches([MATCH])

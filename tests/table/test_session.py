@@ -210,3 +210,18 @@ def test_suit_draw_picks_the_seat_of_the_suit(db):
     vm = make_vm(db)
     suit, seat = vm.draw_first_dealer()
     assert seat == [Suit.OROS, Suit.COPES, Suit.ESPASES, Suit.BASTOS].index(suit)
+
+
+def test_what_is_typed_on_new_match_is_in_the_state_without_telling_anyone(db):
+    """A language switch reads the form again from ``state.new_match``: what was typed so far
+    must be there, yet a keystroke tells no listener (the form is not redrawn under it)."""
+    from kiosk.table import NewMatchForm
+    vm = make_vm(db)
+    vm.open_new_match()
+    told = []
+    vm.subscribe(told.append)
+    form = NewMatchForm(team_a="Cal Pep", players=("Anna", "", "Joan", ""), game="pairs")
+    vm.fill_new_match(form)
+    assert vm.state.new_match == form and told == []
+    vm.fill_new_match(form)  # the same again: nothing changes
+    assert vm.state.new_match == form and told == []

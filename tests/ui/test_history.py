@@ -244,3 +244,35 @@ def test_a_bug_while_exporting_frees_the_buttons_and_recovers(kiosk, tmp_path, c
     assert "a bug in the PDF sheet" in caplog.text
     assert "La puntuació està guardada" in d.app.banner.text
     assert screen.running == "" and not stick.files()
+
+
+def test_a_game_without_pairs_in_history_and_on_the_stick(kiosk, tmp_path, stick):
+    """A three-player match in the journal: History shows its hands with one column per
+    player (the running totals, a minus sign for a loss) and Export writes its JSON and PDF."""
+    from kiosk.game import VariantMatch
+    from kiosk.journal import Journal
+    m = VariantMatch.create("three", "reglament", players=["Anna", "Pere", None])
+    for ev in ({"type": "trump", "seat": 0, "trump": "oros"}, {"type": "double", "seat": 1, "level": "contro"},
+               {"type": "play"}, {"type": "hand_scored", "points": [40, 20, 12]}, {"type": "misdeal"}):
+        m = m.apply(ev)
+    with Journal(kiosk.db) as journal:  # the three-player match is the one on the table
+        [three] = journal.import_matches([m])
+    d = kiosk.start(usb=stick.usb)
+    assert d.screen == "variant_board"
+    d.tap("history")
+    assert d.current.history.selected == three
+    assert d.screen == "history" and d.current.history.players == ["Anna", "Pere", "Seient 3"]
+    header, *rows = reversed(d.current.ids.sheet.children)
+    assert [c.text for c in reversed(header.children)][3:] == ["Anna", "Pere", "Seient 3"]
+    assert [[c.text for c in reversed(r.children)] for r in rows] == [
+        ["1", "Oros", "×2", "32", "\u22128", "\u221224"], ["2", "Mala repartició", "", "32", "\u22128", "\u221224"]]
+    d.shot(force=True)
+    d.tap("export")
+    wait_for(d, lambda: not d.current.busy, what="the export")
+    on_stick = stick.files()
+    files = sorted(on_stick)
+    assert [f.rsplit(".", 1)[1] for f in files] == ["json", "pdf"], d.app.banner.text
+    assert json.loads(on_stick[files[0]].decode("utf-8")) == m.to_json()
+    assert on_stick[files[1]].startswith(b"%PDF")
+    d.tap("back")
+    assert d.screen == "variant_board"

@@ -73,3 +73,16 @@ def test_the_pair_placeholders_are_in_the_kiosk_language(kiosk, language, us, yo
     ids = d.current.ids
     assert (ids.team_a.hint_text, ids.team_b.hint_text) == (us, you)
     assert ids.player_0.hint_text == ("Seat 1" if language == "en" else "Seient 1")
+
+
+def test_a_language_switch_keeps_what_was_typed(kiosk):
+    """The form is read again in the new language: the names typed so far stay."""
+    d = kiosk.start()
+    d.tap("new_match")
+    ids = d.current.ids
+    ids.team_a.text, ids.player_2.text = "Cal Pep", "Núria"
+    d.app.set_language("es")
+    d.pump(2)
+    assert (ids.team_a.text, ids.player_2.text) == ("Cal Pep", "Núria")
+    assert ids.player_0.hint_text == "Asiento 1"
+    d.app.set_language("en")

@@ -281,3 +281,41 @@ def test_a_game_without_pairs_in_the_list_and_selected(journal):
     vm.select(match_id)
     assert vm.line(vm.info(match_id)).endswith("Anna 16 · Pere \u22124 · Seient 3 \u221212")
     assert vm.summary == "Anna 16 · Pere \u22124 · Seient 3 \u221212" and vm.sheet == []
+    assert vm.players == ["Anna", "Pere", "Seient 3"]
+    [row] = vm.seat_sheet
+    assert (row.number, row.trump, row.scored, row.totals) == (1, "oros", (16, -4, -12), (16, -4, -12))
+
+
+def test_a_game_without_pairs_exports_json_and_a_sheet_per_player(tmp_path, journal):
+    """Four each for himself with a contro and a misdeal: the JSON is the match's own (it
+    scores the same), the PDF has one column per player and prints a loss with a minus."""
+    from kiosk.game import VariantMatch, score_match_json
+    m = VariantMatch.create("four_individual", "reglament", players=["Anna", "Pere", None, "Marta"])
+    for ev in ({"type": "trump", "seat": 0, "trump": "oros"}, {"type": "double", "seat": 1, "level": "contro"},
+               {"type": "play"}, {"type": "hand_scored", "points": [30, 20, 12, 10]},
+               {"type": "misdeal"}):
+        m = m.apply(ev)
+    assert m.totals == (24, 4, -12, -16)
+    pair = _match(journal)
+    [match_id] = journal.import_matches([m])
+    stick = tmp_path / "stick"
+    stick.mkdir()
+    vm = HistoryViewModel(journal, table_name=lambda: "Taula 3")
+    vm.reload()
+    payload = vm.export_payload(match_id)
+    assert payload["players"] == ["Anna", "Pere", "Seient 3", "Marta"] and payload["winner"] is None
+    assert [r.kind for r in payload["seat_sheet"]] == ["played", "misdeal"]
+    result = vm.export(payload, stick)
+    data = json.loads(result.json_path.read_text("utf-8"))
+    assert data == m.to_json() and score_match_json(data)["totals"] == [24, 4, -12, -16]
+    text = _pdf_text(result.pdf_path)
+    header = next(line for line in text.splitlines() if "Anna" in line and "Marta" in line and "#" in line)
+    assert header.index("Anna") < header.index("Pere") < header.index("Seient 3") < header.index("Marta")
+    assert "\u221212" in text and "\u221216" in text and "Total: Anna 24 · Pere 4" in text
+    assert "Mala repartició" in text, text
+    # today's export takes both games, the pair match first (oldest first)
+    vm.now = lambda: datetime.now()
+    payloads, unreadable = vm.today_payloads()
+    assert [p["match_id"] for p in payloads] == [pair, match_id] and unreadable == 0
+    done = vm.export_many(payloads, stick)
+    assert done.problem is None and len(done.written) == 2

@@ -14,6 +14,7 @@ from kiosk.ui.i18n import _
 from kiosk.ui.navigation import Overlay
 from kiosk.ui.screens.base import KioskScreen, load_kv
 from kiosk.ui.screens.scoreboard import sheet_rows
+from kiosk.ui.screens.variant_board import seat_sheet_rows
 from kiosk.ui.viewmodels.history import ExportFailed, HistoryViewModel
 
 load_kv(__file__)
@@ -53,7 +54,10 @@ class HistoryScreen(KioskScreen):
             lst.add_widget(b)
         sheet = self.ids.sheet
         sheet.clear_widgets()
-        if h.match is not None:
+        if h.players:  # a game without pairs: one column per player
+            for row in seat_sheet_rows(h.players, h.seat_sheet, self.app.u):
+                sheet.add_widget(row)
+        elif h.match is not None:
             for row in sheet_rows(h.team_names, h.sheet, on_tap=self.replay):
                 sheet.add_widget(row)
 

@@ -16,6 +16,7 @@ from kiosk.ui import theme
 from kiosk.ui.i18n import N_, _
 from kiosk.ui.screens.base import KioskScreen, level_name, load_kv, player_name, trump_name
 from kiosk.ui.widgets import KButton, SuitButton
+from kiosk.ui import toolicons  # noqa: F401  (ToolButton for kv)
 
 load_kv(__file__)
 
@@ -32,6 +33,41 @@ SEAT_PLACES = {2: ((0.5, 0.14), (0.5, 0.86)),
 def signed(n: int) -> str:
     """A total as the table reads it: −12 with a real minus sign, never a bare 12."""
     return f"\u2212{-n}" if n < 0 else str(n)
+
+
+def seat_sheet_rows(players: list[str], rows, u: float) -> list[BoxLayout]:
+    """The hand sheet of a game without pairs (History): #, trump, ×, then one column per
+    player with the running total after the hand (a minus sign for a loss), the heading
+    naming the players in their seat colours."""
+    from kivy.factory import Factory
+
+    def line(index: int, header: bool, cells: list[str]) -> BoxLayout:
+        box = BoxLayout(size_hint_y=None, height=u * (34 if header else 44), spacing=u * 2)
+        shade = (0.20, 0.23, 0.29, 1) if header else ((0.16, 0.18, 0.23, 1) if index % 2 else (0.11, 0.12, 0.16, 1))
+        with box.canvas.before:
+            Color(*shade)
+            back = RoundedRectangle(pos=box.pos, size=box.size, radius=[0])
+        box.bind(pos=lambda w, v: setattr(back, "pos", v), size=lambda w, v: setattr(back, "size", v))
+        share = 0.56 / max(1, len(players))
+        for col, text in enumerate(cells):
+            cell = Factory.SheetCell(text=text, size_hint_x=(0.08, 0.26, 0.10)[col] if col < 3 else share)
+            cell.font_size = u * (theme.MIN_FONT if header or col == 1 else 18)
+            if col >= 3:
+                cell.color = SEAT_COLOURS[col - 3]
+                cell.bold = not header
+            elif col == 0:
+                cell.color = theme.MUTED
+            box.add_widget(cell)
+        return box
+
+    out = [line(0, True, ["#", _("Trump"), "×", *players])]
+    for i, r in enumerate(rows):
+        trump = _("Misdeal") if r.kind == "misdeal" else trump_name(r.trump)
+        if r.kind == "penalty":
+            trump += " · " + _("Penalty")
+        out.append(line(i, False, [str(r.number), trump, f"×{r.multiplier}" if r.multiplier > 1 else "",
+                                   *(signed(t) for t in r.totals)]))
+    return out
 
 
 def seat_name(state, seat: int) -> str:

@@ -38,7 +38,9 @@ from typing import Any, Callable, Sequence
 from kiosk.files import fsync_dir
 from kiosk.usb import NoStickFound, StickError, UsbSticks
 from kiosk.ui.i18n import _, ngettext
+from kiosk.table.variants import seat_rows
 from kiosk.table.views import sheet_of
+from kiosk.ui.viewmodels.exportpayload import match_payload, seat_label, seat_labels, seat_totals
 
 SLUG_LENGTH = 40    # the table's part of a file name, at most
 MAX_SUFFIX = 999    # <stem>-2 ... <stem>-999: past that the stick is called full of this match
@@ -79,17 +81,6 @@ class ManyExported:
     problem: ExportFailed | None = None
     unreadable: int = 0  # today's matches the journal could not give (never attempted)
     safe_to_pull: bool = False  # the stick was synced and unmounted afterwards
-
-
-def seat_label(players, seat: int) -> str:
-    name = players[seat] if players and seat < len(players) else None
-    return name or _("Seat {n}").format(n=seat + 1)
-
-
-def seat_totals(players, totals) -> str:
-    """ "Anna 12 · Pere −4 · Marta −8": a game without pairs, a minus sign for a loss."""
-    return " · ".join(f"{seat_label(players, s)} {t if t >= 0 else chr(0x2212) + str(-t)}"
-                      for s, t in enumerate(totals))
 
 
 def _local_date(iso: str | None) -> str:
@@ -190,10 +181,19 @@ class HistoryViewModel:
         return self.names_of(self.info())
 
     @property
-    def sheet(self) -> list[dict]:
-        if self.match is None or self.match.variant != "pairs":
-            return []  # a game without pairs: its totals in the summary (no pair sheet yet)
-        return sheet_of(self.match)
+    def sheet(self) -> list:
+        pairs = self.match is not None and self.match.variant == "pairs"
+        return sheet_of(self.match) if pairs else []  # a game without pairs: seat_sheet
+
+    @property
+    def seat_sheet(self) -> list:
+        """A game without pairs: its hands (:class:`~kiosk.table.seatstate.SeatRow`)."""
+        return [] if self.match is None or self.match.variant == "pairs" else list(seat_rows(self.match))
+
+    @property
+    def players(self) -> list[str]:
+        """A game without pairs: one label per seat ([] for a pair match)."""
+        return seat_labels(self.match)
 
     @property
     def totals(self) -> dict[str, int]:
@@ -249,13 +249,13 @@ class HistoryViewModel:
         return "-".join(p for p in parts if p)
 
     def export_payload(self, match_id: int | None = None) -> dict[str, Any]:
-        """What an export writes, read from the journal (fast; do it on the UI thread)."""
+        """What an export writes, read from the journal (fast; do it on the UI thread); a
+        game without pairs too (see :mod:`kiosk.ui.viewmodels.exportpayload`)."""
         match_id = self.selected if match_id is None else match_id
         match = self.journal.load(match_id)
         info = self.info(match_id)
-        return {"match_id": match_id, "json": match.to_json(), "sheet": sheet_of(match),
-                "team_names": self.names_of(info), "totals": {k: int(match.totals.get(k, 0)) for k in "AB"},
-                "winner": match.winner, "date": _local_date(info.created_at if info else None),
+        return {"match_id": match_id, **match_payload(match, self.names_of(info)),
+                "date": _local_date(info.created_at if info else None),
                 "table": self.table(), "stem": self.file_stem(match_id)}
 
     def export(self, payload: dict[str, Any], stick: Path | None = None) -> ExportResult:
