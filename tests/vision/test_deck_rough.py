@@ -1,7 +1,8 @@
 """The deal-through tracker on rough tables (issue 21): each nuisance alone, at its extreme
 (tests/realcam/rough), and the answers the old tracker got wrong: sloppy dealing taken for
 "two cards", the first card taken for the table when dealing starts at once, the empty mat
-at high gain taken for "two cards", a card looked at twice reported "ja comptada"."""
+at high gain taken for "two cards", a card looked at twice reported "ja comptada", a card
+passed over in silence (the backstop asks)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from kiosk.game import Card
 from tests.realcam.rough.dealing import deal_sequence
 from tests.realcam.rough.nuisances import pushed
 from tests.vision import deckdraw, realdeck
-from vision.deck.tracker import ALREADY, ASK_KINDS, COUNTED, TWO_CARDS, DealTracker
+from vision.deck.tracker import ALREADY, ASK_KINDS, COUNTED, DARKER, SHOW_AGAIN, TWO_CARDS, DealTracker
 
 STYLE = "fournier"
 
@@ -78,3 +79,40 @@ def test_a_card_looked_at_twice_in_one_still_spell_is_counted_once():
     later = [e for f in [twitch, last, last, brighter, brighter, brighter] for e in tracker.feed(f)]
     assert [e.kind for e in later if e.kind in (ALREADY, COUNTED) + ASK_KINDS] == []
     assert tracker.cards == order
+
+
+def test_a_card_the_look_missed_is_asked_about_and_a_passing_hand_is_nothing():
+    """The lamp's reflection lies over the pile; the camera answers the last card's darker
+    frame with a stale one (its pipeline still held the table before the card): the look
+    finds no change. The pile changed after movement and nothing was said, so the kiosk
+    asks to show the card again, never a guessed card. A hand that passes over the pile and
+    leaves it as it was is nothing."""
+    order = [Card.parse(c) for c in ("9O", "8O", "1C")]
+    deal = deckdraw.deal(order, seed=21)
+    h, w = deal.frames[0].shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w]
+    lamp = 400.0 * np.exp(-((xx - w / 2) ** 2 + (yy - 0.42 * h) ** 2) / (2 * 50.0 ** 2))[..., None]
+    frames = [np.clip(f + lamp, 0, 255).astype(np.uint8) for f in deal.frames + deal.frames[-1:] * 3]
+    before_last = frames[23]  # the last still frame before the third card's hand comes
+    tracker = DealTracker(deckdraw.learnt("A"), darker_scale=0.5)
+    said = []
+    for n, frame in enumerate(frames):
+        events = tracker.feed(frame)
+        for e in [e for e in events if e.kind == DARKER]:
+            stale = before_last if n > 24 else frame
+            events += tracker.feed_darker(e.darker, (stale * 0.5).astype(np.uint8))
+        said += [(n, e.kind) for e in events if e.kind != DARKER]
+    assert [e for e in said if e[0] > 24] == [(34, SHOW_AGAIN)], said  # (the look at frame 32 said nothing)
+    assert Card.parse("1C") not in tracker.cards
+
+    clean = deckdraw.deal(order, seed=21).frames
+    tracker, events = deckdraw.run_tracker(deckdraw.learnt("A"), clean)
+    assert [e.card for e in events if e.kind == COUNTED] == order
+    last = clean[-1]
+    passing = []
+    for tip in ((w // 2, int(0.7 * h)), (w // 2 + 20, h // 2), (w // 2 + 60, int(0.8 * h))):
+        f = last.copy()
+        cv2.line(f, (tip[0] + w // 10, h + 40), tip, (120, 150, 205), int(0.09 * w), cv2.LINE_AA)
+        passing.append(f)
+    later = [e for f in passing + [last] * 6 for e in tracker.feed(f)]
+    assert [e.kind for e in later if e.kind in (ALREADY, COUNTED) + ASK_KINDS] == []

@@ -39,6 +39,7 @@ import cv2
 import numpy as np
 
 from kiosk.game import Card, pile_points
+from vision.deck.backstop import Backstop, unsaid
 from vision.deck.darker import DarkerRequest, came_in, glare_near, reflection_in_view, tone_map
 from vision.deck.events import (  # noqa: F401  (the events are the tracker's API)
     ALREADY, ASK_KINDS, COUNTED, DARKER, GLARE, HAND, SHOW_AGAIN, TAKEN_BACK, TWO_CARDS, DealEvent, Tally)
@@ -78,7 +79,6 @@ class _Settled:
 @dataclass(frozen=True)
 class _Look:
     """A look waiting for its darker frame: the frame that asked, its detail and motion copies."""
-
     frame: np.ndarray
     detail: np.ndarray
     small: np.ndarray
@@ -114,6 +114,7 @@ class DealTracker:
     _wanted: DarkerRequest | None = None
     _held: _Look | None = None
     _looked: np.ndarray | None = None  # the motion-size frame last looked at
+    _backstop: Backstop = field(default_factory=Backstop)  # a card never passed over in silence
 
     def __post_init__(self) -> None:
         TableScale.prepare()  # the marker detector is built now, not in the first still frame
@@ -129,8 +130,7 @@ class DealTracker:
         return Tally(cards, points, tricks)
 
     def take_back(self) -> Card | None:
-        """Forget the last card counted ("Treu l'última"); the table is expected to look
-        as it did before it was dealt."""
+        """Forget the last card counted ("Treu l'última"): the table is to look as before it was dealt."""
         if len(self._settled) < 2 or self._settled[-2].detail is None:
             return None
         last = self._settled.pop()
@@ -167,6 +167,18 @@ class DealTracker:
         return [DealEvent(DARKER, frame_number=self._frames, darker=self._wanted)]
 
     def _feed(self, frame: np.ndarray) -> list[DealEvent]:
+        pile = next((s.where for s in reversed(self._settled) if s.where is not None), None)
+        events = self._read(frame, pile)
+        top = self._settled[-1] if self._settled else None
+        due = self._backstop.hand() if any(e.kind == HAND for e in events) else \
+            self._backstop.step(frame, self._still == 0, top, self.still_frames)
+        if due is None or events or top is None or self._wanted is not None:
+            return events  # (:mod:`vision.deck.backstop`: a card that came is never passed over in silence)
+        before, after = (shrunk(f, self.detail_width, 3) for f in due)
+        new = unsaid(before, after, pile, self._long_px(after))  # (a hand passed, the light changed: not new)
+        return self._unnamed(after, None, None, None, glare=False) if new else events
+
+    def _read(self, frame: np.ndarray, pile: np.ndarray | None) -> list[DealEvent]:
         self._frames += 1
         small = shrunk(frame, self.motion_width, 5)
         if self._previous is None:
@@ -174,7 +186,6 @@ class DealTracker:
             return []
         moving = moving_mask(self._previous, small)  # (:mod:`vision.deck.motion`: what movement is)
         self._previous = small
-        pile = next((s.where for s in reversed(self._settled) if s.where is not None), None)
         k = small.shape[1] / self.detail_width
         long_ = (self._card_long or (self.model.card_long_frac or 0.2) * self.detail_width) * k
         # (a card's worth: a card dealt with no frame in flight, under the lamp's reflection,
@@ -207,7 +218,6 @@ class DealTracker:
                 return self._ask_darker(frame, detail, small, mat=True)
             return []
         return self._look(frame, detail, small)
-
 
     def _long_px(self, detail: np.ndarray, at: tuple[float, float] | None = None) -> float:
         """A card's long side (detail px) lying at ``at``: from the mat when it is in view,

@@ -1,0 +1,92 @@
+"""The deal-through's backstop: a card is never passed over in silence.
+
+The tracker (:mod:`vision.deck.tracker`) may say nothing about a card that came: a still
+spell that a lingering hand or a far-swaying reflection fills, or a look whose darker frame
+finds no change. So each spell of movement near the pile is an episode: the table in the
+last still frame before it against the table once it lies still again. When the tracker
+said nothing in that still spell (no card, no ask: the pile's last state is the one it had
+before the movement) up to the next movement, or for ``WAIT`` frames past its look, and the
+pile's region brought new edges (:func:`vision.deck.outline.new_edge_share`, exposures
+matched and above the frames' noise: :func:`vision.deck.exposure.compare`), the kiosk asks
+to show the card again. Never a guessed card. A hand that passed over the pile and left it
+as it was brings no new edges there, and a hand still lying there (a change that reaches the
+view's edge, as a hand and its arm always do) is left out: nothing is said.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.deck.exposure import compare
+from vision.deck.locate import CARD_ASPECT
+from vision.deck.motion import NEAR_PILE
+from vision.deck.outline import new_edge_share
+
+WAIT = 2  # still frames past the look (still_frames) with nothing said: checked without waiting for movement
+LEVEL = 18  # least change, in levels of the brightest channel (the tracker's CHANGE_LEVEL)
+UNSAID_EDGES = 0.3  # card perimeters of new edges: the gate (movement, then silence) already says "maybe a card"
+
+
+@dataclass
+class Backstop:
+    """The episode kept between frames. ``step`` is told of every frame the tracker read (not
+    those it answered "hand" about) and returns the two frames to compare when a check is due."""
+
+    _before: np.ndarray | None = None  # the last still frame before the movement (as fed)
+    _after: np.ndarray | None = None  # the last still frame seen
+    _top: object = None  # the pile's state (the tracker's last settled entry) at the last frame
+    _spoke: bool = False  # the pile's state changed since the movement (a card, an ask, one taken back)
+    _spell: int = 0  # still frames in the current spell
+    _moved: bool = False  # movement came since ``_before``
+    _checked: bool = False
+
+    def hand(self) -> None:
+        """The tracker answered "a hand is there": it looks again once the hand keeps still."""
+        self._spell = 0
+
+    def step(self, frame: np.ndarray, moved: bool, top: object, still_frames: int) -> tuple | None:
+        self._spoke |= top is not self._top
+        self._top = top
+        if moved:
+            due = self._due() if self._spell >= still_frames else None
+            if self._spell >= still_frames or self._before is None:
+                self._before, self._spoke, self._checked = self._after, False, False
+            self._moved, self._spell = True, 0
+            return due
+        self._spell += 1
+        self._after = frame
+        if self._before is None:
+            self._before = frame
+        return self._due() if self._spell == still_frames + WAIT else None
+
+    def _due(self) -> tuple | None:
+        if not self._moved or self._checked or self._spoke or self._before is None or self._after is None:
+            return None
+        self._checked = True
+        return self._before, self._after
+
+
+def unsaid(before: np.ndarray, after: np.ndarray, pile: np.ndarray | None, long_px: float) -> bool:
+    """Did the pile's region (around ``pile``, its last outline; the whole view without one)
+    gain a card's share of new edges from ``before`` to ``after`` (detail size)?"""
+    change = compare(before, after, floor=LEVEL)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(change.mask, connectivity=8)
+    h, w = change.mask.shape
+    x, y, bw, bh = (stats[:, i] for i in range(4))
+    kept = ~((x <= 1) | (y <= 1) | (x + bw >= w - 1) | (y + bh >= h - 1))  # (a hand and its arm reach the edge)
+    kept[0] = False
+    mask = (kept[labels] * 255).astype(np.uint8)
+    if pile is not None:
+        grow = NEAR_PILE * long_px
+        x0, y0 = np.maximum(pile.min(axis=0) - grow, 0).astype(int)
+        x1, y1 = (pile.max(axis=0) + grow).astype(int)
+        region = np.zeros_like(mask)
+        region[y0:y1 + 1, x0:x1 + 1] = 255
+        mask = cv2.bitwise_and(mask, region)
+    if not mask.any():
+        return False
+    return new_edge_share(after, change.reference, mask, long_px, level=change.edge,
+                          aspect=CARD_ASPECT) >= UNSAID_EDGES
