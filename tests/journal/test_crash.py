@@ -23,7 +23,7 @@ from kiosk.journal import Journal
 from tests.journal.crash_child import CREATED, script
 
 ROOT = Path(__file__).resolve().parents[2]
-KILLS = 250
+KILLS = 200
 
 
 class Zygote:
