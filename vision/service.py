@@ -87,6 +87,34 @@ def follow_frames(source: FrameSource, stop: threading.Event,
         yield frame
 
 
+class FrameLoop:
+    """One reading thread over ``source``: :meth:`start` starts the source, then the thread,
+    which runs ``run(stop)`` (a loop over :func:`follow_frames` until ``stop`` is set);
+    :meth:`stop` sets ``stop``, stops the source and joins the thread, in that order. The
+    loop of the deal and trick services (one thread each)."""
+
+    def __init__(self, source: FrameSource, run: Callable[[threading.Event], None], *, name: str) -> None:
+        self.source, self._run, self.name = source, run, name
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        if self._thread is None:
+            self._stop.clear()
+            self.source.start()
+            self._thread = threading.Thread(target=self._run, args=(self._stop,), name=self.name, daemon=True)
+            self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        try:
+            self.source.stop()
+        finally:
+            if self._thread is not None:
+                self._thread.join()
+                self._thread = None
+
+
 class StickerService:
     """``StickerService(source, reader, *, on_frame=None, on_cards=None, on_status=None)``:
     the :class:`vision.camera.CameraService` of marked cards (a pile spread out, read whole).

@@ -24,7 +24,7 @@ from kiosk.game import Card
 from vision.camera import CardsRead, OnCards, OnFrame, OnStatus
 from vision.deck.darker import DARKER_SCALE, DarkerRequest
 from vision.deck.tracker import COUNTED, DARKER, DealEvent, DealTracker
-from vision.service import call_safely, follow_frames, take_darker
+from vision.service import FrameLoop, call_safely, follow_frames, take_darker
 
 
 class DealService:
@@ -42,8 +42,7 @@ class DealService:
             tracker.darker_scale = self.darker_scale
         self.on_frame, self.on_cards, self.on_status = on_frame, on_cards, on_status
         self._lock = threading.Lock()
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
+        self._loop = FrameLoop(source, self._run, name="deal-reader")
         self._evidence: np.ndarray | None = None
         self.latest_frame = None
 
@@ -52,21 +51,11 @@ class DealService:
         return self.source.status
 
     def start(self) -> "DealService":
-        if self._thread is None:
-            self._stop.clear()
-            self.source.start()
-            self._thread = threading.Thread(target=self._run, name="deal-reader", daemon=True)
-            self._thread.start()
+        self._loop.start()
         return self
 
     def stop(self) -> None:
-        self._stop.set()
-        try:
-            self.source.stop()
-        finally:
-            if self._thread is not None:
-                self._thread.join()
-                self._thread = None
+        self._loop.stop()
 
     def reset(self) -> None:
         """A new pile: forget every card counted."""
@@ -90,8 +79,8 @@ class DealService:
 
     _call = staticmethod(call_safely)
 
-    def _run(self) -> None:
-        for frame in follow_frames(self.source, self._stop, self.on_status):
+    def _run(self, stop: threading.Event) -> None:
+        for frame in follow_frames(self.source, stop, self.on_status):
             self.latest_frame = frame
             self._call(self.on_frame, frame)
             if self.tracker is None:

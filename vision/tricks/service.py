@@ -17,7 +17,7 @@ from typing import Callable
 
 from kiosk.game.cards import Card
 from kiosk.game.handrecord import HandInPlay
-from vision.service import call_safely, follow_frames
+from vision.service import FrameLoop, call_safely, follow_frames
 from vision.tricks.reader import TrickEvent, TrickReader
 
 
@@ -30,8 +30,7 @@ class TrickService:
         self.source, self.reader = source, reader
         self.on_frame, self.on_events, self.on_status = on_frame, on_events, on_status
         self._lock = threading.Lock()
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
+        self._loop = FrameLoop(source, self._run, name="trick-reader")
         self.frames = 0
 
     @property
@@ -39,21 +38,11 @@ class TrickService:
         return self.source.status
 
     def start(self) -> "TrickService":
-        if self._thread is None:
-            self._stop.clear()
-            self.source.start()
-            self._thread = threading.Thread(target=self._run, name="trick-reader", daemon=True)
-            self._thread.start()
+        self._loop.start()
         return self
 
     def stop(self) -> None:
-        self._stop.set()
-        try:
-            self.source.stop()
-        finally:
-            if self._thread is not None:
-                self._thread.join()
-                self._thread = None
+        self._loop.stop()
 
     def answer(self, seat: int, card: Card) -> bool:
         """The table names the card asked about at ``seat``; its play comes as an event.
@@ -74,8 +63,8 @@ class TrickService:
             if ahead[:len(hand.events)] != hand.events or self.reader.hand.trump != hand.trump:
                 self.reader.hands = [hand]
 
-    def _run(self) -> None:
-        for frame in follow_frames(self.source, self._stop, self.on_status):
+    def _run(self, stop: threading.Event) -> None:
+        for frame in follow_frames(self.source, stop, self.on_status):
             self.frames += 1
             call_safely(self.on_frame, frame)
             with self._lock:
