@@ -282,8 +282,9 @@ class TableSession:
         self.update_draft(cards=merged, source="camera")
 
     def propose(self, result: HandResult | dict) -> None:
-        """A hand result, penalty or misdeal to confirm (typed, or its journal event): the
-        core checks it now (raises its error if impossible), it is saved on confirm."""
+        """A hand result, penalty or misdeal to confirm: the core checks it now (raises its
+        error if impossible), it is saved on confirm. (A journal event is still read as one:
+        the variant screens' ``points_event``/``piles_event`` hand a dict.)"""
         if self.match is None:
             raise MatchStateError("no match yet")
         if not isinstance(result, HandResult):
