@@ -60,6 +60,7 @@ def _modules() -> dict[str, Path]:
 
 
 MODULES = _modules()
+TREES = {m: ast.parse(p.read_text(encoding="utf-8")) for m, p in MODULES.items()}  # each read once
 
 
 def _imported(module: str, path: Path) -> set[str]:
@@ -67,7 +68,7 @@ def _imported(module: str, path: Path) -> set[str]:
     an import only for type checking too)."""
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
     names: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(TREES[module]):
         if isinstance(node, ast.Import):
             names.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
@@ -193,11 +194,10 @@ def test_no_product_file_is_longer_than_one_sitting():
     assert long == {}
 
 
-def _cut_in_two(path: Path) -> list[tuple[str, list[str]]]:
-    """The classes of ``path`` built only on classes of their own module that read private
+def _cut_in_two(tree: ast.Module) -> list[tuple[str, list[str]]]:
+    """The classes of a module built only on classes of their own module that read private
     state (``self._x``) which neither they nor those bases ever set or define: the other
     half of the class is somewhere else (a mixin reading its host's ``_conn``)."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
     classes = {n.name: n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)}
 
     def defined(cls: ast.ClassDef) -> set[str]:
@@ -233,7 +233,7 @@ def test_no_class_is_cut_in_two_files_to_fit():
     ``TableSession(TournamentClock)``'s ``_commit``, ``KioskApp(TableHardware, App)``'s
     ``_save_failed``: all four found here in the tree before commit 1b64649). A split by
     responsibility gives objects that own their state."""
-    cut = {str(p.relative_to(ROOT)): found for p in MODULES.values() if (found := _cut_in_two(p))}
+    cut = {module: found for module, tree in TREES.items() if (found := _cut_in_two(tree))}
     assert cut == {}
 
 
@@ -245,8 +245,8 @@ def test_no_test_only_writer_in_the_product():
 def test_one_class_per_name_across_the_seams():
     """The table's state and the wire's report are two things, with two names."""
     defined = defaultdict(list)
-    for module, path in MODULES.items():
-        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+    for module, tree in TREES.items():
+        for node in tree.body:
             if isinstance(node, ast.ClassDef) and node.name == "TableState":
                 defined[node.name].append(module)
     assert defined["TableState"] == ["kiosk.table.state"]
