@@ -15,13 +15,13 @@ import time
 from typing import Any, Callable
 
 from kiosk.game import (
-    BIDDING_PHASES, BidKind, BotifarraError, HandResult, MatchStateError, ResultKind, Rules,
+    BIDDING_PHASES, BidKind, HandResult, MatchStateError, ResultKind, Rules,
     Suit, first_dealer_by_draw,
 )
 from kiosk.journal import InvalidEvent, JournalError, UnknownMatch
 from kiosk.settings import Settings
 from kiosk.table.clock import TournamentClock
-from kiosk.table.drafts import DraftStore
+from kiosk.table.drafts import DraftKeeper, DraftStore
 from kiosk.table.memory import NewMatchForm, Shown, TableMemory
 from kiosk.table.tricks import TrickPlay
 from kiosk.table.state import ACTION_STEPS, Draft, SaveResult, Step, TableState, Undone
@@ -60,15 +60,13 @@ class TableSession:
                  clock: Callable[[], float] = time.time, memory: TableMemory | None = None) -> None:
         self.journal = journal
         self.settings = settings or Settings()
-        self.drafts = drafts or DraftStore(None)
+        self.drafts = DraftKeeper(drafts or DraftStore(None))  # the step in progress
         self.memory = memory or TableMemory(None)
         self._new_match: NewMatchForm | None = None
         self.rng = rng or random.Random()
         self.clock = clock
         self.match_id: int | None = None
         self.match = None
-        self._draft: Draft | None = None
-        self._pending = None
         self._undone: Undone | None = None
         self._last_save = SaveResult(True)
         self.tournament = TournamentClock(journal, now=clock)
@@ -85,7 +83,7 @@ class TableSession:
 
     def _publish(self) -> None:
         self.tournament.follow(self.match_id, self.match)
-        self.state = table_for(self.match).state_of(self.match, self.match_id, self._draft, self._pending,
+        self.state = table_for(self.match).state_of(self.match, self.match_id, self._draft, self.drafts.pending,
                               settings=self.settings, undone=self._undone,
                               last_save=self._last_save, new_match=self._new_match)
         for listener in list(self._listeners):
@@ -112,28 +110,17 @@ class TableSession:
             self.match_id, self.match = match_id, self.journal.load(match_id)
             self._new_match = None
         self.memory.show(self.match_id)
-        events = len(self.match.events) if self.match is not None else 0
-        self._set_draft(self.drafts.load(self.match_id, events), store=False)
+        self.drafts.reopen(self.match, self.match_id)
         self._undone = None
         self._last_save = SaveResult(True)
         self._publish()
 
-    def _store_draft(self) -> None:
-        try:
-            self.drafts.save(self.match_id, len(self.match.events) if self.match else 0, self._draft)
-        except OSError:  # a full disk: the journal's own save says so; the draft is a comfort
-            log.exception("kiosk: could not keep the draft on disk")
+    @property
+    def _draft(self) -> Draft | None:
+        return self.drafts.draft
 
     def _set_draft(self, draft: Draft | None, *, store: bool = True, pending=None) -> None:
-        self._draft = draft
-        self._pending = pending
-        if pending is None and draft is not None and draft.result is not None and self.match is not None:
-            try:
-                self._pending = table_for(self.match).pending_of(self.match, draft.result)  # once
-            except BotifarraError:
-                self._draft = draft.but(step=draft.back, result=None) if draft.back else None
-        if store:
-            self._store_draft()
+        self.drafts.set(draft, self.match, self.match_id, store=store, pending=pending)
 
     def _commit(self, event: dict, *, keep_draft: bool = False) -> SaveResult:
         """Journal first (validated by the core, durable), then the state everyone sees."""
@@ -284,8 +271,7 @@ class TableSession:
             return
         if "team" in changes:
             changes.setdefault("pile_owner_chosen", True)
-        self._draft = self._draft.but(**changes)
-        self._store_draft()
+        self.drafts.change(self.match, self.match_id, **changes)
         self._publish()
 
     def add_read_cards(self, codes) -> None:
@@ -296,8 +282,9 @@ class TableSession:
         self.update_draft(cards=merged, source="camera")
 
     def propose(self, result: HandResult | dict) -> None:
-        """A hand result, penalty or misdeal to confirm (typed, or its journal event): the
-        core checks it now (raises its error if impossible), it is saved on confirm."""
+        """A hand result, penalty or misdeal to confirm: the core checks it now (raises its
+        error if impossible), it is saved on confirm. (A journal event is still read as one:
+        the variant screens' ``points_event``/``piles_event`` hand a dict.)"""
         if self.match is None:
             raise MatchStateError("no match yet")
         if not isinstance(result, HandResult):

@@ -2,13 +2,16 @@
 
 A screen's kv lists every button its bar can hold, in their order, each with ``shown``
 bound to the screen's state (``shown: root.bar == 'playing'``). Only the shown ones are
-in the bar, so a hidden button takes no room, no spacing and no touch.
+in the bar, so a hidden button takes no room, no spacing and no touch. A place that must
+stay where a button is not offered now (so that a second tap never lands on its
+neighbour) is a :class:`BarSpace` shown instead of it.
 """
 
 from __future__ import annotations
 
 from kivy.properties import BooleanProperty, NumericProperty
 from kivy.uix.gridlayout import GridLayout
+from kivy.uix.widget import Widget
 
 from kiosk.ui.widgets import KButton, KLabel
 
@@ -23,13 +26,20 @@ class BarNote(KLabel):
     shown = BooleanProperty(True)
 
 
+class BarSpace(Widget):
+    """An empty place in an :class:`ButtonBar`, kept while ``shown`` where a button is not
+    offered now: the buttons beside it never move."""
+    shown = BooleanProperty(True)
+
+
 class ButtonBar(GridLayout):
-    """The shown ones of the buttons and notes declared in it, in their declared order.
+    """The shown ones of the widgets declared in it (each with a ``shown`` property:
+    buttons, notes, spaces), in their declared order.
     ``count`` is how many are shown (kv folds a long bar onto two rows with it)."""
     count = NumericProperty(0)
 
     def __init__(self, **kwargs) -> None:
-        self._declared: list[BarButton | BarNote] = []
+        self._declared: list[Widget] = []
         super().__init__(**kwargs)
 
     def add_widget(self, widget, *args, **kwargs) -> None:

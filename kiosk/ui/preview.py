@@ -2,7 +2,9 @@
 
 The capture thread hands it each frame already shrunk (``shrink``) and drawn on
 (``keep``); no decoding or full-size copy happens on the UI thread. Between ``start()``
-and ``stop()`` a Clock event blits the latest kept frame into the texture fifteen times a second.
+and ``stop()`` a Clock event blits the latest kept frame into the texture fifteen times a second,
+and the camera light (``light``, set in the screen's kv) is on: a screen starts its preview
+when it is entered and stops it when it is left.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import threading
 from kivy.clock import Clock
 from kivy.graphics.texture import Texture
 from kivy.lang import Builder
+from kivy.properties import ObjectProperty
 from kivy.uix.image import Image
 
 PREVIEW_WIDTH = 960  # pixels: wide enough for the screen, small enough to blit
@@ -23,6 +26,7 @@ Builder.load_string("""
     # no frame yet (or no camera): the dark panel, not a blank white box
     color: (1, 1, 1, 1) if self.texture else (0, 0, 0, 0)
     fit_mode: 'contain'
+    light: app.hardware.camera_light
     canvas.before:
         Color:
             rgba: theme.PANEL
@@ -44,7 +48,10 @@ def shrink(image):
 
 class CameraPreview(Image):
     """An ``Image`` showing the latest frame ``keep`` was given (any thread), blitted on
-    the UI thread between ``start()`` and ``stop()``."""
+    the UI thread between ``start()`` and ``stop()``, while ``light`` (a callable taking
+    ``on: bool``, None for none) keeps the camera light on."""
+
+    light = ObjectProperty(None, allownone=True)
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -62,13 +69,19 @@ class CameraPreview(Image):
         self.keep(shrink(getattr(frame, "image", frame)))
 
     def start(self) -> None:
+        """The screen is shown: frames are blitted, the camera light is on."""
         if self._event is None:
             self._event = Clock.schedule_interval(self._blit, 1 / FRAMES_PER_S)
+            if self.light is not None:
+                self.light(True)
 
     def stop(self) -> None:
+        """The screen is left: no more blitting, the camera light off."""
         if self._event is not None:
             self._event.cancel()
             self._event = None
+            if self.light is not None:
+                self.light(False)
 
     def _blit(self, dt) -> None:
         with self._lock:

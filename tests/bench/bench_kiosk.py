@@ -66,7 +66,7 @@ def done(dt):
     out["rss_camera_mb"] = rss_mb()
     out["uss_camera_mb"] = uss_mb()
     out["child_rss_mb"] = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-    service = App.get_running_app().sm.get_screen("score_camera").service
+    service = App.get_running_app().sm.get_screen("score_camera").pile.service
     out["camera_frames"] = getattr(service, "frames", 0)
     out["camera_reads"] = getattr(service, "reads", 0)
     App.get_running_app().stop()

@@ -55,7 +55,7 @@ def note(dt):
     if len(out["rss"]) < CYCLES:
         Clock.schedule_once(open_camera, 0.1)
     else:
-        out["camera_stopped"] = getattr(app().sm.get_screen("score_camera"), "service", None) is None
+        out["camera_stopped"] = app().sm.get_screen("score_camera").pile.service is None
         app().stop()
 
 Clock.schedule_once(start, 1.5)

@@ -11,6 +11,7 @@ from clubwire.payloads import Confirmation, RoundAssignment
 from kiosk.club.round import Banner, ResultState, banner, confirming_team, match_created_event, minutes_left, result_state
 from kiosk.journal import Journal
 from kiosk.table import TableSession
+from kiosk.game import HandResult
 
 
 def new_match(journal: Journal, *, preset: str = "butinet", names=("A", "B"), rules: dict | None = None) -> int:
@@ -113,5 +114,5 @@ def play_hand_through(session: TableSession, rng: random.Random) -> None:
     if session.match.phase == "choose_trump":
         session.choose_trump(rng.choice(session.state.bids.trumps))
     session.begin_score("points")
-    session.propose({"type": "hand_scored", "points": {"A": rng.randint(0, 72)}, "source": "points"})
+    session.propose(HandResult.from_event({"type": "hand_scored", "points": {"A": rng.randint(0, 72)}, "source": "points"}))
     assert session.confirm().saved

@@ -9,6 +9,7 @@ from kiosk.club.round import ResultState
 from kiosk.club.table import ClubTable
 from kiosk.journal import Journal
 from kiosk.table import TableSession
+from kiosk.game import HandResult
 
 START = 1_800_000_000.0
 
@@ -21,7 +22,7 @@ def _scored(session, points_a: int) -> None:
     if session.match.phase == "choose_trump":
         _bid(session)
     session.begin_score("points")
-    session.propose({"type": "hand_scored", "points": {"A": points_a}, "source": "points"})
+    session.propose(HandResult.from_event({"type": "hand_scored", "points": {"A": points_a}, "source": "points"}))
     assert session.confirm().saved
 
 

@@ -10,6 +10,7 @@ import pytest
 
 from kiosk.journal import Journal
 from kiosk.table import DraftStore, TableSession
+from kiosk.game import HandResult
 
 
 @pytest.fixture
@@ -23,7 +24,7 @@ def session(tmp_path):
 def _play_hand(s: TableSession, points: int = 40):
     assert s.start_play().saved
     s.begin_score("points", team="A")
-    s.propose({"type": "hand_scored", "points": {"A": points}, "source": "points", "evidence": None})
+    s.propose(HandResult.from_event({"type": "hand_scored", "points": {"A": points}, "source": "points", "evidence": None}))
     return s.confirm()
 
 
@@ -43,8 +44,8 @@ def test_a_full_journal_keeps_the_hand_on_screen_and_retry_saves_it(session):
             failed = "play"
             break
         session.begin_score("points", team="A")
-        session.propose({"type": "hand_scored", "points": {"A": 40}, "source": "points",
-                         "evidence": None})
+        session.propose(HandResult.from_event({"type": "hand_scored", "points": {"A": 40}, "source": "points",
+                         "evidence": None}))
         result = session.confirm()
         if not result.saved:
             failed = "hand"

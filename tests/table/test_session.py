@@ -11,6 +11,7 @@ from kiosk.journal import Journal
 from kiosk.settings import Settings
 from kiosk.ui.viewmodels import CardPicker, PointsPad
 from kiosk.table import DraftStore, TableSession, sheet_of
+from kiosk.game import HandResult
 
 
 @pytest.fixture
@@ -62,7 +63,7 @@ def test_confirmation_breakdown_then_totals(db):
     vm.choose_trump("botifarra")
     vm.begin_score("points")
     assert vm.state.step == "score_points" and vm.state.phase == "playing"
-    vm.propose({"type": "hand_scored", "points": {"A": 45}, "source": "points", "evidence": None})
+    vm.propose(HandResult.from_event({"type": "hand_scored", "points": {"A": 45}, "source": "points", "evidence": None}))
     assert vm.state.step == "confirm"
     a, b = vm.state.pending.breakdown
     assert (a.points, a.over, a.multiplier, a.scored) == (45, 9, 2, 18)
@@ -111,7 +112,7 @@ def test_both_pairs_confirm(db):
     vm.new_match()
     vm.choose_trump("copes")
     vm.begin_score("points")
-    vm.propose({"type": "hand_scored", "points": {"B": 50}, "source": "points", "evidence": None})
+    vm.propose(HandResult.from_event({"type": "hand_scored", "points": {"B": 50}, "source": "points", "evidence": None}))
     assert vm.state.needs_both
     assert not vm.confirm("A").saved and vm.state.totals == {"A": 0, "B": 0}
     assert vm.confirm("B") and vm.state.totals == {"A": 0, "B": 14}
@@ -144,7 +145,7 @@ def test_undo_and_edit_recompute(db):
     assert vm.state.phase == "choose_trump"
     vm.choose_trump("bastos")
     vm.start_play()
-    vm.propose({"type": "hand_scored", "points": {"A": 50}, "source": "points", "evidence": None})
+    vm.propose(HandResult.from_event({"type": "hand_scored", "points": {"A": 50}, "source": "points", "evidence": None}))
     vm.confirm()
     assert vm.state.totals["A"] == 14
     data = vm.hand_data(0)
@@ -185,7 +186,7 @@ def test_match_won_and_next_match_continues_dealing(db):
     while not vm.match.is_over:
         vm.choose_trump("botifarra")
         vm.start_play()
-        vm.propose({"type": "hand_scored", "points": {"A": 72}, "source": "points", "evidence": None})
+        vm.propose(HandResult.from_event({"type": "hand_scored", "points": {"A": 72}, "source": "points", "evidence": None}))
         vm.confirm()
     assert vm.state.winner == "A" and vm.state.step == "match_won"
     next_dealer = vm.match.dealer

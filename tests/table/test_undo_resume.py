@@ -7,6 +7,7 @@ import pytest
 
 from kiosk.journal import Journal
 from kiosk.table import DraftStore, TableSession
+from kiosk.game import HandResult
 
 
 @pytest.fixture
@@ -20,7 +21,7 @@ def _hand(s: TableSession, team: str, points: int) -> None:
     s.choose_trump("oros")
     s.start_play()
     s.begin_score("points", team=team)
-    s.propose({"type": "hand_scored", "points": {team: points}, "source": "points", "evidence": None})
+    s.propose(HandResult.from_event({"type": "hand_scored", "points": {team: points}, "source": "points", "evidence": None}))
     assert s.confirm().saved
 
 
@@ -70,8 +71,8 @@ def test_a_proposed_hand_is_applied_once_not_on_every_look(session, monkeypatch)
     calls = []
     real = Match.apply
     monkeypatch.setattr(Match, "apply", lambda self, ev: calls.append(ev["type"]) or real(self, ev))
-    session.propose({"type": "hand_scored", "piles": {"A": ["1O", "3O", "12O", "11O"]},
-                     "source": "camera", "evidence": None})
+    session.propose(HandResult.from_event({"type": "hand_scored", "piles": {"A": ["1O", "3O", "12O", "11O"]},
+                     "source": "camera", "evidence": None}))
     points = session.state.pending.breakdown[0].points
     for _ in range(5):  # the confirmation read many times: by screens, a publisher...
         assert session.state.pending.breakdown[0].points == points

@@ -35,8 +35,8 @@ def test_picamera2_that_cannot_be_imported_is_a_fault_on_screen_and_led(kiosk, c
     assert controls.status == "ready"
     d.tap("score_camera")
     screen = d.current
-    assert wait_for(d, lambda: "numpy.core.multiarray" in screen.status), screen.status
-    assert "Avaria" in screen.status
+    assert wait_for(d, lambda: "numpy.core.multiarray" in screen.pile.status), screen.pile.status
+    assert "Avaria" in screen.pile.status
     assert controls.status == "fault"
     d.pump(1, draw=True)
     d.shot()

@@ -180,13 +180,13 @@ def test_export_todays_matches_in_one_go(kiosk, tmp_path, stick):
     texts = []
     d.app.banner.bind(text=lambda w, text: texts.append(text))
     button = d.find("export_today")
-    history, real_export, go_on = d.current.history, d.current.history.export, threading.Event()
+    sticks, real_export, go_on = d.current.history.sticks, d.current.history.sticks.export, threading.Event()
 
     def held_export(payload, stick=None):  # the first match waits until the test has looked
         assert go_on.wait(20)
         return real_export(payload, stick)
 
-    history.export = held_export
+    sticks.export = held_export
     d.tap("export_today")
     assert d.current.busy and d.current.running == "today"
     assert not d.has("export") and not d.has("export_today")  # no second export can start
@@ -234,7 +234,7 @@ def test_a_bug_while_exporting_frees_the_buttons_and_recovers(kiosk, tmp_path, c
     def broken(payload, stick=None):
         raise RuntimeError("a bug in the PDF sheet")
 
-    d.current.history.export = broken
+    d.current.history.sticks.export = broken
     screen = d.current
     if button == "export":
         screen.select(screen.history.infos[0].id)

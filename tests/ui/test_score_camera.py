@@ -19,10 +19,10 @@ pytestmark = [pytest.mark.ui, pytest.mark.slow]
 def read_pile(d, *, want: int = 16, timeout: float = 30.0) -> list[str]:
     screen = d.current
     end = time.monotonic() + timeout
-    while time.monotonic() < end and len(screen.cards) < want:
+    while time.monotonic() < end and len(screen.pile.cards) < want:
         d.pump(1)
         time.sleep(0.02)
-    return list(screen.cards)
+    return list(screen.pile.cards)
 
 
 def test_match_to_101_by_camera(kiosk):
@@ -37,9 +37,9 @@ def test_match_to_101_by_camera(kiosk):
         assert d.screen == "score_camera"
         screen = d.current
         cards = read_pile(d)
-        assert len(cards) == 16, screen.status
+        assert len(cards) == 16, screen.pile.status
         assert screen.ids.preview.texture is not None  # the preview shows frames
-        assert screen.complete  # the hint says the read is complete
+        assert screen.pile.complete  # the hint says the read is complete
         d.tap("ok")  # whose pile? not said yet: nothing proposed
         assert d.screen == "score_camera" and d.app.banner.text
         d.tap("team_A")
@@ -50,7 +50,7 @@ def test_match_to_101_by_camera(kiosk):
         assert result.evidence and result.evidence.endswith(".jpg")
         d.tap("confirm")
         assert sheet_of(d.app.session.match)[-1].source == "camera"
-        assert screen.service is None  # the camera is stopped when the screen is left
+        assert screen.pile.service is None  # the camera is stopped when the screen is left
         hands += 1
         assert hands <= 3
     assert d.app.session.state.winner == "B" and d.app.session.state.totals["B"] >= 101
@@ -90,7 +90,7 @@ def test_no_camera_says_so_and_other_paths_work(kiosk):
     start_match(d)
     bid(d, "espases")
     d.tap("score_camera")
-    assert "Cards" in d.current.status or "Cartes" in d.current.status
+    assert "Cards" in d.current.pile.status or "Cartes" in d.current.pile.status
     d.tap("back")
     assert d.screen == "scoreboard"
 
@@ -117,9 +117,9 @@ def test_a_still_says_what_to_fix_and_circles_the_card_to_move(kiosk, tmp_path):
     bid(d, "oros")
     d.tap("score_camera")
     screen = d.current
-    assert wait_for(d, lambda: screen.guidance, timeout=30)
-    assert "reflex" in screen.guidance and "encerclad" in screen.guidance and "brilli" in screen.guidance
-    assert d.current.ids.hint.text == screen.guidance  # shown where the status was
+    assert wait_for(d, lambda: screen.pile.guidance, timeout=30)
+    assert "reflex" in screen.pile.guidance and "encerclad" in screen.pile.guidance and "brilli" in screen.pile.guidance
+    assert d.current.ids.hint.text == screen.pile.guidance  # shown where the status was
 
     def yellow() -> int:
         px = np.frombuffer(screen.ids.preview.texture.pixels, np.uint8).reshape(-1, 4)

@@ -16,6 +16,7 @@ from kiosk.settings import Settings
 
 from kiosk.table import DraftStore, TableSession
 from kiosk.ui.viewmodels.evidence import HandEvidence, current_evidence, from_hand, photo_problem
+from kiosk.game import HandResult
 
 # two whole tricks read for Vosaltres: the four aces and the four nines (manilles)
 PILE = [c.code for c in DECK if c.rank in (1, 9)]
@@ -44,8 +45,8 @@ def camera_hand(vm, evidence):
     vm.choose_trump("oros")
     vm.start_play()
     vm.begin_score("camera")
-    vm.propose({"type": "hand_scored", "piles": {"B": PILE}, "source": "camera",
-                "evidence": str(evidence) if evidence else None})
+    vm.propose(HandResult.from_event({"type": "hand_scored", "piles": {"B": PILE}, "source": "camera",
+                "evidence": str(evidence) if evidence else None}))
 
 
 def test_the_hand_being_confirmed_shows_its_photo_and_what_was_counted(db, photo):

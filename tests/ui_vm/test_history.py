@@ -21,9 +21,8 @@ from kiosk.journal import Journal
 from kiosk.usb import UsbSticks
 from kiosk.ui import i18n
 from tests.ui_vm.history_data import _match, catalan_fixture, journal_fixture  # noqa: F401  (fixtures)
-from kiosk.ui.viewmodels.history import (
-    ExportFailed, HistoryViewModel, NoStick, _explain, slug,
-)
+from kiosk.ui.viewmodels.history import HistoryViewModel, slug
+from kiosk.ui.viewmodels.stickexport import ExportFailed, NoStick, _explain
 
 
 def test_list_newest_first_and_the_sheet(journal):
@@ -55,7 +54,7 @@ def test_export_writes_json_and_pdf_that_score_the_same(tmp_path, journal):
     stick.mkdir()
     vm = HistoryViewModel(journal)
     vm.reload()
-    result = vm.export(vm.export_payload(mid), stick)
+    result = vm.sticks.export(vm.export_payload(mid), stick)
     assert result.json_path.parent == stick and result.pdf_path.parent == stick
     assert sorted(p.name for p in stick.iterdir()) == sorted([result.json_path.name, result.pdf_path.name])
     data = json.loads(result.json_path.read_text("utf-8"))
@@ -74,7 +73,7 @@ def test_no_stick_is_a_clear_message(tmp_path, journal):
     vm = HistoryViewModel(journal, usb=UsbSticks(sys_root=tmp_path / "no-sticks"))
     vm.reload()
     with pytest.raises(NoStick) as info:
-        vm.export(vm.export_payload(mid))
+        vm.sticks.export(vm.export_payload(mid))
     assert "USB" in str(info.value)
 
 
@@ -83,7 +82,7 @@ def test_stick_pulled_before_writing(tmp_path, journal):
     vm = HistoryViewModel(journal)
     vm.reload()
     with pytest.raises(ExportFailed) as info:
-        vm.export(vm.export_payload(mid), tmp_path / "pulled")
+        vm.sticks.export(vm.export_payload(mid), tmp_path / "pulled")
     assert str(info.value) == i18n._("The USB stick could not be written (was it pulled out?). "
                                      "Nothing was saved on it; plug it in and try again.")
 
@@ -106,7 +105,7 @@ def test_second_file_failing_leaves_nothing(tmp_path, journal, monkeypatch):
 
     monkeypatch.setattr(os, "replace", replace)
     with pytest.raises(ExportFailed) as info:
-        vm.export(payload, stick)
+        vm.sticks.export(payload, stick)
     assert calls == [f"{payload['stem']}.json", f"{payload['stem']}.pdf"]
     assert "estirat" in str(info.value)
     assert list(stick.iterdir()) == []
@@ -120,7 +119,7 @@ def test_a_name_in_the_way_is_not_replaced(tmp_path, journal):
     vm.reload()
     payload = vm.export_payload(mid)
     (stick / f"{payload['stem']}.pdf" / "in_the_way").mkdir(parents=True)
-    result = vm.export(payload, stick)
+    result = vm.sticks.export(payload, stick)
     assert (result.json_path.name, result.pdf_path.name) == (f"{payload['stem']}-2.json",
                                                              f"{payload['stem']}-2.pdf")
     assert (stick / f"{payload['stem']}.pdf" / "in_the_way").is_dir()
@@ -141,7 +140,7 @@ def test_a_full_stick_leaves_nothing(tmp_path, journal):
     resource.setrlimit(resource.RLIMIT_FSIZE, (4000, hard))
     try:
         with pytest.raises(ExportFailed) as info:
-            vm.export(payload, stick)
+            vm.sticks.export(payload, stick)
     finally:
         resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
         signal.signal(signal.SIGXFSZ, old)
@@ -217,9 +216,9 @@ def test_two_tables_same_minute_and_a_repeat_never_overwrite(tmp_path):
             payloads.append(vm.export_payload(mid))
         stem = payloads[0]["stem"]
         payloads[1]["stem"] = stem  # the same minute, the same match id: the clash of the report
-        first = vms[0].export(payloads[0], stick)
-        second = vms[1].export(payloads[1], stick)
-        third = vms[0].export(payloads[0], stick)
+        first = vms[0].sticks.export(payloads[0], stick)
+        second = vms[1].sticks.export(payloads[1], stick)
+        third = vms[0].sticks.export(payloads[0], stick)
         assert [r.json_path.name for r in (first, second, third)] == [
             f"{stem}.json", f"{stem}-2.json", f"{stem}-3.json"]
         assert [r.pdf_path.name for r in (first, second, third)] == [
@@ -230,7 +229,7 @@ def test_two_tables_same_minute_and_a_repeat_never_overwrite(tmp_path):
         assert "Avis" in _pdf_text(first.pdf_path) and "Cal Pep" in _pdf_text(second.pdf_path)
         # only one of the pair taken: both files still move on together
         (stick / f"{stem}-4.pdf").write_bytes(b"someone else's")
-        fourth = vms[1].export(payloads[1], stick)
+        fourth = vms[1].sticks.export(payloads[1], stick)
         assert (fourth.json_path.name, fourth.pdf_path.name) == (f"{stem}-5.json", f"{stem}-5.pdf")
         assert (stick / f"{stem}-4.pdf").read_bytes() == b"someone else's"
         assert not (stick / f"{stem}-4.json").exists()
@@ -251,7 +250,7 @@ def test_table_names_keep_tables_apart_and_print_on_the_sheet(tmp_path):
             vm.reload()
             payload = vm.export_payload(mid)
             assert payload["table"] == name
-            results.append(vm.export(payload, stick))
+            results.append(vm.sticks.export(payload, stick))
         finally:
             journal.close()
     assert "-taula-7-match" in results[0].json_path.name
@@ -305,7 +304,7 @@ def test_a_game_without_pairs_exports_json_and_a_sheet_per_player(tmp_path, jour
     payload = vm.export_payload(match_id)
     assert payload["players"] == ["Anna", "Pere", "Seient 3", "Marta"] and payload["winner"] is None
     assert [r.kind for r in payload["seat_sheet"]] == ["played", "misdeal"]
-    result = vm.export(payload, stick)
+    result = vm.sticks.export(payload, stick)
     data = json.loads(result.json_path.read_text("utf-8"))
     assert data == m.to_json() and score_match_json(data)["totals"] == [24, 4, -12, -16]
     text = _pdf_text(result.pdf_path)
@@ -317,5 +316,5 @@ def test_a_game_without_pairs_exports_json_and_a_sheet_per_player(tmp_path, jour
     vm.now = lambda: datetime.now()
     payloads, unreadable = vm.today_payloads()
     assert [p["match_id"] for p in payloads] == [pair, match_id] and unreadable == 0
-    done = vm.export_many(payloads, stick)
+    done = vm.sticks.export_many(payloads, stick)
     assert done.problem is None and len(done.written) == 2

@@ -16,9 +16,8 @@ from kiosk.game import score_match_json
 from kiosk.journal import Journal
 from kiosk.usb import UsbSticks
 from kiosk.ui import i18n
-from kiosk.ui.viewmodels.history import (
-    ExportFailed, HistoryViewModel, ManyExported, NoStick,
-)
+from kiosk.ui.viewmodels.history import HistoryViewModel
+from kiosk.ui.viewmodels.stickexport import ExportFailed, ManyExported, NoStick
 from tests.ui_vm.history_data import _match, catalan_fixture  # noqa: F401  (fixture)
 
 
@@ -50,7 +49,7 @@ def test_export_today_writes_only_todays_matches_oldest_first(tmp_path):
         payloads, unreadable = vm.today_payloads()
         assert unreadable == 0 and [p["match_id"] for p in payloads] == mids[2:]
         seen = []
-        result = vm.export_many(payloads, stick, unreadable=unreadable, on_progress=lambda n, t: seen.append((n, t)))
+        result = vm.sticks.export_many(payloads, stick, unreadable=unreadable, on_progress=lambda n, t: seen.append((n, t)))
         assert seen == [(1, 3), (2, 3), (3, 3)] and result.problem is None and result.total == 3
         assert [r.json_path.name for r in result.written] == [
             f"botifarra-2026-11-22_{hhmm}-taula-7-match{mid}.json"
@@ -61,11 +60,11 @@ def test_export_today_writes_only_todays_matches_oldest_first(tmp_path):
             data = json.loads(r.json_path.read_text("utf-8"))
             assert score_match_json(data)["totals"] == journal.load(mid).totals
             assert r.pdf_path.read_bytes().startswith(b"%PDF")
-        assert vm.many_message(result) == ("3 partides desades a la memòria USB", True)
-        assert vm.progress_message(3, 7) == "Escrivint 3 de 7…"
+        assert vm.sticks.many_message(result) == ("3 partides desades a la memòria USB", True)
+        assert vm.sticks.progress_message(3, 7) == "Escrivint 3 de 7…"
 
         # again (a second stick run): nothing overwritten, every pair gets -2
-        again = vm.export_many(vm.today_payloads()[0], stick)
+        again = vm.sticks.export_many(vm.today_payloads()[0], stick)
         assert [r.json_path.stem for r in again.written] == [r.json_path.stem + "-2" for r in result.written]
         assert len(list(stick.iterdir())) == 12
         # just after midnight the evening's matches are yesterday's
@@ -79,9 +78,9 @@ def test_export_today_one_match_and_the_singular(tmp_path):
     journal, mids = _day_journal(tmp_path / "journal.sqlite", [YESTERDAY_EVENING, TODAY_MORNING])
     try:
         vm = HistoryViewModel(journal, now=lambda: datetime(2026, 11, 22, 12, 0))
-        result = vm.export_many(vm.today_payloads()[0], tmp_path)
+        result = vm.sticks.export_many(vm.today_payloads()[0], tmp_path)
         assert len(result.written) == 1
-        assert vm.many_message(result) == ("1 partida desada a la memòria USB", True)
+        assert vm.sticks.many_message(result) == ("1 partida desada a la memòria USB", True)
     finally:
         journal.close()
 
@@ -106,7 +105,7 @@ def test_export_today_stick_pulled_midway_keeps_what_was_written(tmp_path, monke
 
         monkeypatch.setattr(os, "replace", replace)
         seen = []
-        result = vm.export_many(payloads, stick, on_progress=lambda n, t: seen.append(n))
+        result = vm.sticks.export_many(payloads, stick, on_progress=lambda n, t: seen.append(n))
         assert seen == [1, 2, 3] and len(calls) == 6
         assert isinstance(result.problem, ExportFailed) and result.total == 5
         assert [r.json_path.stem for r in result.written] == [p["stem"] for p in payloads[:2]]
@@ -114,7 +113,7 @@ def test_export_today_stick_pulled_midway_keeps_what_was_written(tmp_path, monke
             f"{p['stem']}.{ext}" for p in payloads[:2] for ext in ("json", "pdf"))
         for r in result.written:
             assert json.loads(r.json_path.read_text("utf-8"))["team_names"]
-        text, info = vm.many_message(result)
+        text, info = vm.sticks.many_message(result)
         assert not info
         assert text.startswith("Només s'han desat 2 de les 5 partides a la memòria USB; 3 no s'han desat.")
         assert "estirat" in text and "No s'hi ha desat res" not in text
@@ -128,12 +127,12 @@ def test_export_today_full_stick_at_once_and_no_stick(tmp_path):
         vm = HistoryViewModel(journal, usb=UsbSticks(sys_root=tmp_path / "no-sticks"),
                               now=lambda: datetime(2026, 11, 22, 18, 0))
         payloads, _unreadable = vm.today_payloads()
-        result = vm.export_many(payloads)
+        result = vm.sticks.export_many(payloads)
         assert isinstance(result.problem, NoStick) and result.written == ()
-        assert vm.many_message(result) == (i18n._("No USB stick found. Plug one in and try again."), False)
+        assert vm.sticks.many_message(result) == (i18n._("No USB stick found. Plug one in and try again."), False)
         # a full stick after the first match: the count and the reason
         full = ManyExported(written=(object(),), total=2, problem=ExportFailed(errno.ENOSPC, "x"))
-        text, info = vm.many_message(full)
+        text, info = vm.sticks.many_message(full)
         assert not info and "1 de les 2" in text and "1 no s'han desat" in text and text.endswith("plena.")
     finally:
         journal.close()
@@ -148,9 +147,9 @@ def test_export_today_on_an_empty_day(tmp_path):
                               now=lambda: datetime(2026, 11, 22, 10, 0))
         payloads, unreadable = vm.today_payloads()
         assert payloads == [] and unreadable == 0
-        result = vm.export_many(payloads, stick, on_progress=lambda n, t: pytest.fail("nothing to write"))
+        result = vm.sticks.export_many(payloads, stick, on_progress=lambda n, t: pytest.fail("nothing to write"))
         assert result.written == () and result.problem is None
-        assert vm.many_message(result) == (
+        assert vm.sticks.many_message(result) == (
             "Avui no hi ha cap partida: no s'ha escrit res a la memòria USB.", True)
         assert list(stick.iterdir()) == []
     finally:
@@ -174,8 +173,8 @@ def test_export_today_skips_a_match_that_cannot_be_read_and_says_so(tmp_path):
         vm = HistoryViewModel(journal, now=lambda: datetime(2026, 11, 22, 18, 0))
         payloads, unreadable = vm.today_payloads()
         assert [p["match_id"] for p in payloads] == mids[1:] and unreadable == 1
-        result = vm.export_many(payloads, tmp_path, unreadable=unreadable)
-        text, info = vm.many_message(result)
+        result = vm.sticks.export_many(payloads, tmp_path, unreadable=unreadable)
+        text, info = vm.sticks.many_message(result)
         assert len(result.written) == 1 and not info
         assert text == "1 partida desada a la memòria USB. 1 de les partides d'avui no es pot llegir; no s'ha desat."
     finally:

@@ -10,6 +10,7 @@ from kiosk.journal import Journal
 from kiosk.settings import Settings
 
 from kiosk.table import DraftStore, TableSession
+from kiosk.game import HandResult
 
 T0 = 1_790_000_000.0  # a whole second: the journal stamps events to the second
 
@@ -35,7 +36,7 @@ def make_vm(db, clock):
 def play_hand(vm, points_a=40):
     vm.choose_trump(vm.state.bids.trumps[0])
     vm.begin_score("points")
-    vm.propose({"type": "hand_scored", "points": {vm.state.contract.trump_team: points_a}})
+    vm.propose(HandResult.from_event({"type": "hand_scored", "points": {vm.state.contract.trump_team: points_a}}))
     assert vm.confirm()
 
 
@@ -62,7 +63,7 @@ def test_the_clock_counts_down_and_time_up_is_journalled(tmp_path, clock):
     assert [e["type"] for e in Journal(db).events(vm.state.match_id)][-1] == "time_up"
     assert not vm.check_time()  # only once
     vm.begin_score("points")
-    vm.propose({"type": "hand_scored", "points": {vm.state.contract.trump_team: 40}})
+    vm.propose(HandResult.from_event({"type": "hand_scored", "points": {vm.state.contract.trump_team: 40}}))
     assert vm.confirm() and vm.match.is_over and vm.state.step == "match_won"
     assert vm.tournament.time_left is None and not vm.tournament.time_up
 
@@ -83,7 +84,7 @@ def test_time_running_out_while_scoring_keeps_the_hand_being_scored(tmp_path, cl
     vm.choose_trump(vm.state.bids.trumps[0])
     vm.begin_score("points")
     team = vm.state.contract.trump_team
-    vm.propose({"type": "hand_scored", "points": {team: 50}})
+    vm.propose(HandResult.from_event({"type": "hand_scored", "points": {team: 50}}))
     clock.now += 3600
     assert vm.check_time()
     assert vm.state.step == "confirm" and vm.state.pending.result.points == {team: 50}

@@ -11,7 +11,8 @@ import pytest
 from kiosk.game import score_match_json
 from kiosk.journal import Journal
 from kiosk.ui import i18n
-from kiosk.ui.viewmodels.history import HistoryViewModel, NoStick
+from kiosk.ui.viewmodels.history import HistoryViewModel
+from kiosk.ui.viewmodels.stickexport import NoStick
 from kiosk.usb import NoStickFound, Stick, UsbSticks, mount_point
 from tests.usb.stick import FILESYSTEMS, loop_stick
 
@@ -97,7 +98,7 @@ def test_the_export_writes_both_files_unmounts_and_says_it_is_safe(tmp_path, fs,
     with loop_stick(tmp_path, fs=fs) as stick:
         vm = HistoryViewModel(journal, usb=stick.usb)
         vm.reload()
-        result = vm.export(vm.export_payload(mid))
+        result = vm.sticks.export(vm.export_payload(mid))
         assert result.safe_to_pull and not stick.is_mounted()
         files = stick.files()
         assert sorted(files) == sorted([result.json_path.name, result.pdf_path.name])
@@ -106,7 +107,7 @@ def test_the_export_writes_both_files_unmounts_and_says_it_is_safe(tmp_path, fs,
         # and once the stick is pulled out, the next export says so
         stick.pull()
         with pytest.raises(NoStick) as info:
-            vm.export(vm.export_payload(mid))
+            vm.sticks.export(vm.export_payload(mid))
         assert str(info.value) == "No USB stick found. Plug one in and try again."
 
 
@@ -115,10 +116,10 @@ def test_exporting_many_mounts_once_and_says_when_to_pull(tmp_path, fs, journal)
     with loop_stick(tmp_path, fs=fs) as stick:
         vm = HistoryViewModel(journal, usb=stick.usb)
         vm.reload()
-        result = vm.export_many([vm.export_payload(mid) for mid in mids])
+        result = vm.sticks.export_many([vm.export_payload(mid) for mid in mids])
         assert result.problem is None and len(result.written) == 3 and result.safe_to_pull
         assert not stick.is_mounted() and len(stick.files()) == 6
-        assert vm.many_message(result) == (
+        assert vm.sticks.many_message(result) == (
             "3 matches saved on the USB stick. You can take the USB stick out now.", True)
 
 
@@ -136,7 +137,7 @@ def test_a_full_stick_is_unmounted_too_and_leaves_no_half_file(tmp_path, fs, jou
         vm = HistoryViewModel(journal, usb=stick.usb)
         vm.reload()
         with pytest.raises(Exception) as info:
-            vm.export(vm.export_payload(mid))
+            vm.sticks.export(vm.export_payload(mid))
         assert "full" in str(info.value)
         assert not stick.is_mounted()
         assert sorted(stick.files()) == ["filler.bin"]

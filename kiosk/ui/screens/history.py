@@ -15,7 +15,8 @@ from kiosk.ui.navigation import Overlay
 from kiosk.ui.screens.base import KioskScreen, load_kv
 from kiosk.ui.screens.scoreboard import sheet_rows
 from kiosk.ui.screens.variant_board import seat_sheet_rows
-from kiosk.ui.viewmodels.history import ExportFailed, HistoryViewModel
+from kiosk.ui.viewmodels.history import HistoryViewModel
+from kiosk.ui.viewmodels.stickexport import ExportFailed
 
 load_kv(__file__)
 
@@ -91,7 +92,7 @@ class HistoryScreen(KioskScreen):
 
         def work():
             try:
-                result = self.history.export(payload)
+                result = self.history.sticks.export(payload)
             except ExportFailed as exc:
                 message = str(exc)
                 self.app.to_ui(self._exported)(None, message)
@@ -126,18 +127,18 @@ class HistoryScreen(KioskScreen):
             return
         self._show()
         if not payloads:
-            text, info = h.many_message(h.export_many(payloads, unreadable=unreadable))
+            text, info = h.sticks.many_message(h.sticks.export_many(payloads, unreadable=unreadable))
             self.app.show_message(text, seconds=10, info=info)
             return
         self.busy, self.running = True, "today"
-        self.app.show_message(h.progress_message(1, len(payloads)), seconds=120, info=True)
+        self.app.show_message(h.sticks.progress_message(1, len(payloads)), seconds=120, info=True)
 
         def progress(n, total):
             self.app.to_ui(self._progress)(n, total)
 
         def work():
             try:
-                result = h.export_many(payloads, unreadable=unreadable, on_progress=progress)
+                result = h.sticks.export_many(payloads, unreadable=unreadable, on_progress=progress)
             except Exception as exc:  # a bug, not the stick: free the buttons, then raise it on
                 self.app.to_ui(self._crashed)(exc)  # the UI loop (logged, recover())
                 return
@@ -147,12 +148,12 @@ class HistoryScreen(KioskScreen):
 
     def _progress(self, n: int, total: int) -> None:
         if self.busy:  # a late tick never covers the final message
-            self.app.show_message(self.history.progress_message(n, total), seconds=120, info=True)
+            self.app.show_message(self.history.sticks.progress_message(n, total), seconds=120, info=True)
 
     def _exported_today(self, result) -> None:
         self.busy, self.running = False, ""
         self.last_export_today = result
-        text, info = self.history.many_message(result)
+        text, info = self.history.sticks.many_message(result)
         self.app.show_message(text, seconds=10, info=info)
 
     def _crashed(self, exc: BaseException) -> None:

@@ -114,12 +114,11 @@ class LearnDeckScreen(KioskScreen):
     service = None  # the frames-only camera service while this screen is shown
 
     def on_enter(self, *args):
-        self.app.hardware.camera_light(True)
+        self.ids.preview.start()  # and the camera light with it
         self.start_camera()
 
     def on_leave(self, *args):
         self.stop_camera()
-        self.app.hardware.camera_light(False)
 
     def start_camera(self) -> None:
         """Frames only: no reader runs while a deck is being learnt."""
@@ -134,14 +133,12 @@ class LearnDeckScreen(KioskScreen):
             Logger.exception("kiosk: camera failed to start")
             self.service = None
             self.prompt = _("The camera is not working") + f" ({exc})"
-            return
-        self.ids.preview.start()
 
     def stop_camera(self) -> None:
-        self.ids.preview.stop()
         service, self.service = self.service, None
         if service is not None:
             service.stop()
+        self.ids.preview.stop()  # and the camera light
 
     def _show_status(self, status) -> None:
         """A broken camera source (not just an absent one) turns the status LED red."""
