@@ -62,6 +62,7 @@ class MatRegion:
         self._detector = cv2.aruco.ArucoDetector(dictionary, params)
         self._region: Region | None = None
         self._corner_px: tuple[tuple[int, int], float] | None = None  # frame size, corner markers' side (px)
+        self._to_mm: np.ndarray | None = None  # image px -> mat mm, from the corner markers of that size
         self._age = 0
         self.refound = 0  # how many times the mat was looked for on the whole frame
 
@@ -122,6 +123,12 @@ class MatRegion:
             return None
         return seen[1] * side_mm / MAT_CODE_MM
 
+    def to_mm(self, size: tuple[int, int]) -> np.ndarray | None:
+        """The homography from image px to the mat's mm (the table's plane) in frames of
+        ``size``, from the kept corner markers (also when the whole frame is searched), or None."""
+        seen = self._corner_px
+        return self._to_mm if seen is not None and seen[0] == tuple(size) else None
+
     def forget(self) -> None:
         self._region = None
 
@@ -170,7 +177,9 @@ class MatRegion:
         hom, _ = cv2.findHomography(np.concatenate([model[_MAT_OF[i][1]] for i in ids]),
                                     np.concatenate([found[i] for i in ids]), 0)
         if hom is None:
+            self._corner_px = None
             return None
+        self._to_mm = np.linalg.inv(hom)
         mw, mh = MAT_SIZES_MM[size]
         m = self.margin_mm
         outline = np.float32([[[-m, -m], [mw + m, -m], [mw + m, mh + m], [-m, mh + m]]])

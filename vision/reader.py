@@ -75,6 +75,20 @@ MIN_SOFT_SIDE_PX = 10.0  # under 1.25 px per cell no decision has a margin (12 p
 # their black ring through the blur (their cells are read on the sharp frame: vision.softdecode)
 DENOISE_FROM_PX = 20.0
 DENOISE_SIGMA = 0.6
+# the mat's corner markers (30 mm) are 3.1 card markers (9.6 mm) wide, and up to 1.31 times
+# that where the camera is nearer: the detector reads them too (the mat's homography)
+MAT_MARKER_SIDES = 4.2
+# a sticker's square on the table, measured in mm through the mat's homography: the true
+# outline within 0.98-1.06 of the printed marker on the realistic camera (a pile lifts it a
+# little), the detector's squares of a sticker within 0.87-1.15 (a pixel or so inside). A cloth's check or a menu's box of another size
+# goes no further than this (the soft decision is most of a frame's time on a checked cloth)
+SOFT_SIZE = (0.75, 1.25)
+# markers under DENOISE_FROM_PX (720p): the card's index pip printed a cell or two from the
+# sticker's corner joins its black ring at the threshold, and the joined outline is not a
+# square at the detector's 3 % polygon tolerance: 4 cards of 852 at 720p were neither read
+# nor asked about. At 4.5 % the bump is smoothed over (bigger markers keep 3 %: their pips
+# lie clear, and more tolerance only brings more squares to look at)
+SMALL_MARKER_POLY = 0.045
 MAX_SOFT_CANDIDATES = 200  # a busy table shows ~100 squares; bounded time on clutter
 
 
@@ -90,6 +104,12 @@ def _sides(q: np.ndarray) -> np.ndarray:
 
 def _side(q: np.ndarray) -> float:
     return float(_sides(q).mean())
+
+
+def _sides_of(quads: list[np.ndarray]) -> np.ndarray:
+    """The mean side of each quad, all at once."""
+    a = np.array(quads, np.float32).reshape(-1, 4, 2)
+    return np.linalg.norm(a[:, _NEXT] - a, axis=2).mean(axis=1)
 
 
 def _new_squares(fresh: list[np.ndarray], before: list[np.ndarray]) -> np.ndarray:
@@ -147,10 +167,14 @@ class PileReader:
         params.adaptiveThreshWinSizeMax = 15
         params.adaptiveThreshWinSizeStep = 10
         params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_NONE
+        # a sticker whose corner lies 1-2 px inside the frame's edge is still a square to read
+        # (the soft decision sees past the edge as the edge's own pixels); at the default 3 px
+        # it was not even a square seen, and its card was left out in silence
+        params.minDistanceToBorder = 1
         self._detector = cv2.aruco.ArucoDetector(self._dictionary, params)
         self._soft = SoftDecoder()
         self._region = MatRegion(self._dictionary)
-        self._min_rate = params.minMarkerPerimeterRate
+        self._tuned: tuple[float, float, float] = (0.0, 0.0, 0.0)  # the detector's contour sizes now (_tune)
         self._last_side: dict[tuple[int, int], float] = {}  # frame size -> median card marker side (px)
 
     # -- public -------------------------------------------------------------------------
@@ -171,7 +195,10 @@ class PileReader:
         not_read: list[np.ndarray] = []
         margins = [HARD_MARGIN] * len(corners)
         if self.marks == "aruco" and len(unread):
-            more_c, more_i, more_m, not_read = self._soft_look(gray, corners, ids, unread)
+            to_mm = self._region.to_mm(seen.shape[1::-1])
+            if to_mm is not None and f < 1:  # the photo's pixels to the search copy's, then mm
+                to_mm = to_mm @ np.array([[f, 0, 0.5 * f - 0.5], [0, f, 0.5 * f - 0.5], [0, 0, 1]])
+            more_c, more_i, more_m, not_read = self._soft_look(gray, corners, ids, unread, to_mm)
             corners += more_c
             ids += more_i
             margins += more_m
@@ -242,14 +269,15 @@ class PileReader:
         """The detector on the mat's region of ``seen`` (vision.matregion), widened while
         cards turn up near its edge: (corners, ids, squares not read), in ``seen``'s pixels."""
         search, offset = self._region.search_image(seen)
-        expected = self._region.marker_px(seen.shape[1::-1], marker_side_mm(self.sticker_mm)) \
-            or self._last_side.get(seen.shape[1::-1])
+        size = seen.shape[1::-1]
+        on_mat = self._region.marker_px(size, marker_side_mm(self.sticker_mm))
+        expected = on_mat or self._last_side.get(size)
         denoise = expected is not None and expected >= DENOISE_FROM_PX
         corners: list[np.ndarray] = []
         ids: list[int] = []
         unread: list[np.ndarray] = []
         for _ in range(2):  # the region, and once widened (a fan beyond the mat)
-            self._set_min_side(max(search.shape[:2]))
+            self._tune(max(search.shape[:2]), on_mat, small=not denoise)
             c, i, u = self._detector.detectMarkers(cv2.GaussianBlur(search, (0, 0), DENOISE_SIGMA) if denoise else search)
             seen_before = [q.reshape(4, 2) for q in corners + unread]
             fresh_c = [q.reshape(4, 2) + offset for q in c]
@@ -261,12 +289,14 @@ class PileReader:
             cards = [q for q, k in zip(corners, ids) if k < len(DECK)]
             if not cards:
                 break
-            side = float(np.median([_side(q) for q in cards]))
-            self._last_side[seen.shape[1::-1]] = side
+            side = float(np.median(_sides_of(cards)))
+            self._last_side[size] = side
             # and the squares of a marker's size that look like one (most are read softly)
-            like = [q for q in unread if 0.6 * side <= _side(q) <= 1.6 * side]
-            if like:
-                cards += [q for q, ok in zip(like, looks_like_marker(seen, np.array(like))) if ok]
+            if unread:
+                u_side = _sides_of(unread)
+                like = [q for q, s in zip(unread, u_side) if 0.6 * side <= s <= 1.6 * side]
+                if like:
+                    cards += [q for q, ok in zip(like, looks_like_marker(seen, np.array(like))) if ok]
             reach = side * CARD_H_MM / marker_side_mm(self.sticker_mm)
             more = self._region.widen(seen, np.array([q.mean(axis=0) for q in cards]), reach)
             if more is None:
@@ -274,22 +304,32 @@ class PileReader:
             search, offset = more
         return corners, ids, unread
 
-    def _set_min_side(self, longest_px: float) -> None:
-        """Squares under MIN_SOFT_SIDE_PX cannot be read: the detector need not even trace
-        their contours (a third of its time on a 1080p frame)."""
-        rate = 4 * MIN_SOFT_SIDE_PX / longest_px
-        if abs(rate - self._min_rate) > 1e-6:
+    def _tune(self, longest_px: float, on_mat_px: float | None, *, small: bool) -> None:
+        """The detector's contour sizes for this search. Squares under MIN_SOFT_SIDE_PX
+        cannot be read: the detector need not even follow their contours. With the mat's
+        corner markers in view (``on_mat_px``: a card marker's side there) a sticker's side
+        lies within 0.86-1.31 of it on the realistic camera (tilt, height, a pile's
+        thickness): contours under 0.6 of it, or over a mat corner marker's size, are not
+        followed either (a cloth's weave, its stripes, a menu's text lines). ``small``
+        markers: a looser polygon (SMALL_MARKER_POLY)."""
+        lo = max(MIN_SOFT_SIDE_PX, 0.6 * on_mat_px) if on_mat_px else MIN_SOFT_SIDE_PX
+        hi = MAT_MARKER_SIDES * on_mat_px if on_mat_px else None
+        key = (round(4 * lo / longest_px, 6), 4.0 if hi is None else round(4 * hi / longest_px, 6),
+               SMALL_MARKER_POLY if small else 0.03)
+        if key != self._tuned:
             params = self._detector.getDetectorParameters()
-            params.minMarkerPerimeterRate = rate
+            params.minMarkerPerimeterRate, params.maxMarkerPerimeterRate, params.polygonalApproxAccuracyRate = key
             self._detector.setDetectorParameters(params)
-            self._min_rate = rate
+            self._tuned = key
 
-    def _soft_look(self, gray: np.ndarray, corners, ids, unread) -> tuple[list, list, list, list]:
+    def _soft_look(self, gray: np.ndarray, corners, ids, unread,
+                   to_mm: np.ndarray | None = None) -> tuple[list, list, list, list]:
         """Squares the detector found but could not read: soft decision (vision.softdecode)
         on each one of a sticker's size and shape that looks like a marker at all (a cheap
         look at all of them at once: a tablecloth's checks stop there) and does not overlap
-        a marker already read. Returns (corners, ids, margins) read, and the marker-like
-        squares refused ("seen but not read")."""
+        a marker already read. With the mat in view (``to_mm``: image px -> mat mm) a
+        sticker's size is known in mm (SOFT_SIZE). Returns (corners, ids, margins) read, and
+        the marker-like squares refused ("seen but not read")."""
         sides = [_side(q) for q, i in zip(corners, ids) if i < len(DECK)]
         typical = float(np.median(sides)) if sides else None
         lo, hi = (0.6 * typical, 1.6 * typical) if typical else (MIN_SOFT_SIDE_PX, 0.25 * min(gray.shape[:2]))
@@ -298,6 +338,10 @@ class PileReader:
         edges = np.linalg.norm(quads[:, _NEXT] - quads, axis=2)  # (n, 4) side lengths
         side = edges.mean(axis=1)
         shaped = (side >= lo) & (side <= hi) & (edges.min(axis=1) >= 4) & (edges.max(axis=1) <= 1.6 * edges.min(axis=1))
+        if to_mm is not None and shaped.any():
+            mm = cv2.perspectiveTransform(quads[shaped].reshape(-1, 1, 2).astype(np.float64), to_mm).reshape(-1, 4, 2)
+            side_mm = np.linalg.norm(mm[:, _NEXT] - mm, axis=2).mean(axis=1) / marker_side_mm(self.sticker_mm)
+            shaped[np.nonzero(shaped)[0]] = (side_mm >= SOFT_SIZE[0]) & (side_mm <= SOFT_SIZE[1])
         order = np.nonzero(shaped)[0]
         order = order[np.argsort(-side[order], kind="stable")]
         order = order[looks_like_marker(gray, quads[order])][:MAX_SOFT_CANDIDATES]
