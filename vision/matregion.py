@@ -33,11 +33,13 @@ FULL_SHARE = 0.8  # a region over this share of the frame: the whole frame is se
 @dataclass(frozen=True)
 class Region:
     """The part of one frame size to search: ``box`` (x0, y0, x1, y1) round ``polygon``
-    (image px), and the mat markers it was found from (dictionary index -> corners)."""
+    (image px), and the mat markers it was found from (dictionary index -> corners).
+    ``whole``: the region is most of the frame, and the whole frame is searched."""
     size: tuple[int, int]
     polygon: np.ndarray
     box: tuple[int, int, int, int]
     markers: dict[int, np.ndarray]
+    whole: bool = False
 
 
 class MatRegion:
@@ -70,7 +72,7 @@ class MatRegion:
         """The part of ``gray`` to search (a crop, flat grey outside the region) and the
         crop's top-left in ``gray``; the whole frame where no mat is seen."""
         region = self.region(gray)
-        if region is None:
+        if region is None or region.whole:
             return gray, (0, 0)
         return _masked(gray, region.polygon, region.box)
 
@@ -80,7 +82,7 @@ class MatRegion:
         ``reach_px`` round every one of them, from now on; returns what this frame has yet to
         search: the new part only (with an overlap a marker wide), or None."""
         region = self._region
-        if region is None or not len(centres):
+        if region is None or region.whole or not len(centres):
             return None
         poly = region.polygon.astype(np.float32)
         inside = [cv2.pointPolygonTest(poly.reshape(-1, 1, 2), (float(x), float(y)), True) for x, y in centres]
@@ -190,9 +192,10 @@ class MatRegion:
         if box[2] - box[0] < 16 or box[3] - box[1] < 16:
             return None
         inside = cv2.contourArea(cv2.convexHull(np.clip(poly, 0, (w, h)).astype(np.float32)))
-        if inside > FULL_SHARE * w * h:
-            return None  # most of the frame: searching it whole costs less than the mask
-        return Region((w, h), poly, box, {i: found[i] for i in ids})
+        # most of the frame: searching it whole costs less than the mask. Kept all the same:
+        # the next frames only check the corner markers, not look for the mat afresh
+        whole = inside > FULL_SHARE * w * h
+        return Region((w, h), poly, box, {i: found[i] for i in ids}, whole)
 
 
 def _box(poly: np.ndarray, w: int, h: int) -> tuple[int, int, int, int]:
