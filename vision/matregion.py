@@ -33,11 +33,13 @@ FULL_SHARE = 0.8  # a region over this share of the frame: the whole frame is se
 @dataclass(frozen=True)
 class Region:
     """The part of one frame size to search: ``box`` (x0, y0, x1, y1) round ``polygon``
-    (image px), and the mat markers it was found from (dictionary index -> corners)."""
+    (image px), and the mat markers it was found from (dictionary index -> corners).
+    ``whole``: the region is most of the frame, and the whole frame is searched."""
     size: tuple[int, int]
     polygon: np.ndarray
     box: tuple[int, int, int, int]
     markers: dict[int, np.ndarray]
+    whole: bool = False
 
 
 class MatRegion:
@@ -62,6 +64,7 @@ class MatRegion:
         self._detector = cv2.aruco.ArucoDetector(dictionary, params)
         self._region: Region | None = None
         self._corner_px: tuple[tuple[int, int], float] | None = None  # frame size, corner markers' side (px)
+        self._to_mm: np.ndarray | None = None  # image px -> mat mm, from the corner markers of that size
         self._age = 0
         self.refound = 0  # how many times the mat was looked for on the whole frame
 
@@ -69,7 +72,7 @@ class MatRegion:
         """The part of ``gray`` to search (a crop, flat grey outside the region) and the
         crop's top-left in ``gray``; the whole frame where no mat is seen."""
         region = self.region(gray)
-        if region is None:
+        if region is None or region.whole:
             return gray, (0, 0)
         return _masked(gray, region.polygon, region.box)
 
@@ -79,7 +82,7 @@ class MatRegion:
         ``reach_px`` round every one of them, from now on; returns what this frame has yet to
         search: the new part only (with an overlap a marker wide), or None."""
         region = self._region
-        if region is None or not len(centres):
+        if region is None or region.whole or not len(centres):
             return None
         poly = region.polygon.astype(np.float32)
         inside = [cv2.pointPolygonTest(poly.reshape(-1, 1, 2), (float(x), float(y)), True) for x, y in centres]
@@ -121,6 +124,12 @@ class MatRegion:
         if seen is None or seen[0] != tuple(size):
             return None
         return seen[1] * side_mm / MAT_CODE_MM
+
+    def to_mm(self, size: tuple[int, int]) -> np.ndarray | None:
+        """The homography from image px to the mat's mm (the table's plane) in frames of
+        ``size``, from the kept corner markers (also when the whole frame is searched), or None."""
+        seen = self._corner_px
+        return self._to_mm if seen is not None and seen[0] == tuple(size) else None
 
     def forget(self) -> None:
         self._region = None
@@ -170,7 +179,9 @@ class MatRegion:
         hom, _ = cv2.findHomography(np.concatenate([model[_MAT_OF[i][1]] for i in ids]),
                                     np.concatenate([found[i] for i in ids]), 0)
         if hom is None:
+            self._corner_px = None
             return None
+        self._to_mm = np.linalg.inv(hom)
         mw, mh = MAT_SIZES_MM[size]
         m = self.margin_mm
         outline = np.float32([[[-m, -m], [mw + m, -m], [mw + m, mh + m], [-m, mh + m]]])
@@ -181,9 +192,10 @@ class MatRegion:
         if box[2] - box[0] < 16 or box[3] - box[1] < 16:
             return None
         inside = cv2.contourArea(cv2.convexHull(np.clip(poly, 0, (w, h)).astype(np.float32)))
-        if inside > FULL_SHARE * w * h:
-            return None  # most of the frame: searching it whole costs less than the mask
-        return Region((w, h), poly, box, {i: found[i] for i in ids})
+        # most of the frame: searching it whole costs less than the mask. Kept all the same:
+        # the next frames only check the corner markers, not look for the mat afresh
+        whole = inside > FULL_SHARE * w * h
+        return Region((w, h), poly, box, {i: found[i] for i in ids}, whole)
 
 
 def _box(poly: np.ndarray, w: int, h: int) -> tuple[int, int, int, int]:

@@ -36,6 +36,7 @@ from vision.fusion import STICKERS_DISAGREE, doubtful_pairs
 from vision.matregion import MatRegion
 from vision.qr import read_qr
 from vision.softdecode import SoftDecoder, looks_like_marker
+from vision.squares import MIN_SOFT_SIDE_PX, new_squares, quad_ok, sides_of, soft_look
 from vision.result import (CARD_TWICE, HARD_MARGIN, MAT_NOT_FOUND, Detection, LiveAccumulator,  # noqa: F401
                            Problem, ReadResult)
 
@@ -67,7 +68,6 @@ def load_image(path) -> np.ndarray:
     return img
 
 
-MIN_SOFT_SIDE_PX = 10.0  # under 1.25 px per cell no decision has a margin (12 px already loses cards)
 # markers at least this big (expected from the mat's corner markers, else the last frame of
 # the size): the square search sees the frame through a light blur (sigma DENOISE_SIGMA px).
 # The sensor's noise at a bar's gain makes tens of thousands of specks at the detector's
@@ -75,47 +75,17 @@ MIN_SOFT_SIDE_PX = 10.0  # under 1.25 px per cell no decision has a margin (12 p
 # their black ring through the blur (their cells are read on the sharp frame: vision.softdecode)
 DENOISE_FROM_PX = 20.0
 DENOISE_SIGMA = 0.6
-MAX_SOFT_CANDIDATES = 200  # a busy table shows ~100 squares; bounded time on clutter
-
-
-_NEXT = [1, 2, 3, 0]  # each corner's next one, round the quad
-
-
-def _sides(q: np.ndarray) -> np.ndarray:
-    """The four side lengths of a quad (plain arithmetic: called a thousand times a frame)."""
-    q = q.reshape(4, 2)
-    d = q[_NEXT] - q
-    return np.sqrt(d[:, 0] * d[:, 0] + d[:, 1] * d[:, 1])
-
-
-def _side(q: np.ndarray) -> float:
-    return float(_sides(q).mean())
-
-
-def _new_squares(fresh: list[np.ndarray], before: list[np.ndarray]) -> np.ndarray:
-    """Which of ``fresh`` are not squares found ``before`` (the same marker across the edge
-    of two searches: centres closer than half a side)."""
-    if not fresh or not before:
-        return np.ones(len(fresh), bool)
-    a, b = np.array(fresh, np.float32), np.array(before, np.float32)
-    side = np.linalg.norm(b[:, _NEXT] - b, axis=2).mean(axis=1)
-    d = np.linalg.norm(a.mean(axis=1)[:, None] - b.mean(axis=1)[None], axis=2)
-    return ~(d < 0.5 * side[None]).any(axis=1)
-
-
-def _quad_ok(q: np.ndarray) -> tuple[bool, float, str]:
-    """Convex, roughly square; returns (ok, mean side in px, why not)."""
-    sides = _sides(q)
-    if sides.min() < 4:
-        return False, 0.0, "tiny"
-    if sides.max() / sides.min() > 1.6:
-        return False, float(sides.mean()), "not square"
-    if not cv2.isContourConvex(q.astype(np.float32).reshape(-1, 1, 2)):
-        return False, float(sides.mean()), "not convex"
-    diag = np.linalg.norm(q[0] - q[2]), np.linalg.norm(q[1] - q[3])
-    if max(diag) / min(diag) > 1.4:
-        return False, float(sides.mean()), "skewed"
-    return True, float(sides.mean()), ""
+# the mat's corner markers (30 mm) are 3.1 card markers (9.6 mm) wide, and up to 1.31 times
+# that where the camera is nearer: the detector reads them too (the mat's homography)
+MAT_MARKER_SIDES = 4.2
+# markers under DENOISE_FROM_PX on the mat (720p): the card's index pip printed a cell or two
+# from the sticker's corner joins its black ring at the threshold, and the joined outline is
+# not a square at the detector's 3 % polygon tolerance: 3 cards of 852 at 720p were neither
+# read nor asked about. At 4.5 % the bump is smoothed over. Only where the mat gives the
+# sticker's size in mm (vision.squares.SOFT_SIZE): on a bare checked cloth the looser outline
+# makes squares of the cloth's checks that are asked about. Bigger markers keep 3 %: their
+# pips lie clear, and more tolerance only brings more squares to look at
+SMALL_MARKER_POLY = 0.045
 
 
 class PileReader:
@@ -147,10 +117,14 @@ class PileReader:
         params.adaptiveThreshWinSizeMax = 15
         params.adaptiveThreshWinSizeStep = 10
         params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_NONE
+        # a sticker whose corner lies 1-2 px inside the frame's edge is still a square to read
+        # (the soft decision sees past the edge as the edge's own pixels); at the default 3 px
+        # it was not even a square seen, and its card was left out in silence
+        params.minDistanceToBorder = 1
         self._detector = cv2.aruco.ArucoDetector(self._dictionary, params)
         self._soft = SoftDecoder()
         self._region = MatRegion(self._dictionary)
-        self._min_rate = params.minMarkerPerimeterRate
+        self._tuned: tuple[float, float, float] = (0.0, 0.0, 0.0)  # the detector's contour sizes now (_tune)
         self._last_side: dict[tuple[int, int], float] = {}  # frame size -> median card marker side (px)
 
     # -- public -------------------------------------------------------------------------
@@ -171,7 +145,11 @@ class PileReader:
         not_read: list[np.ndarray] = []
         margins = [HARD_MARGIN] * len(corners)
         if self.marks == "aruco" and len(unread):
-            more_c, more_i, more_m, not_read = self._soft_look(gray, corners, ids, unread)
+            to_mm = self._region.to_mm(seen.shape[1::-1])
+            if to_mm is not None and f < 1:  # the photo's pixels to the search copy's, then mm
+                to_mm = to_mm @ np.array([[f, 0, 0.5 * f - 0.5], [0, f, 0.5 * f - 0.5], [0, 0, 1]])
+            more_c, more_i, more_m, not_read = soft_look(gray, self._soft, corners, ids, unread,
+                                                                 marker_mm=marker_side_mm(self.sticker_mm), to_mm=to_mm)
             corners += more_c
             ids += more_i
             margins += more_m
@@ -242,31 +220,34 @@ class PileReader:
         """The detector on the mat's region of ``seen`` (vision.matregion), widened while
         cards turn up near its edge: (corners, ids, squares not read), in ``seen``'s pixels."""
         search, offset = self._region.search_image(seen)
-        expected = self._region.marker_px(seen.shape[1::-1], marker_side_mm(self.sticker_mm)) \
-            or self._last_side.get(seen.shape[1::-1])
+        size = seen.shape[1::-1]
+        on_mat = self._region.marker_px(size, marker_side_mm(self.sticker_mm))
+        expected = on_mat or self._last_side.get(size)
         denoise = expected is not None and expected >= DENOISE_FROM_PX
         corners: list[np.ndarray] = []
         ids: list[int] = []
         unread: list[np.ndarray] = []
         for _ in range(2):  # the region, and once widened (a fan beyond the mat)
-            self._set_min_side(max(search.shape[:2]))
+            self._tune(max(search.shape[:2]), on_mat, small=on_mat is not None and on_mat < DENOISE_FROM_PX)
             c, i, u = self._detector.detectMarkers(cv2.GaussianBlur(search, (0, 0), DENOISE_SIGMA) if denoise else search)
             seen_before = [q.reshape(4, 2) for q in corners + unread]
             fresh_c = [q.reshape(4, 2) + offset for q in c]
-            keep = _new_squares(fresh_c, seen_before)
+            keep = new_squares(fresh_c, seen_before)
             corners += [q for q, ok in zip(fresh_c, keep) if ok]
             ids += [int(k) for k, ok in zip([] if i is None else i.ravel().tolist(), keep) if ok]
             fresh_u = [q.reshape(4, 2) + offset for q in u]
-            unread += [q for q, ok in zip(fresh_u, _new_squares(fresh_u, seen_before)) if ok]
+            unread += [q for q, ok in zip(fresh_u, new_squares(fresh_u, seen_before)) if ok]
             cards = [q for q, k in zip(corners, ids) if k < len(DECK)]
             if not cards:
                 break
-            side = float(np.median([_side(q) for q in cards]))
-            self._last_side[seen.shape[1::-1]] = side
+            side = float(np.median(sides_of(cards)))
+            self._last_side[size] = side
             # and the squares of a marker's size that look like one (most are read softly)
-            like = [q for q in unread if 0.6 * side <= _side(q) <= 1.6 * side]
-            if like:
-                cards += [q for q, ok in zip(like, looks_like_marker(seen, np.array(like))) if ok]
+            if unread:
+                u_side = sides_of(unread)
+                like = [q for q, s in zip(unread, u_side) if 0.6 * side <= s <= 1.6 * side]
+                if like:
+                    cards += [q for q, ok in zip(like, looks_like_marker(seen, np.array(like))) if ok]
             reach = side * CARD_H_MM / marker_side_mm(self.sticker_mm)
             more = self._region.widen(seen, np.array([q.mean(axis=0) for q in cards]), reach)
             if more is None:
@@ -274,61 +255,30 @@ class PileReader:
             search, offset = more
         return corners, ids, unread
 
-    def _set_min_side(self, longest_px: float) -> None:
-        """Squares under MIN_SOFT_SIDE_PX cannot be read: the detector need not even trace
-        their contours (a third of its time on a 1080p frame)."""
-        rate = 4 * MIN_SOFT_SIDE_PX / longest_px
-        if abs(rate - self._min_rate) > 1e-6:
+    def _tune(self, longest_px: float, on_mat_px: float | None, *, small: bool) -> None:
+        """The detector's contour sizes for this search. Squares under MIN_SOFT_SIDE_PX
+        cannot be read: the detector need not even follow their contours. With the mat's
+        corner markers in view (``on_mat_px``: a card marker's side there) a sticker's side
+        lies within 0.86-1.31 of it on the realistic camera (tilt, height, a pile's
+        thickness): contours under 0.6 of it, or over a mat corner marker's size, are not
+        followed either (a cloth's weave, its stripes, a menu's text lines). ``small``
+        markers: a looser polygon (SMALL_MARKER_POLY)."""
+        lo = max(MIN_SOFT_SIDE_PX, 0.6 * on_mat_px) if on_mat_px else MIN_SOFT_SIDE_PX
+        hi = MAT_MARKER_SIDES * on_mat_px if on_mat_px else None
+        key = (round(4 * lo / longest_px, 6), 4.0 if hi is None else round(4 * hi / longest_px, 6),
+               SMALL_MARKER_POLY if small else 0.03)
+        if key != self._tuned:
             params = self._detector.getDetectorParameters()
-            params.minMarkerPerimeterRate = rate
+            params.minMarkerPerimeterRate, params.maxMarkerPerimeterRate, params.polygonalApproxAccuracyRate = key
             self._detector.setDetectorParameters(params)
-            self._min_rate = rate
-
-    def _soft_look(self, gray: np.ndarray, corners, ids, unread) -> tuple[list, list, list, list]:
-        """Squares the detector found but could not read: soft decision (vision.softdecode)
-        on each one of a sticker's size and shape that looks like a marker at all (a cheap
-        look at all of them at once: a tablecloth's checks stop there) and does not overlap
-        a marker already read. Returns (corners, ids, margins) read, and the marker-like
-        squares refused ("seen but not read")."""
-        sides = [_side(q) for q, i in zip(corners, ids) if i < len(DECK)]
-        typical = float(np.median(sides)) if sides else None
-        lo, hi = (0.6 * typical, 1.6 * typical) if typical else (MIN_SOFT_SIDE_PX, 0.25 * min(gray.shape[:2]))
-        lo = max(lo, MIN_SOFT_SIDE_PX)
-        quads = np.array([q.reshape(4, 2) for q in unread], np.float32)
-        edges = np.linalg.norm(quads[:, _NEXT] - quads, axis=2)  # (n, 4) side lengths
-        side = edges.mean(axis=1)
-        shaped = (side >= lo) & (side <= hi) & (edges.min(axis=1) >= 4) & (edges.max(axis=1) <= 1.6 * edges.min(axis=1))
-        order = np.nonzero(shaped)[0]
-        order = order[np.argsort(-side[order], kind="stable")]
-        order = order[looks_like_marker(gray, quads[order])][:MAX_SOFT_CANDIDATES]
-        taken_c = [q.reshape(4, 2).mean(axis=0) for q in corners]
-        taken_s = [_side(q) for q in corners]
-        out_c, out_i, out_m, refused = [], [], [], []
-        for k in order:
-            q = quads[k]
-            if not _quad_ok(q)[0]:
-                continue
-            c = q.mean(axis=0)
-            if taken_c and (np.linalg.norm(np.array(taken_c) - c, axis=1)
-                            < 0.5 * np.maximum(np.array(taken_s), side[k])).any():
-                continue  # the same square at another threshold, or a marker already read
-            taken_c.append(c)
-            taken_s.append(float(side[k]))
-            got = self._soft.decode(gray, q)
-            if got.read:
-                out_c.append(got.corners.reshape(1, 4, 2))
-                out_i.append(int(got.index))
-                out_m.append(got.margin)
-            else:
-                refused.append(got.corners)
-        return out_c, out_i, out_m, refused
+            self._tuned = key
 
     def _accept(self, gray: np.ndarray, candidates: list[tuple[Card, np.ndarray, float]],
                 expected_mm: float, result: ReadResult) -> None:
         hom = result.homography
         shaped: list[tuple[Card, np.ndarray, float, float]] = []
         for card, q, margin in candidates:
-            ok, side_px, why = _quad_ok(q)
+            ok, side_px, why = quad_ok(q)
             if not ok:
                 result.rejected.append((q, why))
                 continue
@@ -370,7 +320,7 @@ class PileReader:
         for card, ds in seen.items():
             if len(ds) < 2:
                 continue
-            px_per_mm = float(np.mean([_quad_ok(d.corners)[1] for d in ds])) / expected_mm
+            px_per_mm = float(np.mean([quad_ok(d.corners)[1] for d in ds])) / expected_mm
             far = max(np.hypot(a.centre[0] - b.centre[0], a.centre[1] - b.centre[1])
                       for a in ds for b in ds) / px_per_mm
             if len(ds) > 2 or far > CARD_DIAGONAL_MM * 1.05:

@@ -207,11 +207,17 @@ def _points(corners: np.ndarray, k: int = 4) -> np.ndarray:
 
 
 def _sample(gray: np.ndarray, xy: np.ndarray, k: int = 4) -> np.ndarray:
-    """Box means at (P, boxes * k*k, 2) image points: (P, boxes)."""
+    """Box means at (P, boxes * k*k, 2) image points: (P, boxes). One two-channel map, a row
+    per pose, and the k*k points of a box summed column by column (numpy's mean along a
+    4-long axis is ten times slower): the soft decision's pose search is most of its time."""
     n_pose = xy.shape[0]
-    xy = np.ascontiguousarray(xy.reshape(-1, k * k, 2), np.float32)  # remap wants under 32k columns
-    vals = cv2.remap(gray, xy[..., 0], xy[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    return vals.reshape(n_pose, -1, k * k).astype(np.float32).mean(axis=2)
+    xy = np.ascontiguousarray(xy.reshape(n_pose, -1, 2), np.float32)  # remap wants under 32k columns
+    vals = cv2.remap(gray, xy, None, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    vals = vals.reshape(n_pose, -1, k * k).astype(np.float32)
+    total = vals[..., 0].copy()
+    for j in range(1, k * k):
+        total += vals[..., j]
+    return total / np.float32(k * k)
 
 
 def observe(gray: np.ndarray, corners: np.ndarray) -> np.ndarray:
@@ -267,19 +273,31 @@ def looks_like_marker(gray: np.ndarray, quads: np.ndarray) -> np.ndarray:
     return (contrast >= MIN_RING_CONTRAST) & (spread >= MIN_BITS_SPREAD * contrast)
 
 
+@lru_cache(maxsize=1)
+def _pose_grid() -> tuple[np.ndarray, np.ndarray]:
+    """The pose search's 75 moves: scales (75, 1, 1) and shifts in steps (75, 2): -2..2 steps
+    in x and y (x fastest), at each of the scales 0.96, 1, 1.04."""
+    steps = np.arange(-2, 3, dtype=np.float32)
+    dy, dx = np.meshgrid(steps, steps, indexing="ij")
+    shifts = np.tile(np.stack([dx.ravel(), dy.ravel()], 1), (3, 1))
+    scales = np.repeat(np.float32([0.96, 1.0, 1.04]), 25)[:, None, None]
+    return scales, shifts
+
+
 def _pose_points(q: np.ndarray, step_px: float, k: int = 2) -> tuple[np.ndarray, np.ndarray]:
     """The square moved by -2..2 steps in x and y and scaled by 0.96/1/1.04 about its centre
     (a similarity in the image: applied to the sample points directly). Returns the 75
     corner sets and their sample points (75, boxes * k*k, 2)."""
     c = q.mean(axis=0)
     pts = _points(q, k) - c
-    steps = np.arange(-2, 3, dtype=np.float32) * step_px
-    dy, dx = np.meshgrid(steps, steps, indexing="ij")
-    shifts = np.tile(np.stack([dx.ravel(), dy.ravel()], 1) + c, (3, 1))  # (75, 2)
-    scales = np.repeat(np.float32([0.96, 1.0, 1.04]), 25)[:, None, None]  # (75, 1, 1)
+    scales, unit_shifts = _pose_grid()
+    shifts = unit_shifts * np.float32(step_px) + c  # (75, 2)
     quads = (q - c)[None] * scales + shifts[:, None, :]
-    clouds = pts[None] * scales + shifts[:, None, :]
-    return quads.astype(np.float32), clouds.astype(np.float32)
+    # x and y apart: numpy broadcast over a last axis of 2 runs its inner loop 2 long
+    clouds = np.empty((len(shifts), len(pts), 2), np.float32)
+    for i in (0, 1):
+        clouds[..., i] = pts[None, :, i] * scales[:, :, 0] + shifts[:, i, None]
+    return quads.astype(np.float32, copy=False), clouds
 
 
 class SoftDecoder:

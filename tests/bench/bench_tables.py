@@ -5,7 +5,9 @@ wood, white marble and tables strewn with printed menus, on the mat or straight 
 at 720p and 1080p, read by ``vision.reader.PileReader`` (one reader per resolution, as the
 kiosk keeps one). Prints, per resolution and surface: visible cards found, wrong cards, and the
 reader's CPU time per frame on one core (``cv2.setNumThreads(1)``; this process's CPU time,
-which other load inflates less than wall time), median / p95 / p99 / max.
+which other load inflates less than wall time), median / p95 / p99 / max; the places asked
+about (``ReadResult.asked``) and the **silent** misses: cards in view neither read nor asked
+about (no place asked about lies on one of their stickers).
 
 ``BENCH_TABLES_FRAMES`` frames per resolution (24, cycling through the four surfaces);
 ``BENCH_TABLES_QUICK=1`` or ``--quick``: 8. Frames are rendered before each is timed
@@ -33,6 +35,8 @@ class Tally:
     visible: int = 0
     found: int = 0
     wrong: int = 0
+    asked: int = 0
+    silent: int = 0
     ms: list[float] = field(default_factory=list)
 
 
@@ -45,6 +49,14 @@ def _ms(xs: list[float]) -> str:
     return f"{np.median(a):.0f} / {np.percentile(a, 95):.0f} / {np.percentile(a, 99):.0f} / {a.max():.0f}"
 
 
+def _silent(f, result) -> int:
+    """Cards in view, not read, with no place asked about on any of their stickers."""
+    got = set(result.codes)
+    return sum(not any(np.hypot(*(np.float32(a.centre) - q.mean(axis=0))) < a.radius + 0.5 * np.linalg.norm(q[1] - q[0])
+                       for a in result.asked for q in f.stickers_of(code))
+               for code in f.visible - got)
+
+
 def measure(n: int) -> dict[tuple[str, str], Tally]:
     cv2.setNumThreads(1)
     rows: dict[tuple[str, str], Tally] = defaultdict(Tally)
@@ -52,14 +64,17 @@ def measure(n: int) -> dict[tuple[str, str], Tally]:
         reader = PileReader()
         for f in marked_frames(res, n):
             start = time.process_time()
-            got = set(reader.read(f.image).codes)
+            result = reader.read(f.image)
             ms = 1000 * (time.process_time() - start)
+            got = set(result.codes)
             for key in ((res, "all"), (res, f.surface), (res, "on the mat" if f.on_mat else "no mat")):
                 t = rows[key]
                 t.frames += 1
                 t.visible += len(f.visible)
                 t.found += len(f.visible & got)
                 t.wrong += len(f.wrong(got))
+                t.asked += len(result.asked)
+                t.silent += _silent(f, result)
                 t.ms.append(ms)
     return rows
 
@@ -71,10 +86,12 @@ def main(argv: list[str] | None = None) -> None:
     start = time.monotonic()
     rows = measure(n)
     print(f"### Marked cards on hard tables ({n} frames a resolution; PileReader, one core)\n")
-    print("| resolution | frames | n | visible cards | found | wrong | ms/frame median / p95 / p99 / max |")
-    print("|---|---|---|---|---|---|---|")
+    print("| resolution | frames | n | visible cards | found | wrong | asked (places) | silent | "
+          "ms/frame median / p95 / p99 / max |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for (res, name), t in rows.items():
-        print(f"| {res} | {name} | {t.frames} | {t.visible} | {_pct(t.found, t.visible)} | {t.wrong} | {_ms(t.ms)} |")
+        print(f"| {res} | {name} | {t.frames} | {t.visible} | {_pct(t.found, t.visible)} | {t.wrong} | {t.asked} | "
+              f"{t.silent} | {_ms(t.ms)} |")
     print(f"\n_{time.monotonic() - start:.0f} s, rendering included_\n")
 
 

@@ -37,6 +37,10 @@ class MarkedFrame:
     face_up: tuple[str, ...]  # every face-up card
     visible: frozenset[str]  # cards with a sticker wholly in view and uncovered
     gain: float
+    stickers: tuple[tuple[str, np.ndarray], ...] = ()  # (code, corners px) of each sticker in view
+
+    def stickers_of(self, code: str) -> list[np.ndarray]:
+        return [q for c, q in self.stickers if c == code]
 
     def wrong(self, reported) -> set[str]:
         """Reported codes that are not a face-up card on the table."""
@@ -83,12 +87,15 @@ def marked_frame(seed: int, surface: str, *, resolution: str = "1080p", cards: i
     irr, gl = light.maps(glare)
     image, jpeg = sensor.expose(cv.albedo, cv.gloss, None, irr, gl, chain, rng, gain=gain)
     visible = set()
+    stickers = []
     for it in items:
         for q in it.markers_mm:
             px = cv2.perspectiveTransform(q.reshape(1, -1, 2), hm @ it.place)[0]
             if _quad_cover(cv.label, px, it.label) >= 0.995:
                 visible.add(it.code)
-    return MarkedFrame(image, jpeg, surface, resolution, mat, tuple(codes), frozenset(visible), gain)
+                stickers.append((it.code, px.astype(np.float32)))
+    return MarkedFrame(image, jpeg, surface, resolution, mat, tuple(codes), frozenset(visible), gain,
+                       tuple(stickers))
 
 
 def marked_frames(resolution: str, n: int, *, seed0: int = 24_000,
