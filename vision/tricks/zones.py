@@ -6,6 +6,12 @@ references are kept there: the table as it was when nothing was happening last
 card laid since is a card-shaped patch unlike ``settled``; a trick swept off is a patch
 unlike ``settled`` that looks like the bare table again. Nothing is judged while anything in or around the patch has moved in the last
 frames (a hand, its shadow, a card being slid).
+
+Each small frame is first brought to the settled table's exposure, row by row: a camera's
+automatic exposure and gain hunt from frame to frame, and a lamp on the mains makes bands
+that roll down a rolling-shutter picture. Unlevelled, a white card a few per cent brighter
+than in the last frame "moves" by more than ``MOVE_LEVEL`` in every frame, and is never
+judged lying still.
 """
 
 from __future__ import annotations
@@ -22,6 +28,8 @@ STILL_FRAMES = 2  # nothing moved around the patch in this many frames
 CARD_ASPECT = (1.3, 1.9)  # 95 / 61 = 1.56, give or take the blur and the shadow
 CARD_FILL = 0.78  # of its rotated rectangle a card's patch fills
 MARGIN = 3  # small px around a patch that must be still as well
+SMOOTH_PX = 8.0  # a change smoother than this (work px) is light changing, not a thing moving
+LEVEL_ROWS = 9.0  # rows the exposure's per-row level is smoothed over (a band is ~100 of 360)
 
 
 @dataclass(frozen=True)
@@ -61,11 +69,13 @@ class TableWatch:
         """Take one frame; the still patches unlike the settled table."""
         g = self.small(frame)
         self.n += 1
+        if self.settled is not None:
+            g = self._levelled(g)
         if self.prev is None:
             self.prev, self.settled, self.bare = g, g.copy(), g.copy()
             self.moved[:] = -STILL_FRAMES - 1
             return []
-        moving = cv2.absdiff(g, self.prev) > MOVE_LEVEL
+        moving = self._moved(g, self.prev)
         self.prev = g
         if moving.any():
             self.moved[cv2.dilate(moving.view(np.uint8), self._kernel) > 0] = self.n
@@ -90,6 +100,23 @@ class TableWatch:
             mask = labels[y:y + h, x:x + w] == i
             out.append(self._patch(g, mask, (x, y), (x0, y0, x1, y1), area))
         return out
+
+    def _moved(self, g: np.ndarray, prev: np.ndarray) -> np.ndarray:
+        """What moved since the last frame: the change between them less its smooth part (a
+        reflection flickering, a band of the mains rolling over: light, not a thing moving)."""
+        d = cv2.subtract(g, prev, dtype=cv2.CV_16S)
+        d = cv2.subtract(d, cv2.GaussianBlur(d, (0, 0), SMOOTH_PX))
+        return np.abs(d) > MOVE_LEVEL
+
+    def _levelled(self, g: np.ndarray) -> np.ndarray:
+        """``g`` at the settled table's exposure: each row scaled by the median, over the row,
+        of settled / g (most of a row is table that did not change), smoothed down the rows."""
+        cols = slice(None, None, 4)
+        ratio = (self.settled[:, cols].astype(np.float32) + 1) / (g[:, cols].astype(np.float32) + 1)
+        level = np.median(ratio, axis=1).astype(np.float32)
+        level = cv2.GaussianBlur(level.reshape(-1, 1), (1, 0), sigmaX=0.1, sigmaY=LEVEL_ROWS,
+                                 borderType=cv2.BORDER_REPLICATE)
+        return cv2.multiply(g, level.reshape(-1, 1).repeat(g.shape[1], 1), dtype=cv2.CV_8U)
 
     def _patch(self, g: np.ndarray, mask: np.ndarray, at: tuple[int, int], box: tuple[int, int, int, int],
                area: int) -> Patch:
