@@ -9,7 +9,8 @@ injected renunci.
 Run: ``taskset -c 1 python -m tests.bench tricks_rough`` (OMP_NUM_THREADS=1; cv2 one thread
 is set here); ``python -m tests.bench.bench_tricks_rough 720p`` or ``1080p`` runs one half
 (the two halves render on two cores at once the first time: ~0.1 s a 720p frame, ~0.2 s at
-1080p, ~650 frames a hand; kept on disk after). The tables are bench_tricks's (the same
+1080p, ~550 frames a hand; kept on disk after); ``rendered``: only the hands already on disk
+(while the others render). The tables are bench_tricks's (the same
 ``run_hand``: an ask is answered with the true card; ms per frame is the reader's CPU time).
 """
 
@@ -34,6 +35,8 @@ def main(argv: list[str] | None = None) -> None:
     cv2.setNumThreads(1)
     modes = [a for a in argv if a in ("720p", "1080p")] or ["720p", "1080p"]
     hands = [h for h in HANDS if h[1] in modes]
+    if "rendered" in argv:
+        hands = [h for h in hands if _on_disk(rough_overhead(h[0], mode=h[1], height_cm=h[2], renunci=h[3]))]
     model = learnt_deck()
     print("| hand | mode | height | table | gain | reflection | resting hands | renunci | cards | right | wrong "
           "| asked | winners+points | renunci (trick, seat, card, proof) | CPU ms/frame median | p99 "
@@ -68,6 +71,10 @@ def main(argv: list[str] | None = None) -> None:
               f"| {sum(r.renunci_right for r in injected)} / {len(injected)} | {sum(r.false_renunci for r in rs)} "
               f"| {np.median(ms):.1f} | {np.percentile(ms, 99):.1f} | {np.median(lat):.0f} ms "
               f"| {np.percentile(lat, 99):.0f} ms | {lat.max():.0f} ms |", flush=True)
+
+
+def _on_disk(seq) -> bool:
+    return seq.folder.is_dir() and len(list(seq.folder.glob("*.jpg"))) >= len(seq)
 
 
 if __name__ == "__main__":

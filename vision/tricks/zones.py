@@ -60,6 +60,7 @@ class TableWatch:
         self.moved = np.zeros(self.size[::-1], np.int32)  # the frame each pixel last moved in
         self.n = 0
         self._kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+        self._outlines: list = []  # (centre, extent, frames) of card outlines whose inside changes
 
     def small(self, frame: np.ndarray) -> np.ndarray:
         grey = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
@@ -99,6 +100,39 @@ class TableWatch:
                 continue
             mask = labels[y:y + h, x:x + w] == i
             out.append(self._patch(g, mask, (x, y), (x0, y0, x1, y1), area))
+        return out + self._glared(g, out, min_area)
+
+    def _glared(self, g: np.ndarray, found: list[Patch], min_area: float) -> list[Patch]:
+        """Cards lying still under a reflection that moves or flickers over them: their
+        outline stays put while their inside changes (movement only inside the card, none
+        around it), the same rotated rectangle for ``STILL_FRAMES`` frames and more."""
+        recent = self.moved > self.n - STILL_FRAMES
+        changed = (cv2.absdiff(g, self.settled) > CHANGE_LEVEL).view(np.uint8)
+        changed = cv2.morphologyEx(changed, cv2.MORPH_OPEN, self._kernel)
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(changed, connectivity=8)
+        outlines, out = [], []
+        for i in range(1, count):
+            x, y, w, h, area = (int(v) for v in stats[i])
+            if area < min_area:
+                continue
+            x0, y0 = max(x - MARGIN, 0), max(y - MARGIN, 0)
+            x1, y1 = min(x + w + MARGIN, self.size[0]), min(y + h + MARGIN, self.size[1])
+            moving = recent[y0:y1, x0:x1]
+            if not moving.any():
+                continue  # still all through: the first look's
+            inside = cv2.dilate((labels[y0:y1, x0:x1] == i).view(np.uint8), self._kernel) > 0
+            if (moving & ~inside).any():
+                continue  # something moves beside it: a hand
+            mask = labels[y:y + h, x:x + w] == i
+            patch = self._patch(g, mask, (x, y), (x0, y0, x1, y1), area)
+            if not patch.card_shaped or any(_near(patch, p) for p in found):
+                continue
+            outline = (patch.centre, tuple(np.round(patch.quad.ptp(0), 0)))
+            times = next((k for c, d, k in self._outlines if _same(c, d, outline)), 0) + 1
+            outlines.append((*outline, times))
+            if times > STILL_FRAMES:
+                out.append(patch)
+        self._outlines = outlines
         return out
 
     def _moved(self, g: np.ndarray, prev: np.ndarray) -> np.ndarray:
@@ -151,6 +185,24 @@ class TableWatch:
         diff = cv2.absdiff(self.current[y0:y1, x0:x1], self.bare[y0:y1, x0:x1])
         return float(np.percentile(diff, 90)) < CHANGE_LEVEL / 2
 
+    def looks_settled(self, box: tuple[int, int, int, int]) -> bool:
+        """Is ``box`` still, and the settled table again (what lay there unsettled is gone)?"""
+        x0, y0, x1, y1 = box
+        if self.moved[y0:y1, x0:x1].max() > self.n - STILL_FRAMES:
+            return False
+        diff = cv2.absdiff(self.current[y0:y1, x0:x1], self.settled[y0:y1, x0:x1])
+        return float(np.percentile(diff, 90)) < CHANGE_LEVEL / 2
+
     def to_frame(self, quad: np.ndarray) -> np.ndarray:
         """A work-pixel quadrilateral in the full frame's pixels."""
         return (np.asarray(quad, np.float32) + 0.5) / self.scale - 0.5
+
+
+def _near(a: Patch, b: Patch) -> bool:
+    return bool(np.hypot(a.centre[0] - b.centre[0], a.centre[1] - b.centre[1]) < 4)
+
+
+def _same(centre, extent, outline) -> bool:
+    """The same outline as last frame's, give or take a pixel."""
+    (c, e) = outline
+    return bool(np.hypot(centre[0] - c[0], centre[1] - c[1]) <= 1.5 and max(abs(a - b) for a, b in zip(extent, e)) <= 2)
