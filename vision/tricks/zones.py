@@ -127,7 +127,7 @@ class TableWatch:
             patch = self._patch(g, mask, (x, y), (x0, y0, x1, y1), area)
             if not patch.card_shaped or any(_near(patch, p) for p in found):
                 continue
-            outline = (patch.centre, tuple(np.round(patch.quad.ptp(0), 0)))
+            outline = (patch.centre, tuple(np.round(np.ptp(patch.quad, axis=0), 0)))
             times = next((k for c, d, k in self._outlines if _same(c, d, outline)), 0) + 1
             outlines.append((*outline, times))
             if times > STILL_FRAMES:
