@@ -64,18 +64,27 @@ def camera_factory(spec: str, marks: str, *, width: int = 1920, height: int = 10
 def trick_camera_factory(spec: str, settings):
     """Trick mode's camera (``camera.mode = tricks``): ``make(hand, on_events=, on_status=)``
     builds a :class:`vision.tricks.TrickService` reading ``hand`` on from the seats' places
-    learnt (``camera.seats``) with the deck learnt (``camera.marks = deck:NAME``); None when
-    either is missing (the table names the cards by touch)."""
-    marks, places = settings["camera.marks"], settings["camera.seats"].places
-    if settings["camera.mode"] != "tricks" or not str(marks).startswith("deck:") or places is None:
+    learnt (``camera.seats``, read at each make: the seats screen may have learnt them since
+    the start) with the deck learnt (``camera.marks = deck:NAME``); None when not in trick mode
+    or without a learnt deck (the table names the cards by touch). The places are checked at
+    the start (another camera mode, a bad edit) and at each make, which raises ValueError
+    without them."""
+    marks = settings["camera.marks"]
+    if settings["camera.mode"] != "tricks" or not str(marks).startswith("deck:"):
         return None
-    size = (settings["camera.width"], settings["camera.height"])
     from vision.tricks import check_seats
-    problem = check_seats(places, size)  # checked at each start: another camera mode, a bad edit
-    if problem:
-        logging.getLogger("kiosk").error(
-            "kiosk: trick camera off: camera.seats: %s (learn them again: botifarra-kiosk seats)", problem)
-        return None
+
+    def places_and_size():
+        places, size = settings["camera.seats"].places, (settings["camera.width"], settings["camera.height"])
+        problem = "they have not been learnt" if places is None else check_seats(places, size)
+        if problem:
+            raise ValueError(f"camera.seats: {problem} (learn them again: Settings, Seats)")
+        return places, size
+
+    try:
+        places_and_size()
+    except ValueError as exc:
+        logging.getLogger("kiosk").error("kiosk: trick camera off until the seats are learnt: %s", exc)
 
     def make(hand, **callbacks):
         from kiosk import paths
@@ -83,6 +92,7 @@ def trick_camera_factory(spec: str, settings):
         from vision.sources import open_source
         from vision.tricks import TrickReader, TrickService
 
+        places, size = places_and_size()
         source = open_source(spec, width=size[0], height=size[1], exposure=settings["camera.exposure"],
                              cache_dir=paths.cache_dir())
         reader = TrickReader(deck_store().load(str(marks)[5:]), places, hand, frame_size=size)

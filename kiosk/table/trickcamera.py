@@ -23,7 +23,8 @@ log = logging.getLogger("kiosk.table")
 @dataclass(frozen=True)
 class SeatAsk:
     """A card at ``seat`` to show again or name: ``reason`` "unnamed" (the camera cannot
-    name it) or "played" (``card``, already played: a misread, or a card picked up again)."""
+    name it), "played" (``card``, already played: a misread, or a card picked up again) or
+    "taken" (its trick was taken off before the camera saw it lying still: name it)."""
     seat: int
     trick: int
     reason: str

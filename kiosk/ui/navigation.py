@@ -20,6 +20,7 @@ class Overlay(StrEnum):
     SETTINGS = "settings"
     DIAGNOSTICS = "diagnostics"
     LEARN_DECK = "learn_deck"
+    SEATS = "seats"              # trick mode's set-up: where each seat plays
     EVIDENCE = "evidence"        # the photo of the hand being confirmed or edited
     REPLAY = "replay"            # a past hand replayed trick by trick (from the history)
 

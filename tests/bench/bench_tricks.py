@@ -91,7 +91,9 @@ def run_hand(model, seq: Sequence) -> HandResult:
             e = events.pop(0)
             if isinstance(e, TrickAsk):
                 out.asked += 1
-                code = _lying(seq, e.seat, f.t_s)
+                # the table names the card played at that seat in that trick
+                p = truth.get((e.trick, e.seat))
+                code = p.code if p is not None else _lying(seq, e.seat, f.t_s)
                 events += reader.answer(e.seat, Card.parse(code))
                 continue
             assert isinstance(e, TrickPlay)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from kiosk.cli import main
 from kiosk.commands.run import trick_camera_factory
 from kiosk.settings import Settings
@@ -28,8 +30,12 @@ def test_the_seats_are_learnt_from_four_cards_kept_and_checked_at_start(tmp_path
     assert (settings["camera.width"], settings["camera.height"]) == seq.size
     settings.set("camera.mode", "tricks")
     settings.set("camera.marks", "deck:fournier")
-    assert trick_camera_factory("demo", settings) is not None
+    make = trick_camera_factory("demo", settings)
+    assert make is not None
     settings.set("camera.width", 320)  # another camera mode: the places are off the frame
+    with pytest.raises(ValueError, match="outside the camera's frame"):
+        make(None)  # the trick camera does not start (the table names the cards by touch)
+    settings.set("camera.mode", "piles")
     assert trick_camera_factory("demo", settings) is None
     assert main(["seats", "--frames", str(sorted(folder.glob("*.jpg"))[0]), "--settings", str(ini)]) == 1
     assert "four cards were not seen" in capsys.readouterr().err

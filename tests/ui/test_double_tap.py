@@ -40,6 +40,7 @@ def _places(w: Walker) -> None:
     unlock = ("settings", "pin_1", "pin_2", "pin_3", "pin_4", "pin_ok")
     w.also("settings", taps=unlock)
     w.also("learn-deck", taps=unlock + ("learn_deck",))
+    w.also("seats", taps=unlock + ("seats",))
     w.also("diagnostics", taps=unlock + ("diagnostics",))
     d = w.d
     d.tap("new_match", shot=False)

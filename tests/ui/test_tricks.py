@@ -160,41 +160,71 @@ def test_a_renunci_is_shown_confirmed_and_another_dismissed(kiosk):
     assert d.app.session.state.totals[("B" if r.team == "A" else "A")] == 36  # x1: no contro
 
 
-def test_a_trick_read_by_the_overhead_camera(kiosk):
-    """The realistic overhead camera's frames (tests/overhead) through a file source, the trick
-    reader on its own thread, the app's to_ui, the session: each card at its seat."""
+def test_a_whole_hand_read_by_the_trick_camera(kiosk, tmp_path, monkeypatch):
+    """A whole hand at a rough table, rendered (tests/overhead/rough.py: kept on disk after the
+    first time), through the kiosk's camera path from the source on: the deck learnt on this
+    kiosk and the seats' places in the settings (``trick_camera_factory`` checks them), the
+    trick reader on its own thread (``TrickService``), the feed, the app's to_ui, the session:
+    every card at its seat, an ask answered by taps at its seat, ending on the confirmation
+    with the points of the tricks. The recording plays at the camera's 10 frames a second, in
+    lockstep with the reader (a busy test machine must not drop frames a camera would give)."""
     import time
 
-    from tests.overhead.frames import _version
-    from tests.realcam.dataset import cache_dir
-    from tests.vision.test_tricks import one_trick, trick_deck
-    from vision.sources import FileSource
+    from kiosk.commands.run import trick_camera_factory
+    from kiosk.decks import deck_store
+    from kiosk.settings import SeatPlaces
+    from tests.bench.bench_tricks import learnt_deck
+    from tests.overhead.lockstep import LockstepSource
+    from tests.overhead.rough import rough_overhead
     from vision.tricks import TrickReader, TrickService
 
-    seq, _ = one_trick()  # rendered once, kept on disk
-    folder = cache_dir() / f"overhead-{_version()}-{seq.key}"
-    deck = trick_deck()
-    made = []
-
-    def make(hand, **callbacks):
-        reader = TrickReader(deck, seq.seats_px, hand, frame_size=seq.size)
-        made.append(TrickService(FileSource(folder, loop=False, fps=8), reader, **callbacks))
-        return made[-1]
-
+    seq = rough_overhead(401, mode="720p", height_cm=70.0)  # a hand of the bench (tricks_rough)
+    for _ in seq.frames():  # rendered once, kept on disk
+        pass
+    monkeypatch.setenv("BOTIFARRA_DATA_DIR", str(tmp_path / "data"))
+    deck_store().save(learnt_deck())  # the deck learnt on this kiosk: "fournier"
+    settings = tricks_settings()
+    for key, value in (("camera.marks", "deck:fournier"), ("camera.seats", SeatPlaces.of(seq.seats_px)),
+                       ("camera.width", seq.size[0]), ("camera.height", seq.size[1])):
+        settings.set(key, value)
     doc = seq.plan.doc
-    d = kiosk.start(settings=tricks_settings(), trick_camera=make)
+    assert trick_camera_factory(f"file:{seq.folder}", settings) is not None  # the kiosk would read
+
+    def make(hand, **callbacks):  # as trick_camera_factory's, the recording in lockstep
+        places, size = settings["camera.seats"].places, (settings["camera.width"], settings["camera.height"])
+        reader = TrickReader(deck_store().load("fournier"), places, hand, frame_size=size)
+        return TrickService(LockstepSource(seq.folder), reader, **callbacks)
+
+    d = kiosk.start(settings=settings, trick_camera=make)
     start_match(d, dealer=(doc["first_lead"] - 1) % 4)
+    session = d.app.session
+    assert session.match.rules.play_rule == doc["rules"]["play_rule"]
     bid(d, doc["trump"], play=False)
     d.tap("play")
-    assert d.screen == "tricks" and made
-    session = d.app.session
-    deadline = time.monotonic() + 60
-    while session.state.tricks.played < 4 and time.monotonic() < deadline:
+    service = d.current.feed.service
+    assert d.screen == "tricks" and service is not None
+    truth = {(p.trick, p.seat): p.code for p in seq.plan.plays}
+    asked, shot = 0, False
+    deadline = time.monotonic() + len(seq) / 10 + 300  # in lockstep: slower on a busy machine
+    while time.monotonic() < deadline:
         d.pump(2)
         time.sleep(0.05)
-    d.pump(5)
-    assert [(p.trick, p.seat, p.card.code) for p in session.trick_play.hand_in_play().events] == \
-        [(p.trick, p.seat, p.code) for p in seq.plan.plays]
-    assert not d.current.feed.asks
-    assert session.state.tricks.last is not None and d.current.seats[session.state.tricks.last.winner]["won"]
+        if d.screen != "tricks":
+            break
+        for seat, ask in list(d.current.feed.asks.items()):  # the table shows it: a tap names it
+            asked += 1
+            assert d.current.panel == "", (d.current.panel, ask, f"{service.frames} of {len(seq)} frames read")
+            d.tap(f"seat_{seat}")
+            d.tap(f"pick_{truth[ask.trick, seat]}")
+        if not shot and session.state.tricks is not None and session.state.tricks.number == 7:
+            d.shot(state="camera")  # mid-hand, the camera reading on, at the four sizes
+            shot = True
+    assert d.screen == "confirm", f"{session.state.tricks.played} cards read"
+    played = [(p.trick, p.seat, p.card.code) for p in session.trick_play.hand_in_play().events]
+    # every card at its seat in its trick: read, or asked and named by taps; never a wrong one
+    assert played == [(p.trick, p.seat, p.code) for p in seq.plan.plays], (asked, service.frames)
+    points = {b.team: b.points for b in session.state.pending.breakdown}
+    assert points == seq.plan.check["points"]
     d.shot(state="camera")
+    d.tap("confirm")
+    assert d.screen == "scoreboard" and session.match.hands[0].points == points

@@ -9,7 +9,10 @@ happened in each (typed :class:`TrickPlay` / :class:`TrickAsk`):
   again), is looked at again on the next frames, then asked about at that seat;
 - the hand in play (:class:`kiosk.game.handrecord.HandInPlay`) says whose turn it is: a
   card at another seat is held until its turn comes, never guessed into the hand;
-- a trick taken off the table clears the four places.
+- a trick taken off the table clears the four places; one taken off before all its cards
+  were read (a card the camera never saw lying still: a hand over it, a reflection on it) has
+  its missing cards asked about, one seat at a time in turn order, never taken from the next
+  trick's cards laid at that seat.
 
 The table answers an ask with :meth:`answer` (the card, as the players say it).
 """
@@ -47,8 +50,9 @@ class TrickPlay:
 
 @dataclass(frozen=True)
 class TrickAsk:
-    """A card at ``seat`` the reader cannot name (``reason`` "unnamed") or names as one
-    already played ("played": ``card``): the table is asked to show or say it."""
+    """A card at ``seat`` the reader cannot name (``reason`` "unnamed"), names as one
+    already played ("played": ``card``), or did not see before its trick was taken off
+    ("taken"): the table is asked to show or say it."""
 
     trick: int
     seat: int
@@ -97,6 +101,10 @@ class TrickReader:
         self.down: dict[int, Card] = {}  # seat -> its card in the trick on the table
         self.down_box: dict[int, tuple[int, int, int, int]] = {}  # where it lies (work px)
         self.swept: dict[int, Card] = {}  # seat -> its card in the trick taken last
+        self.asked_taken: tuple[int, int] | None = None  # (trick, seat) asked about last
+        self.taken = False  # the trick in play was taken off with cards not read: ask for them
+        self.vanished: set[int] = set()  # seats whose card, waiting for its turn, went in this trick
+        self.named: dict[int, Card] = {}  # seat -> a card the table named that the camera did not see
         self.frame_no = -1
 
     @property
@@ -106,11 +114,15 @@ class TrickReader:
 
     # -- the table's side -------------------------------------------------------------
     def answer(self, seat: int, card: Card) -> list[TrickEvent]:
-        """The table says which card lies at ``seat`` (after an ask)."""
+        """The table says which card lies at ``seat`` (after an ask), or lay there: the card
+        of the seat to play that the camera did not see (its trick taken off)."""
         seen = self.seen.get(seat)
-        if seen is None:
-            raise ValueError(f"no card is waiting at seat {seat}")
-        seen.card, seen.asked = card, False
+        if self.taken or seen is None:
+            if seat != self.hand.to_play:
+                raise ValueError(f"no card is waiting at seat {seat}")
+            self.named[seat] = card
+        else:
+            seen.card, seen.asked = card, False
         return self._place()
 
     # -- each frame ---------------------------------------------------------------------
@@ -120,6 +132,8 @@ class TrickReader:
         patches = self.watch.step(frame)
         if self.down and not self.hand.trick:
             self._sweep()
+        elif not self.taken:
+            self._taken_unread()
         for patch in patches:
             seat = self._seat_of(patch)
             if patch.bare:
@@ -128,8 +142,11 @@ class TrickReader:
                     self.seen.pop(seat, None)
                 continue
             if seat in self.down:
-                if not self.hand.trick and self._overlaps(seat, patch):
-                    self._gone(seat)  # a complete trick's card touched: taken, or covered by the next
+                if self._overlaps(seat, patch):
+                    if not self.hand.trick:
+                        self._gone(seat)  # a complete trick's card touched: taken, or covered by the next
+                    elif not self.taken and (patch.bare or patch.card_shaped):
+                        self._take_unread()  # the trick taken, or covered by the next, not all read
                 continue
             if seat is None or not patch.card_shaped:
                 continue
@@ -141,6 +158,24 @@ class TrickReader:
                 events += self._read(frame, seat, seen)
         return events + self._place()
 
+    def _taken_unread(self) -> None:
+        """The trick in play taken off before its cards were all read: every card that lay
+        for it (read, or named and waiting for its turn) gone, at least two of them."""
+        for seat, seen in list(self.seen.items()):
+            if seen.card is not None and self.watch.looks_settled(seen.box):
+                del self.seen[seat]  # a card waiting for its turn, gone
+                self.vanished.add(seat)
+        waiting = any(seen.card is not None for seen in self.seen.values())
+        gone = all(self.watch.looks_bare(box) for box in self.down_box.values())
+        if gone and not waiting and len(self.down) + len(self.vanished) >= 2:
+            self._take_unread()
+
+    def _take_unread(self) -> None:
+        for seat in list(self.down):
+            self._gone(seat)
+        self.vanished.clear()
+        self.taken = True
+
     def _sweep(self) -> None:
         """The trick on the table is complete: each of its cards' places seen bare again
         (still, nothing on it) is cleared."""
@@ -148,6 +183,7 @@ class TrickReader:
             self._gone(seat)
 
     def _gone(self, seat: int) -> None:
+        self.vanished.clear()
         self.watch.forget(self.down_box.pop(seat))
         self.swept[seat] = self.down.pop(seat)
 
@@ -200,18 +236,32 @@ class TrickReader:
             if not self.hand.trick and len(self.hands) > 1:
                 self._keep_hands_led_by_first_card()
             seat = self.hand.to_play
+            named = self.named.pop(seat, None)
             seen = self.seen.get(seat)
-            if seen is None or seen.card is None or seat in self.down:
+            if named is None and self.taken:
+                if self.asked_taken != (self.hand.trick_number, seat):
+                    self.asked_taken = (self.hand.trick_number, seat)
+                    out.append(TrickAsk(self._trick_no(), seat, "taken", self.frame_no))
+                break
+            card = named if named is not None else seen.card if seen is not None else None
+            if card is None or seat in self.down:
                 break
             try:
-                hands = [h.play(CardPlayed(self.hand.trick_number, seat, seen.card)) for h in self.hands
+                hands = [h.play(CardPlayed(self.hand.trick_number, seat, card)) for h in self.hands
                          if h.to_play == seat]
             except IllegalPlayError:
-                seen.card, seen.asked = None, True
+                if named is None:
+                    seen.card, seen.asked = None, True
                 out.append(TrickAsk(self._trick_no(), seat, "played", self.frame_no))
                 break
             self.hands = hands
-            out.append(TrickPlay(self.hand.events[-1].trick, seat, seen.card, self.frame_no))
+            out.append(TrickPlay(self.hand.events[-1].trick, seat, card, self.frame_no))
+            if named is not None:  # not on the table any more (its trick was taken off)
+                self.swept[seat] = card
+                if not self.hand.trick:
+                    self.taken = False  # the taken trick is complete: the next is read again
+                    self.vanished.clear()
+                continue
             self.watch.settle(seen.box)
             self.down[seat] = seen.card
             self.down_box[seat] = seen.box

@@ -18,6 +18,7 @@ SCREEN_MODULES = {
     "diagnostics": "DiagnosticsScreen",
     "deal": "DealScreen",
     "learn_deck": "LearnDeckScreen",
+    "seats": "SeatsScreen",
     "tricks": "TricksScreen",
     "replay": "ReplayScreen",
     # a game without pairs (four each for himself, three, rector i vicari)

@@ -48,7 +48,7 @@ class SettingsScreen(KioskScreen):
 
     # ------------------------------------------------------------------ enter / leave
     def on_leave(self, *args):
-        if self.manager is None or self.manager.current not in ("diagnostics", "learn_deck"):
+        if self.manager is None or self.manager.current not in ("diagnostics", "learn_deck", "seats"):
             self.svm.lock()
             self.mode = "pin"
         self._stop_tick()

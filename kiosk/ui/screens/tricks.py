@@ -147,7 +147,8 @@ class TricksScreen(KioskScreen):
             ask_text = ""
             if ask is not None and self.panel != "last":
                 ask_text = (_("Already played: {card}").format(card=card_text(ask.card).replace("\n", " "))
-                            if ask.reason == "played" else _("Show the card again"))
+                            if ask.reason == "played" else _("Taken unseen: tap to name it")
+                            if ask.reason == "taken" else _("Show the card again"))
             seats[seat] = {"text": card_text(code), "card": code or "", "name": player_name(state, seat),
                            "ask": ask_text, "turn": seat == view.to_play and self.panel != "last",
                            "won": shown.winner == seat, "bg": card_colour(code)}

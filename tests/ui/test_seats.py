@@ -1,0 +1,47 @@
+"""Trick mode's set-up on the screen (Settings, Seats), as ``botifarra-kiosk seats`` does it:
+four cards dealt one per seat under the overhead camera (the first trick of a rough table's
+hand, led by seat 1, rendered and kept on disk) through the kiosk's own frames-only camera;
+each seat lights up as its card lies still, Save keeps the places in the settings."""
+
+from __future__ import annotations
+
+import pytest
+
+from kiosk.commands.run import camera_factory
+from tests.ui.flows import wait_for
+from tests.ui.ui2steps import open_settings
+
+pytestmark = pytest.mark.ui
+
+
+def test_the_seats_are_learnt_on_the_screen_and_kept(kiosk, tmp_path, monkeypatch):
+    from tests.overhead.rough import rough_overhead
+
+    seq = rough_overhead(403, mode="720p", height_cm=78.0, tricks=1)
+    assert seq.plan.doc["first_lead"] == 0  # the cards come in seat order
+    for _ in seq.frames():  # rendered once, kept on disk
+        pass
+    monkeypatch.setenv("BOTIFARRA_CONFIG_DIR", str(tmp_path / "config"))  # where Save writes
+    d = kiosk.start(camera_factory=camera_factory(f"file:{seq.folder}", "aruco", width=1280, height=720))
+    open_settings(d)
+    d.tap("seats")
+    assert d.screen == "seats"
+    screen = d.current
+    assert screen.learnt == [False] * 4 and not d.has("save") and "Seient 1" in screen.prompt
+    assert wait_for(d, lambda: screen.learnt[1], timeout=30), screen.prompt
+    assert "Seient 3" in screen.prompt and not d.has("save")
+    d.shot(state="two")
+    d.tap("start_again")  # forget them: the next cards count from seat 1 again
+    assert screen.learnt == [False] * 4
+    d.tap("back")
+    d.tap("seats")  # the file starts again with the camera: the four cards from the first
+    assert wait_for(d, lambda: screen.complete, timeout=40), screen.prompt
+    d.shot(state="learnt")
+    d.tap("save")
+    assert d.screen == "settings"
+    places = d.app.settings["camera.seats"].places
+    for seat, (x, y) in seq.seats_px.items():  # laid a few centimetres off its place at most
+        assert abs(places[seat][0] - x) < 60 and abs(places[seat][1] - y) < 60, (seat, places[seat], (x, y))
+    assert (d.app.settings["camera.width"], d.app.settings["camera.height"]) == seq.size
+    from kiosk.settings import Settings
+    assert Settings.load()["camera.seats"].places == places  # kept for the next start
