@@ -37,6 +37,7 @@ class Step(enum.StrEnum):
     VARIANT_CARDS = "variant_cards"
     VARIANT_CONFIRM = "variant_confirm"
     VARIANT_WON = "variant_won"
+    VARIANT_EDIT = "variant_edit"
 
 
 SCORE_STEPS = (Step.SCORE_CAMERA, Step.SCORE_CARDS, Step.SCORE_POINTS)

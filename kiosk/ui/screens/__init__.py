@@ -26,4 +26,5 @@ SCREEN_MODULES = {
     "variant_cards": "VariantCardsScreen",
     "variant_confirm": "VariantConfirmScreen",
     "variant_won": "VariantWonScreen",
+    "variant_edit": "VariantEditScreen",
 }

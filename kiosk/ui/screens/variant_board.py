@@ -6,6 +6,7 @@ allows it), then the points, a renunci or a misdeal."""
 from __future__ import annotations
 
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
+from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.widget import Widget
@@ -35,14 +36,24 @@ def signed(n: int) -> str:
     return f"\u2212{-n}" if n < 0 else str(n)
 
 
-def seat_sheet_rows(players: list[str], rows, u: float) -> list[BoxLayout]:
+class SeatSheetRow(ButtonBehavior, BoxLayout):
+    """One hand on the sheet of a game without pairs (tap it to edit the hand, on the table's
+    own match)."""
+    action = StringProperty("")
+
+
+def seat_sheet_rows(players: list[str], rows, u: float, *, on_tap=None) -> list[BoxLayout]:
     """The hand sheet of a game without pairs (History): #, trump, ×, then one column per
     player with the running total after the hand (a minus sign for a loss), the heading
-    naming the players in their seat colours."""
+    naming the players in their seat colours. ``on_tap(index)``: a row tapped."""
     from kivy.factory import Factory
 
     def line(index: int, header: bool, cells: list[str]) -> BoxLayout:
-        box = BoxLayout(size_hint_y=None, height=u * (34 if header else 44), spacing=u * 2)
+        box = (BoxLayout if header else SeatSheetRow)(size_hint_y=None, height=u * (34 if header else 48),
+                                                      spacing=u * 2)
+        if on_tap is not None and not header:
+            box.action = f"hand_{index + 1}"
+            box.bind(on_release=lambda w, i=index: on_tap(i))
         shade = (0.20, 0.23, 0.29, 1) if header else ((0.16, 0.18, 0.23, 1) if index % 2 else (0.11, 0.12, 0.16, 1))
         with box.canvas.before:
             Color(*shade)
