@@ -27,8 +27,8 @@ GAME_NAMES = {"pairs": N_("In pairs"), "four_individual": N_("Each for himself")
               "three": N_("Three players"), "two": N_("Rector i vicari")}
 # where each seat sits around the table (fractions of the diagram), the next one on the right
 SEAT_PLACES = {2: ((0.5, 0.14), (0.5, 0.86)),
-               3: ((0.5, 0.14), (0.84, 0.72), (0.16, 0.72)),
-               4: ((0.5, 0.14), (0.84, 0.5), (0.5, 0.86), (0.16, 0.5))}
+               3: ((0.5, 0.14), (0.81, 0.7), (0.19, 0.7)),
+               4: ((0.5, 0.14), (0.81, 0.5), (0.5, 0.86), (0.19, 0.5))}
 
 
 def signed(n: int) -> str:
@@ -93,8 +93,31 @@ class SeatTotal(BoxLayout):
     dealer = NumericProperty(0)
 
 
+def fitted_font(text: str, width: float, height: float, largest: float, least: float) -> float:
+    """The largest bold font (down to ``least``) at which ``text`` fits ``width`` x ``height``
+    wrapped at its spaces, no word broken."""
+    from kivy.core.text import Label as CoreLabel
+    size = max(least, largest)
+    while True:
+        core = CoreLabel(font_size=size, bold=True)
+        space = core.get_extents(" ")[0]
+        lines, line, widest = 1, 0.0, 0.0
+        for word in text.split():
+            w, line_h = core.get_extents(word)
+            widest = max(widest, w)
+            if line and line + space + w > width:
+                lines, line = lines + 1, w
+            else:
+                line = line + space + w if line else w
+        line_h = core.get_extents("Ag")[1]
+        if (widest <= width and lines * line_h <= height) or size <= least:
+            return size
+        size -= 1
+
+
 class SeatRing(Widget):
-    """The table from above with 2, 3 or 4 seats; the dealer's name framed."""
+    """The table from above with 2, 3 or 4 seats; the dealer's name framed. A name wraps at
+    its spaces and its font shrinks to fit (never cut)."""
     names = ListProperty([])
     dealer = NumericProperty(-1)
     u = NumericProperty(1)
@@ -115,18 +138,26 @@ class SeatRing(Widget):
         self.canvas.before.clear()
         places = SEAT_PLACES.get(n, ())
         cx, cy = self.center
+        table_w, table_h = self.width * 0.24, self.height * 0.4
         with self.canvas.before:
             Color(0.10, 0.35, 0.18, 1)
-            RoundedRectangle(pos=(cx - self.width * 0.2, cy - self.height * 0.2),
-                             size=(self.width * 0.4, self.height * 0.4), radius=[8 * self.u])
-        fs = max(theme.MIN_FONT * self.u, min(self.height * 0.11, self.width * 0.07))
-        for seat, (lab, place) in enumerate(zip(self._labels, places)):
+            RoundedRectangle(pos=(cx - table_w / 2, cy - table_h / 2), size=(table_w, table_h),
+                             radius=[8 * self.u])
+        largest = max(theme.MIN_FONT * self.u, min(self.height * 0.11, self.width * 0.07))
+        boxes = []
+        for place in places:
+            # beside the table: from the edge to the table; above or below it: the whole width
+            side = place[0] != 0.5
+            boxes.append((self.width * (0.37 if side else 0.94), self.height * (0.4 if side else 0.27)))
+        fs = min((fitted_font(name, w, h, largest, theme.MIN_FONT * self.u)
+                  for name, (w, h) in zip(self.names, boxes)), default=largest)
+        for seat, (lab, place, box) in enumerate(zip(self._labels, places, boxes)):
             lab.text = self.names[seat]
             lab.color = SEAT_COLOURS[seat]
             lab.font_size = fs
-            lab.size = (self.width * 0.36, self.height * 0.24)
-            lab.text_size = lab.size
-            lab.shorten = True
+            lab.size = box
+            lab.text_size = box
+            lab.shorten = False
             lab.center = (self.x + self.width * place[0], self.y + self.height * place[1])
             if seat == self.dealer:
                 with self.canvas.before:
@@ -196,7 +227,16 @@ class VariantBoardScreen(KioskScreen):
                                     on_release=lambda b: self.app.act(self.session.begin_action, "penalty")))
         grid.add_widget(KButton(text=_("Misdeal"), action="misdeal",
                                 on_release=lambda b: self.app.act(self.session.misdeal)))
-        grid.cols = 3 if len(grid.children) > 4 or self.width < self.height else len(grid.children)
+        self.on_size()
+
+    def on_size(self, *_) -> None:
+        """The buttons' columns for this shape (read again when the screen turns): four
+        players in landscape give their totals the height, the buttons go four across (and
+        so do seven buttons or more: two rows of touch size)."""
+        grid = self.ids.actions
+        n = len(grid.children)
+        wide = 4 if (self.seats == 4 or n > 6) and self.width >= self.height else 3
+        grid.cols = wide if n > 4 or self.width < self.height else max(1, n)
 
     def on_undo_button(self):
         if self.session.state.can_undo:
