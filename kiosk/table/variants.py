@@ -20,7 +20,7 @@ GAMES = ("pairs", "four_individual", "three", "two")
 SEATS = {"pairs": 4, "four_individual": 4, "three": 3, "two": 2}
 # the steps (screens) of a game without pairs: the draft's step on the left
 SEAT_STEPS = {"score_points": "variant_points", "score_cards": "variant_cards",
-              "score_camera": "variant_points", "confirm": "variant_confirm",
+              "score_camera": "variant_camera", "confirm": "variant_confirm",
               "penalty": "variant_confirm", "misdeal": "variant_confirm",
               "scoreboard": "variant_board", "edit_hand": "variant_edit"}
 

@@ -63,13 +63,11 @@ def test_rector_i_vicari_to_the_end_by_points_then_by_cards(kiosk):
     points(d, [40, None])
     d.tap("confirm")
     assert d.screen == "variant_won" and s.state.game.winner == 0 and s.state.game.end_reason == "target"
-    readable(d, seen)
     # the next match, by cards: Pere's pile the four aces and two kings (3 tricks: 1 point)
     d.tap("next_match")
     assert d.screen == "variant_board" and s.state.game.totals == (0, 0)
     d.tap("trump_botifarra")
     cards(d, 1, ["1O", "1C", "1E", "1B", "12O", "12C"])
-    readable(d, seen)
     # Pere: 22 card points, 3 tricks of 24: one point, and the odd trick's point (fewer tricks)
     result = s.state.game.result
     assert result.points == (38 + 10, 22 + 2) and result.scored == ((48 - 36) * 2, 0)
@@ -89,4 +87,5 @@ def test_rector_i_vicari_to_the_end_by_points_then_by_cards(kiosk):
     d.tap("save")
     assert d.screen == "variant_won" and s.state.game.totals == (60, 0)
     assert s.state.game.rows[1].kind == "penalty" and s.state.game.rows[1].offender == 1
-    assert seen >= {"variant_board", "variant_confirm", "variant_won", "variant_edit"}
+    # (the confirmation, the match won and the cards with three players: tests/ui/test_variants.py)
+    assert seen == {"variant_board", "variant_edit"}

@@ -27,4 +27,5 @@ SCREEN_MODULES = {
     "variant_confirm": "VariantConfirmScreen",
     "variant_won": "VariantWonScreen",
     "variant_edit": "VariantEditScreen",
+    "variant_camera": "VariantCameraScreen",
 }

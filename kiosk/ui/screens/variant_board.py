@@ -219,6 +219,9 @@ class VariantBoardScreen(KioskScreen):
                     text=f"{level_name(level)}: {names[seat]}", action=f"double_{level}_{seat}",
                     on_release=lambda b, lv=level, s=seat: self.app.act(self.session.double, lv, s)))
         if state.contract.trump is not None:
+            if self.app.camera_factory is not None:  # every player's pile under the camera
+                grid.add_widget(KButton(text=_("Camera"), action="camera", color_bg=theme.PRIMARY,
+                                        on_release=lambda b: self.app.act(self.session.begin_score, "camera")))
             grid.add_widget(KButton(text=_("Points"), action="points", color_bg=theme.PRIMARY,
                                     on_release=lambda b: self.app.act(self.session.begin_score, "points")))
             grid.add_widget(KButton(text=_("Cards"), action="cards",
