@@ -55,7 +55,8 @@ def test_piles_read_by_camera_one_player_at_a_time(kiosk):
     d.tap(rest[0], shot=False)  # one more trick for Anna
     d.tap(rest[1], shot=False)
     d.tap("ok")
-    piles = s.state.pending.result.event["piles"]
-    assert [len(p) for p in piles] == [18, 30]
+    result = s.state.pending.result
+    assert [len(p) for p in result.event["piles"]] == [18, 30] and result.source == "camera"
+    assert result.evidence and result.evidence.endswith(".jpg")  # the photo kept
     d.tap("confirm")
     assert s.state.game.rows[-1].kind == "played" and d.screen == "variant_board"

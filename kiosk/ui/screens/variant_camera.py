@@ -129,7 +129,9 @@ class VariantCameraScreen(KioskScreen):
 
     def correct(self) -> None:
         """The card grid with the piles read so far, to fix them card by card."""
-        self.session.update_draft(step=Step.SCORE_CARDS, piles=self._piles(), cards=())
+        evidence = self.scoring.evidence if self.scoring is not None else None
+        self.session.update_draft(step=Step.SCORE_CARDS, piles=self._piles(), cards=(), source="camera",
+                                  evidence=evidence)
 
     def done(self) -> None:
         piles = completed(self._piles(), VARIANTS[self.session.state.game.key].deck)

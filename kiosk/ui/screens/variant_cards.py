@@ -123,7 +123,11 @@ class VariantCardsScreen(KioskScreen):
         self.session.update_draft(piles=[])
 
     def done(self) -> None:
-        self.app.act(self.session.propose, piles_event(completed(self._piles(), self._deck())))
+        event = piles_event(completed(self._piles(), self._deck()))
+        draft = self.session.state.draft
+        if draft is not None and draft.source == "camera":  # a camera read corrected by hand
+            event.update(source="camera", evidence=draft.evidence)
+        self.app.act(self.session.propose, event)
 
     def on_confirm_button(self):
         self.done()
