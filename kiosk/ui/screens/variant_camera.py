@@ -91,11 +91,15 @@ class VariantCameraScreen(KioskScreen):
         self.ids.preview.start()
 
     def on_leave(self, *args):
+        self.stop_camera()
+        self.app.hardware.camera_light(False)
+
+    def stop_camera(self) -> None:
+        """The camera's threads stopped and joined (leaving the screen, or the app stopping)."""
         self.ids.preview.stop()
         scoring, self.scoring = self.scoring, None
         if scoring is not None:
             scoring.stop()
-        self.app.hardware.camera_light(False)
 
     def _on_frame(self, frame) -> None:
         """Capture thread: the small image for the preview, the latest read drawn on it."""
