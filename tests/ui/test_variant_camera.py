@@ -1,6 +1,6 @@
 """Score a game without pairs by camera (issue 24): the demo camera's marked pile read for
 one player, the next player's pile read apart (a card already counted stays with the first
-player), the rest of the deck to the player left; the hand confirmed with the camera as its
+player, kept in the draft), the rest of the deck to the player left; the hand confirmed with the camera as its
 source and its photo; Back, then Correct opens the card grid with the piles read."""
 
 from __future__ import annotations
@@ -36,11 +36,7 @@ def test_piles_read_by_camera_one_player_at_a_time(kiosk):
     d.tap("seat_1")  # Anna's pile kept; the same pile seen again is not Pere's
     time.sleep(0.5)
     d.pump(5)
-    assert d.current._piles() == [anna, []]
-    d = kiosk.start(camera_factory=camera_factory("demo", "aruco"))  # a restart: the piles kept
-    s = d.app.session
-    assert d.screen == "variant_camera" and list(s.state.draft.piles[0]) == anna
-    assert d.has("seat_0") and d.has("seat_1")
+    assert d.current._piles() == [anna, []] and list(s.state.draft.piles[0]) == anna
     d.tap("ok")  # Pere takes the other 32 cards
     assert d.screen == "variant_confirm"
     result = s.state.pending.result
