@@ -26,7 +26,7 @@ from kiosk.table.memory import NewMatchForm, Shown, TableMemory
 from kiosk.table.tricks import TrickPlay
 from kiosk.table.state import ACTION_STEPS, Draft, SaveResult, Step, TableState, Undone
 from kiosk.table.variants import table_for
-from kiosk.table.views import edit_event_of, hand_data_of
+from kiosk.table.views import edit_event_of
 
 log = logging.getLogger("kiosk.table")
 DRAW_SUITS = (Suit.OROS, Suit.COPES, Suit.ESPASES, Suit.BASTOS)
@@ -362,11 +362,11 @@ class TableSession:
 
     def hand_data(self, index: int) -> dict:
         """A past hand in the match JSON form (what an edit replaces)."""
-        return hand_data_of(self.match, index)
+        return table_for(self.match).hand_data(self.match, index)
 
     def edit_preview(self, index: int, data: dict) -> dict:
         """The totals the match would have after the edit (raises the core's error)."""
-        return dict(self.match.apply(edit_event_of(self.match, index, data)).totals)
+        return table_for(self.match).totals_of(self.match.apply(edit_event_of(self.match, index, data)))
 
     def edit_hand(self, index: int, data: dict) -> SaveResult:
         return self._commit(edit_event_of(self.match, index, data))

@@ -37,6 +37,8 @@ class Step(enum.StrEnum):
     VARIANT_CARDS = "variant_cards"
     VARIANT_CONFIRM = "variant_confirm"
     VARIANT_WON = "variant_won"
+    VARIANT_EDIT = "variant_edit"
+    VARIANT_CAMERA = "variant_camera"
 
 
 SCORE_STEPS = (Step.SCORE_CAMERA, Step.SCORE_CARDS, Step.SCORE_POINTS)

@@ -20,9 +20,9 @@ GAMES = ("pairs", "four_individual", "three", "two")
 SEATS = {"pairs": 4, "four_individual": 4, "three": 3, "two": 2}
 # the steps (screens) of a game without pairs: the draft's step on the left
 SEAT_STEPS = {"score_points": "variant_points", "score_cards": "variant_cards",
-              "score_camera": "variant_points", "confirm": "variant_confirm",
+              "score_camera": "variant_camera", "confirm": "variant_confirm",
               "penalty": "variant_confirm", "misdeal": "variant_confirm",
-              "scoreboard": "variant_board", "edit_hand": "variant_board"}
+              "scoreboard": "variant_board", "edit_hand": "variant_edit"}
 
 
 def games_for(players: int) -> tuple[str, ...]:
@@ -52,6 +52,12 @@ class PairTable:
     state_of = staticmethod(views.state_of)
     pending_of = staticmethod(views.pending_of)
     undone_between = staticmethod(views.undone_between)
+    hand_data = staticmethod(views.hand_data_of)
+
+    @staticmethod
+    def totals_of(match) -> dict:
+        """The totals by pair (what an edit's preview shows)."""
+        return dict(match.totals)
 
     @staticmethod
     def rematch_event(match, state: TableState) -> dict:
@@ -63,6 +69,24 @@ class PairTable:
 
 class SeatTable:
     """The reading of a game without pairs: one total per seat."""
+
+    @staticmethod
+    def totals_of(match) -> dict:
+        """The totals by seat (what an edit's preview shows)."""
+        return dict(enumerate(match.totals))
+
+    @staticmethod
+    def hand_data(match, index: int) -> dict:
+        """A past hand in the variant's match JSON form (what an edit replaces): a hand read
+        from its piles is given by the points each pile made."""
+        hand = match.hands[index]
+        kind = key_of(hand.kind)
+        if kind == "misdeal":
+            return {"misdeal": True}
+        data = {"trump": key_of(hand.trump), "doubling": key_of(hand.doubling) or "none"}
+        if kind == "penalty":
+            return {**data, "penalty": int(hand.offender)}
+        return {**data, "points": [int(p) for p in hand.points]}
 
     @staticmethod
     def pending_of(match, result: HandResult) -> PendingHand:

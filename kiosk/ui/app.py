@@ -220,7 +220,7 @@ class KioskApp(App):
             Window.unbind(on_touch_down=guard.on_touch_down, on_touch_move=guard.on_touch_move,
                           on_touch_up=guard.on_touch_up)
             self._guard_event.cancel()
-        for name in ("score_camera", "deal", "tricks"):
+        for name in ("score_camera", "deal", "tricks", "variant_camera"):
             if self.sm is not None and self.sm.has_screen(name):
                 self.sm.get_screen(name).stop_camera()
 

@@ -121,3 +121,34 @@ def test_rector_i_vicari_pair_style(tmp_path):
     s.propose(points_event([50, 22]))
     s.confirm()
     assert s.state.game.totals == (14 * 4, 0)
+
+
+def test_edit_a_past_hand_of_three_with_a_preview(tmp_path):
+    """A past hand in the game's own JSON form (a hand read from piles: its points), the
+    totals an edit would give (by seat), then the edit saved; an impossible one refused."""
+    s = new(tmp_path / "j.sqlite", "three")
+    s.choose_trump("copes")
+    s.begin_score("cards")
+    deck = [c.code for c in s.match.game.deck]
+    s.propose({"type": "hand_scored", "piles": [deck[3:], deck[:3], []], "source": "cards"})
+    s.confirm()
+    s.choose_trump("oros")
+    s.begin_score("points")
+    s.propose(points_event([24, 24, 24]))
+    s.confirm()
+    data = s.hand_data(0)
+    assert data == {"trump": "copes", "doubling": "none", "points": list(s.match.hands[0].points)}
+    assert s.hand_data(1) == {"trump": "oros", "doubling": "none", "points": [24, 24, 24]}
+    edited = {"trump": "copes", "doubling": "contro", "points": [40, 20, 12]}
+    assert s.edit_preview(0, edited) == {0: 32, 1: -8, 2: -24}
+    assert s.match.totals == tuple(s.match.hands[0].totals)  # a preview writes nothing
+    with pytest.raises(BotifarraError):
+        s.edit_preview(0, {"trump": "botifarra", "doubling": "contro", "points": [40, 20, 12]})
+    s.begin_action("edit_hand", hand=0)
+    assert s.state.step == "variant_edit"
+    assert s.edit_hand(0, edited).saved and s.state.game.totals == (32, -8, -24)
+    assert s.state.step == "variant_board"
+    s.edit_hand(1, {"trump": "oros", "penalty": 2})
+    assert s.hand_data(1) == {"trump": "oros", "doubling": "none", "penalty": 2}
+    s.edit_hand(1, {"misdeal": True})
+    assert s.hand_data(1) == {"misdeal": True}

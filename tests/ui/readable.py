@@ -116,6 +116,19 @@ def total_digits_height(d, path, team: str) -> int:
                         theme.TEAM[team])
 
 
+def seat_total_heights(d, path) -> list[int]:
+    """The height in pixels of every player's total on the board of a game without pairs,
+    its digits only (not the name above them), measured on the screenshot at ``path``."""
+    from kiosk.ui.screens.variant_board import SEAT_COLOURS
+    heights = []
+    for seat, box in enumerate(reversed(d.current.ids.totals.children)):
+        label = box.ids.total
+        x, y = label.to_window(*label.pos)
+        heights.append(glyph_height(path, (int(x), int(y), int(label.width), int(label.height)),
+                                    SEAT_COLOURS[seat]))
+    return heights
+
+
 def seat_label_overlaps(d) -> list[str]:
     """The scoreboard's seat labels whose text (not their boxes) overlap another's."""
     seats = d.current.ids.get("seats")

@@ -19,7 +19,7 @@ from kiosk.ui.navigation import Overlay
 from kiosk.ui.screens import SCREEN_MODULES
 from tests.ui.flows import bid, pile
 from tests.ui.harness import SHOTS, SIZES
-from tests.ui.readable import seat_label_overlaps, total_digits_height, truncated
+from tests.ui.readable import seat_label_overlaps, seat_total_heights, total_digits_height, truncated
 from tests.ui.ui2steps import type_pin, wait_for
 
 pytestmark = pytest.mark.ui
@@ -73,6 +73,38 @@ def _points(d, team: str, points: int, walk: Walk | None = None) -> None:
     if walk is not None:
         walk.check()
     d.tap("ok", shot=False)
+
+
+# Every game's totals at their widest: a player at -100 and worse (rector i vicari cannot go
+# below 0: a hundred and more), each hand botifarra (x2) with the points given by seat.
+VARIANT_HANDS = {"four_individual": [0, 24, 24, 24], "three": [0, 36, 36], "two": [60, 12]}
+
+
+def variant_totals(d, walk: Walk, size) -> None:
+    """Each game without pairs on its board with three-digit totals (the long names of the
+    walk): every label whole in Catalan and Spanish, every total's digits measured on the
+    screenshot: over 0.15 of the screen's height in landscape (the issue's figure at
+    800x480), of its width in portrait (the shorter side, across the table)."""
+    from kiosk.table.variants import created_event, points_event
+    s = d.app.session
+    for game, points in VARIANT_HANDS.items():
+        seats = len(points)
+        s.new_match_from(created_event(game, players=list(PLAYERS[:seats]), preset="reglament",
+                                       target=201, first_dealer=0))
+        for _ in range(3):
+            s.choose_trump("botifarra")
+            s.begin_score("points")
+            s.propose(points_event(points))
+            s.confirm()
+        d.pump(3)
+        assert d.screen == "variant_board" and (min(s.state.game.totals) <= -100 or game == "two")
+        walk.check(f"variant_board-{game}")
+        d.finish()
+        heights = seat_total_heights(d, SHOTS / walk.tag / f"readable-variant_board-{game}.png")
+        side = min(size)
+        print(f"{walk.tag} {game}: totals {s.state.game.totals} drawn {heights} px, "
+              f"{min(heights) / size[1]:.3f} of the height")
+        assert len(heights) == seats and min(heights) >= 0.15 * side, (game, heights, size)
 
 
 @pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
@@ -232,10 +264,13 @@ def test_every_screen_whole_in_catalan_and_spanish(kiosk, size):
     assert d.screen == "match_won"
     walk.check()
     d.finish()
+    if size in (SIZES[0], SIZES[-1]):  # the narrowest landscape and the portrait (CPU budget:
+        variant_totals(d, walk, size)  # the wider landscapes are the same boards, larger)
     # every screen but the evidence photo (there is none without a camera; its own test
     # shows it) and those of a game without pairs (tests/ui/test_variants.py walks them at
     # every size, in Catalan and Spanish)
-    variant_screens = {name for name in SCREEN_MODULES if name.startswith("variant_")}
+    variant_screens = {name for name in SCREEN_MODULES if name.startswith("variant_")} - (
+        {"variant_board"} if size in (SIZES[0], SIZES[-1]) else set())
     assert walk.seen == set(SCREEN_MODULES) - {"evidence"} - variant_screens, \
         set(SCREEN_MODULES) - walk.seen
     assert not walk.problems, "\n".join(walk.problems)

@@ -8,7 +8,7 @@ import pytest
 
 from kiosk.settings import Settings
 from tests.ui.harness import SHOTS, SIZES
-from tests.ui.readable import glyph_height, truncated
+from tests.ui.readable import seat_total_heights, truncated
 
 pytestmark = pytest.mark.ui
 
@@ -72,19 +72,13 @@ def readable(d, seen: set[str], languages=("es", "ca")) -> None:
 
 def totals_readable(d, seats: int) -> list[int]:
     """The digits' height of every total at 800x480 (on a screenshot), and no cut text."""
-    from kiosk.ui.screens.variant_board import SEAT_COLOURS
     d.resize(SIZES[0])
     d.pump(3, draw=True)  # the layout settles as a person would see it
     path = SHOTS / "800x480" / f"{d.test_name}-readable.png"
     d.grab(path)
     d.finish()
     assert truncated(d) == []
-    heights = []
-    for seat, box in enumerate(reversed(d.current.ids.totals.children)):
-        label = box.ids.total
-        x, y = label.to_window(*label.pos)
-        heights.append(glyph_height(path, (int(x), int(y), int(label.width), int(label.height)),
-                                    SEAT_COLOURS[seat]))
+    heights = seat_total_heights(d, path)
     assert len(heights) == seats and min(heights) >= 0.15 * 480, heights
     return heights
 

@@ -27,4 +27,6 @@ SCREEN_MODULES = {
     "variant_cards": "VariantCardsScreen",
     "variant_confirm": "VariantConfirmScreen",
     "variant_won": "VariantWonScreen",
+    "variant_edit": "VariantEditScreen",
+    "variant_camera": "VariantCameraScreen",
 }

@@ -55,8 +55,9 @@ class HistoryScreen(KioskScreen):
             lst.add_widget(b)
         sheet = self.ids.sheet
         sheet.clear_widgets()
-        if h.players:  # a game without pairs: one column per player
-            for row in seat_sheet_rows(h.players, h.seat_sheet, self.app.u):
+        if h.players:  # a game without pairs: one column per player; the table's own match edits
+            own = h.selected == self.session.state.match_id
+            for row in seat_sheet_rows(h.players, h.seat_sheet, self.app.u, on_tap=self.edit if own else None):
                 sheet.add_widget(row)
         elif h.match is not None:
             for row in sheet_rows(h.team_names, h.sheet, on_tap=self.replay):
@@ -73,6 +74,10 @@ class HistoryScreen(KioskScreen):
             return
         self.manager.get_screen("replay").show(hand, number=index + 1, team_names=self.history.team_names)
         self.app.open_overlay(Overlay.REPLAY)
+
+    def edit(self, index: int) -> None:
+        """A hand of the table's own match (a game without pairs) edited on the table."""
+        self.app.act(self.session.begin_action, "edit_hand", hand=index)
 
     def resume(self) -> None:
         """Reopen the chosen unfinished match on the table, where it was left."""

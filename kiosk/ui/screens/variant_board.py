@@ -6,6 +6,7 @@ allows it), then the points, a renunci or a misdeal."""
 from __future__ import annotations
 
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
+from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.widget import Widget
@@ -26,8 +27,8 @@ GAME_NAMES = {"pairs": N_("In pairs"), "four_individual": N_("Each for himself")
               "three": N_("Three players"), "two": N_("Rector i vicari")}
 # where each seat sits around the table (fractions of the diagram), the next one on the right
 SEAT_PLACES = {2: ((0.5, 0.14), (0.5, 0.86)),
-               3: ((0.5, 0.14), (0.84, 0.72), (0.16, 0.72)),
-               4: ((0.5, 0.14), (0.84, 0.5), (0.5, 0.86), (0.16, 0.5))}
+               3: ((0.5, 0.14), (0.81, 0.7), (0.19, 0.7)),
+               4: ((0.5, 0.14), (0.81, 0.5), (0.5, 0.86), (0.19, 0.5))}
 
 
 def signed(n: int) -> str:
@@ -35,14 +36,24 @@ def signed(n: int) -> str:
     return f"\u2212{-n}" if n < 0 else str(n)
 
 
-def seat_sheet_rows(players: list[str], rows, u: float) -> list[BoxLayout]:
+class SeatSheetRow(ButtonBehavior, BoxLayout):
+    """One hand on the sheet of a game without pairs (tap it to edit the hand, on the table's
+    own match)."""
+    action = StringProperty("")
+
+
+def seat_sheet_rows(players: list[str], rows, u: float, *, on_tap=None) -> list[BoxLayout]:
     """The hand sheet of a game without pairs (History): #, trump, ×, then one column per
     player with the running total after the hand (a minus sign for a loss), the heading
-    naming the players in their seat colours."""
+    naming the players in their seat colours. ``on_tap(index)``: a row tapped."""
     from kivy.factory import Factory
 
     def line(index: int, header: bool, cells: list[str]) -> BoxLayout:
-        box = BoxLayout(size_hint_y=None, height=u * (34 if header else 44), spacing=u * 2)
+        box = (BoxLayout if header else SeatSheetRow)(size_hint_y=None, height=u * (34 if header else 48),
+                                                      spacing=u * 2)
+        if on_tap is not None and not header:
+            box.action = f"hand_{index + 1}"
+            box.bind(on_release=lambda w, i=index: on_tap(i))
         shade = (0.20, 0.23, 0.29, 1) if header else ((0.16, 0.18, 0.23, 1) if index % 2 else (0.11, 0.12, 0.16, 1))
         with box.canvas.before:
             Color(*shade)
@@ -82,8 +93,31 @@ class SeatTotal(BoxLayout):
     dealer = NumericProperty(0)
 
 
+def fitted_font(text: str, width: float, height: float, largest: float, least: float) -> float:
+    """The largest bold font (down to ``least``) at which ``text`` fits ``width`` x ``height``
+    wrapped at its spaces, no word broken."""
+    from kivy.core.text import Label as CoreLabel
+    size = max(least, largest)
+    while True:
+        core = CoreLabel(font_size=size, bold=True)
+        space = core.get_extents(" ")[0]
+        lines, line, widest = 1, 0.0, 0.0
+        for word in text.split():
+            w, line_h = core.get_extents(word)
+            widest = max(widest, w)
+            if line and line + space + w > width:
+                lines, line = lines + 1, w
+            else:
+                line = line + space + w if line else w
+        line_h = core.get_extents("Ag")[1]
+        if (widest <= width and lines * line_h <= height) or size <= least:
+            return size
+        size -= 1
+
+
 class SeatRing(Widget):
-    """The table from above with 2, 3 or 4 seats; the dealer's name framed."""
+    """The table from above with 2, 3 or 4 seats; the dealer's name framed. A name wraps at
+    its spaces and its font shrinks to fit (never cut)."""
     names = ListProperty([])
     dealer = NumericProperty(-1)
     u = NumericProperty(1)
@@ -104,18 +138,26 @@ class SeatRing(Widget):
         self.canvas.before.clear()
         places = SEAT_PLACES.get(n, ())
         cx, cy = self.center
+        table_w, table_h = self.width * 0.24, self.height * 0.4
         with self.canvas.before:
             Color(0.10, 0.35, 0.18, 1)
-            RoundedRectangle(pos=(cx - self.width * 0.2, cy - self.height * 0.2),
-                             size=(self.width * 0.4, self.height * 0.4), radius=[8 * self.u])
-        fs = max(theme.MIN_FONT * self.u, min(self.height * 0.11, self.width * 0.07))
-        for seat, (lab, place) in enumerate(zip(self._labels, places)):
+            RoundedRectangle(pos=(cx - table_w / 2, cy - table_h / 2), size=(table_w, table_h),
+                             radius=[8 * self.u])
+        largest = max(theme.MIN_FONT * self.u, min(self.height * 0.11, self.width * 0.07))
+        boxes = []
+        for place in places:
+            # beside the table: from the edge to the table; above or below it: the whole width
+            side = place[0] != 0.5
+            boxes.append((self.width * (0.37 if side else 0.94), self.height * (0.4 if side else 0.27)))
+        fs = min((fitted_font(name, w, h, largest, theme.MIN_FONT * self.u)
+                  for name, (w, h) in zip(self.names, boxes)), default=largest)
+        for seat, (lab, place, box) in enumerate(zip(self._labels, places, boxes)):
             lab.text = self.names[seat]
             lab.color = SEAT_COLOURS[seat]
             lab.font_size = fs
-            lab.size = (self.width * 0.36, self.height * 0.24)
-            lab.text_size = lab.size
-            lab.shorten = True
+            lab.size = box
+            lab.text_size = box
+            lab.shorten = False
             lab.center = (self.x + self.width * place[0], self.y + self.height * place[1])
             if seat == self.dealer:
                 with self.canvas.before:
@@ -177,6 +219,9 @@ class VariantBoardScreen(KioskScreen):
                     text=f"{level_name(level)}: {names[seat]}", action=f"double_{level}_{seat}",
                     on_release=lambda b, lv=level, s=seat: self.app.act(self.session.double, lv, s)))
         if state.contract.trump is not None:
+            if self.app.camera_factory is not None:  # every player's pile under the camera
+                grid.add_widget(KButton(text=_("Camera"), action="camera", color_bg=theme.PRIMARY,
+                                        on_release=lambda b: self.app.act(self.session.begin_score, "camera")))
             grid.add_widget(KButton(text=_("Points"), action="points", color_bg=theme.PRIMARY,
                                     on_release=lambda b: self.app.act(self.session.begin_score, "points")))
             grid.add_widget(KButton(text=_("Cards"), action="cards",
@@ -185,7 +230,16 @@ class VariantBoardScreen(KioskScreen):
                                     on_release=lambda b: self.app.act(self.session.begin_action, "penalty")))
         grid.add_widget(KButton(text=_("Misdeal"), action="misdeal",
                                 on_release=lambda b: self.app.act(self.session.misdeal)))
-        grid.cols = 3 if len(grid.children) > 4 or self.width < self.height else len(grid.children)
+        self.on_size()
+
+    def on_size(self, *_) -> None:
+        """The buttons' columns for this shape (read again when the screen turns): four
+        players in landscape give their totals the height, the buttons go four across (and
+        so do seven buttons or more: two rows of touch size)."""
+        grid = self.ids.actions
+        n = len(grid.children)
+        wide = 4 if (self.seats == 4 or n > 6) and self.width >= self.height else 3
+        grid.cols = wide if n > 4 or self.width < self.height else max(1, n)
 
     def on_undo_button(self):
         if self.session.state.can_undo:

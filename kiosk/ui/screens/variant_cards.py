@@ -32,6 +32,20 @@ def completed(piles: list[list[str]], deck) -> list[list[str]]:
     return piles
 
 
+def seat_pile_buttons(state, piles: list[list[str]], seat: int, deck, choose) -> list:
+    """A button per player: his name, his pile's cards and points (* = he takes the cards
+    nobody has); ``choose(seat)`` when tapped."""
+    out = []
+    for s, pile in enumerate(completed(piles, deck)):
+        shown = piles[s] or pile
+        out.append(Factory.SeatPileButton(
+            text=seat_name(state, s) + "\n" + ngettext("{n} card", "{n} cards", len(shown)).format(
+                n=len(shown)) + " · " + points_text(card_points(Card.parse(c) for c in shown))
+            + ("" if piles[s] else " *"),
+            action=f"seat_{s}", selected=s == seat, on_release=lambda b, chosen=s: choose(chosen)))
+    return out
+
+
 class VariantCardsScreen(KioskScreen):
     count = StringProperty("")
 
@@ -67,14 +81,9 @@ class VariantCardsScreen(KioskScreen):
         row = self.ids.seats
         row.clear_widgets()
         deck, game = self._deck(), VARIANTS[state.game.key]
-        for s, pile in enumerate(completed(piles, deck)):
-            shown = piles[s] or pile
-            row.add_widget(Factory.SeatPileButton(
-                text=seat_name(state, s) + "\n" + ngettext("{n} card", "{n} cards", len(shown)).format(
-                    n=len(shown)) + " · " + points_text(card_points(Card.parse(c) for c in shown))
-                + ("" if piles[s] else " *"),
-                action=f"seat_{s}", selected=s == seat,
-                on_release=lambda b, chosen=s: self.session.update_draft(seat=chosen)))
+        for button in seat_pile_buttons(state, piles, seat, deck,
+                                        lambda chosen: self.session.update_draft(seat=chosen)):
+            row.add_widget(button)
         mine = piles[seat] if seat < len(piles) else []
         cp, tricks = card_points(Card.parse(c) for c in mine), len(mine) // game.trick_size
         self.count = tally(cards=len(mine), card_points=cp, tricks=tricks,
@@ -114,7 +123,11 @@ class VariantCardsScreen(KioskScreen):
         self.session.update_draft(piles=[])
 
     def done(self) -> None:
-        self.app.act(self.session.propose, piles_event(completed(self._piles(), self._deck())))
+        event = piles_event(completed(self._piles(), self._deck()))
+        draft = self.session.state.draft
+        if draft is not None and draft.source == "camera":  # a camera read corrected by hand
+            event.update(source="camera", evidence=draft.evidence)
+        self.app.act(self.session.propose, event)
 
     def on_confirm_button(self):
         self.done()

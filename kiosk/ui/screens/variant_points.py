@@ -5,14 +5,25 @@ from __future__ import annotations
 
 from kivy.factory import Factory
 from kivy.properties import NumericProperty, StringProperty
+from kivy.uix.gridlayout import GridLayout
 
 from kiosk.table.variants import points_event
 from kiosk.ui.i18n import _
 from kiosk.ui.screens.base import KioskScreen, load_kv
 from kiosk.ui.screens.variant_board import seat_name
 
-load_kv(__file__)
 HAND_POINTS = 72
+
+
+class SeatPad(GridLayout):
+    """The number pad of a seat's points: ``on_key(key)`` with 0-9, clear or back."""
+    __events__ = ("on_key",)
+
+    def on_key(self, key: str) -> None:
+        pass
+
+
+load_kv(__file__)
 
 
 def seat_values(digits: tuple[str, ...], seats: int) -> list[int | None]:
@@ -24,6 +35,17 @@ def seat_values(digits: tuple[str, ...], seats: int) -> list[int | None]:
         if rest >= 0:
             values[empty[0]] = rest
     return values
+
+
+def pad_key(now: str, key: str) -> str:
+    """One seat's digits after a key of the pad (C, <, or a digit: at most 72)."""
+    if key == "clear":
+        return ""
+    if key == "back":
+        return now[:-1]
+    if key.isdigit() and len(now) < 2 and int(now + key) <= HAND_POINTS:
+        return str(int(now + key))
+    return now
 
 
 class VariantPointsScreen(KioskScreen):
@@ -59,14 +81,7 @@ class VariantPointsScreen(KioskScreen):
 
     def press(self, key: str) -> None:
         digits = list(self._digits())
-        now = digits[self.seat]
-        if key == "clear":
-            now = ""
-        elif key == "back":
-            now = now[:-1]
-        elif len(now) < 2 and int(now + key) <= HAND_POINTS:
-            now = str(int(now + key))
-        digits[self.seat] = now
+        digits[self.seat] = pad_key(digits[self.seat], key)
         self.session.update_draft(seat_points=tuple(digits))
 
     def done(self) -> None:

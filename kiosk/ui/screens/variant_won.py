@@ -7,6 +7,7 @@ from kivy.properties import NumericProperty, StringProperty
 from kiosk.ui.i18n import _
 from kiosk.ui.screens.base import KioskScreen, load_kv
 from kiosk.ui.screens.variant_board import SEAT_COLOURS, SeatTotal, seat_name, signed
+from kiosk.ui import toolicons  # noqa: F401  (ToolButton for kv)
 
 load_kv(__file__)
 
