@@ -22,7 +22,8 @@ class ResultKind(enum.StrEnum):
 @dataclass(frozen=True)
 class HandResult:
     """One hand's result to confirm: a scored hand gives ``piles`` (card codes by pair,
-    one or both) or ``points`` (one pair's); a penalty its ``offender`` ("A"/"B"); a
+    one or both; in a game without pairs, every seat's pile in seat order) or ``points``
+    (one pair's; every seat's in a game without pairs); a penalty its ``offender`` ("A"/"B"); a
     misdeal nothing. ``source`` says how it was scored ("camera", "cards", "points"),
     ``evidence`` the photo's path.
 
@@ -33,15 +34,15 @@ class HandResult:
     """
 
     kind: ResultKind
-    piles: Mapping[str, Sequence[str]] | None = None
-    points: Mapping[str, int] | None = None
+    piles: Mapping[str, Sequence[str]] | Sequence[Sequence[str]] | None = None
+    points: Mapping[str, int] | Sequence[int] | None = None
     offender: str | int | None = None  # a pair ("A"/"B"), or a seat in a game without pairs
     source: str | None = None
     evidence: str | None = None
 
     @classmethod
-    def scored(cls, *, piles: Mapping[str, Sequence[str]] | None = None,
-               points: Mapping[str, int] | None = None, source: str,
+    def scored(cls, *, piles: Mapping[str, Sequence[str]] | Sequence[Sequence[str]] | None = None,
+               points: Mapping[str, int] | Sequence[int] | None = None, source: str,
                evidence: str | None = None) -> "HandResult":
         return cls(ResultKind.HAND_SCORED, piles=piles, points=points, source=source, evidence=evidence)
 

@@ -281,14 +281,11 @@ class TableSession:
         merged = tuple(dict.fromkeys(self._draft.cards + tuple(codes)))
         self.update_draft(cards=merged, source="camera")
 
-    def propose(self, result: HandResult | dict) -> None:
+    def propose(self, result: HandResult) -> None:
         """A hand result, penalty or misdeal to confirm: the core checks it now (raises its
-        error if impossible), it is saved on confirm. (A journal event is still read as one:
-        the variant screens' ``points_event``/``piles_event`` hand a dict.)"""
+        error if impossible), it is saved on confirm."""
         if self.match is None:
             raise MatchStateError("no match yet")
-        if not isinstance(result, HandResult):
-            result = HandResult.from_event(result)
         pending = table_for(self.match).pending_of(self.match, result)  # the core, once: raises
         step = _CONFIRM_ON[result.kind]
         base = self._draft or Draft(step=step)

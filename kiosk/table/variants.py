@@ -162,11 +162,12 @@ def created_event(game: str, *, players: list | None, preset: str, target: int |
             "first_dealer": int(first_dealer) % variant.players, "players": names}
 
 
-def points_event(points) -> dict:
+def points_result(points) -> HandResult:
     """A hand scored by every seat's points (they add up to 72; the core checks)."""
-    return {"type": "hand_scored", "points": [int(p) for p in points], "source": "points"}
+    return HandResult.scored(points=[int(p) for p in points], source="points")
 
 
-def piles_event(piles) -> dict:
-    """A hand scored by every seat's pile (together the game's deck; the core checks)."""
-    return {"type": "hand_scored", "piles": [list(p) for p in piles], "source": "cards"}
+def piles_result(piles, *, source: str = "cards", evidence: str | None = None) -> HandResult:
+    """A hand scored by every seat's pile (together the game's deck; the core checks); read
+    by the camera (``source="camera"``, its photo ``evidence``) or tapped on the card grid."""
+    return HandResult.scored(piles=[list(p) for p in piles], source=source, evidence=evidence)

@@ -9,7 +9,7 @@ import pytest
 from kiosk.game import BotifarraError
 from kiosk.journal import Journal
 from kiosk.table import DraftStore, TableMemory, TableSession
-from kiosk.table.variants import created_event, games_for, points_event
+from kiosk.table.variants import created_event, games_for, piles_result, points_result
 
 
 def open_session(db):
@@ -43,14 +43,14 @@ def test_three_players_a_hand_by_points_with_a_contro(tmp_path):
     assert s.state.game.doubled_by == (2,) and s.state.bids.levels == ()
     s.begin_score("points")
     assert s.state.phase == "playing" and s.state.step == "variant_points"
-    s.propose(points_event([40, 20, 12]))
+    s.propose(points_result([40, 20, 12]))
     st = s.state
     assert st.step == "variant_confirm" and st.game.result.scored == (32, -8, -24)
     assert s.confirm().saved
     assert s.state.game.totals == (32, -8, -24) and s.state.step == "variant_board"
     assert s.state.game.rows[0].points == (40, 20, 12) and s.state.roles["dealer"] == 1
     with pytest.raises(BotifarraError):
-        s.propose(points_event([40, 20, 13]))  # no trump yet, and they add up to 73
+        s.propose(points_result([40, 20, 13]))  # no trump yet, and they add up to 73
 
 
 def test_botifarra_refuses_contro_and_the_points_must_add_up(tmp_path):
@@ -61,8 +61,8 @@ def test_botifarra_refuses_contro_and_the_points_must_add_up(tmp_path):
         s.double("contro")
     s.begin_score("points")
     with pytest.raises(BotifarraError):
-        s.propose(points_event([18, 18, 18, 19]))
-    s.propose(points_event([30, 18, 18, 6]))
+        s.propose(points_result([18, 18, 18, 19]))
+    s.propose(points_result([30, 18, 18, 6]))
     s.confirm()
     assert s.state.game.totals == (24, 0, 0, -24)  # botifarra: x2
 
@@ -101,7 +101,7 @@ def test_to_the_target_then_the_next_match(tmp_path):
     for trump in ("oros", "copes"):
         s.choose_trump(trump)
         s.begin_score("points")
-        s.propose(points_event([8, 34, 20, 10]))
+        s.propose(points_result([8, 34, 20, 10]))
         s.confirm()
     st = s.state
     assert st.is_over and st.step == "variant_won" and st.game.winner == 1
@@ -118,7 +118,7 @@ def test_rector_i_vicari_pair_style(tmp_path):
     s.double("contro")
     s.double("recontro")
     s.begin_score("points")
-    s.propose(points_event([50, 22]))
+    s.propose(points_result([50, 22]))
     s.confirm()
     assert s.state.game.totals == (14 * 4, 0)
 
@@ -130,11 +130,11 @@ def test_edit_a_past_hand_of_three_with_a_preview(tmp_path):
     s.choose_trump("copes")
     s.begin_score("cards")
     deck = [c.code for c in s.match.game.deck]
-    s.propose({"type": "hand_scored", "piles": [deck[3:], deck[:3], []], "source": "cards"})
+    s.propose(piles_result([deck[3:], deck[:3], []]))
     s.confirm()
     s.choose_trump("oros")
     s.begin_score("points")
-    s.propose(points_event([24, 24, 24]))
+    s.propose(points_result([24, 24, 24]))
     s.confirm()
     data = s.hand_data(0)
     assert data == {"trump": "copes", "doubling": "none", "points": list(s.match.hands[0].points)}

@@ -85,7 +85,7 @@ def variant_totals(d, walk: Walk, size) -> None:
     walk): every label whole in Catalan and Spanish, every total's digits measured on the
     screenshot: over 0.15 of the screen's height in landscape (the issue's figure at
     800x480), of its width in portrait (the shorter side, across the table)."""
-    from kiosk.table.variants import created_event, points_event
+    from kiosk.table.variants import created_event, points_result
     s = d.app.session
     for game, points in VARIANT_HANDS.items():
         seats = len(points)
@@ -94,7 +94,7 @@ def variant_totals(d, walk: Walk, size) -> None:
         for _ in range(3):
             s.choose_trump("botifarra")
             s.begin_score("points")
-            s.propose(points_event(points))
+            s.propose(points_result(points))
             s.confirm()
         d.pump(3)
         assert d.screen == "variant_board" and (min(s.state.game.totals) <= -100 or game == "two")

@@ -10,6 +10,8 @@ import time
 
 import pytest
 
+from kiosk.game import HandResult
+
 from kiosk.table import sheet_of
 from tests.ui.harness import ROOT
 
@@ -86,8 +88,7 @@ def test_m2_a_double_tap_on_delego_chooses_nothing(kiosk, interval):
 def test_m3_a_double_tap_on_undo_only_asks(kiosk, interval):
     d = kiosk.start(**REAL)
     _table(d, play=True)
-    d.app.act(d.app.session.propose, {"type": "hand_scored", "points": {"A": 50}, "source": "points",
-                                  "evidence": None})
+    d.app.act(d.app.session.propose, HandResult.scored(points={"A": 50}, source="points"))
     d.app.save(d.app.session.confirm)
     d.pump(3)
     undo = _centre(d.find("undo"))

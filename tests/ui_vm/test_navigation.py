@@ -16,7 +16,7 @@ def test_the_screen_shown_is_the_overlay_else_the_step():
     assert screen_for("score_camera", None, reads_deck=False) == "score_camera"
     assert screen_for("score_camera", None, reads_deck=True) == "deal"  # an ordinary deck is dealt
     assert {o.value for o in Overlay} <= {"scoreboard", "bidding", "history", "settings",
-                                          "diagnostics", "learn_deck", "evidence", "replay"}
+                                          "diagnostics", "learn_deck", "evidence", "replay", "seats"}
 
 
 def test_the_scoreboard_bar_follows_the_state_and_the_question_asked():

@@ -6,18 +6,16 @@ with the piles read so far."""
 
 from __future__ import annotations
 
-from kivy.logger import Logger
-from kivy.properties import StringProperty
+from kivy.properties import ObjectProperty, StringProperty
 
 from kiosk.game import Card, card_points
 from kiosk.game.variants import VARIANTS
 from kiosk.table.camera import CameraScoring
 from kiosk.table.state import Step
-from kiosk.table.variants import piles_event
-from kiosk.ui.i18n import _, tally
-from kiosk.ui.preview import shrink
+from kiosk.table.variants import piles_result
+from kiosk.ui.i18n import N_, tally
+from kiosk.ui.pilecamera import PileCamera
 from kiosk.ui.screens.base import KioskScreen, load_kv
-from kiosk.ui.screens.score_camera import STATUS_TEXT
 from kiosk.ui.screens.variant_cards import completed, seat_pile_buttons
 
 load_kv(__file__)
@@ -33,12 +31,21 @@ def piles_read(piles, cards, seat: int, seats: int) -> list[list[str]]:
 
 
 class VariantCameraScreen(KioskScreen):
-    status = StringProperty("")
+    """Owns a :class:`kiosk.ui.pilecamera.PileCamera` (``self.pile``: the camera started and
+    stopped with the screen, its status, what a still asks), as the pair game's camera
+    screen does; the draft's cards are the pile under the camera, its piles those kept."""
+
+    pile = ObjectProperty(None)  # the PileCamera the kv draws
     count = StringProperty("")
 
     def __init__(self, **kwargs):
+        kwargs.setdefault("pile", PileCamera(kwargs.get("session"), kwargs.get("app"),
+                                             running=N_("Spread the pile under the camera")))
         super().__init__(**kwargs)
-        self.scoring: CameraScoring | None = None
+
+    @property
+    def scoring(self) -> CameraScoring | None:
+        return self.pile.scoring
 
     def _seat(self) -> int:
         draft = self.session.state.draft
@@ -66,53 +73,9 @@ class VariantCameraScreen(KioskScreen):
         self.count = tally(cards=len(mine), card_points=cp, tricks=tricks,
                            total=cp + tricks // game.tricks_per_point)
 
-    # ------------------------------------------------------------------ the camera
-    def on_enter(self, *args):
-        self.app.hardware.camera_light(True)
-        factory = self.app.camera_factory
-        if factory is None or self.scoring is not None:
-            self.status = "" if factory else _("No camera here: score with Cards or Points")
-            return
-        scoring = CameraScoring(self.session, evidence_dir=getattr(self.app, "evidence_dir", None),
-                                to_ui=self.app.to_ui)
-        try:
-            service = factory(on_frame=self._on_frame, on_cards=scoring.on_cards,
-                              on_status=self.app.to_ui(self._show_status),
-                              on_still=scoring.on_still, light=lambda on: None)
-            scoring.attach(service)
-            self.scoring = scoring
-            service.start()
-        except Exception as exc:  # no camera: say so, the other paths keep working
-            Logger.exception("kiosk: camera failed to start")
-            self.scoring = None
-            self.status = _("The camera is not working: score with Cards or Points") + f" ({exc})"
-            return
-        self.status = _("Spread the pile under the camera")
-        self.ids.preview.start()
-
-    def on_leave(self, *args):
-        self.stop_camera()
-        self.app.hardware.camera_light(False)
-
     def stop_camera(self) -> None:
         """The camera's threads stopped and joined (leaving the screen, or the app stopping)."""
-        self.ids.preview.stop()
-        scoring, self.scoring = self.scoring, None
-        if scoring is not None:
-            scoring.stop()
-
-    def _on_frame(self, frame) -> None:
-        """Capture thread: the small image for the preview, the latest read drawn on it."""
-        image = shrink(getattr(frame, "image", frame))
-        result = self.scoring.result if self.scoring is not None else None
-        size = getattr(result, "image_size", None)
-        if result is not None and size and size[0]:
-            image = result.scaled(image.shape[1] / size[0]).annotate(image, show_rejected=False)
-        self.ids.preview.keep(image)
-
-    def _show_status(self, status) -> None:
-        status = str(status)
-        self.status = _(STATUS_TEXT[status]) if status in STATUS_TEXT else status
+        self.pile.stop()
 
     # ------------------------------------------------------------------ the table's taps
     def _read_again(self) -> None:
@@ -140,7 +103,7 @@ class VariantCameraScreen(KioskScreen):
     def done(self) -> None:
         piles = completed(self._piles(), VARIANTS[self.session.state.game.key].deck)
         evidence = self.scoring.evidence if self.scoring is not None else None
-        self.app.act(self.session.propose, {**piles_event(piles), "source": "camera", "evidence": evidence})
+        self.app.act(self.session.propose, piles_result(piles, source="camera", evidence=evidence))
 
     def on_scan_button(self):
         if self.scoring is None or not self.scoring.request_still():

@@ -10,7 +10,7 @@ from kivy.properties import StringProperty
 
 from kiosk.game import Card, card_points
 from kiosk.game.variants import VARIANTS
-from kiosk.table.variants import piles_event
+from kiosk.table.variants import piles_result
 from kiosk.ui import theme
 from kiosk.ui.i18n import ngettext, points_text, tally
 from kiosk.ui.icons import SuitIcon
@@ -123,11 +123,13 @@ class VariantCardsScreen(KioskScreen):
         self.session.update_draft(piles=[])
 
     def done(self) -> None:
-        event = piles_event(completed(self._piles(), self._deck()))
+        piles = completed(self._piles(), self._deck())
         draft = self.session.state.draft
         if draft is not None and draft.source == "camera":  # a camera read corrected by hand
-            event.update(source="camera", evidence=draft.evidence)
-        self.app.act(self.session.propose, event)
+            result = piles_result(piles, source="camera", evidence=draft.evidence)
+        else:
+            result = piles_result(piles)
+        self.app.act(self.session.propose, result)
 
     def on_confirm_button(self):
         self.done()

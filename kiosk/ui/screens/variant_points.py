@@ -7,7 +7,7 @@ from kivy.factory import Factory
 from kivy.properties import NumericProperty, StringProperty
 from kivy.uix.gridlayout import GridLayout
 
-from kiosk.table.variants import points_event
+from kiosk.table.variants import points_result
 from kiosk.ui.i18n import _
 from kiosk.ui.screens.base import KioskScreen, load_kv
 from kiosk.ui.screens.variant_board import seat_name
@@ -89,7 +89,7 @@ class VariantPointsScreen(KioskScreen):
         if any(v is None for v in values):
             self.app.show_message(_("Type every player's points: they add up to 72."))
             return
-        self.app.act(self.session.propose, points_event(values))
+        self.app.act(self.session.propose, points_result(values))
 
     def on_confirm_button(self):
         self.done()
