@@ -47,8 +47,10 @@ class Look:
     disabled: bool
 
 
-def _look(widget: Widget) -> Look:
-    x, y = widget.to_window(widget.x, widget.y)
+def _look(widget: Widget, origin: tuple[float, float] = (0.0, 0.0)) -> Look:
+    """``origin``: where its parent's (0, 0) is on the window (its parent's children are
+    placed in the parent's own coordinates: a screen, a scroll view)."""
+    x, y = origin[0] + widget.x, origin[1] + widget.y
     text = getattr(widget, "text", None)
     if not isinstance(text, str):
         text = ""
@@ -85,27 +87,30 @@ class TapGuard:
 
     # ------------------------------------------------------------------ watching
     def _buttons(self):
-        """The buttons shown (with the part of the window their scroll views let show)."""
+        """The buttons shown, each with where its parent's (0, 0) is on the window and the
+        part of the window its scroll views let show. The way to the window is added up on
+        the way down (a translation: ``to_parent`` of (0, 0)), not asked of every button."""
         infinite: Rect = (-1e9, -1e9, 2e9, 2e9)
-        stack = [(self.root, infinite)]
+        stack: list[tuple[Widget, tuple[float, float], Rect]] = [(self.root, (0.0, 0.0), infinite)]
         while stack:
-            widget, clip = stack.pop()
+            widget, origin, clip = stack.pop()
             if widget.opacity <= 0 or widget.width <= 0 or widget.height <= 0:
                 continue
             if isinstance(widget, ButtonBehavior):
-                yield widget, clip
+                yield widget, origin, clip
                 continue  # a button's insides are the button
             if isinstance(widget, StencilView):  # a scroll view shows only its own box
-                x, y = widget.to_window(widget.x, widget.y)
-                clip = _intersect(clip, (x, y, widget.width, widget.height))
-            stack.extend((child, clip) for child in widget.children)
+                clip = _intersect(clip, (origin[0] + widget.x, origin[1] + widget.y, widget.width, widget.height))
+            dx, dy = widget.to_parent(0, 0)
+            inner = (origin[0] + dx, origin[1] + dy)
+            stack.extend((child, inner, clip) for child in widget.children)
 
     def watch(self) -> None:
         """Note what every shown button looks like now and since when it does. A button
         built again the same (a screen's refresh) has not changed: it is its look that
         counts, not the widget."""
         now = self.clock()
-        shown = [(self._steady(_look(widget)), clip) for widget, clip in self._buttons()]
+        shown = [(self._steady(_look(widget, origin)), clip) for widget, origin, clip in self._buttons()]
         since = {look: self._since.get(look, now) for look, _clip in shown}
         if since.keys() != self._since.keys():
             self.version += 1
