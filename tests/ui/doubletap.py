@@ -244,10 +244,15 @@ class Walker:
 
     def _taps(self, place: Place) -> bool:
         for action in place.taps:
-            if not self.d.has(action):
+            if self._button(action) is None:
                 return False
             self._place_tap(action)
         return True
+
+    def _button(self, action: str):
+        """The button named ``action`` (else the walk's name for it: "row1", a sheet's line)."""
+        found = self.d.buttons(action)
+        return found[0] if found else find_button(self.d, action)
 
     def _place_tap(self, action: str) -> None:
         """One of a place's own taps. The tap guard sometimes refuses the first tap on the
@@ -256,11 +261,14 @@ class Walker:
         d = self.d
         guard = d.app.tap_guard
         refused = guard.swallowed_count
-        d.tap(action, shot=False)
-        if guard.swallowed_count > refused and d.has(action):
+        widget = self._button(action)
+        assert widget is not None, f"no button {action!r} on {d.screen}"
+        d.touch_at(*widget.to_window(*widget.center))
+        if guard.swallowed_count > refused and self._button(action) is not None:
             self.tally.refused_place_taps += 1
             d.pump(4)
-            d.tap(action, shot=False)
+            widget = self._button(action)
+            d.touch_at(*widget.to_window(*widget.center))
 
     @staticmethod
     def _settings_of(place: Place) -> Settings:
