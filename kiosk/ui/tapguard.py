@@ -8,6 +8,11 @@ happen. Two rules keep a tap from acting on something nobody chose:
   what it says and does, whether it is enabled) and remembers since when each looked as it
   does; a touch that comes down on a button younger than that is swallowed whole (down, moves
   and up), so the second tap of a double tap never reaches "Recontro!" where "Contro!" was.
+- **An action a touch made the table write holds that touch's place for ``SETTLE_S``.** The
+  buttons under it take no touch for the while, as if they had just appeared: the second
+  touch of a double tap on Undo (Redo already shown, nothing under the finger moved) never
+  undoes a second thing. Typing (a pad's digits, a card tapped) writes only the draft and
+  is not held: "44" tapped quickly is two fours.
 - **A touch that began before the screen changed never acts on the new one.** Every change
   the guard sees (a button appears, moves, changes or goes, or the screen is replaced) counts
   as a new content version; a touch lifted on a later version than it came down on is
@@ -83,6 +88,7 @@ class TapGuard:
         self._shown: list[tuple[Look, Rect]] = []
         self._down_version: dict[object, int] = {}
         self._swallowed: set[object] = set()
+        self._lifted: tuple[float, float, float] | None = None  # the last touch let act: x, y, when
         self.swallowed_count = 0  # touches refused so far (logged, for the diagnostics)
 
     # ------------------------------------------------------------------ watching
@@ -165,6 +171,7 @@ class TapGuard:
         self.watch()
         began = self._down_version.pop(touch.uid, self.version)
         if began == self.version:
+            self._lifted = (touch.x, touch.y, self.clock())
             return False
         # The screen changed under a finger held down: release what it pressed, do nothing.
         for ref in touch.grab_list[:]:
@@ -176,3 +183,20 @@ class TapGuard:
                 widget.state = "normal"
         self.swallowed_count += 1
         return True
+
+    def acted(self) -> None:
+        """The table wrote to its journal: if a touch just lifted made it (its button's
+        action ran as it lifted), the buttons under that touch are held as if they had just
+        appeared. Called by the app after every action that wrote; one from the keyboard or
+        a GPIO button has no touch just lifted, and holds nothing."""
+        lifted, self._lifted = self._lifted, None
+        if lifted is None:
+            return
+        x, y, at = lifted
+        now = self.clock()
+        if now - at > 0.1:
+            return
+        for look, clip in self._shown:
+            bx, by, bw, bh = _intersect(look.rect, clip)
+            if bx <= x <= bx + bw and by <= y <= by + bh:
+                self._since[look] = now

@@ -35,6 +35,9 @@ class Place:
     files: Path
     settings: tuple[tuple[str, object], ...] = ()
     taps: tuple[str, ...] = ()
+    # buttons walked here again though met on their screen before: one that means something
+    # else here (Undo with Redo shown undoes the hand before)
+    again: tuple[str, ...] = ()
 
 
 @dataclass
@@ -180,9 +183,10 @@ class Walker:
         self.places.append(Place(name, folder, settings, taps))
         self.start(settings)
 
-    def also(self, name: str, *, taps: tuple[str, ...], settings: tuple = ()) -> None:
+    def also(self, name: str, *, taps: tuple[str, ...], settings: tuple = (),
+             again: tuple[str, ...] = ()) -> None:
         """A place on the files of the last one kept, with taps after the restart."""
-        self.places.append(Place(name, self.places[-1].files, settings, taps))
+        self.places.append(Place(name, self.places[-1].files, settings, taps, again))
 
     def restore(self, place: Place):
         """The kiosk back at ``place``: warm when it can (below), else a real restart on the
@@ -295,9 +299,11 @@ class Walker:
             d = self.restore(place)
             screen = d.screen
             self.tally.screens.add(screen)
-            keys = [k for k in button_keys(d) if (screen, k) not in walked]
+            keys = [k for k in button_keys(d) if (screen, k) not in walked or k in place.again]
             walked.update((screen, k) for k in keys)
             self.tally.buttons += len(keys)
+            self.tally.problems += [f"{place.name}/{k}: not there to walk again" for k in place.again
+                                    if k not in keys]
             events = journal_events(self.kiosk.db)
             for key in keys:
                 for interval in INTERVALS:

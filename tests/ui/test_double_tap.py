@@ -188,7 +188,7 @@ def _three_players(w: Walker, no_match) -> None:
     d = w.d
     d.tap("confirm", shot=False)
     w.keep("three-scored")
-    w.also("three-undone", taps=("undo",))
+    w.also("three-undone", taps=("undo",), again=("undo",))  # Undo again, Redo shown
     d = w.d
     for _ in range(6):  # Anna takes 60 of 72 each hand: she wins within a few
         if d.screen != "variant_board":
