@@ -219,6 +219,9 @@ def test_every_screen_whole_in_catalan_and_spanish(kiosk, size):
     ratio = glyph / size[1]
     print(f"{walk.tag}: {total} drawn {glyph} px high, {ratio:.3f} of the height")
     assert ratio >= (0.25 if size[0] > size[1] else 0.22), (total, glyph, size)
+    if size[0] > size[1]:  # under the totals, two whole hands of the sheet in view
+        scroll, rows = d.current.ids.sheet_scroll, d.current.ids.sheet.children
+        assert len(rows) >= 2 and scroll.height >= rows[0].height + rows[1].height + d.app.u, scroll.height
 
     # The match won, with the hand that won it in the sheet.
     bid(d, "oros", levels=("contro", "recontro"))
