@@ -131,8 +131,6 @@ class Table:
     folder: Path
     places: list[Place] = field(default_factory=list)
     screens: dict[str, str] = field(default_factory=dict)
-    # the places met after a real restart (at any size): a warm restore is checked against it
-    restarted: set[str] = field(default_factory=set)
     home: tempfile.TemporaryDirectory | None = None
 
 
@@ -147,7 +145,9 @@ class Walker:
         kiosk.db = Path(table.home.name) / kiosk.db.name
         self.places = table.places
         self._screen = table.screens  # the screen each place shows
-        self._restarted = table.restarted
+        # the places met after a real restart at this size: the buttons are found on those (a
+        # warm restore has been seen to show fewer: the settings' rows, a game's contro)
+        self._restarted: set[str] = set()
         self.tally = Tally()
         self.d = None
         self.camera = None  # a camera factory for the kiosk's next start (the evidence photo's read)
@@ -215,10 +215,9 @@ class Walker:
         into the open one (SQLite's backup: the same file, the same connection), its files
         beside the journal put back, the session resumed from them (``TableSession.resume``,
         what a restart does), the screen entered afresh, then the place's taps. False (a
-        restart is needed) the first time the place is met (at the first size walked: the
-        screen a real restart shows is the one every warm restore, at any size, must reach),
-        when the kiosk differs from a fresh one in what a restart would reset (language,
-        settings, camera) or the place's screen is not reached."""
+        restart is needed) the first time at this size (the buttons are found after a real
+        restart), when the kiosk differs from a fresh one in what a restart would reset
+        (language, settings, camera) or the place's screen is not reached."""
         d = self.d
         if (d is None or self.kiosk.app is not d.app or place.name not in self._restarted
                 or d.app.language != "ca" or d.app.camera_factory is not self.camera
