@@ -255,12 +255,15 @@ class KioskApp(App):
         """Run a session action; a rule the core refuses becomes a message, not a crash, and
         a save the journal refused says so (False: nothing changed). The state it publishes
         moves the screen; an overlay it was run from closes after it."""
+        before = self.session.state.events
         try:
             result = fn(*args, **kwargs)
         except BotifarraError as exc:
             self.close_overlay()
             self.show_message(explain(exc, self.language))  # after: it belongs to that screen
             return False
+        if self.tap_guard is not None and self.session.state.events != before:
+            self.tap_guard.acted()  # what a touch made the table write holds its place a while
         self.close_overlay()
         return not (isinstance(result, SaveResult) and not result.saved)
 

@@ -8,6 +8,11 @@ happen. Two rules keep a tap from acting on something nobody chose:
   what it says and does, whether it is enabled) and remembers since when each looked as it
   does; a touch that comes down on a button younger than that is swallowed whole (down, moves
   and up), so the second tap of a double tap never reaches "Recontro!" where "Contro!" was.
+- **An action a touch made the table write holds that touch's place for ``SETTLE_S``.** The
+  buttons under it take no touch for the while, as if they had just appeared: the second
+  touch of a double tap on Undo (Redo already shown, nothing under the finger moved) never
+  undoes a second thing. Typing (a pad's digits, a card tapped) writes only the draft and
+  is not held: "44" tapped quickly is two fours.
 - **A touch that began before the screen changed never acts on the new one.** Every change
   the guard sees (a button appears, moves, changes or goes, or the screen is replaced) counts
   as a new content version; a touch lifted on a later version than it came down on is
@@ -47,8 +52,10 @@ class Look:
     disabled: bool
 
 
-def _look(widget: Widget) -> Look:
-    x, y = widget.to_window(widget.x, widget.y)
+def _look(widget: Widget, origin: tuple[float, float] = (0.0, 0.0)) -> Look:
+    """``origin``: where its parent's (0, 0) is on the window (its parent's children are
+    placed in the parent's own coordinates: a screen, a scroll view)."""
+    x, y = origin[0] + widget.x, origin[1] + widget.y
     text = getattr(widget, "text", None)
     if not isinstance(text, str):
         text = ""
@@ -81,31 +88,35 @@ class TapGuard:
         self._shown: list[tuple[Look, Rect]] = []
         self._down_version: dict[object, int] = {}
         self._swallowed: set[object] = set()
+        self._lifted: tuple[float, float, float] | None = None  # the last touch let act: x, y, when
         self.swallowed_count = 0  # touches refused so far (logged, for the diagnostics)
 
     # ------------------------------------------------------------------ watching
     def _buttons(self):
-        """The buttons shown (with the part of the window their scroll views let show)."""
+        """The buttons shown, each with where its parent's (0, 0) is on the window and the
+        part of the window its scroll views let show. The way to the window is added up on
+        the way down (a translation: ``to_parent`` of (0, 0)), not asked of every button."""
         infinite: Rect = (-1e9, -1e9, 2e9, 2e9)
-        stack = [(self.root, infinite)]
+        stack: list[tuple[Widget, tuple[float, float], Rect]] = [(self.root, (0.0, 0.0), infinite)]
         while stack:
-            widget, clip = stack.pop()
+            widget, origin, clip = stack.pop()
             if widget.opacity <= 0 or widget.width <= 0 or widget.height <= 0:
                 continue
             if isinstance(widget, ButtonBehavior):
-                yield widget, clip
+                yield widget, origin, clip
                 continue  # a button's insides are the button
             if isinstance(widget, StencilView):  # a scroll view shows only its own box
-                x, y = widget.to_window(widget.x, widget.y)
-                clip = _intersect(clip, (x, y, widget.width, widget.height))
-            stack.extend((child, clip) for child in widget.children)
+                clip = _intersect(clip, (origin[0] + widget.x, origin[1] + widget.y, widget.width, widget.height))
+            dx, dy = widget.to_parent(0, 0)
+            inner = (origin[0] + dx, origin[1] + dy)
+            stack.extend((child, inner, clip) for child in widget.children)
 
     def watch(self) -> None:
         """Note what every shown button looks like now and since when it does. A button
         built again the same (a screen's refresh) has not changed: it is its look that
         counts, not the widget."""
         now = self.clock()
-        shown = [(self._steady(_look(widget)), clip) for widget, clip in self._buttons()]
+        shown = [(self._steady(_look(widget, origin)), clip) for widget, origin, clip in self._buttons()]
         since = {look: self._since.get(look, now) for look, _clip in shown}
         if since.keys() != self._since.keys():
             self.version += 1
@@ -160,6 +171,7 @@ class TapGuard:
         self.watch()
         began = self._down_version.pop(touch.uid, self.version)
         if began == self.version:
+            self._lifted = (touch.x, touch.y, self.clock())
             return False
         # The screen changed under a finger held down: release what it pressed, do nothing.
         for ref in touch.grab_list[:]:
@@ -171,3 +183,20 @@ class TapGuard:
                 widget.state = "normal"
         self.swallowed_count += 1
         return True
+
+    def acted(self) -> None:
+        """The table wrote to its journal: if a touch just lifted made it (its button's
+        action ran as it lifted), the buttons under that touch are held as if they had just
+        appeared. Called by the app after every action that wrote; one from the keyboard or
+        a GPIO button has no touch just lifted, and holds nothing."""
+        lifted, self._lifted = self._lifted, None
+        if lifted is None:
+            return
+        x, y, at = lifted
+        now = self.clock()
+        if now - at > 0.1:
+            return
+        for look, clip in self._shown:
+            bx, by, bw, bh = _intersect(look.rect, clip)
+            if bx <= x <= bx + bw and by <= y <= by + bh:
+                self._since[look] = now

@@ -49,11 +49,9 @@ class Walk:
         self.seen.add(d.screen)
 
     def overlaps(self) -> list[str]:
-        """The seat labels' text, no two overlapping: in landscape. In portrait the diagram
-        gets about 85 px of height beside the sheet under the stacked totals, less than
-        three bands of labels at the kiosk's smallest text need: open (issue 22)."""
-        d = self.d
-        return seat_label_overlaps(d) if d.window.width >= d.window.height else []
+        """The seat labels' text, no two overlapping, at every size (in portrait the stacked
+        totals leave the seats at least three bands of labels at the smallest text)."""
+        return seat_label_overlaps(self.d)
 
 
 def wait_for_screen(d, name: str, frames: int = 30) -> bool:
@@ -256,6 +254,9 @@ def test_every_screen_whole_in_catalan_and_spanish(kiosk, size):
     ratio = glyph / size[1]
     print(f"{walk.tag}: {total} drawn {glyph} px high, {ratio:.3f} of the height")
     assert ratio >= (0.25 if size[0] > size[1] else 0.22), (total, glyph, size)
+    if size[0] > size[1]:  # under the totals, two whole hands of the sheet in view
+        scroll, rows = d.current.ids.sheet_scroll, d.current.ids.sheet.children
+        assert len(rows) >= 2 and scroll.height >= rows[0].height + rows[1].height + d.app.u, scroll.height
 
     # The match won, with the hand that won it in the sheet.
     bid(d, "oros", levels=("contro", "recontro"))

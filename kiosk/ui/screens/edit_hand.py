@@ -57,18 +57,22 @@ class EditHandScreen(KioskScreen):
                                    "team": self.pad.team, "digits": self.pad.digits})
 
     def _build(self) -> None:
+        """The trump and doubling buttons: made once, then their words and which is chosen
+        changed in place (each tap on this screen refreshes it)."""
         trumps, levels = self.ids.trumps, self.ids.levels
-        trumps.clear_widgets()
-        levels.clear_widgets()
-        for t in TRUMPS:
-            b = SuitButton(suit=t, text=trump_name(t), action=t, selected=t == self.trump)
-            b.bind(on_release=lambda w: self._set(trump=w.action))
-            trumps.add_widget(b)
-        for level in ("none",) + LEVELS:
-            b = KButton(text=level_name(level) or _("No doubling"), action=level,
-                        selected=level == self.doubling)
-            b.bind(on_release=lambda w: self._set(doubling=w.action))
-            levels.add_widget(b)
+        if not trumps.children:
+            for t in TRUMPS:
+                b = SuitButton(suit=t, action=t)
+                b.bind(on_release=lambda w: self._set(trump=w.action))
+                trumps.add_widget(b)
+            for level in ("none",) + LEVELS:
+                b = KButton(action=level)
+                b.bind(on_release=lambda w: self._set(doubling=w.action))
+                levels.add_widget(b)
+        for b in trumps.children:
+            b.text, b.selected = trump_name(b.action), b.action == self.trump
+        for b in levels.children:
+            b.text, b.selected = level_name(b.action) or _("No doubling"), b.action == self.doubling
         self.team = self.pad.team
         names = {"A": self.name_a, "B": self.name_b}
         # The pair buttons say what they choose: whose points, or who broke a rule.

@@ -8,7 +8,7 @@ from kivy.properties import DictProperty, StringProperty
 from kiosk.ui.i18n import _
 from kiosk.table import sheet_of
 from kiosk.ui.screens.base import KioskScreen, load_kv
-from kiosk.ui.screens.scoreboard import latest_rows_in_view, sheet_rows
+from kiosk.ui.screens.scoreboard import fill_sheet, latest_rows_in_view
 
 from kiosk.ui import club_strip  # noqa: F401,E402  (ClubStrip for kv)
 
@@ -31,13 +31,7 @@ class MatchWonScreen(KioskScreen):
         self.winner_team = w if w in ("A", "B") else "A"
         self.winner = (_("{name} win!").format(name=session.state.team_names[w]) if w in ("A", "B")
                        else _("A draw"))
-        sheet, head = self.ids.sheet, self.ids.sheet_head
-        sheet.clear_widgets()
-        head.clear_widgets()
-        header, *rows = sheet_rows(session.state.team_names, sheet_of(session.match))
-        head.add_widget(header)
-        for row in rows:
-            sheet.add_widget(row)
+        fill_sheet(self.ids.sheet_head, self.ids.sheet, session.state.team_names, sheet_of(session.match))
         Clock.schedule_once(self._latest_rows_in_view, 0)  # once the rows are laid out
 
     def next_match(self) -> None:

@@ -17,10 +17,13 @@ from kiosk.ui import club_strip  # noqa: F401,E402  (ClubStrip for kv)
 load_kv(__file__)
 
 
-def sheet_rows(team_names: dict, sheet: list[HandRow], *, on_tap=None) -> list[SheetRow]:
-    rows = [SheetRow(header=True, number="#", trump=_("Trump"), doubling="×", points=_("Points"),
-                     scored_a="", scored_b="", total_a=team_names["A"], total_b=team_names["B"],
-                     disabled=True)]
+def sheet_values(team_names: dict, sheet: list[HandRow]) -> list[dict[str, object]]:
+    """What each line of the paper-style sheet says (its heading first), as ``SheetRow``
+    properties."""
+    rows: list[dict[str, object]] = [
+        dict(header=True, index=0, number="#", suit="", trump=_("Trump"), delegated="", doubling="×",
+             points=_("Points"), scored_a="", scored_b="", total_a=team_names["A"], total_b=team_names["B"],
+             disabled=True)]
     for i, r in enumerate(sheet):
         delegated = r.delegated and r.kind != "misdeal"
         if r.kind == "misdeal":  # nobody scores: said on the narrowest sheet too, never blank
@@ -35,15 +38,41 @@ def sheet_rows(team_names: dict, sheet: list[HandRow], *, on_tap=None) -> list[S
                 points = f"{pa if pa is not None else '–'}–{pb if pb is not None else '–'}"
         doubling = f"×{r.multiplier}" if r.multiplier > 1 else ""
         # "×2" alone: the multiplier names the doubling, and fits the narrowest sheet
-        row = SheetRow(index=i, number=str(r.number), suit=suit, trump=trump, doubling=doubling,
-                       delegated=_("delegated") if delegated else "",
-                       points=points, scored_a=str(r.scored.get("A", 0) or ""),
-                       scored_b=str(r.scored.get("B", 0) or ""),
-                       total_a=str(r.totals.get("A", "")), total_b=str(r.totals.get("B", "")))
-        if on_tap:
-            row.bind(on_release=lambda w, i=i: on_tap(i))
-        rows.append(row)
+        rows.append(dict(header=False, index=i, number=str(r.number), suit=suit, trump=trump,
+                         doubling=doubling, delegated=_("delegated") if delegated else "",
+                         points=points, scored_a=str(r.scored.get("A", 0) or ""),
+                         scored_b=str(r.scored.get("B", 0) or ""),
+                         total_a=str(r.totals.get("A", "")), total_b=str(r.totals.get("B", "")),
+                         disabled=False))
     return rows
+
+
+def _new_row(values: dict[str, object], on_tap) -> SheetRow:
+    row = SheetRow(**values)
+    if on_tap:
+        row.bind(on_release=lambda w: on_tap(w.index))
+    return row
+
+
+def sheet_rows(team_names: dict, sheet: list[HandRow], *, on_tap=None) -> list[SheetRow]:
+    return [_new_row(v, on_tap) for v in sheet_values(team_names, sheet)]
+
+
+def fill_sheet(head, box, team_names: dict, sheet: list[HandRow], *, on_tap=None) -> None:
+    """The sheet's heading in ``head`` and its hands in ``box``, the lines already there
+    changed in place: a refresh that leaves the sheet as it was builds no widget (on a Pi,
+    building every line again on each refresh was most of the scoreboard's time)."""
+    header, *lines = sheet_values(team_names, sheet)
+    for parent, values in ((head, [header]), (box, lines)):
+        shown = list(reversed(parent.children))
+        for row, v in zip(shown, values):
+            for name, value in v.items():
+                if getattr(row, name) != value:
+                    setattr(row, name, value)
+        for row in shown[len(values):]:
+            parent.remove_widget(row)
+        for v in values[len(shown):]:
+            parent.add_widget(_new_row(v, on_tap))
 
 
 def latest_rows_in_view(scroll) -> None:
@@ -143,13 +172,8 @@ class ScoreboardScreen(KioskScreen):
         self.contract_text = (f"{trump_name(c.trump)} ×{c.multiplier}"
                               if session.state.phase == "playing" and c.trump else "")
         self.update_clock()
-        sheet, head = self.ids.sheet, self.ids.sheet_head
-        sheet.clear_widgets()
-        head.clear_widgets()
-        header, *rows = sheet_rows(session.state.team_names, sheet_of(session.match), on_tap=self.edit)
-        head.add_widget(header)
-        for row in rows:
-            sheet.add_widget(row)
+        fill_sheet(self.ids.sheet_head, self.ids.sheet, session.state.team_names, sheet_of(session.match),
+                   on_tap=self.edit)
         Clock.schedule_once(self._latest_rows_in_view, 0)  # once the rows are laid out
         self._show_bar()
 

@@ -177,28 +177,41 @@ class SettingsScreen(KioskScreen):
         return str(v)
 
     def _build_options(self) -> None:
+        """One row per setting, made once; each refresh (a value cycled, the language
+        switched) changes their words in place."""
         grid = self.options_panel.ids.rows
-        grid.clear_widgets()
-        for name, label in LABELS.items():
-            row = Factory.SettingsRow()
-            row.setting = name
-            row.ids.label.text = _(label)
+        if not grid.children:
+            for name in LABELS:
+                grid.add_widget(self._row(name))
+        for row in grid.children:
+            name = row.setting
+            row.ids.label.text = _(LABELS[name])
             row.ids.help.text = self.svm.help(name)
-            if name == "ui.language":
-                for lang in LANGUAGES:
-                    b = Factory.SettingsValue(text=LANGUAGE_NAMES[lang], selected=self.app.language == lang)
-                    b.action = f"language_{lang}"
-                    b.bind(on_release=lambda w, lang=lang: self.language(lang))
-                    row.ids.value_box.add_widget(b)
-            else:
-                b = Factory.SettingsValue(text=self._value_text(name))
-                b.action = name
-                if name == "table.name":  # typed as a number on the pad
-                    b.bind(on_release=lambda w: self.table())
+            for b in row.ids.value_box.children:
+                if name == "ui.language":
+                    lang = b.action.removeprefix("language_")
+                    b.text, b.selected = LANGUAGE_NAMES[lang], self.app.language == lang
                 else:
-                    b.bind(on_release=lambda w, name=name: self.cycle(name))
+                    b.text = self._value_text(name)
+
+    def _row(self, name: str):
+        row = Factory.SettingsRow()
+        row.setting = name
+        if name == "ui.language":
+            for lang in LANGUAGES:
+                b = Factory.SettingsValue()
+                b.action = f"language_{lang}"
+                b.bind(on_release=lambda w, lang=lang: self.language(lang))
                 row.ids.value_box.add_widget(b)
-            grid.add_widget(row)
+        else:
+            b = Factory.SettingsValue()
+            b.action = name
+            if name == "table.name":  # typed as a number on the pad
+                b.bind(on_release=lambda w: self.table())
+            else:
+                b.bind(on_release=lambda w, name=name: self.cycle(name))
+            row.ids.value_box.add_widget(b)
+        return row
 
     def cycle(self, name: str) -> None:
         try:
