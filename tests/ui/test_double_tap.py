@@ -190,6 +190,7 @@ def _three_players(w: Walker, no_match) -> None:
     d.tap("confirm", shot=False)
     w.keep("three-scored")
     w.also("three-undone", taps=("undo",), again=("undo",))  # Undo again, Redo shown
+    w.also("three-edit", taps=("history", "hand_1"))  # a past hand edited from History
     d = w.d
     for _ in range(6):  # Anna takes 60 of 72 each hand: she wins within a few
         if d.screen != "variant_board":
@@ -204,6 +205,13 @@ def _three_players(w: Walker, no_match) -> None:
         d.tap("confirm", shot=False)
     assert d.screen == "variant_won", d.screen
     w.keep("three-won")
+    # every player's pile read by the camera (the demo source)
+    w.camera = camera_factory("demo", "aruco")
+    d = w.restore(next(p for p in w.places if p.name == "three-doubling"))
+    d.tap("camera", shot=False)
+    assert d.screen == "variant_camera", d.screen
+    w.camera = None
+    w.keep("three-camera")
 
 
 @pytest.fixture(scope="module")
