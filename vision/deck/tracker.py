@@ -41,6 +41,7 @@ from vision.deck.pile import CHANGE_LEVEL, MIN_CHANGE, Pile, Settled
 from vision.deck.scale import TableScale
 
 MOTION_CARD = 0.04  # of a card's area moving (motion size) is movement, if less than motion_share of the view
+MAT_AGAIN = 32  # at most so many looks between two searches for the mat's markers when it is not in view
 
 
 @dataclass(frozen=True)
@@ -76,6 +77,8 @@ class DealTracker:
     _wanted: DarkerRequest | None = None
     _held: _Look | None = None
     _looked: np.ndarray | None = None  # the motion-size frame last looked at
+    _mat_due: int = 0  # looks since the last search for the mat's markers
+    _mat_wait: int = 1  # ... before the next one
     _backstop: Backstop = field(default_factory=Backstop)  # a card never passed over in silence
 
     def __post_init__(self) -> None:
@@ -170,12 +173,13 @@ class DealTracker:
             return []
         if self._still > first and (self._looked is None or counts(
                 moving_mask(self._looked, small, glare_is_light=False), None if pile is None else pile * k, long_) <= least):
+            self._find_mat(frame)  # (a still frame with nothing to look at: the time for the marker search)
             return []  # looked at in this still spell, and nothing came since
         self._looked = small  # (a card dealt with no movement seen, under the reflection: looked at again)
         detail = shrunk(frame, self.detail_width, 3)
-        if self._pile.scale is None:  # (a mat out of view costs one marker search per still spell)
-            sharp = cv2.resize(frame, detail.shape[1::-1], interpolation=cv2.INTER_AREA)
-            self._pile.scale = TableScale.find(sharp)
+        if not self._pile.settled:  # (the mat's markers, first looked for in the first settled frame)
+            self._find_mat(frame, now=True)
+        self._mat_due += 1
         if not self._pile.settled:  # the empty mat, once it first lies still: what is new is dealt
             self._pile.settled.append(Settled(detail))
             first = self._pile.first_card(frame, detail)
@@ -186,6 +190,18 @@ class DealTracker:
                 return self._ask_darker(frame, detail, small, mat=True)
             return []
         return self._look(frame, detail, small)
+
+    def _find_mat(self, frame: np.ndarray, *, now: bool = False) -> None:
+        """The mat's markers (:class:`TableScale`), searched in the first settled frame; when
+        the mat is not in view, again after 1, 2, 4 ... ``MAT_AGAIN`` looks, in a still frame
+        with nothing else to do (a marker search costs as much as a look)."""
+        if self._pile.scale is not None or not (now or self._mat_due >= self._mat_wait):
+            return
+        self._mat_due, self._mat_wait = 0, (1 if now else min(2 * self._mat_wait, MAT_AGAIN))
+        h, w = frame.shape[:2]
+        width = min(self.detail_width, w)
+        sharp = cv2.resize(frame, (width, int(round(h * width / w))), interpolation=cv2.INTER_AREA)
+        self._pile.scale = TableScale.find(sharp)
 
     def _look(self, frame: np.ndarray, detail: np.ndarray, small: np.ndarray) -> list[DealEvent]:
         change = compare(self._pile.settled[-1].detail, detail, floor=CHANGE_LEVEL)
