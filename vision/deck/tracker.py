@@ -2,7 +2,9 @@
 
 Each frame is shrunk to ``motion_width`` and compared with the previous one: is anything
 moving (:mod:`vision.deck.motion`)? Only when nothing has moved for ``still_frames`` frames
-is the table looked at, once per still spell, at ``detail_width`` against the last settled
+is the table looked at, once per still spell (once the pile is known, movement with no hand
+in view, nothing moving reaching the view's edge, is the light: the table is looked at all
+the same, a frame later), at ``detail_width`` against the last settled
 frame; what lies on top is then decided by :class:`vision.deck.pile.Pile` (the card's
 outline found, then named; or asked about).
 
@@ -36,7 +38,7 @@ from vision.deck.events import (  # noqa: F401  (the events are the tracker's AP
 from vision.deck.exposure import Change, compare
 from vision.deck.locate import CARD_ASPECT, shrunk
 from vision.deck.model import DeckModel
-from vision.deck.motion import counts, moving_mask
+from vision.deck.motion import counts, from_edge, moving_mask
 from vision.deck.pile import CHANGE_LEVEL, MIN_CHANGE, Pile, Settled
 from vision.deck.scale import TableScale
 
@@ -77,6 +79,7 @@ class DealTracker:
     _wanted: DarkerRequest | None = None
     _held: _Look | None = None
     _looked: np.ndarray | None = None  # the motion-size frame last looked at
+    _lit: bool = False  # this still spell had movement with no hand in view (light)
     _mat_due: int = 0  # looks since the last search for the mat's markers
     _mat_wait: int = 1  # ... before the next one
     _backstop: Backstop = field(default_factory=Backstop)  # a card never passed over in silence
@@ -163,12 +166,17 @@ class DealTracker:
         # changes little more than its index at a far camera)
         least = min(self.motion_share * moving.size, MOTION_CARD * long_ * long_ / CARD_ASPECT)
         if counts(moving, None if pile is None else pile * k, long_) > least:
-            self._still = 0
-            return []
+            # (once the pile is known, movement near it with no hand in view is the lamp's
+            # reflection swaying or a card landing on its own: the table is looked at all the
+            # same, a frame later, as a card leaving the hand may still be in the air)
+            if pile is None or from_edge(moving):
+                self._still, self._lit = 0, False
+                return []
+            self._lit = True
         self._still += 1
         # The empty mat is taken as soon as two frames agree: a player may start dealing
         # the moment the screen opens, before a card's 0.3 s of stillness has passed.
-        first = 1 if not self._pile.settled else self.still_frames
+        first = 1 if not self._pile.settled else self.still_frames + int(self._lit)
         if self._still < first or (self._still > first and not self._pile.settled):
             return []
         if self._still > first and (self._looked is None or counts(
