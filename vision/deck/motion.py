@@ -88,6 +88,18 @@ def counts(moving: np.ndarray, pile: np.ndarray | None, card_long: float) -> int
     return int(area[~edge | inside].sum())
 
 
+def from_edge(moving: np.ndarray) -> bool:
+    """Whether a moving region (pieces ``JOIN`` px apart joined; specks left out) reaches
+    the view's edge: a hand and its arm always do. Movement all inside the view, with no
+    hand in it, is the light (a reflection that sways or flickers) or a card landing."""
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(moving, connectivity=8)
+    if n <= 1:
+        return False
+    kept = np.concatenate([[False], stats[1:, 4] >= MIN_SPECK])[labels].astype(np.uint8)
+    joined = cv2.dilate(kept, np.ones((2 * JOIN + 1, 2 * JOIN + 1), np.uint8))
+    return bool(joined[0].any() or joined[-1].any() or joined[:, 0].any() or joined[:, -1].any())
+
+
 def hand_over(mask: np.ndarray, quad: np.ndarray | None, area: float) -> bool:
     """A change that reaches the frame's edge (a hand and arm always do) over the card
     at ``quad`` (or anywhere, without one)."""

@@ -1,0 +1,242 @@
+"""The pile as the deal-through tracker has read it, and the look's decision.
+
+:class:`Pile` keeps the table's settled states (the table under the pile, then one per card
+dealt: its detail copy, its outline, the card named or "asked about") and decides, once
+the tracker (:mod:`vision.deck.tracker`) has seen the table lie still and found a change,
+what lies on top: what changed (exposures matched, above the frames' own noise:
+:mod:`vision.deck.exposure`) only says that something happened and where; what is on top
+there is FOUND by its outline (:mod:`vision.deck.outline`), a card-sized rectangle whose
+four sides are edges, and new ones:
+
+- no change, or no card's outline in it (a shadow, the lamp's reflection, the light): nothing;
+- the card found where the last one lay, its sides not new: that card looked at again,
+  nothing said (unless its print names another card squared on it);
+- a hand (a change from the frame's edge) over the card found: no read until it leaves;
+- a second new card's outline apart from the first: ask to deal them one at a time;
+- one card: warped flat from the full-resolution frame and named; a reflection on it asks
+  to move it; a low margin asks to show it again; a card counted already: "ja comptada".
+
+The table going back to how it was before the last card means that card was lifted off again.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+import cv2
+import numpy as np
+
+from kiosk.game import Card
+from vision.deck.darker import came_in, tone_map
+from vision.deck.events import ALREADY, COUNTED, GLARE, HAND, SHOW_AGAIN, TAKEN_BACK, TWO_CARDS, DealEvent
+from vision.deck.exposure import Change, compare
+from vision.deck.locate import CARD_ASPECT
+from vision.deck.model import DeckModel, Naming
+from vision.deck.motion import hand_over
+from vision.deck.outline import Outline, card_in_view, find_outlines, iou, new_edge_share, second_card
+from vision.deck.scale import TableScale
+from vision.deck.views import views_around
+
+KEEP_DETAIL = 4  # settled frames kept at detail size (older ones are only for "lifted off")
+CHANGE_LEVEL = 18  # least change between two settled frames, in levels of the brightest channel
+DARKER_CHANGE_LEVEL = 12  # the same between darker frames: the print's contrast shrinks with the exposure
+DARKER_MIN_PIXELS = 16  # detail px: a darker frame's noise makes specks
+MIN_CHANGE = 0.05  # of a card's area: less changed is nothing (specks, a flicker)
+NOT_NEW = 0.25  # of the outline on new edges: less, and the card found is the one that lay there
+SAME_PLACE = 0.75  # overlap with the last card's outline: it lies where that card lay
+SAME_CARD = 0.88  # ... so much that it is that card whatever changed (a darker frame shows edges anew)
+PRINT_CHANGED = 0.08  # of the card's area changed inside an outline that is not new: maybe another card
+LIFTED = 0.15  # of a card's area changed since the table before the last card: it was lifted off
+FIRST_EDGE = 6.0  # an edge's least step per pixel in the first settled frame (no second frame to measure noise)
+UNSEEN_CARD = 1.0  # card perimeters of new edges where no card's outline was found: a card came all the same
+FIRST_SUPPORT = 0.8  # of a card's outline on edges, to be taken for a card already there
+
+
+@dataclass
+class Settled:
+    detail: np.ndarray | None
+    card: Card | None = None
+    pending: bool = False  # lies there unread (asked about): replaced by what comes next
+    darker: np.ndarray | None = None  # the same table in the darker exposure (detail size), if one was taken
+    where: np.ndarray | None = None  # the outline of what was dealt (detail px)
+
+
+@dataclass
+class Pile:
+    """The table's settled states and the look's decision (``judge``). ``frame``: the number
+    of the frame being read (the tracker counts them), given to the events."""
+
+    model: DeckModel
+    frame: int = 0
+    uncertain: int = 0  # cards asked about
+    settled: list[Settled] = field(default_factory=list)
+    card_long: float = 0.0  # without the mat: the cards' long side as read (detail px)
+    longs: list[float] = field(default_factory=list)
+    scale: TableScale | None = None  # the mat's millimetres in detail pixels
+
+    @property
+    def cards(self) -> list[Card]:
+        return [s.card for s in self.settled if s.card is not None]
+
+    def long_px(self, detail: np.ndarray, at: tuple[float, float] | None = None) -> float:
+        """A card's long side (detail px) lying at ``at``: from the mat when it is in view,
+        else the cards read so far, else the learnt deck's."""
+        if self.scale is not None:
+            h, w = detail.shape[:2]
+            return float(np.sqrt(self.scale.card_area_px(at if at is not None else (w / 2, h / 2)) * CARD_ASPECT))
+        if self.card_long:
+            return self.card_long
+        return (self.model.card_long_frac or 0.2) * detail.shape[1]
+
+    def sizes(self) -> tuple[float, ...]:
+        """The card sizes tried around :meth:`_long_px` (how sure that size is)."""
+        if self.scale is not None:
+            return (1.0,)
+        if self.card_long:
+            return (1.0,)
+        # the camera may not be where the deck was learnt: the first card's size is searched
+        return (1.0, 0.92, 1.08, 0.85, 1.17, 0.78, 1.27) if self.model.card_long_frac else \
+            tuple(float(k) for k in np.arange(0.6, 1.45, 0.07))
+
+    def find(self, seen: np.ndarray, change: Change, long_px: float) -> list[Outline]:
+        return find_outlines(seen, change.reference, change.mask, long_px, level=change.edge, aspect=CARD_ASPECT,
+                             sizes=self.sizes())
+
+    def push(self, detail: np.ndarray, card: Card | None, *, pending: bool = False,
+              darker: np.ndarray | None = None, where: np.ndarray | None = None) -> None:
+        self.settled.append(Settled(detail, card, pending, darker, where))
+        if len(self.settled) > KEEP_DETAIL:
+            self.settled[-KEEP_DETAIL - 1].detail = self.settled[-KEEP_DETAIL - 1].darker = None
+
+    def first_card(self, frame: np.ndarray, detail: np.ndarray) -> list[DealEvent]:
+        """Dealing started at once: the first frames that agree may already hold the first
+        card. Nothing to compare with, so every edge counts as new: a card's whole outline
+        in view (found at half size: the whole view is searched) that names a learnt card
+        is that card, and the table under it was never seen."""
+        top = card_in_view(detail, self.long_px(detail), level=FIRST_EDGE, aspect=CARD_ASPECT, sizes=self.sizes())
+        if top is None or top.support < FIRST_SUPPORT:
+            return []
+        naming = self.model.identify(views_around(frame, top.quad * (frame.shape[1] / detail.shape[1])))
+        if naming.card is None:  # (something card-shaped, not a card it knows: the table)
+            return []
+        self.settled[0] = Settled(None)
+        return self.name(frame, detail, top, None, naming=naming)
+
+    def judge(self, frame: np.ndarray, detail: np.ndarray, dark: np.ndarray | None,
+               change: Change | None = None, normal: np.ndarray | None = None) -> list[DealEvent]:
+        """The look's decision. ``dark``: the darker frame's detail copy (``frame`` is then the
+        darker frame; every comparison at its exposure, the next hand come in at the view's
+        edge left out); ``normal``: the frame that asked for it."""
+        n = self.frame
+        seen = detail if dark is None else dark
+
+        def ref(s: Settled) -> np.ndarray | None:
+            if dark is None or s.detail is None:
+                return s.detail
+            return s.darker if s.darker is not None else tone_map(s.detail, dark)
+
+        def changed(reference: np.ndarray) -> Change:
+            if dark is None:
+                return compare(reference, seen, floor=CHANGE_LEVEL)
+            got = compare(reference, seen, floor=DARKER_CHANGE_LEVEL, min_pixels=DARKER_MIN_PIXELS)
+            m = got.mask
+            if not (m[0].any() or m[-1].any() or m[:, 0].any() or m[:, -1].any()):
+                return got
+            arrived = came_in(detail, dark, level=DARKER_CHANGE_LEVEL, min_pixels=DARKER_MIN_PIXELS)
+            return replace(got, mask=cv2.bitwise_and(m, cv2.bitwise_not(arrived)))
+
+        last = self.settled[-1]
+        if last.detail is None:
+            return []
+        change = change if change is not None else changed(ref(last))
+        long_px = self.long_px(seen)
+        area = long_px * long_px / CARD_ASPECT
+        if cv2.countNonZero(change.mask) < MIN_CHANGE * area:
+            if dark is not None and last.darker is None:
+                last.darker = dark  # (the next card is not looked for blind under the reflection)
+            return []
+        found = self.find(seen, change, long_px)
+        before = ref(self.settled[-2]) if len(self.settled) >= 2 and not last.pending else None
+        if before is not None and cv2.countNonZero(changed(before).mask) < LIFTED * area:
+            under = self.settled[-2].where  # the card on top now is the one under the last
+            if not found or under is None or iou(found[0].quad, under) > SAME_PLACE:
+                gone = self.settled.pop()  # the last card was lifted off the pile again
+                return [DealEvent(TAKEN_BACK, gone.card, frame_number=n)]
+        if not found:  # light, a shadow, a hand: no card's outline
+            if hand_over(change.mask, None, area):
+                return [DealEvent(HAND, frame_number=n)]
+            if new_edge_share(seen, change.reference, change.mask, long_px, level=change.edge,
+                              aspect=CARD_ASPECT) < UNSEEN_CARD:
+                return []
+            # something came with a card's worth of new edges, yet no card's outline: never
+            # passed over in silence (it lies there unread; what comes next is read against it)
+            return self.unnamed(detail, dark, None, None, glare=dark is not None)
+        top = found[0]
+        h, w = seen.shape[:2]
+        cut = top.quad.min() < 1 or top.quad[:, 0].max() > w - 2 or top.quad[:, 1].max() > h - 2
+        if cut or hand_over(change.mask, top.quad, area):
+            return [DealEvent(HAND, frame_number=n)]
+        if last.where is not None and iou(top.quad, last.where) > (SAME_PLACE if top.new < NOT_NEW else SAME_CARD):
+            return self._looked_again(frame, detail, top, change, dark, normal, area)
+        if second_card(seen, change.reference, change.mask, top, long_px, level=change.edge,
+                       aspect=CARD_ASPECT, sizes=self.sizes()) is not None:
+            if last.pending:
+                self.settled.pop()
+            self.push(detail, None, pending=True, darker=dark, where=top.quad)
+            return [DealEvent(TWO_CARDS, frame_number=n)]
+        return self.name(frame, detail, top, dark, normal)
+
+    def _looked_again(self, frame: np.ndarray, detail: np.ndarray, top: Outline, change: Change,
+                      dark: np.ndarray | None, normal: np.ndarray | None, area: float) -> list[DealEvent]:
+        """The card found lies where the last one lay, its sides not new: that card looked at
+        again (the light changed over it, or a flicker made two still spells of one). Only
+        when its print changed is it named: another card squared exactly on it."""
+        inside = np.zeros_like(change.mask)
+        cv2.fillPoly(inside, [np.round(top.quad).astype(np.int32)], 255)
+        if cv2.countNonZero(cv2.bitwise_and(change.mask, inside)) < PRINT_CHANGED * area:
+            return []
+        quad = top.quad * (frame.shape[1] / detail.shape[1])
+        naming = self.model.identify(views_around(frame, quad))
+        last = self.settled[-1]
+        if naming.card == last.card or (naming.card is None and naming.best in (last.card, None)):
+            return []  # (unsure, yet most like another card: asked about)
+        return self.name(frame, detail, top, dark, normal, naming=naming)
+
+    def name(self, frame: np.ndarray, detail: np.ndarray, top: Outline, dark: np.ndarray | None,
+              normal: np.ndarray | None = None, *, naming: Naming | None = None) -> list[DealEvent]:
+        n = self.frame
+        where = top.quad
+        quad = where * (frame.shape[1] / detail.shape[1])
+        views = views_around(frame, quad)
+        naming = naming if naming is not None else self.model.identify(views)
+        if naming.card is None and normal is not None:
+            # The darker frame is noisier: a card the reflection only grazes may still be
+            # named, with its own margins, in the frame at the normal exposure (a narrower
+            # alignment search: the frame's time is spent twice on this card).
+            again = views_around(normal, quad, reach=3, scales=(1.0,))
+            second = self.model.identify(again)
+            if second.card is not None or again[0].glare > 0:  # (a reflection on it: asked to move it)
+                views, naming = again, second
+        if naming.card is None:
+            # with a reflection on it, moving the card is what helps, not showing it again
+            return self.unnamed(detail, dark, where, naming, glare=views[0].glare > 0)
+        if self.settled[-1].pending:
+            self.settled.pop()  # the card asked about: what lies there now is read instead
+        if naming.card in self.cards:
+            self.push(detail, None, darker=dark, where=where)  # it lies on the pile, not counted
+            return [DealEvent(ALREADY, naming.card, naming, n)]
+        self.push(detail, naming.card, darker=dark, where=where)
+        if self.scale is None:  # the cards' size as seen, for the next outlines
+            self.longs = (self.longs + [top.long])[-5:]
+            self.card_long = float(np.median(self.longs))
+        return [DealEvent(COUNTED, naming.card, naming, n)]
+
+    def unnamed(self, detail: np.ndarray, dark: np.ndarray | None, where: np.ndarray | None,
+                 naming: Naming | None, *, glare: bool) -> list[DealEvent]:
+        """A card came that cannot be named: the kiosk asks about it (never silence). It
+        lies there unread; what comes next is read against it."""
+        if self.settled[-1].pending:
+            self.settled.pop()  # the card asked about: what lies there now is asked about instead
+        self.uncertain += 1
+        self.push(detail, None, pending=True, darker=dark, where=where)
+        return [DealEvent(GLARE if glare else SHOW_AGAIN, naming=naming, frame_number=self.frame)]
