@@ -12,8 +12,9 @@ it (``Walker._warm``: building the app and its screens again was most of the wal
 from __future__ import annotations
 
 import shutil
-import tempfile
 import sqlite3
+import tempfile
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -320,6 +321,13 @@ class Walker:
         d = self.d
         where = f"{place.name}/{key} at {interval * 1000:.0f} ms"
         widget = find_button(d, key)
+        deadline = time.monotonic() + 10.0
+        while widget is None and time.monotonic() < deadline:
+            # a button held off by work the last tap started (History's export writing to
+            # the stick on its thread: no second export meanwhile) is back when it ends
+            d.pump(1)
+            time.sleep(0.02)
+            widget = find_button(d, key)
         if widget is None:
             self.tally.problems.append(f"{where}: the button is not there after a restart")
             return
