@@ -8,6 +8,9 @@ changes is what the kiosk says and what it looks at:
 
 - the rank index under a reflection is not used to decide between ranks (the other
   corner, which carries the same index, decides alone);
+- where the reflection burnt the print out (:func:`burnt_cells`), the card is compared, as a
+  last look, on what is left (:func:`kept`: those cells left out on both sides, the faint print
+  around them by local contrast), with stricter margins (``model.KEPT_STRICT``, ``KEPT_MARGIN``);
 - a card left unnamed with a reflection on it is asked to be MOVED ("mou la carta:
   reflex"): showing it again in the same place would give the same picture. (With a
   camera that can change its exposure the tracker first reads it from a darker frame:

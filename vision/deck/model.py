@@ -6,7 +6,9 @@ by local contrast: ``views.local_contrast``). The best card must beat the best O
 by ``min_margin``. When the runner-up would change the
 score (different points: 8 vs 9, 1 vs 10, 12 vs 1, a 9 against anything) the rank-index
 corners are compared too, and they must agree with a margin of their own. Anything less
-is "show again", never a guess.
+is "show again", never a guess. Under the lamp's reflection the card is looked at again on
+what the reflection spared, then on what it did not burn out (``glare.spared``, ``glare.kept``),
+each with stricter margins.
 
 Example::
 
