@@ -31,12 +31,23 @@ CAUSE_WORDS = {CUT: ("inside", "edge"), REFLECTION_ON: ("reflection",)}
 
 def _try(image: np.ndarray, truth_quad: np.ndarray) -> tuple[str, str]:
     """("accepted" | "wrong outline" | "refused", the reason given)."""
+    return _attempt(image, truth_quad)[:2]
+
+
+def _attempt(image: np.ndarray, truth_quad: np.ndarray) -> tuple[str, str, bool]:
+    """``_try``'s answer, and whether a refusal's place (``where``) overlaps the true card."""
     try:
         quad, _ = learn_photo(image)
     except EnrolmentError as e:
-        return "refused", str(e)
+        return "refused", str(e), e.where is not None and _overlaps(np.asarray(e.where), truth_quad)
     err = np.linalg.norm(order_quad(quad) - order_quad(truth_quad), axis=1).max()
-    return ("accepted", "") if err <= OUTLINE_PX else ("wrong outline", f"corner {err:.0f} px off")
+    return ("accepted", "", False) if err <= OUTLINE_PX else ("wrong outline", f"corner {err:.0f} px off", False)
+
+
+def _overlaps(where: np.ndarray, quad: np.ndarray) -> bool:
+    """The two outlines' boxes overlap (the card may lie partly outside the photo)."""
+    return bool(where[:, 0].max() > quad[:, 0].min() and where[:, 0].min() < quad[:, 0].max()
+                and where[:, 1].max() > quad[:, 1].min() and where[:, 1].min() < quad[:, 1].max())
 
 
 def run(quick: bool, styles: tuple[str, ...]) -> None:
@@ -65,19 +76,20 @@ def run(quick: bool, styles: tuple[str, ...]) -> None:
             print(f"| {surface} | {style} | {n} | {got['accepted']} | {refl_ok} of {refl} | {got['wrong outline']} "
                   f"| {why} |", flush=True)
     print("\n| should be refused because (truth) | photos | refused | reason given names the true cause | "
-          "reasons given |\n|---|---|---|---|---|")
-    k = 2 if quick else 8
+          "shown where the card is | reasons given |\n|---|---|---|---|---|---|")
+    k = 2 if quick else 16
     for cause, kwargs in ((CUT, dict(cut=True)), (REFLECTION_ON, dict(reflection_on=True))):
-        refused = named = 0
+        refused = named = shown = 0
         reasons = Counter()
         for i in range(k):
             photo = learning_photo("5O", SURFACES[i % len(SURFACES)], SEED0 + 9000 + i, **kwargs)
             assert photo.truth.refuse == cause, photo.truth
-            verdict, reason = _try(photo.image, photo.truth.quad)
+            verdict, reason, there = _attempt(photo.image, photo.truth.quad)
             if verdict == "refused":
                 refused += 1
+                shown += there
                 reasons[reason] += 1
                 named += any(w in reason.lower() for w in CAUSE_WORDS[cause])
         why = "; ".join(f"{r} ({c})" for r, c in reasons.most_common()) or "—"
-        print(f"| {cause} | {k} | {refused} | {named} | {why} |")
+        print(f"| {cause} | {k} | {refused} | {named} | {shown} | {why} |")
     print()

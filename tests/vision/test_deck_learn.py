@@ -154,3 +154,31 @@ def test_the_card_is_found_on_marble_on_wood_beside_a_reflection_and_across_the_
     with pytest.raises(EnrolmentError) as err:
         find_card_on_mat(cut)
     assert err.value.reason == "cut" and err.value.where[:, 0].max() > 1200
+
+
+def test_every_refusal_names_its_true_cause_and_a_reflection_beside_the_card_is_learnt():
+    """Realistic learning photos (tests/realcam/rough) whose refusal gave a false reason, or
+    none: a reflection on the card that clips half of it (taken for paper clipping in bright
+    light) or nothing at all (a sheen, on glossy wood), or that joined the card on marble
+    (said to be "cut"); a card off the mat that touches it, across the photo's edge (said to be
+    "no card"). A reflection beside the card, on marble and wood, is learnt."""
+    from tests.realcam.rough.learning import learning_photo
+    from vision.deck.learnspot import find_card_on_mat
+    from vision.deck.views import order_quad
+
+    seed0 = 23_000 + 9000  # (tests/bench/deck_learning.py's refusal photos)
+    for surface, i, kwargs, reason in (("felt", 1, dict(reflection_on=True), "glare"),
+                                       ("wood", 14, dict(reflection_on=True), "glare"),
+                                       ("marble", 3, dict(reflection_on=True), "glare"),
+                                       ("mat", 12, dict(cut=True), "cut")):
+        photo = learning_photo("5O", surface, seed0 + i, **kwargs)
+        with pytest.raises(EnrolmentError) as err:
+            find_card_on_mat(photo.image)
+        assert err.value.reason == reason, (surface, i, str(err.value))
+        where, truth = np.asarray(err.value.where), photo.truth.quad
+        assert where[:, 0].max() > truth[:, 0].min() and where[:, 0].min() < truth[:, 0].max(), (surface, i)
+    for code, surface, seed in (("4C", "marble", 26021), ("3C", "wood", 25022)):
+        photo = learning_photo(code, surface, seed)
+        assert photo.truth.reflection is not None
+        quad = find_card_on_mat(photo.image)
+        assert np.linalg.norm(order_quad(quad) - order_quad(photo.truth.quad), axis=1).max() <= 6.0, (code, surface)

@@ -8,6 +8,9 @@ changes is what the kiosk says and what it looks at:
 
 - the rank index under a reflection is not used to decide between ranks (the other
   corner, which carries the same index, decides alone);
+- where the reflection burnt the print out (:func:`burnt_cells`), the card is compared, as a
+  last look, on what is left (:func:`kept`: those cells left out on both sides, the faint print
+  around them by local contrast), with stricter margins (``model.KEPT_STRICT``, ``KEPT_MARGIN``);
 - a card left unnamed with a reflection on it is asked to be MOVED ("mou la carta:
   reflex"): showing it again in the same place would give the same picture. (With a
   camera that can change its exposure the tracker first reads it from a darker frame:
@@ -68,6 +71,42 @@ def spared(features: np.ndarray, cells: np.ndarray, chroma_hw: tuple[int, int]) 
     keep = _chroma_valid(cells, chroma_hw)
     chroma = np.where(keep, chroma, 0.0)
     for c in (0, 1):  # each chroma channel relative to the spared blocks' mean again
+        sel = keep.copy()
+        sel[1 - c::2] = False
+        if sel.any():
+            chroma[:, sel] -= chroma[:, sel].mean(axis=1, keepdims=True)
+    out = np.concatenate([light, chroma], axis=1)
+    return (out / np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-6)).astype(np.float32)
+
+
+# Burnt-out cells: where the reflection clipped this share of a cell's pixels, nothing of the
+# print is left to compare (the learnt card has print there, the seen one flat white).
+BURNT_SHARE = 0.5
+
+
+def burnt_cells(bgr: np.ndarray, cells_hw: tuple[int, int]) -> np.ndarray:
+    """Which cells (bool, ``cells_hw``) of a flat card image the reflection burnt out: most of
+    their pixels clipped in every channel. Not grown: the print around them, faint but there,
+    is still compared (by local contrast)."""
+    clipped = (np.min(bgr, axis=2) >= GLARE_LEVEL).astype(np.float32)
+    h, w = cells_hw
+    return cv2.resize(clipped, (w, h), interpolation=cv2.INTER_AREA) >= BURNT_SHARE
+
+
+def kept(local: np.ndarray, burnt: np.ndarray, chroma_hw: tuple[int, int]) -> np.ndarray:
+    """Local-contrast features (``views.local_contrast`` rows) compared only where the
+    reflection left something: the burnt cells, and the chroma blocks they touch, zeroed on
+    this side and the other; the rest taken relative to its own mean and brought to unit
+    length again (the chroma keeps its weight against the lightness)."""
+    n_light = burnt.size
+    valid = ~burnt.ravel()
+    light = np.where(valid, local[:, :n_light], 0.0)
+    light[:, valid] -= light[:, valid].mean(axis=1, keepdims=True)
+    norm = np.maximum(np.linalg.norm(local[:, :n_light], axis=1, keepdims=True), 1e-6)
+    light /= np.maximum(np.linalg.norm(light, axis=1, keepdims=True), 1e-6)
+    keep = _chroma_valid(burnt, chroma_hw)
+    chroma = np.where(keep, local[:, n_light:] / norm, 0.0)
+    for c in (0, 1):
         sel = keep.copy()
         sel[1 - c::2] = False
         if sel.any():

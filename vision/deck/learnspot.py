@@ -36,6 +36,13 @@ GLARE_PATCH = 0.01  # of the card's area clipped inside it (and not all of its p
 MIN_AREA, MAX_AREA = 0.002, 0.15  # of the photo: a card's size
 MIN_PRINT = 0.04  # of a candidate differing from the table's colour: printed, a card
 SAME = 0.5  # overlap of two candidates that are the same card
+PRINT_LEFT = 0.03  # of a clipped card's core still dark: its print kept, only the paper clips
+# A reflection too faint to clip: the paper along the card's rim, its brightest stretch over its
+# middle level (linear light). Realistic photos with no reflection on the card (beside it in a
+# third): up to 1.11; enrolment photos of both deck styles: up to 1.15; a reflection on the card
+# that clips nothing: 1.50-1.62
+SHEEN_RATIO = 1.3
+CUT_SOLID = 0.7  # of its convex hull a region cut by the photo's edge fills to be a card's corner
 
 GLARE_MSG = "a reflection touches the card: move it away from the light"
 CUT_MSG = "the card is cut by the photo's edge: move it to the middle"
@@ -126,12 +133,19 @@ def spot_card(image: np.ndarray, *, work_width: int = 640) -> tuple[np.ndarray, 
                                         lab[:, :sw // 10].reshape(-1, 3), lab[:, -(sw // 10):].reshape(-1, 3)]), axis=0)
         around = _cleaned((np.linalg.norm(lab - rim, axis=2) > MAT_DISTANCE) & ~glare)
         off_mat = blobs_of(around, min_area=MIN_AREA * around.size, max_area=MAX_AREA * around.size, convex=True)
+        # (a card off the mat that touches it: neither the mat's colour nor the table's)
         _no_card([b for b in found if _printed(colour, b) >= MIN_PRINT]
-                 + [b for b in off_mat if _printed(around, b) >= MIN_PRINT], glare, scale)
+                 + [b for b in off_mat if _printed(around, b) >= MIN_PRINT], glare, grey, scale)
+        # (a card off the mat that touches it, cut by the photo's edge: neither the mat's hue
+        # nor the table's colour; a corner of a turned card is no rectangle, but convex)
+        cut_off = _convex_at_edge(_cleaned((_hue_mask(lab, table, glare) > 0) & (around > 0)))
+        if cut_off is not None:
+            raise EnrolmentError(CUT_MSG, reason="cut", where=cut_off / scale)
+        raise EnrolmentError(NONE_MSG, reason="no_card")
     if len(distinct) > 1 and 0.6 * distinct[0].rect_area < distinct[1].rect_area:
         raise EnrolmentError(TWO_MSG, reason="two_cards", where=distinct[1].quad / scale)
     card = distinct[0]
-    if _glare_at(glare, card):
+    if _glare_at(glare, card, grey) or _sheen(small, card.quad):
         raise EnrolmentError(GLARE_MSG, reason="glare", where=card.quad / scale)
     return card.quad / scale, table
 
@@ -153,30 +167,69 @@ def _printed(colour: np.ndarray, b: Blob) -> float:
     return np.count_nonzero(colour[inside > 0]) / max(np.count_nonzero(inside), 1)
 
 
-def _glare_at(glare: np.ndarray, card: Blob) -> bool:
+def _glare_at(glare: np.ndarray, card: Blob, grey: np.ndarray) -> bool:
     """A reflection on the card or at its edge: clipped pixels just outside it (the card's
     paper alone may clip in bright light: not the table), or a patch inside it that is not
-    all of its paper."""
+    all of its paper: one that took the print with it (a card's paper that clips in bright
+    light keeps its print dark)."""
     inside = np.zeros(glare.shape, np.uint8)
     cv2.fillPoly(inside, [np.round(card.quad).astype(np.int32)], 1)
     ring = (cv2.dilate(inside, np.ones((9, 9), np.uint8)) > 0) & (cv2.erode(inside, np.ones((5, 5), np.uint8)) == 0)
     shrunk_in = cv2.erode(inside, np.ones((5, 5), np.uint8)) > 0
     on = np.count_nonzero(glare & shrunk_in) / max(card.rect_area, 1.0)
     beside = np.count_nonzero(glare & ring & ~(cv2.dilate(inside, np.ones((3, 3), np.uint8)) > 0))
-    return beside >= GLARE_ON_CARD * card.rect_area or GLARE_PATCH <= on <= 0.5
+    if beside >= GLARE_ON_CARD * card.rect_area or GLARE_PATCH <= on <= 0.5:
+        return True
+    if on <= 0.5:
+        return False
+    core = cv2.morphologyEx((glare & shrunk_in).astype(np.uint8), cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8)) > 0
+    return np.count_nonzero(core & (grey < 0.6 * 255)) < PRINT_LEFT * np.count_nonzero(core)
 
 
-def _no_card(found: list[Blob], glare: np.ndarray, scale: float) -> None:
-    """Why no card: a card-sized thing across the photo's edge, a reflection joined to
-    something card-sized, or nothing."""
+def _sheen(small: np.ndarray, quad: np.ndarray) -> bool:
+    """A reflection on the card that clips nothing: the paper along the card's rim (blank in
+    every deck; the middle of a card may be printed on a tinted panel) much brighter in one
+    stretch than its middle level (linear light)."""
+    q = order_quad(quad)
+    c = q.mean(axis=0)
+    q = c + (q - c) * 0.9  # (clear of the card's edge)
+    w, h, band = 48, 72, 4
+    t = cv2.getPerspectiveTransform(np.float32(q), np.float32([[0, 0], [w, 0], [w, h], [0, h]]))
+    luma = cv2.cvtColor(cv2.warpPerspective(small, t, (w, h), flags=cv2.INTER_AREA), cv2.COLOR_BGR2GRAY)
+    stretches = [luma[:band, x:x + 12] for x in range(0, w, 12)] + [luma[-band:, x:x + 12] for x in range(0, w, 12)]
+    stretches += [luma[y:y + 12, :band] for y in range(0, h, 12)] + [luma[y:y + 12, -band:] for y in range(0, h, 12)]
+    level = (np.array([np.percentile(p, 97) for p in stretches]) / 255.0) ** 2.2
+    return float(level.max()) >= SHEEN_RATIO * float(np.median(level))
+
+
+def _no_card(found: list[Blob], glare: np.ndarray, grey: np.ndarray, scale: float) -> None:
+    """Why no card: a reflection joined to something card-sized inside the photo (that is
+    what bent it out of a card's shape: on marble or glossy wood the reflection's halo is as
+    unlike the table as the paper), a card-sized thing across the photo's edge, or nothing."""
     sizes = [b for b in found if 0.004 * glare.size <= b.area <= 0.08 * glare.size]
+    for b in sizes:
+        if not b.touches_edge and _glare_at(glare, b, grey):
+            raise EnrolmentError(GLARE_MSG, reason="glare", where=b.quad / scale)
     for b in sizes:  # (a card cut by the edge is still a rectangle, not a strip of the table)
         if b.touches_edge and b.rectangular >= 0.7 and b.aspect <= 4.0:
             raise EnrolmentError(CUT_MSG, reason="cut", where=b.quad / scale)
-    for b in sizes:
-        if not b.touches_edge and _glare_at(glare, b):
-            raise EnrolmentError(GLARE_MSG, reason="glare", where=b.quad / scale)
-    raise EnrolmentError(NONE_MSG, reason="no_card")
+
+
+def _convex_at_edge(mask: np.ndarray) -> np.ndarray | None:
+    """The outline (its rotated rectangle) of a card-sized, convex region cut by the photo's
+    edge, the most convex one, or None."""
+    h, w = mask.shape
+    best, quad = CUT_SOLID, None
+    for c in cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]:
+        area = cv2.contourArea(c)
+        x, y, bw, bh = cv2.boundingRect(c)
+        if not 0.004 * mask.size <= area <= 0.08 * mask.size or not (x <= 1 or y <= 1 or x + bw >= w - 1 or y + bh >= h - 1):
+            continue
+        solid = area / max(cv2.contourArea(cv2.convexHull(c)), 1.0)
+        (_, _), (rw, rh), _ = rect = cv2.minAreaRect(c)
+        if solid >= best and max(rw, rh) <= 4.0 * max(min(rw, rh), 1.0):
+            best, quad = solid, cv2.boxPoints(rect).astype(np.float32)
+    return quad
 
 
 def find_card_on_mat(image: np.ndarray, *, work_width: int = 640) -> np.ndarray:

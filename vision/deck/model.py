@@ -6,7 +6,9 @@ by local contrast: ``views.local_contrast``). The best card must beat the best O
 by ``min_margin``. When the runner-up would change the
 score (different points: 8 vs 9, 1 vs 10, 12 vs 1, a 9 against anything) the rank-index
 corners are compared too, and they must agree with a margin of their own. Anything less
-is "show again", never a guess.
+is "show again", never a guess. Under the lamp's reflection the card is looked at again on
+what the reflection spared, then on what it did not burn out (``glare.spared``, ``glare.kept``),
+each with stricter margins.
 
 Example::
 
@@ -23,7 +25,7 @@ import numpy as np
 
 from kiosk.game import DECK, Card
 from vision.deck.errors import EnrolmentError
-from vision.deck.glare import spared
+from vision.deck.glare import kept, spared
 from vision.deck.views import CHROMA_H, CHROMA_W, CardView, corner_score, local_contrast, views_both_ways
 
 MIN_SCORE = 0.55  # below this the thing is not one of the learnt cards (or not lit alike)
@@ -33,6 +35,10 @@ MIN_CORNER = 0.5
 CORNER_MARGIN = 0.35  # of the way from their corner to ours
 SAME_CORNERS = 0.93  # two photos of one card reach 0.95-0.99; so does a sota against a rei
 MAX_SPARED_GLARE = 0.7  # of the card's cells: with less left, no second look
+MIN_KEPT = 0.3  # of the card's cells not burnt out by a reflection: with less left, no third look
+KEPT_STRICT = 2.0  # the margins the third look must clear, times the first look's...
+KEPT_MARGIN = 0.06  # ...and over every other card, not only those of its rank (on the rough bench a wrong
+# best card under a reflection led by 0.05 at the most)
 TOO_SIMILAR = 0.97  # the same card learnt twice scores about 0.99; different cards stay below
 
 
@@ -46,6 +52,7 @@ class Naming:
     runner_up: Card
     margin: float
     corner_margin: float | None = None  # None when the corners were not needed
+    why: str = ""  # when not sure: "score" (like no learnt card), "suit" (margin), "rank" (corners)
 
     @property
     def sure(self) -> bool:
@@ -138,10 +145,20 @@ class DeckModel:
             spared_naming = self._decide(spared(seen, cells, hw) @ spared(self.whole, cells, hw).T, views, 2.0)
             if spared_naming.card is not None:
                 return spared_naming
+        burnt = views[0].burnt_cells
+        if naming.card is None and burnt is not None and burnt.any() and 1.0 - burnt.mean() >= MIN_KEPT:
+            # Where the reflection burnt the print out, nothing is left to compare; the print
+            # around it, faint, still has its shapes (local contrast): compared on what is left.
+            hw = (CHROMA_H, CHROMA_W)
+            kept_naming = self._decide(kept(local_contrast(seen), burnt, hw) @ kept(self.local, burnt, hw).T, views,
+                                       KEPT_STRICT, least=KEPT_MARGIN)
+            if kept_naming.card is not None:
+                return kept_naming
         return naming
 
-    def _decide(self, all_s: np.ndarray, views: list[CardView], strict: float) -> Naming:
-        """The naming from the views x learnt-views scores; ``strict`` multiplies the margins."""
+    def _decide(self, all_s: np.ndarray, views: list[CardView], strict: float, *, least: float = 0.0) -> Naming:
+        """The naming from the views x learnt-views scores; ``strict`` multiplies the margins;
+        ``least``: the margin over every other card."""
         k = int(np.argmax(all_s.max(axis=1)))
         s = all_s.max(axis=0)
         view = views[k]
@@ -153,7 +170,8 @@ class DeckModel:
         # Cards of the same rank differ by suit: colour and pips, the whole card decides.
         same_rank = [k for k in order[1:] if self.cards[int(k)].rank == best.rank]
         suit_margin = float(per_card[i] - per_card[same_rank[0]]) if same_rank else 1.0
-        sure = score >= MIN_SCORE and suit_margin >= strict * MIN_MARGIN
+        sure = score >= MIN_SCORE and suit_margin >= strict * MIN_MARGIN and margin >= least
+        why = "" if sure else "score" if score < MIN_SCORE else "suit"
         # Any close card of another rank: the corner index must decide, clearly.
         rivals = [int(k) for k in order[1:8]
                   if per_card[i] - per_card[k] < strict * CLOSE and self.cards[int(k)].rank != best.rank]
@@ -161,7 +179,8 @@ class DeckModel:
         if sure and rivals:
             mine, corner_margin = self._corner_margin(view, all_s[k], i, rivals)
             sure = mine >= MIN_CORNER and corner_margin >= min(strict * CORNER_MARGIN, 0.9)
-        return Naming(best if sure else None, best, score, second, margin, corner_margin)
+            why = "" if sure else "rank"
+        return Naming(best if sure else None, best, score, second, margin, corner_margin, why)
 
     def corner_margin(self, view: CardView, card: Card, rivals: list[Card]) -> float:
         """How clearly the rank index in ``view`` says ``card`` rather than any of

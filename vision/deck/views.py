@@ -21,7 +21,7 @@ from functools import cached_property, lru_cache
 import cv2
 import numpy as np
 
-from vision.deck.glare import glare_cells
+from vision.deck.glare import burnt_cells, glare_cells
 
 # Flat card, portrait, 61 x 95 mm.
 WARP_W, WARP_H = 96, 150
@@ -157,6 +157,7 @@ class CardView:
     quad: np.ndarray  # the card's corners in it, portrait order (see order_quad)
     glare: float  # share of the card's cells that hold a reflection (grown by its halo)
     glare_cells: np.ndarray | None = None  # WHOLE_H x WHOLE_W bool, True: a reflection
+    burnt_cells: np.ndarray | None = None  # the same, True: the reflection left nothing of the print
 
     @property
     def clear_corners(self) -> tuple[int, ...]:
@@ -316,7 +317,7 @@ def views_both_ways(image: np.ndarray, quad: np.ndarray) -> tuple[CardView, Card
     for qq in (q, q[[2, 3, 0, 1]]):
         flat, back = _warp(image, qq, 0)
         v = _views(_ycc(flat, paper_gains(flat)), [(0, 0)], image, back, 0)[0]
-        v.glare_cells = _glare(flat)
+        v.glare_cells, v.burnt_cells = _glare(flat), burnt_cells(flat, (WHOLE_H, WHOLE_W))
         v.glare = float(v.glare_cells.mean())
         out.append(v)
     return out[0], out[1]
@@ -338,11 +339,12 @@ def views_around(image: np.ndarray, quad: np.ndarray, *, reach: int = 6,
     # (the mask grown by the search's reach: GROW_CELLS)
     middle = warps[1.0][0][reach:-reach, reach:-reach] if 1.0 in warps else None
     cells = _glare(middle) if middle is not None else None
+    burnt = burnt_cells(middle, (WHOLE_H, WHOLE_W)) if middle is not None else None
     gains = paper_gains(middle if middle is not None else warps[scales[0]][0])
     for scale in scales:
         padded, back = warps[scale]
         out += _views(_ycc(padded, gains), offsets, image, back, reach)
     share = float(cells.mean()) if cells is not None else 0.0
     for v in out:
-        v.glare_cells, v.glare = cells, share
+        v.glare_cells, v.burnt_cells, v.glare = cells, burnt, share
     return out
