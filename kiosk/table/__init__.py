@@ -10,4 +10,4 @@ from kiosk.table.session import TableSession  # noqa: F401
 from kiosk.table.state import (  # noqa: F401
     Bids, Contract, Draft, HandRow, PendingHand, SaveResult, Step, TableState, TeamBreakdown, Undone,
 )
-from kiosk.table.views import sheet_of  # noqa: F401
+from kiosk.table.pairstate import sheet_of  # noqa: F401

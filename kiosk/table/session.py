@@ -26,7 +26,7 @@ from kiosk.table.memory import NewMatchForm, Shown, TableMemory
 from kiosk.table.tricks import TrickPlay
 from kiosk.table.state import ACTION_STEPS, Draft, SaveResult, Step, TableState, Undone
 from kiosk.table.variants import table_for
-from kiosk.table.views import edit_event_of
+from kiosk.table.pairstate import edit_event_of
 
 log = logging.getLogger("kiosk.table")
 DRAW_SUITS = (Suit.OROS, Suit.COPES, Suit.ESPASES, Suit.BASTOS)

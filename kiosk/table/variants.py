@@ -3,7 +3,7 @@ vicari): how the session reads a :class:`kiosk.game.VariantMatch` into its typed
 
 The session keeps one writer for every game; what differs is how a match is read, which
 this module's :class:`SeatTable` does (the pair game's reading is :class:`PairTable`, the
-functions of :mod:`kiosk.table.views`). ``table_for(match)`` picks one. Kivy-free.
+functions of :mod:`kiosk.table.pairstate`). ``table_for(match)`` picks one. Kivy-free.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from dataclasses import replace
 
 from kiosk.game import HandResult, VariantRules
 from kiosk.game.variants import GAMES_FOR_PLAYERS, VARIANTS
-from kiosk.table import views
+from kiosk.table import pairstate
 from kiosk.table.seatstate import SeatGame, SeatResult, SeatRow
 from kiosk.table.state import Contract, Draft, PendingHand, SaveResult, TableState, Undone, key_of
 
@@ -48,11 +48,11 @@ def _result_of(pending: PendingHand | None) -> SeatResult | None:
 
 
 class PairTable:
-    """The pair game's reading (kiosk.table.views)."""
-    state_of = staticmethod(views.state_of)
-    pending_of = staticmethod(views.pending_of)
-    undone_between = staticmethod(views.undone_between)
-    hand_data = staticmethod(views.hand_data_of)
+    """The pair game's reading (kiosk.table.pairstate)."""
+    state_of = staticmethod(pairstate.state_of)
+    pending_of = staticmethod(pairstate.pending_of)
+    undone_between = staticmethod(pairstate.undone_between)
+    hand_data = staticmethod(pairstate.hand_data_of)
 
     @staticmethod
     def totals_of(match) -> dict:
@@ -136,7 +136,7 @@ class SeatTable:
             team_names={}, players=tuple(match.players), totals={},
             target=match.rules.base.target, max_hands=match.rules.base.max_hands,
             hand_number=match.hand_number, roles={"dealer": int(match.dealer)},
-            contract=contract, bids=views.bids_of(match), can_undo=bool(match.can_undo),
+            contract=contract, bids=pairstate.bids_of(match), can_undo=bool(match.can_undo),
             can_redo=bool(match.can_redo), draft=draft, pending=pending, needs_both=False,
             last_undone=undone, last_save=last_save, events=len(match.events), game=game)
         return replace(state, step="new_match", new_match=new_match) if new_match is not None else state

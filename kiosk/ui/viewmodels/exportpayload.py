@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from kiosk.table.variants import seat_rows
-from kiosk.table.views import sheet_of
+from kiosk.table.pairstate import sheet_of
 from kiosk.ui.i18n import _
 
 

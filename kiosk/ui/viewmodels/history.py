@@ -21,7 +21,7 @@ from typing import Any, Callable
 from kiosk.usb import UsbSticks
 from kiosk.ui.i18n import _
 from kiosk.table.variants import seat_rows
-from kiosk.table.views import sheet_of
+from kiosk.table.pairstate import sheet_of
 from kiosk.ui.viewmodels.exportpayload import match_payload, seat_label, seat_labels, seat_totals
 from kiosk.ui.viewmodels.stickexport import StickExport
 
