@@ -166,6 +166,19 @@ class SeatRing(Widget):
                          width=1.5 * self.u)
 
 
+def fill_totals(boxes, names, totals, *, marked: int | None) -> None:
+    """One large total per player in ``boxes`` (built once per player count, then changed
+    in place); ``marked`` lights one seat (the dealer on the board, the winner at the end)."""
+    if len(boxes.children) != len(names):
+        boxes.clear_widgets()
+        for seat in range(len(names)):
+            boxes.add_widget(SeatTotal(colour=list(SEAT_COLOURS[seat])))
+    for seat, box in enumerate(reversed(boxes.children)):
+        box.name = names[seat]
+        box.total = signed(totals[seat])
+        box.dealer = int(seat == marked)
+
+
 class VariantBoardScreen(KioskScreen):
     status = StringProperty("")
     contract_text = StringProperty("")
@@ -182,15 +195,7 @@ class VariantBoardScreen(KioskScreen):
         self.seats = game.seats
         self.can_undo, self.can_redo = state.can_undo, state.can_redo
         names = [seat_name(state, s) for s in range(game.seats)]
-        boxes = self.ids.totals
-        if len(boxes.children) != game.seats:
-            boxes.clear_widgets()
-            for seat in range(game.seats):
-                boxes.add_widget(SeatTotal(colour=list(SEAT_COLOURS[seat])))
-        for seat, box in enumerate(reversed(boxes.children)):
-            box.name = names[seat]
-            box.total = signed(game.totals[seat])
-            box.dealer = 1 if seat == game.dealer else 0
+        fill_totals(self.ids.totals, names, game.totals, marked=game.dealer)
         self.ids.ring.names = names
         self.ids.ring.dealer = game.dealer
         self.status = _("Hand {n} · {dealer} deals").format(n=state.hand_number, dealer=names[game.dealer]) \

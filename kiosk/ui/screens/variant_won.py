@@ -6,7 +6,7 @@ from kivy.properties import NumericProperty, StringProperty
 
 from kiosk.ui.i18n import _
 from kiosk.ui.screens.base import KioskScreen, load_kv
-from kiosk.ui.screens.variant_board import SEAT_COLOURS, SeatTotal, seat_name, signed
+from kiosk.ui.screens.variant_board import fill_totals, seat_name
 from kiosk.ui import toolicons  # noqa: F401  (ToolButton for kv)
 
 load_kv(__file__)
@@ -24,11 +24,8 @@ class VariantWonScreen(KioskScreen):
         self.seats = game.seats
         self.winner = _("{name} wins!").format(name=seat_name(state, game.winner)) \
             if game.winner is not None else _("A draw")
-        boxes = self.ids.totals
-        boxes.clear_widgets()
-        for s in range(game.seats):
-            boxes.add_widget(SeatTotal(name=seat_name(state, s), total=signed(game.totals[s]),
-                                       colour=list(SEAT_COLOURS[s]), dealer=int(s == game.winner)))
+        fill_totals(self.ids.totals, [seat_name(state, s) for s in range(game.seats)], game.totals,
+                    marked=game.winner)
 
     def on_undo_button(self):
         self.app.act(self.session.undo)
