@@ -14,7 +14,7 @@ import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from hardware.pins import NOT_FITTED
 from kiosk import paths
@@ -232,6 +232,13 @@ class Settings:
     values: dict[str, Any] = field(default_factory=lambda: {s.name: s.default for s in SETTINGS})
     problems: list[str] = field(default_factory=list)
     path: Path | None = None
+    _watchers: list[Callable[[str], None]] = field(default_factory=list, repr=False, compare=False)
+
+    def watch(self, watcher: Callable[[str], None]) -> Callable[[], None]:
+        """``watcher(name)`` after ``set`` changed the value of ``name``; returns the
+        function that stops it (e.g. the table's session publishes its state again)."""
+        self._watchers.append(watcher)
+        return lambda: self._watchers.remove(watcher) if watcher in self._watchers else None
 
     def __getitem__(self, name: str) -> Any:
         return self.values[name]
@@ -241,8 +248,12 @@ class Settings:
 
     def set(self, name: str, value: Any) -> None:
         setting = BY_NAME[name]
+        before = self.values.get(name)
         self.values[name] = (check(setting, value) if isinstance(value, setting.kind)
                              else _convert(setting, "" if value is None else str(value)))
+        if self.values[name] != before:
+            for watcher in list(self._watchers):
+                watcher(name)
 
     def section(self, section: str) -> dict[str, Any]:
         return {s.key: self.values[s.name] for s in SETTINGS if s.section == section}

@@ -12,7 +12,7 @@ import pytest
 
 from kiosk.game import (
     BotifarraError, HandPlay, IllegalBidError, IllegalPlayError, InvalidCardError,
-    InvalidPileError, Match, MatchStateError, RulesError,
+    InvalidPileError, Match, MatchStateError, RulesError, match_from_json,
 )
 from kiosk.game import errors
 from kiosk.game.errors import HAND, WORDS, Message, player
@@ -229,7 +229,7 @@ def test_errors_keep_type_text_and_structure_when_wrapped_or_pickled():
 def test_match_json_errors_name_the_hand_once():
     data = {"hands": [{"trump": "oros", "points": {"A": 40}}, {"trump": "oros", "points": {"A": 90}}]}
     with pytest.raises(BotifarraError) as info:
-        Match.from_json(data)
+        match_from_json(data)
     assert str(info.value) == "hand 2: points of team A are 90, over the 72 of a hand"
     assert info.value.hand == 2
     assert explain(info.value, "ca") == "Mà 2: la parella A té 90 punts, més dels 72 que té una mà"

@@ -14,7 +14,7 @@ from kiosk.game.errors import (
 )
 from kiosk.game.handresult import HandResult, ResultKind
 from kiosk.game.match import EVENT_TYPES, Match
-from kiosk.game.matchjson import score_match_json
+from kiosk.game.matchjson import match_from_json, score_match_json
 from kiosk.game.rules import PLAY_RULES, PRESETS, TARGETS, Doubling, Rules, Trump
 from kiosk.game.scoring import (
     HandPoints, HandRecord, pile_points, points_from_piles, points_from_total, score_penalty,
@@ -41,7 +41,7 @@ __all__ = [
     "Contract", "bid_events", "Bid", "BidKind", "Phase", "BIDDING_PHASES",
     "validate_pile", "pile_points", "points_from_piles", "points_from_total", "score_points",
     "score_penalty", "HandPoints", "HandRecord",
-    "Match", "EVENT_TYPES", "score_match_json", "HandResult", "ResultKind",
+    "Match", "EVENT_TYPES", "match_from_json", "score_match_json", "HandResult", "ResultKind",
     "trick_winner", "winning_index", "legal_cards", "check_play", "HandPlay",
     "Variant", "VARIANTS", "FOUR_INDIVIDUAL", "THREE", "TWO", "PlayerTally", "score_players",
     "VariantMatch", "VariantRules",

@@ -8,26 +8,24 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
-from typing import Iterable, Iterator
+from typing import Iterable
 
 from kiosk.game.bidding import Contract
 from kiosk.game.bids import Bid, Phase
-from kiosk.game.errors import BotifarraError, MatchStateError, RulesError
+from kiosk.game.errors import MatchStateError, RulesError
 from kiosk.game.fold import _Fold, _with, extend, extend_hands, step
-from kiosk.game.handjson import hand_events, read_hand
 from kiosk.game.handrecord import HandInPlay
 from kiosk.game.log import AppendLog
-from kiosk.game.matchinput import check_match
 from kiosk.game.rules import Rules
 from kiosk.game.scoring import HandRecord
 from kiosk.game.seats import check_seat, roles_for, Roles
-from kiosk.game.tally import SOURCES, _Ending, _in_hand  # noqa: F401
+from kiosk.game.tally import SOURCES, _Ending  # noqa: F401
 from kiosk.game.variantmatch import VariantMatch
 
 EVENT_TYPES = ("match_created", "trump", "delegate", "double", "play", "hand_scored",
                "penalty", "misdeal", "undo", "redo", "edit", "time_up", "match_ended",
                "card_played", "card_corrected")
-# the events _extend folds without apply's checks of shape (undo and redo refold)
+# the events extend folds without apply's checks of shape (undo and redo refold)
 _PLAIN_EVENTS = frozenset(EVENT_TYPES) - {"match_created", "undo", "redo"}
 END_REASONS = ("target", "hands", "time", "abandoned")
 
@@ -123,14 +121,14 @@ class Match:
         if first.get("variant") is not None:  # four each for himself, three, two
             return VariantMatch.from_events(events)  # type: ignore[return-value]
         m = cls._created(first)
-        run: list[dict] = []  # plain events folded together (see _extend); undo/redo one by one
+        run: list[dict] = []  # plain events folded together (see extend); undo/redo one by one
         for ev in events[1:]:
             if isinstance(ev, dict) and ev.get("type") in _PLAIN_EVENTS:
                 run.append(_copy_json(ev))
                 continue
-            m, run = m._extend(run), []
+            m, run = m.extend(run), []
             m = m.apply(ev)
-        return m._extend(run)
+        return m.extend(run)
 
     @property
     def _ending(self) -> _Ending:
@@ -293,14 +291,14 @@ class Match:
                               self._undone[:-1])
         return self._next(ev, step(self, self._fold, ev), self._done + (ev,), ())
 
-    def _extend(self, events: Iterable[dict]) -> "Match":
+    def extend(self, events: Iterable[dict]) -> "Match":
         """``apply`` of several events whose shape is known to be right (match JSON's
-        hands, a journal's plain events) and owned by no one else: one new Match for all
-        of them, folded in linear time (see kiosk.game.fold)."""
+        hands checked by kiosk.game.matchinput, a journal's plain events) and owned by no
+        one else: one new Match for all of them, folded in linear time (kiosk.game.fold)."""
         return self._extended(*extend(self, self._fold, events))
 
-    def _extend_hands(self, hands: Iterable[tuple[list[dict], Contract | None]]) -> "Match":
-        """``_extend`` by whole hands of match JSON (kiosk.game.fold.extend_hands)."""
+    def extend_hands(self, hands: Iterable[tuple[list[dict], Contract | None]]) -> "Match":
+        """``extend`` by whole hands of match JSON (kiosk.game.fold.extend_hands)."""
         return self._extended(*extend_hands(self, self._fold, hands))
 
     def _extended(self, fold: _Fold, taken: list[dict]) -> "Match":
@@ -312,7 +310,7 @@ class Match:
     def _next(self, ev: dict, fold: _Fold, done: AppendLog, undone: AppendLog) -> "Match":
         return _with(self, _events=self._events + (ev,), _done=done, _undone=undone, _fold=fold)
 
-    # -- JSON (the match JSON of issue 2; see kiosk.game.matchjson) --------------------
+    # -- JSON (the match JSON of issue 2; read back by kiosk.game.matchjson) ----------
     def to_json(self) -> dict:
         """The match JSON (finished hands; bids of a hand in progress are not kept)."""
         fold = self._fold
@@ -327,56 +325,6 @@ class Match:
                                  if e["type"] == "match_ended"), "abandoned")
         return out
 
-    @classmethod
-    def from_json(cls, data: object) -> "Match":
-        """A Match from the match JSON (checked strictly first: kiosk.game.matchinput).
-        Errors name the hand (``hand 3: ...``). With a ``variant``: a ``VariantMatch``."""
-        check_match(data)
-        assert isinstance(data, dict)
-        if "variant" in data:  # four each for himself, three, two
-            return VariantMatch.from_json(data)  # type: ignore[return-value]
-        rules = data.get("rules")
-        m = cls.create(rules if rules is not None else {}, first_dealer=data.get("first_dealer", 0),
-                       players=data.get("players"), team_names=data.get("team_names"))
-        hands = data.get("hands", [])
-        if not isinstance(hands, list):
-            raise MatchStateError("hands must be a list")
-        time_up_after = data.get("time_up_after")
-        if time_up_after is not None and (isinstance(time_up_after, bool)
-                                          or not isinstance(time_up_after, int)
-                                          or not 0 <= time_up_after <= len(hands)):
-            raise MatchStateError("time_up_after must be a number of hands from 0 to {count}",
-                                  count=len(hands))
-        ended = data.get("ended")
-        if ended is not None and not isinstance(ended, str):
-            raise MatchStateError("ended must be a reason such as 'abandoned'")
-        if time_up_after == 0:
-            m = m.apply({"type": "time_up"})
-        # the hands are folded in one go, except the one during which time ran out
-        cut = time_up_after or len(hands) + 1
-        m = m._extend_hands(_hands(hands[:cut - 1], 1, m.first_dealer, m.rules))
-        if cut <= len(hands):
-            try:
-                events = hand_events(hands[cut - 1], m.dealer)
-            except BotifarraError as e:
-                raise _in_hand(e, cut) from None
-            # time ran out during this hand: say so before its result, as the kiosk did
-            m = m._extend(events[:-1])
-            if m.contract is not None and m.contract.started:
-                m = m._extend([{"type": "time_up"}])
-            m = m._extend(events[-1:])
-            if not m.time_up:
-                if m.is_over:
-                    raise MatchStateError("time_up_after: the match was already over after "
-                                          "hand {number}", number=cut)
-                m = m.apply({"type": "time_up"})
-            m = m._extend_hands(_hands(hands[cut:], cut + 1, m.first_dealer, m.rules))
-        if ended:
-            if m.is_over:
-                raise MatchStateError("ended: the match was already over")
-            m = m.apply({"type": "match_ended", "reason": ended})
-        return m
-
 
 def _with_tricks(hand: dict, played: HandInPlay | None) -> dict:
     """A hand's JSON with its tricks (each trick's cards from its leader) when it was played
@@ -384,15 +332,3 @@ def _with_tricks(hand: dict, played: HandInPlay | None) -> dict:
     if played is not None and played.tricks:
         hand["tricks"] = [[c.code for c in t.cards] for t in played.tricks]
     return hand
-
-
-def _hands(hands: list, first: int, first_dealer: int,
-           rules: Rules) -> Iterator[tuple[list[dict], Contract | None]]:
-    """Consecutive hands of the match JSON as events and contracts (``read_hand``), the
-    first of them hand number ``first``; read one at a time as the fold takes them, so that
-    an error is the one of the earliest bad hand, named (``hand 3: ...``)."""
-    for number, hand in enumerate(hands, start=first):
-        try:
-            yield read_hand(hand, (first_dealer + number - 1) % 4, rules)
-        except BotifarraError as e:
-            raise _in_hand(e, number) from None

@@ -19,13 +19,85 @@ null`` and per hand ``"scored"`` and ``"totals"`` lists (``score_variant``).
 
 Optional extras written by ``Match.to_json``: ``team_names``, per hand ``source`` and
 ``evidence``, ``time_up_after`` (hands played when time ran out), ``ended`` ("abandoned").
+
+A match writes its own JSON (``Match.to_json``, ``VariantMatch.to_json``); this module reads
+it back (``match_from_json``): checked strictly first, then folded hand by hand.
 """
 
 from __future__ import annotations
 
-from kiosk.game.handjson import HAND_KEYS, hand_events  # noqa: F401
+from typing import Iterator
+
+from kiosk.game.bidding import Contract
+from kiosk.game.errors import BotifarraError, MatchStateError
+from kiosk.game.handjson import HAND_KEYS, hand_events, read_hand  # noqa: F401
 from kiosk.game.match import Match
+from kiosk.game.matchinput import check_match
+from kiosk.game.rules import Rules
+from kiosk.game.tally import _in_hand
 from kiosk.game.variantmatch import VariantMatch
+
+
+def match_from_json(data: object) -> Match | VariantMatch:
+    """A match from the match JSON (checked strictly first: kiosk.game.matchinput).
+    Errors name the hand (``hand 3: ...``). With a ``variant``: a ``VariantMatch``."""
+    check_match(data)
+    assert isinstance(data, dict)
+    if "variant" in data:  # four each for himself, three, two
+        return VariantMatch.from_json(data)
+    rules = data.get("rules")
+    m = Match.create(rules if rules is not None else {}, first_dealer=data.get("first_dealer", 0),
+                     players=data.get("players"), team_names=data.get("team_names"))
+    hands = data.get("hands", [])
+    if not isinstance(hands, list):
+        raise MatchStateError("hands must be a list")
+    time_up_after = data.get("time_up_after")
+    if time_up_after is not None and (isinstance(time_up_after, bool)
+                                      or not isinstance(time_up_after, int)
+                                      or not 0 <= time_up_after <= len(hands)):
+        raise MatchStateError("time_up_after must be a number of hands from 0 to {count}",
+                              count=len(hands))
+    ended = data.get("ended")
+    if ended is not None and not isinstance(ended, str):
+        raise MatchStateError("ended must be a reason such as 'abandoned'")
+    if time_up_after == 0:
+        m = m.apply({"type": "time_up"})
+    # the hands are folded in one go, except the one during which time ran out
+    cut = time_up_after or len(hands) + 1
+    m = m.extend_hands(_hands(hands[:cut - 1], 1, m.first_dealer, m.rules))
+    if cut <= len(hands):
+        try:
+            events = hand_events(hands[cut - 1], m.dealer)
+        except BotifarraError as e:
+            raise _in_hand(e, cut) from None
+        # time ran out during this hand: say so before its result, as the kiosk did
+        m = m.extend(events[:-1])
+        if m.contract is not None and m.contract.started:
+            m = m.extend([{"type": "time_up"}])
+        m = m.extend(events[-1:])
+        if not m.time_up:
+            if m.is_over:
+                raise MatchStateError("time_up_after: the match was already over after "
+                                      "hand {number}", number=cut)
+            m = m.apply({"type": "time_up"})
+        m = m.extend_hands(_hands(hands[cut:], cut + 1, m.first_dealer, m.rules))
+    if ended:
+        if m.is_over:
+            raise MatchStateError("ended: the match was already over")
+        m = m.apply({"type": "match_ended", "reason": ended})
+    return m
+
+
+def _hands(hands: list, first: int, first_dealer: int,
+           rules: Rules) -> Iterator[tuple[list[dict], Contract | None]]:
+    """Consecutive hands of the match JSON as events and contracts (``read_hand``), the
+    first of them hand number ``first``; read one at a time as the fold takes them, so that
+    an error is the one of the earliest bad hand, named (``hand 3: ...``)."""
+    for number, hand in enumerate(hands, start=first):
+        try:
+            yield read_hand(hand, (first_dealer + number - 1) % 4, rules)
+        except BotifarraError as e:
+            raise _in_hand(e, number) from None
 
 
 def score_variant(m: VariantMatch) -> dict:
@@ -56,7 +128,7 @@ def score_match_json(data: dict) -> dict:
             return d if next(iter(d)) == "A" else {"A": d["A"], "B": d["B"]}
         return {t: d[t] for t in ("A", "B") if t in d}
 
-    m = Match.from_json(data)
+    m = match_from_json(data)
     if isinstance(m, VariantMatch):
         return score_variant(m)
     return {

@@ -3,7 +3,7 @@
 Event-sourced like the pair :class:`~kiosk.game.match.Match`, with the same events (no
 ``delegate``), the same undo / redo / edit, and the same reading API, except that every
 per-player value is a tuple with one item per seat (``totals``, a hand's ``scored``) and
-``winner`` is a seat. ``Match.from_events`` / ``Match.from_json`` give one of these when
+``winner`` is a seat. ``Match.from_events`` / ``match_from_json`` give one of these when
 the match says its ``variant``, so the journal keeps every game the same way.
 """
 

@@ -19,18 +19,18 @@ def matches_in(data: Any) -> list[dict]:
 
 
 def parse_matches(data: Any) -> list:
-    """Validate every match in ``data`` (``Match.from_json``) before anything is written.
+    """Validate every match in ``data`` (``match_from_json``) before anything is written.
 
     Raises the core's ``BotifarraError`` (a ``ValueError``) naming the match when there are
     several (``match 2: hand 3: ...``), or :class:`InvalidEvent`.
     """
-    from kiosk.game import BotifarraError, Match
+    from kiosk.game import BotifarraError, match_from_json
 
     objects = matches_in(data)
     out = []
     for i, obj in enumerate(objects, 1):
         try:
-            out.append(Match.from_json(obj))
+            out.append(match_from_json(obj))
         except BotifarraError as exc:
             if len(objects) == 1:
                 raise

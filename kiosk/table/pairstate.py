@@ -64,6 +64,11 @@ def step_of(match, draft: Draft | None) -> Step:
     return Step.SCOREBOARD
 
 
+# the settings the state is read with (team names, both_confirm, and trick mode in
+# kiosk.table.tricks): the session publishes its state again when one of them changes
+STATE_SETTINGS = frozenset({"match.team_a", "match.team_b", "match.both_confirm", "camera.mode"})
+
+
 def state_of(match, match_id, draft: Draft | None, pending: PendingHand | None, *, settings,
              undone: Undone | None, last_save: SaveResult, new_match=None) -> TableState:
     state = _state_of(match, match_id, draft, pending, settings=settings, undone=undone,

@@ -26,7 +26,7 @@ from kiosk.table.memory import NewMatchForm, Shown, TableMemory
 from kiosk.table.tricks import TrickPlay
 from kiosk.table.state import ACTION_STEPS, Draft, SaveResult, Step, TableState, Undone
 from kiosk.table.variants import table_for
-from kiosk.table.pairstate import edit_event_of
+from kiosk.table.pairstate import STATE_SETTINGS, edit_event_of
 
 log = logging.getLogger("kiosk.table")
 DRAW_SUITS = (Suit.OROS, Suit.COPES, Suit.ESPASES, Suit.BASTOS)
@@ -74,12 +74,21 @@ class TableSession:
         self._listeners: list[Listener] = []
         self.state: TableState = TableState(step=Step.SCOREBOARD)
         self.resume()
+        self._unwatch = self.settings.watch(self._setting_changed)
 
     # ------------------------------------------------------------------ observers
     def subscribe(self, listener: Listener) -> Callable[[], None]:
         """``listener(state)`` after every change; returns the function that unsubscribes."""
         self._listeners.append(listener)
         return lambda: self._listeners.remove(listener) if listener in self._listeners else None
+
+    def _setting_changed(self, name: str) -> None:
+        if name in STATE_SETTINGS:  # e.g. trick mode switched on: the trick screen now
+            self._publish()
+
+    def close(self) -> None:
+        """Stop following the settings (the kiosk stops; they may outlive this session)."""
+        self._unwatch()
 
     def _publish(self) -> None:
         self.tournament.follow(self.match_id, self.match)

@@ -223,6 +223,7 @@ class KioskApp(App):
         for name in ("score_camera", "deal", "tricks", "variant_camera"):
             if self.sm is not None and self.sm.has_screen(name):
                 self.sm.get_screen(name).stop_camera()
+        self.session.close()
 
     def _rescale(self, *args):
         w, h = Window.size

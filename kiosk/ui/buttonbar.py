@@ -9,15 +9,27 @@ neighbour) is a :class:`BarSpace` shown instead of it.
 
 from __future__ import annotations
 
-from kivy.properties import BooleanProperty, NumericProperty
+from pathlib import Path
+
+from kivy.lang import Builder
+from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.widget import Widget
 
-from kiosk.ui.widgets import KButton, KLabel
+from kiosk.ui.widgets import KButton, KLabel, SuitButton
+
+Builder.load_file(str(Path(__file__).with_name("buttonbar.kv")))
 
 
 class BarButton(KButton):
     """A button of an :class:`ButtonBar`: in the bar while ``shown``."""
+    shown = BooleanProperty(True)
+
+
+class TrumpButton(SuitButton):
+    """A trump in a bar (``trump`` is its key): its suit and its name; in the bar while
+    ``shown``. The screen names its ``action``."""
+    trump = StringProperty("")
     shown = BooleanProperty(True)
 
 

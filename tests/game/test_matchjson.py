@@ -2,7 +2,7 @@
 
 import pytest
 
-from kiosk.game import DECK, BotifarraError, Match, score_match_json
+from kiosk.game import DECK, BotifarraError, Match, match_from_json, score_match_json
 
 EXAMPLE = {
     "rules": {"preset": "reglament", "target": 201},
@@ -44,8 +44,8 @@ def test_delegated_hand_still_belongs_to_the_dealers_team():
 
 
 def test_to_json_then_from_json_is_identical():
-    m = Match.from_json(EXAMPLE)
-    again = Match.from_json(m.to_json())
+    m = match_from_json(EXAMPLE)
+    again = match_from_json(m.to_json())
     assert again.hands == m.hands and again.totals == m.totals
     assert score_match_json(m.to_json()) == score_match_json(EXAMPLE)
 
@@ -54,10 +54,10 @@ def test_time_up_and_ended_survive_json():
     m = Match.create("butinet")
     m = m.apply({"type": "trump", "seat": 0, "trump": "oros"}).apply({"type": "play"})
     m = m.apply({"type": "hand_scored", "points": {"A": 50}}).apply({"type": "time_up"})
-    again = Match.from_json(m.to_json())
+    again = match_from_json(m.to_json())
     assert again.is_over and again.end_reason == "time" and again.winner == "A"
     m = Match.create().apply({"type": "match_ended", "reason": "abandoned"})
-    assert Match.from_json(m.to_json()).end_reason == "abandoned"
+    assert match_from_json(m.to_json()).end_reason == "abandoned"
 
 
 def pile_a(n_cards=36):

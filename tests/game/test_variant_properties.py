@@ -8,7 +8,7 @@
 
 from hypothesis import given, settings, strategies as st
 
-from kiosk.game import DECK, DECK_36, Match, MatchStateError
+from kiosk.game import DECK, DECK_36, Match, MatchStateError, match_from_json
 from kiosk.game.variantmatch import VariantMatch
 
 FAST = settings(max_examples=60, deadline=None)
@@ -145,4 +145,4 @@ def test_fold_agrees_with_a_replay_and_a_restart_after_any_event(game, renunci, 
         resumed = Match.from_events(events[:k])
         assert resumed == expected and resumed.phase == expected.phase
         assert resumed.legal_bids() == expected.legal_bids()
-    assert Match.from_json(m.to_json()).totals == m.totals
+    assert match_from_json(m.to_json()).totals == m.totals

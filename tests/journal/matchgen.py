@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from kiosk.game import DECK, BotifarraError, Match
+from kiosk.game import DECK, BotifarraError, match_from_json
 
 TRUMPS = ["oros", "copes", "espases", "bastos", "botifarra"]
 PRESETS = ["reglament", "butinet", "girona", "torrefarrera", "regional_234"]
@@ -46,7 +46,7 @@ def matches(draw, max_hands: int = 14):
     for _ in range(draw(st.integers(0, max_hands))):
         hand = draw(hands())
         try:
-            match = Match.from_json({**data, "hands": data["hands"] + [hand]})
+            match = match_from_json({**data, "hands": data["hands"] + [hand]})
         except BotifarraError:
             continue
         data["hands"].append(hand)
@@ -54,7 +54,7 @@ def matches(draw, max_hands: int = 14):
             break
     if draw(st.integers(0, 5)) == 0:
         try:
-            Match.from_json({**data, "ended": "abandoned"})
+            match_from_json({**data, "ended": "abandoned"})
             data["ended"] = "abandoned"
         except BotifarraError:
             pass

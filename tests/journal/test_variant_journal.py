@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sqlite3
 
-from kiosk.game import Match, score_match_json
+from kiosk.game import match_from_json, score_match_json
 from kiosk.game.variantmatch import VariantMatch
 from kiosk.journal import Journal
 from tests.journal.helpers import created, play_hand
@@ -62,7 +62,7 @@ def test_every_game_exports_and_imports_to_the_same_scores(db):
             assert exported["variant"] == data["variant"]
             assert score_match_json(exported) == score_match_json(data)
             info = j.matches()[mid - 1]
-            assert info.variant == data["variant"] and info.totals == list(Match.from_json(data).totals)
+            assert info.variant == data["variant"] and info.totals == list(match_from_json(data).totals)
         [again] = j.import_matches([j.export_match(ids[1])])
         assert j.export_match(again)["rules"]["two_layout"] == "four_piles"
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from kiosk.game import Match
+from kiosk.game import Match, match_from_json
 from kiosk.game.errors import IllegalPlayError
 from kiosk.journal import Journal
 from kiosk.settings import Settings
@@ -64,10 +64,10 @@ def test_each_card_is_one_journal_event_and_a_restart_resumes_at_the_same_trick(
     exported = again.journal.export_match(again.match_id)  # `export`: the tricks, from each leader
     tricks = exported["hands"][0]["tricks"]
     assert len(tricks) == 12 and [c for t in tricks for c in t] == [c for _, _, c in plays]
-    imported = Match.from_json(exported)
+    imported = match_from_json(exported)
     assert imported.cards_of_hand(0) == folded.cards_of_hand(0) and imported.to_json() == exported
     with pytest.raises(Exception, match="already played"):
-        Match.from_json({**exported, "hands": [{**exported["hands"][0], "tricks": [tricks[0]] * 12}]})
+        match_from_json({**exported, "hands": [{**exported["hands"][0], "tricks": [tricks[0]] * 12}]})
 
 
 def test_a_card_before_the_bidding_is_closed_is_refused_and_an_undo_takes_a_card_back(tmp_path):

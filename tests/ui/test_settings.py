@@ -153,7 +153,7 @@ def _status_fits(d) -> list[str]:
 
 
 def test_the_table_name_typed_on_the_pad_shows_on_the_scoreboard(kiosk, tmp_path):
-    from tests.ui.flows import bid, start_match
+    from tests.ui.flows import bid, score_points, start_match
     from tests.ui.harness import SIZES
     path = tmp_path / "settings.ini"
     d = kiosk.start(settings=Settings(path=path))
@@ -215,3 +215,27 @@ def test_the_table_name_typed_on_the_pad_shows_on_the_scoreboard(kiosk, tmp_path
     d.tap("close", shot=False)
     assert board.status.startswith("Mà 1 · "), board.status
     assert Settings.load(path)["table.name"] == ""
+
+    # A setting the table's state is read with, changed while the settings are open: back,
+    # the screen shows it at once (the session published its state when the setting
+    # changed), with no other action in between. Trick mode has no row on this screen (the
+    # INI file sets it): changed on the kiosk's settings while they are open.
+    assert d.app.session.state.phase == "playing" and d.has("score_cards")
+    open_settings(d)
+    d.app.settings.set("camera.mode", "tricks")
+    d.tap("close", shot=False)
+    assert d.screen == "tricks", d.screen  # the hand in play, card by card
+    d.app.press("settings")  # the hardware UNDO-hold: the trick screen has no settings button
+    type_pin(d, "1234")
+    d.app.settings.set("camera.mode", "piles")
+    d.tap("close", shot=False)
+    assert d.screen == "scoreboard" and d.has("score_cards") and d.has("score_camera"), d.screen
+    # Both pairs confirm, switched on by touch over a hand waiting for its confirmation
+    score_points(d, "A", 45)
+    assert d.has("confirm") and not d.has("confirm_A")
+    d.app.press("settings")
+    type_pin(d, "1234")
+    d.tap("match.both_confirm", shot=False)
+    assert d.app.settings["match.both_confirm"] is True
+    d.tap("close", shot=False)
+    assert d.screen == "confirm" and d.has("confirm_A") and d.has("confirm_B") and not d.has("confirm")

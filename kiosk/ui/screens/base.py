@@ -8,6 +8,7 @@ from kivy.lang import Builder
 from kivy.properties import BooleanProperty, ObjectProperty
 from kivy.uix.screenmanager import Screen
 
+from kiosk.game import BotifarraError
 from kiosk.ui import theme
 from kiosk.ui.i18n import _
 from kiosk.ui.words import LEVELS, PRESETS, TARGETS, TRUMPS, level_name, trump_name  # noqa: F401
@@ -79,3 +80,14 @@ def player_name(state, seat: int) -> str:
     players = state.players
     name = players[seat] if seat < len(players) else None
     return name or _("Seat {n}").format(n=seat + 1)
+
+
+def totals_after_edit(session, index: int, data: dict | None) -> dict | None:
+    """The match's totals if its hand ``index`` were ``data`` (an edit's preview); None while
+    it is not a possible hand yet (not all typed, or refused by the rules)."""
+    if data is None:
+        return None
+    try:
+        return session.edit_preview(index, data)
+    except BotifarraError:
+        return None

@@ -12,18 +12,11 @@ from __future__ import annotations
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 
 from kiosk.game import Phase
-from kiosk.ui import buttonbar  # noqa: F401  (ButtonBar, BarButton, BarSpace for kv)
+from kiosk.ui import buttonbar  # noqa: F401  (ButtonBar, BarButton, BarSpace, TrumpButton for kv)
 from kiosk.ui.i18n import _
 from kiosk.ui.screens.base import KioskScreen, level_name, load_kv, trump_name, player_name
-from kiosk.ui.widgets import SuitButton
 
 load_kv(__file__)
-
-
-class TrumpButton(SuitButton):
-    """One trump of the dealer's choice (``action`` is its key): always in its place, greyed
-    when the rules refuse it."""
-    shown = BooleanProperty(True)
 
 
 class BiddingScreen(KioskScreen):

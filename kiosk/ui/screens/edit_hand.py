@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 
-from kiosk.game import BotifarraError
 from kiosk.ui.i18n import _
-from kiosk.ui.screens.base import KioskScreen, level_name, load_kv, trump_name
+from kiosk.ui.screens.base import KioskScreen, level_name, load_kv, totals_after_edit, trump_name
 from kiosk.ui.viewmodels.evidence import current_evidence
 from kiosk.ui.screens.base import LEVELS, TRUMPS
 from kiosk.ui.viewmodels.points import PointsPad
@@ -93,12 +92,8 @@ class EditHandScreen(KioskScreen):
                 "points": {self.pad.team: self.pad.value}}
 
     def _preview(self) -> str:
-        data = self._data()
-        if data is None:
-            return ""
-        try:
-            totals = self.session.edit_preview(self.index, data)
-        except BotifarraError:  # not a possible hand (yet): nothing to preview
+        totals = totals_after_edit(self.session, self.index, self._data())
+        if totals is None:  # not a possible hand (yet): nothing to preview
             return ""
         names = self.session.state.team_names
         return _("After: {a} {ta} – {tb} {b}").format(a=names["A"], ta=totals.get("A", 0),

@@ -5,13 +5,16 @@ panel (both cards drawn; confirm or dismiss).
 The screen draws ``state.tricks`` (:class:`kiosk.table.tricks.TrickView`) and the trick
 camera's asks (:class:`kiosk.table.trickcamera.TrickFeed`); every card reaches the session
 through the feed (the camera's reads come through the app's ``to_ui``), every decision is a
-session action through ``app.act``.
+session action through ``app.act``. The bar and the renunci question are declared in
+tricks.kv, following the screen's properties; only the grid of the deck's 48 cards to pick
+from is built here.
 """
 
 from __future__ import annotations
 
 from kivy.logger import Logger
-from kivy.properties import BooleanProperty, DictProperty, NumericProperty, ObjectProperty, StringProperty
+from kivy.properties import (BooleanProperty, DictProperty, ListProperty, NumericProperty, ObjectProperty,
+                             StringProperty)
 from kivy.uix.boxlayout import BoxLayout
 
 from kiosk.game import Card, Suit
@@ -20,8 +23,22 @@ from kiosk.ui import theme
 from kiosk.ui.i18n import _
 from kiosk.ui.icons import SuitIcon
 from kiosk.ui.screens.base import KioskScreen, load_kv, player_name, trump_name
-from kiosk.ui.widgets import KButton, KLabel
+from kiosk.ui.widgets import KButton
 
+
+
+class ShownCard(KButton):
+    """A card of the renunci question in its suit's colour, under its ``caption``."""
+    caption = StringProperty("")
+    code = StringProperty("")
+
+    def on_code(self, *_) -> None:
+        self.on_caption()
+
+    def on_caption(self, *_) -> None:
+        self.text = f"{self.caption}\n{card_text(self.code).replace(chr(10), ' ')}"
+        self.color_bg = card_colour(self.code)
+        self.action = f"card_{self.code}"
 
 
 class TrickSeat(BoxLayout):
@@ -75,11 +92,20 @@ class TricksScreen(KioskScreen):
     has_last = BooleanProperty(False)
     complete = BooleanProperty(False)
     seats = DictProperty({})  # seat -> {"text", "card", "name", "ask", "turn", "won"}
+    renunci_note = StringProperty("")  # the renunci asked about, in words
+    renunci_seat = NumericProperty(0)
+    renunci_cards = ListProperty(["", ""])  # the card played, and the later card that proves it
+    pick_question = StringProperty("")
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
         self.feed: TrickFeed | None = None
         self._state, self._same = None, None
+
+    def on_kv_post(self, base_widget) -> None:
+        # the two contents of the panel (declared in tricks.kv), shown one at a time
+        self._renunci, self._pick = self.ids.renunci.__self__, self.ids.pick.__self__
+        self.ids.panel.clear_widgets()
 
     # ------------------------------------------------------------------ camera
     def on_enter(self, *args):
@@ -167,46 +193,28 @@ class TricksScreen(KioskScreen):
         return _("{name} plays").format(name=player_name(state, view.to_play))
 
     def _panel(self, view, state) -> None:
+        """The renunci question or the cards to pick from, in the place of the table."""
         box = self.ids.panel
         box.clear_widgets()
-        box.opacity = 1 if self.panel in ("renunci", "pick") else 0
-        box.size_hint_y = 1 if box.opacity else None
         if box.size_hint_y is None:
-            box.height = 0
+            box.height = 0  # hidden: no room (while shown, the layout stretched it)
         if self.panel == "renunci" and view.renunci is not None:
-            self._renunci_panel(box, view.renunci, state)
+            r = view.renunci
+            self.renunci_seat, self.renunci_cards = r.seat, [r.card, r.proof_card]
+            self.renunci_note = _("Renunci? {name} played {card} in trick {trick}, and later {proof} "
+                                  "in trick {ptrick}").format(
+                name=player_name(state, r.seat), card=card_text(r.card).replace("\n", " "), trick=r.trick,
+                proof=card_text(r.proof_card).replace("\n", " "), ptrick=r.proof_trick)
+            box.add_widget(self._renunci)
         elif self.panel == "pick":
-            self._pick_panel(box, view)
+            self.pick_question = _("Which card is at {name}'s place?").format(
+                name=player_name(state, self.pick_seat))
+            self.ids.pick_cards.clear_widgets()
+            self.ids.pick_cards.add_widget(self._pick_grid(view))
+            box.add_widget(self._pick)
 
-    def _renunci_panel(self, box, r, state) -> None:
-        u = self.app.u
-        box.add_widget(KLabel(
-            text=_("Renunci? {name} played {card} in trick {trick}, and later {proof} "
-                   "in trick {ptrick}").format(name=player_name(state, r.seat),
-                                               card=card_text(r.card).replace("\n", " "), trick=r.trick,
-                                               proof=card_text(r.proof_card).replace("\n", " "),
-                                               ptrick=r.proof_trick),
-            font_size=u * 20, shorten=False, size_hint_y=0.35, color=theme.SUIT["copes"]))
-        cards = self._row()
-        for code, caption in ((r.card, _("Played")), (r.proof_card, _("Proof"))):
-            cards.add_widget(KButton(text=f"{caption}\n{card_text(code).replace(chr(10), ' ')}",
-                                     color_bg=card_colour(code), font_size=u * 24, disabled=False,
-                                     action=f"card_{code}"))
-        box.add_widget(cards)
-        row = self._row()
-        dismiss = KButton(text=_("Misread: correct it"), action="renunci_dismiss", font_size=u * 20)
-        dismiss.bind(on_release=lambda w: self.open_pick(r.seat, "dismiss"))
-        confirm = KButton(text=_("Confirm renunci"), action="renunci_confirm", color_bg=theme.DANGER,
-                          font_size=u * 20)
-        confirm.bind(on_release=lambda w: self.app.act(self.session.trick_play.confirm_renunci))
-        row.add_widget(dismiss)
-        row.add_widget(confirm)
-        box.add_widget(row)
-
-    def _row(self):
-        return BoxLayout(spacing=self.app.u * 8)
-
-    def _pick_panel(self, box, view) -> None:
+    def _pick_grid(self, view):
+        """Every card of the deck, those already played greyed."""
         from kivy.uix.gridlayout import GridLayout
         u = self.app.u
         played = {c for t in view.tricks for c in t.cards if c} | {c for c in view.table.cards if c}
@@ -232,9 +240,7 @@ class TricksScreen(KioskScreen):
                 grid.add_widget(SuitIcon(suit=suit.catalan, size_hint_x=0.6))
                 for rank in range(1, 13):
                     grid.add_widget(card(rank, suit))
-        box.add_widget(KLabel(text=_("Which card is at {name}'s place?").format(
-            name=player_name(self.session.state, self.pick_seat)), size_hint_y=None, height=u * 30))
-        box.add_widget(grid)
+        return grid
 
     # ------------------------------------------------------------------ actions
     def tap_seat(self, seat: int) -> None:
@@ -270,14 +276,3 @@ class TricksScreen(KioskScreen):
         if self.panel in ("pick", "last"):
             self.panel = ""
             self.refresh()
-
-    def action(self, name: str) -> None:
-        session, app = self.session, self.app
-        if name == "score":
-            app.act(session.trick_play.score_tricks)
-        elif name == "undo":
-            app.act(session.undo)
-        elif name == "penalty":
-            app.act(session.begin_action, "penalty")
-        elif name == "points":
-            app.act(session.begin_score, "points")

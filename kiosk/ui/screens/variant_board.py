@@ -1,7 +1,11 @@
 """The scoreboard of a game without pairs (four each for himself, three, rector i vicari):
 one large total per player (negatives with a minus sign), the seats around the table with
 the dealer framed, and what may be said now: the trumps, contro (only where the game
-allows it), then the points, a renunci or a misdeal."""
+allows it), then the points, a renunci or a misdeal.
+
+The bar's buttons are declared once in variant_board.kv; ``refresh`` reads the state's
+legal bids into the properties they follow (shown or not), and each calls the session's
+action through ``app.act``."""
 
 from __future__ import annotations
 
@@ -12,12 +16,11 @@ from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 from kivy.graphics import Color, Line, RoundedRectangle
 
-from kiosk.game import BidKind
+from kiosk.game import BidKind, Phase
 from kiosk.ui import theme
 from kiosk.ui.i18n import N_, _
 from kiosk.ui.screens.base import KioskScreen, level_name, load_kv, player_name, trump_name
-from kiosk.ui.widgets import KButton, SuitButton
-from kiosk.ui import toolicons  # noqa: F401  (ToolButton for kv)
+from kiosk.ui import buttonbar, toolicons  # noqa: F401  (ButtonBar, BarButton, TrumpButton; ToolButton for kv)
 
 load_kv(__file__)
 
@@ -186,6 +189,12 @@ class VariantBoardScreen(KioskScreen):
     seats = NumericProperty(3)
     can_undo = BooleanProperty(False)
     can_redo = BooleanProperty(False)
+    # what may be said now (the bar's buttons in variant_board.kv follow these)
+    trumps = ListProperty([])  # the trumps the dealer may name
+    double_level = StringProperty("")  # the doubling level that can be said now, and by whom:
+    doublers = ListProperty(["", "", "", ""])  # per seat, its button's words ("" not offered)
+    scoring = BooleanProperty(False)  # trump named: the hand can be scored
+    camera = BooleanProperty(False)  # the kiosk has a camera to read every player's pile
 
     def refresh(self) -> None:
         state = self.session.state
@@ -207,44 +216,14 @@ class VariantBoardScreen(KioskScreen):
         undone = state.last_undone
         self.undone_text = _("Undone: {what}").format(what=_("hand {n}").format(n=undone.hand_number)) \
             if undone is not None and undone.hand_number and undone.kind in ("hand", "misdeal") else ""
-        self._actions(state, names)
-
-    def _actions(self, state, names) -> None:
-        grid = self.ids.actions
-        grid.clear_widgets()
         bids = state.bids
-        if state.phase == "choose_trump":
-            for trump in bids.trumps:
-                grid.add_widget(SuitButton(suit=trump, text=trump_name(trump), action=f"trump_{trump}",
-                                           on_release=lambda b, t=trump: self.app.act(self.session.choose_trump, t)))
-        for bid in bids.events:
-            if bid.kind is BidKind.DOUBLE:
-                level, seat = bid.level.key, bid.seat
-                grid.add_widget(KButton(
-                    text=f"{level_name(level)}: {names[seat]}", action=f"double_{level}_{seat}",
-                    on_release=lambda b, lv=level, s=seat: self.app.act(self.session.double, lv, s)))
-        if state.contract.trump is not None:
-            if self.app.camera_factory is not None:  # every player's pile under the camera
-                grid.add_widget(KButton(text=_("Camera"), action="camera", color_bg=theme.PRIMARY,
-                                        on_release=lambda b: self.app.act(self.session.begin_score, "camera")))
-            grid.add_widget(KButton(text=_("Points"), action="points", color_bg=theme.PRIMARY,
-                                    on_release=lambda b: self.app.act(self.session.begin_score, "points")))
-            grid.add_widget(KButton(text=_("Cards"), action="cards",
-                                    on_release=lambda b: self.app.act(self.session.begin_score, "cards")))
-            grid.add_widget(KButton(text=_("Penalty"), action="penalty",
-                                    on_release=lambda b: self.app.act(self.session.begin_action, "penalty")))
-        grid.add_widget(KButton(text=_("Misdeal"), action="misdeal",
-                                on_release=lambda b: self.app.act(self.session.misdeal)))
-        self.on_size()
-
-    def on_size(self, *_) -> None:
-        """The buttons' columns for this shape (read again when the screen turns): four
-        players in landscape give their totals the height, the buttons go four across (and
-        so do seven buttons or more: two rows of touch size)."""
-        grid = self.ids.actions
-        n = len(grid.children)
-        wide = 4 if (self.seats == 4 or n > 6) and self.width >= self.height else 3
-        grid.cols = wide if n > 4 or self.width < self.height else max(1, n)
+        self.trumps = list(bids.trumps) if state.phase is Phase.CHOOSE_TRUMP else []
+        doubles = {bid.seat: bid.level.key for bid in bids.events if bid.kind is BidKind.DOUBLE}
+        self.double_level = next(iter(doubles.values()), "")
+        self.doublers = [f"{level_name(doubles[seat])}: {names[seat]}" if seat in doubles else ""
+                         for seat in range(4)]
+        self.scoring = c.trump is not None
+        self.camera = self.app.camera_factory is not None  # every player's pile under the camera
 
     def on_undo_button(self):
         if self.session.state.can_undo:

@@ -6,9 +6,8 @@ from __future__ import annotations
 
 from kivy.properties import NumericProperty, StringProperty
 
-from kiosk.game import BotifarraError
 from kiosk.ui.i18n import _
-from kiosk.ui.screens.base import LEVELS, TRUMPS, KioskScreen, level_name, load_kv, trump_name
+from kiosk.ui.screens.base import LEVELS, TRUMPS, KioskScreen, level_name, load_kv, totals_after_edit, trump_name
 from kiosk.ui.screens.variant_board import seat_name, signed
 from kiosk.ui.screens.variant_points import HAND_POINTS, pad_key, seat_values
 from kiosk.ui.widgets import KButton, SuitButton
@@ -89,12 +88,8 @@ class VariantEditScreen(KioskScreen):
         return None if None in values else {**data, "points": values}
 
     def _preview(self) -> str:
-        data = self._data()
-        if data is None:
-            return ""
-        try:
-            totals = self.session.edit_preview(self.index, data)
-        except BotifarraError:  # not a possible hand (yet): nothing to preview
+        totals = totals_after_edit(self.session, self.index, self._data())
+        if totals is None:  # not a possible hand (yet): nothing to preview
             return ""
         state = self.session.state
         return _("After: {totals}").format(totals="  ".join(
