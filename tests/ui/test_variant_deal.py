@@ -3,9 +3,11 @@ the file camera reads one at a time (the test changes the picture, as a hand wou
 
 three players (36 cards); Anna's pile dealt, each card named; a double tap on "Treu" takes
 back one card, not two; a 2 (not in the three-player deck) is refused as it is dealt; a
-double tap on Pere moves on once; a card already counted for Anna is asked about in Pere's
-pile; Joan takes the rest; OK confirms with the camera as the source and the photo. The
-screen is measured whole at the four sizes, in Catalan and Spanish, with an ask showing."""
+double tap on Pere moves on once; Again forgets Pere's card, dealt again; a card already
+counted for Anna is asked about in Pere's pile; OK refuses piles that are not whole tricks;
+Correct completes them on the card grid and Joan takes the rest; the hand is confirmed with
+the camera as the source and the photo. The screen is measured whole at the four sizes, in
+Catalan and Spanish, with an ask showing."""
 
 from __future__ import annotations
 
@@ -122,6 +124,11 @@ def test_each_players_pile_dealt_face_up(kiosk, tmp_path, monkeypatch):
     assert not d.has("take_back")  # Pere has no card yet: Anna's are not taken back from here
     mat.deal(d, pere, 2)
     until(d, lambda: piles()[1] == ["12B"], "12B counted for Pere")
+    d.tap("again", shot=False)  # Pere's cards forgotten (not Anna's), to be dealt again
+    assert piles() == [["1O", "9C"], [], []] and "les cartes de Pere" in screen.deal.ask
+    mat.show(d, mat.settled(pere, 1))  # lifted off
+    mat.deal(d, pere, 2)
+    until(d, lambda: piles()[1] == ["12B"], "12B counted again")
     mat.deal(d, pere, 3)  # Anna's ace again: the reader went on across the tap
     until(d, lambda: "ja comptada" in screen.deal.ask, "1O already counted")
     assert piles() == [["1O", "9C"], ["12B"], []]
