@@ -100,7 +100,7 @@ class DealThrough(EventDispatcher):
         """A card counted that cannot be kept: the reader forgets it, the player takes it off."""
         service = self._service()
         if service is not None:
-            service.take_back()
+            service.take_back(Card.parse(code))
         self._remove(code)
         self.show_last()
         self.say(why)
@@ -112,7 +112,7 @@ class DealThrough(EventDispatcher):
             return
         service = self._service()
         if service is not None:
-            service.take_back()
+            service.take_back(Card.parse(cards[-1]))
         self._remove(cards[-1])
         self.show_last()
         self.ask = _("Lift the last card off the pile")

@@ -1,5 +1,5 @@
 """Score a game without pairs by dealing an ordinary deck face up (issue 24), on drawn frames
-the file camera reads one at a time (the test changes the picture, as a hand would):
+that a test camera streams as a hand deals (the real deal service and reader behind it):
 
 three players (36 cards); Anna's pile dealt, each card named; a double tap on "Treu" takes
 back one card, not two; a 2 (not in the three-player deck) is refused as it is dealt; a
@@ -11,54 +11,91 @@ Catalan and Spanish, with an ask showing."""
 
 from __future__ import annotations
 
-import os
+import threading
 
-import cv2
 import pytest
 
-from kiosk.commands.run import camera_factory
 from kiosk.game import Card
 from kiosk.settings import Settings
 from tests.ui.test_variants import double_tap, new_game, readable
 from tests.ui.ui2steps import wait_for
 from tests.vision import deckdraw
-from vision.deck.store import DeckStore
+from vision.deck.service import DealService
+from vision.deck.tracker import DealTracker
+from vision.sources.base import FrameSource
 
 pytestmark = [pytest.mark.ui, pytest.mark.slow]
-STILL = 2  # still frames after each card in the drawn deal (the picture is then held)
+STILL = 2  # still frames after each card in the drawn deal
 PER_CARD = 3 + 2 + 1 + STILL  # deckdraw.deal: travel, hover, the hand away, still
 
 
-class Mat:
-    """The one picture the file camera reads again each frame; ``show`` changes it and waits
-    until the reader has taken the new one twice."""
+class HandCamera(FrameSource):
+    """The table as the camera streams it at 10 frames a second: the frames played, each
+    once, then the last one for as long as nothing else is played (a hand never freezes in
+    the air; a card lies still)."""
 
-    def __init__(self, path, first) -> None:
-        self.path = path
-        self._write(first)
+    name = "hand"
+    interval = 0.1
 
-    def _write(self, frame) -> None:
-        part = self.path.with_name("next.jpg")
-        cv2.imwrite(str(part), frame)
-        os.replace(part, self.path)
+    def __init__(self, first) -> None:
+        super().__init__()
+        self._lock = threading.Lock()
+        self._queue: list = []
+        self._shown = first
 
-    def show(self, d, frame) -> None:
-        self._write(frame)
-        service = d.current.pile.service
-        for _ in range(2):
-            before = service.latest_frame
-            until(d, lambda: service.latest_frame is not before, "a frame read")
+    def _open(self) -> None:
+        pass
+
+    def _close(self) -> None:
+        pass
+
+    def _grab(self):
+        with self._lock:
+            if self._queue:
+                self._shown = self._queue.pop(0)
+            return self._shown.copy()
+
+    def play(self, frames) -> None:
+        with self._lock:
+            self._queue += list(frames)
+
+    @property
+    def playing(self) -> bool:
+        with self._lock:
+            return bool(self._queue)
+
+
+class Table:
+    """What lies on the table and the camera over it (a new camera each time the screen
+    starts one, as the kiosk's factory makes)."""
+
+    def __init__(self, model, first) -> None:
+        self.model, self.first = model, first
+        self.camera: HandCamera | None = None
+
+    def factory(self, *, on_frame=None, on_cards=None, on_status=None, on_still=None, light=None):
+        self.camera = HandCamera(self.first)
+        return DealService(self.camera, DealTracker(self.model), on_frame=on_frame, on_cards=on_cards,
+                           on_status=on_status)
 
     def deal(self, d, frames, index: int) -> None:
-        """Card ``index`` of a drawn deal comes in the hand and lies still."""
+        """Card ``index`` of a drawn deal comes in the hand (near the pile, over its edge, the
+        hand leaving) and lies still."""
         start = STILL + PER_CARD * index
-        for frame in frames[start:start + PER_CARD - STILL]:
-            self.show(d, frame)
-        self._write(frames[start + PER_CARD - 1])
+        self.play(d, [frames[start + k] for k in (2, 4, 5)] + [frames[start + PER_CARD - 1]])
 
-    def settled(self, frames, index: int):
-        """The table once card ``index`` of a drawn deal lies still."""
-        return frames[STILL + PER_CARD * index + PER_CARD - 1]
+    def lift(self, d, frames, index: int) -> None:
+        """The cards over card ``index`` of a drawn deal lifted off again."""
+        self.play(d, [frames[STILL + PER_CARD * index + PER_CARD - 1]])
+
+    def play(self, d, frames) -> None:
+        """The frames streamed, and the last one read by the reader (twice: it lies still)."""
+        self.camera.play(frames)
+        until(d, lambda: not self.camera.playing, "the frames played")
+        service = d.current.pile.service
+        for _ in range(2):
+            seen = service.latest_frame
+            until(d, lambda: service.latest_frame is not seen, "the last frame read")
 
 
 def until(d, condition, what: str, timeout: float = 40.0) -> None:
@@ -78,18 +115,15 @@ def drawn(*codes: str) -> list:
     return deckdraw.deal([Card.parse(c) for c in codes], seed=5, still=STILL).frames
 
 
-def test_each_players_pile_dealt_face_up(kiosk, tmp_path, monkeypatch):
-    data = tmp_path / "data"
-    monkeypatch.setenv("BOTIFARRA_DATA_DIR", str(data))
-    DeckStore(data / "decks").save(deckdraw.learnt("A"))
+def test_each_players_pile_dealt_face_up(kiosk):
     # the same table each time up to where the deals part (a card lifted off again)
     anna = drawn("1O", "9C", "5B")
     two = drawn("1O", "9C", "2E")
     pere = drawn("1O", "9C", "12B", "1O")
-    mat = Mat(tmp_path / "mat.jpg", anna[0])
+    table = Table(deckdraw.learnt("A"), anna[0])
     settings = Settings()
     settings.set("camera.marks", "deck:deckA")
-    d = kiosk.start(settings=settings, camera_factory=camera_factory(f"file:{mat.path}", "deck:deckA"))
+    d = kiosk.start(settings=settings, camera_factory=table.factory)
     new_game(d, "3", ["Anna", "Pere", "Joan"])
     s = d.app.session
     d.tap("trump_copes")
@@ -97,13 +131,13 @@ def test_each_players_pile_dealt_face_up(kiosk, tmp_path, monkeypatch):
     assert d.screen == "variant_camera"
     screen = d.current
     assert screen.dealt and not d.has("take_back")  # nothing dealt yet
-    wait_for(d, lambda: screen.pile.service is not None and screen.pile.service.latest_frame is not None)
+    until(d, lambda: screen.pile.service.latest_frame is not None, "the camera")
 
     def piles():
         return screen._piles()
 
     for i, code in enumerate(("1O", "9C", "5B")):
-        mat.deal(d, anna, i)
+        table.deal(d, anna, i)
         until(d, lambda: code in piles()[0], f"{code} counted")
     assert piles()[0] == ["1O", "9C", "5B"] and screen.deal.ticked
     assert screen.deal.last_card == "5 bastos" and d.find("take_back").text == "Treu 5 bastos"
@@ -111,29 +145,29 @@ def test_each_players_pile_dealt_face_up(kiosk, tmp_path, monkeypatch):
     double_tap(d, "take_back")  # the button named another card at once: the second tap is held
     assert piles()[0] == ["1O", "9C"] and d.find("take_back").text == "Treu 9 copes"
     assert screen.deal.last_card == "9 copes (manilla)" and "Traieu l'última" in screen.deal.ask
-    mat.show(d, mat.settled(anna, 1))  # 5B lifted off
-    mat.deal(d, two, 2)  # a 2: not in the deck of three
+    table.lift(d, anna, 1)  # 5B lifted off
+    table.deal(d, two, 2)  # a 2: not in the deck of three
     until(d, lambda: "2 espases" in screen.deal.ask, "the 2 refused")
     assert piles()[0] == ["1O", "9C"] and not screen.deal.ticked
     d.shot(state="refused")
     readable(d, set())  # whole at every size, with the ask on its red panel
-    mat.show(d, mat.settled(two, 1))  # the 2 lifted off
+    table.lift(d, two, 1)  # the 2 lifted off
 
     double_tap(d, "seat_1")  # Pere's pile next (twice: still Pere's)
     assert s.state.draft.seat == 1 and list(s.state.draft.piles[0]) == ["1O", "9C"]
     assert not d.has("take_back")  # Pere has no card yet: Anna's are not taken back from here
-    mat.deal(d, pere, 2)
+    table.deal(d, pere, 2)
     until(d, lambda: piles()[1] == ["12B"], "12B counted for Pere")
     d.tap("again", shot=False)  # Pere's cards forgotten (not Anna's), to be dealt again
     assert piles() == [["1O", "9C"], [], []] and "les cartes de Pere" in screen.deal.ask
-    mat.show(d, mat.settled(pere, 1))  # lifted off
-    mat.deal(d, pere, 2)
+    table.lift(d, pere, 1)  # lifted off
+    table.deal(d, pere, 2)
     until(d, lambda: piles()[1] == ["12B"], "12B counted again")
-    mat.deal(d, pere, 3)  # Anna's ace again: the reader went on across the tap
+    table.deal(d, pere, 3)  # Anna's ace again: the reader went on across the tap
     until(d, lambda: "ja comptada" in screen.deal.ask, "1O already counted")
     assert piles() == [["1O", "9C"], ["12B"], []]
     d.shot(state="already")
-    mat.show(d, mat.settled(pere, 2))
+    table.lift(d, pere, 2)
     d.tap("ok")  # Joan would take the rest, but two cards are not whole tricks of three
     assert d.screen == "variant_camera" and s.state.pending is None
     d.tap("correct")  # the rest of Anna's and Pere's tricks by hand

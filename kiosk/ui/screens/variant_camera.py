@@ -122,12 +122,15 @@ class VariantCameraScreen(KioskScreen):
             self.deal.show(event)
 
     def _forget(self, code: str) -> None:
-        """A card lifted off again (or refused): out of every pile."""
+        """A card lifted off again (or refused): out of the pile being dealt, or, when it is
+        not there (the last card of the player before), out of the piles kept."""
         draft = self.session.state.draft
         if draft is None:
             return
-        self.session.update_draft(cards=[c for c in draft.cards if c != code],
-                                  piles=[[c for c in p if c != code] for p in draft.piles])
+        if code in draft.cards:
+            self.session.update_draft(cards=[c for c in draft.cards if c != code])
+        else:
+            self.session.update_draft(piles=[[c for c in p if c != code] for p in draft.piles])
 
     # ------------------------------------------------------------------ the table's taps
     def _read_again(self) -> None:
@@ -146,9 +149,9 @@ class VariantCameraScreen(KioskScreen):
         this player was chosen are forgotten, to be lifted off and dealt again."""
         if self.dealt:
             service = self.pile.service
-            for _card in self._under_camera():
+            for code in reversed(self._under_camera()):  # the last dealt is on top
                 if service is not None:
-                    service.take_back()
+                    service.take_back(Card.parse(code))
             self.session.update_draft(cards=())
             self.deal.show_last()
             self.deal.ask = _("Lift {name}'s cards off the pile and deal them again").format(
