@@ -234,13 +234,18 @@ class KioskApp(App):
         """The one place that switches screens: the overlay if any, else the state's step."""
         if self.sm is None:
             return
-        name = screen_for(self.session.state.step, self.overlay,
-                          reads_deck=str(self.settings.get("camera.marks", "")).startswith("deck:"))
+        name = screen_for(self.session.state.step, self.overlay, reads_deck=self.reads_deck)
         if self.sm.current != name:
             if self._problem_shown and not self._save_failed:
                 self.show_message("")  # a problem of the screen left behind is gone with it
             self.sm.current = name  # the screen reads the state on entering; later, by observing
             Logger.info("kiosk: screen %s", name)
+
+    @property
+    def reads_deck(self) -> bool:
+        """An ordinary deck learnt by name (``camera.marks = deck:NAME``): a pile is read by
+        dealing it face up under the camera, one card at a time."""
+        return str(self.settings.get("camera.marks", "")).startswith("deck:")
 
     def open_overlay(self, overlay: Overlay) -> None:
         """Show ``overlay`` over the table's step (the step's own screen: no overlay)."""

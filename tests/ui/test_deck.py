@@ -46,20 +46,20 @@ def test_a_pile_dealt_face_up_is_counted_and_goes_to_the_confirmation(kiosk, dat
     assert d.screen == "deal"
     screen = d.current
     shown = []
-    screen.bind(ask=lambda _w, text: shown.append(text))
-    assert wait_for(d, lambda: "torneu-la a posar" in screen.ask), (shown, screen.pile.cards, screen.ask, screen.pile.status)
-    assert wait_for(d, lambda: "torneu-la a posar" in screen.ask), (screen.pile.cards, screen.ask, screen.pile.status)
+    screen.deal.bind(ask=lambda _w, text: shown.append(text))
+    assert wait_for(d, lambda: "torneu-la a posar" in screen.deal.ask), (shown, screen.pile.cards, screen.deal.ask, screen.pile.status)
+    assert wait_for(d, lambda: "torneu-la a posar" in screen.deal.ask), (screen.pile.cards, screen.deal.ask, screen.pile.status)
     assert screen.pile.cards == [ORDER[0].code]  # asked, never guessed
     d.pump(2, draw=True)
     d.shot(state="ask")
-    assert wait_for(d, lambda: len(screen.pile.cards) == len(ORDER)), (screen.pile.cards, screen.ask, screen.pile.status)
+    assert wait_for(d, lambda: len(screen.pile.cards) == len(ORDER)), (screen.pile.cards, screen.deal.ask, screen.pile.status)
     assert screen.pile.cards == [c.code for c in ORDER]
-    assert screen.ticked and screen.last_card.startswith("3 oros")
+    assert screen.deal.ticked and screen.deal.last_card.startswith("3 oros")
     d.pump(2, draw=True)
     d.shot()
     d.tap("take_back")
     assert screen.pile.cards == [c.code for c in ORDER[:4]]
-    assert screen.last_card.startswith("8 bastos")
+    assert screen.deal.last_card.startswith("8 bastos")
     d.tap("team_A")  # whose pile: an explicit choice on every score path
     d.tap("ok")
     assert d.screen == "confirm"

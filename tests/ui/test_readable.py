@@ -14,6 +14,7 @@ import time
 
 import pytest
 
+from kiosk.game import Card
 from kiosk.settings import Settings
 from kiosk.ui.navigation import Overlay
 from kiosk.ui.screens import SCREEN_MODULES
@@ -21,6 +22,7 @@ from tests.ui.flows import bid, pile
 from tests.ui.harness import SHOTS, SIZES
 from tests.ui.readable import seat_label_overlaps, seat_total_heights, total_digits_height, truncated
 from tests.ui.ui2steps import type_pin, wait_for
+from vision.deck.events import DealEvent
 
 pytestmark = pytest.mark.ui
 # Long, real names: the seats and the sheet must hold them.
@@ -165,7 +167,7 @@ def test_every_screen_whole_in_catalan_and_spanish(kiosk, size):
     d.app.settings.set("camera.marks", "deck:nostra")
     d.tap("score_camera", shot=False)
     assert d.screen == "deal"
-    d.current._show_event("already_counted", "12O")  # what the reader's thread hands over
+    d.current.deal.show(DealEvent("already_counted", Card.parse("12O")))  # what the reader's thread hands over
     walk.check()
     d.tap("back", shot=False)
     d.app.settings.set("camera.marks", "aruco")
@@ -226,7 +228,6 @@ def test_every_screen_whole_in_catalan_and_spanish(kiosk, size):
     d.app.close_overlay()  # the state's step
     d.pump(3)
     from kiosk.game.handrecord import CardPlayed, HandInPlay
-    from kiosk.game import Card
     hand = HandInPlay("copes", first_lead=first)
     for trick, seat, card in plays:
         hand = hand.play(CardPlayed(trick, seat, Card.parse(card)))

@@ -73,7 +73,9 @@ def test_take_back_button_forgets_the_last_card(model):
     deal = deckdraw.deal(ORDER[:2], seed=15)
     tracker, _ = deckdraw.run_tracker(model, deal.frames)
     assert tracker.cards == ORDER[:2]
-    assert tracker.take_back() == ORDER[1]
+    # asked for a card no longer on top (the reader saw it lifted meanwhile): the one under stays
+    assert tracker.take_back(ORDER[0]) is None and tracker.cards == ORDER[:2]
+    assert tracker.take_back(ORDER[1]) == ORDER[1]
     assert tracker.cards == ORDER[:1]
     # the player lays it down again: read again
     again = deckdraw.deal(ORDER[:2], seed=15)

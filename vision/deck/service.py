@@ -68,10 +68,11 @@ class DealService:
         """A deal takes no stills: the card is read as it lies."""
         return False
 
-    def take_back(self) -> Card | None:
-        """"Treu l'última": the last card counted is forgotten (the player lifts it off)."""
+    def take_back(self, card: Card | None = None) -> Card | None:
+        """"Treu l'última": the last card counted is forgotten (the player lifts it off); with
+        ``card``, only if it is still the one on top (:meth:`DealTracker.take_back`)."""
         with self._lock:
-            return self.tracker.take_back() if self.tracker is not None else None
+            return self.tracker.take_back(card) if self.tracker is not None else None
 
     def evidence(self, *, problems=()) -> np.ndarray | None:
         """The frame the last card was counted in."""

@@ -103,9 +103,13 @@ class DealTracker:
         points, tricks = pile_points(list(cards))
         return Tally(cards, points, tricks)
 
-    def take_back(self) -> Card | None:
-        """Forget the last card counted ("Treu l'última"): the table is to look as before it was dealt."""
+    def take_back(self, card: Card | None = None) -> Card | None:
+        """Forget the last card counted ("Treu l'última"): the table is to look as before it was dealt.
+        With ``card``, only if that is the card on top (the kiosk asks from another thread:
+        the reader may have seen it lifted off meanwhile, and the card under it stays)."""
         if len(self._pile.settled) < 2 or self._pile.settled[-2].detail is None:
+            return None
+        if card is not None and self._pile.settled[-1].card != card:
             return None
         last = self._pile.settled.pop()
         self._still = 0

@@ -22,7 +22,7 @@ from kiosk.ui.i18n import N_, _
 from kiosk.ui.navigation import Overlay
 from kiosk.ui import preview  # noqa: F401  (CameraPreview for kv)
 from kiosk.ui.screens.base import KioskScreen, load_kv
-from kiosk.ui.screens.deal import card_words
+from kiosk.ui.dealthrough import card_words
 
 load_kv(__file__)
 PROBLEMS = {
