@@ -247,6 +247,9 @@ class DeckModel:
         blurred by ``blur``: the same for every card seen, so worked out once."""
         key = (i, o, k, use, blur)
         if key not in self._apart:
-            self._apart[key] = 1.0 - max(corner_score(self._soft(i, o, blur), self._soft(k, p, blur), use)
-                                         for p in (0, 1))
+            # (two learnt indices are cut alike: blurred, a slide aligns them well enough, and
+            # the first look at a new blur stays cheap; a slide alone never makes them look more
+            # alike, so the margin can only come out smaller)
+            self._apart[key] = 1.0 - max(corner_score(self._soft(i, o, blur), self._soft(k, p, blur), use,
+                                                      fine=not blur) for p in (0, 1))
         return self._apart[key]
