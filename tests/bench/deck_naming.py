@@ -49,7 +49,15 @@ class Tally:
     either: int = 0
     margins: list = field(default_factory=list)  # true card's best score - best rival's (normal frame)
     wrong_margins: list = field(default_factory=list)
+    wrong_leads: list = field(default_factory=list)  # a refused naming whose best card was wrong: its lead
     ms: list = field(default_factory=list)
+
+    def add(self, other: "Tally") -> None:
+        for k in ("cards", "right", "wrong", "dark_cards", "dark_right", "dark_wrong", "either"):
+            setattr(self, k, getattr(self, k) + getattr(other, k))
+        self.refused.update(other.refused)
+        for k in ("margins", "wrong_margins", "wrong_leads", "ms"):
+            getattr(self, k).extend(getattr(other, k))
 
 
 def _true_margin(model, views, code: str) -> float:
@@ -69,13 +77,17 @@ def _name(model, image: np.ndarray, quad: np.ndarray, code: str, t: Tally, dark:
         t.wrong_margins.append((code, got, round(naming.margin, 3)))
     if not dark:
         t.margins.append(_true_margin(model, views, code))
+    if got is None and naming.best.code != code:
+        t.wrong_leads.append(naming.margin)
     if got is None:
         glare = "glare" if views[0].glare > 0 else "clear"
         t.refused[f"{'dark ' if dark else ''}{naming.why} ({glare})"] += 1
     return got == code if got is not None else None
 
 
-def run_sequence(seq: DealSequence, model, t: Tally, verbose: bool = False) -> None:
+def run_sequence(seq: DealSequence, model, t: Tally, verbose: bool = False, *, post=None, outline=None) -> None:
+    """``post(image)``: what the delivered frame goes through first; ``outline(quad, n)``: the
+    outline named instead of the true one (both None: as rendered, at the truth)."""
     for i, code in enumerate(seq.truth):
         ns = [n for n in seq.lying_frames(i) if seq.frame_truth[n].still and not seq.frame_truth[n].hand]
         ns = ns or [n for n in seq.lying_frames(i) if seq.frame_truth[n].still]
@@ -84,13 +96,15 @@ def run_sequence(seq: DealSequence, model, t: Tally, verbose: bool = False) -> N
         n = ns[min(1, len(ns) - 1)]  # (the tracker looks once two frames agree)
         ft = seq.frame_truth[n]
         t.cards += 1
-        ok = _name(model, seq.frame(n).image, ft.quad, code, t, False)
+        post = post or (lambda image: image)
+        quad = outline(ft.quad, n) if outline is not None else ft.quad
+        ok = _name(model, post(seq.frame(n).image), quad, code, t, False)
         t.right += ok is True
         t.wrong += ok is False
         ok_dark = None
         if ft.glare >= DARK_FROM:
             t.dark_cards += 1
-            ok_dark = _name(model, seq.frame(n, exposure_scale=DARKER_SCALE).image, ft.quad, code, t, True)
+            ok_dark = _name(model, post(seq.frame(n, exposure_scale=DARKER_SCALE).image), quad, code, t, True)
             t.dark_right += ok_dark is True
             t.dark_wrong += ok_dark is False
         t.either += ok is True or ok_dark is True
@@ -119,17 +133,21 @@ def sweep_set() -> dict[str, list[DealSequence]]:
 
 
 def row(name: str, t: Tally) -> str:
+    if not t.cards:
+        return f"| {name} | 0 | | | | | | | | | |"
     m = np.asarray(t.margins) if t.margins else np.zeros(1)
     refused = ", ".join(f"{k} {v}" for k, v in sorted(t.refused.items())) or "—"
     return (f"| {name} | {t.cards} | {t.right} | {t.wrong} | {t.cards - t.right - t.wrong} | {refused} "
             f"| {t.dark_right} of {t.dark_cards} ({t.dark_wrong} wrong) | {t.either} "
             f"| {m.min():.3f} / {np.percentile(m, 5):.3f} / {np.median(m):.3f} "
+            f"| {(f'{max(t.wrong_leads):.3f}' if t.wrong_leads else '—')} "
             f"| {np.median(t.ms):.0f} / {np.percentile(t.ms, 99):.0f} |")
 
 
 HEAD = ("| set | cards | named right | wrong | refused | refused: why (reflection on it?) | darker frame: named "
-        "| named in either | true card's margin over the closest rival min / p5 / median | ms median / p99 |\n"
-        "|---|---|---|---|---|---|---|---|---|---|")
+        "| named in either | true card's margin over the closest rival min / p5 / median "
+        "| closest wrong lead (refused) | ms median / p99 |\n"
+        "|---|---|---|---|---|---|---|---|---|---|---|")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -156,11 +174,7 @@ def main(argv: list[str] | None = None) -> None:
         print(row(name, t), flush=True)
         if t.wrong_margins:
             print(f"<!-- wrong: {t.wrong_margins} -->")
-        for k in ("cards", "right", "wrong", "dark_cards", "dark_right", "dark_wrong", "either"):
-            setattr(everything, k, getattr(everything, k) + getattr(t, k))
-        everything.refused.update(t.refused)
-        everything.margins += t.margins
-        everything.ms += t.ms
+        everything.add(t)
     print(row("**all**", everything))
 
 

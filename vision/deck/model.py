@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
 from kiosk.game import DECK, Card
@@ -39,6 +40,8 @@ MIN_KEPT = 0.3  # of the card's cells not burnt out by a reflection: with less l
 KEPT_STRICT = 2.0  # the margins the third look must clear, times the first look's...
 KEPT_MARGIN = 0.06  # ...and over every other card, not only those of its rank (on the rough bench a wrong
 # best card under a reflection led by 0.05 at the most)
+SOFTEN = (0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0)  # blurs (Gaussian sigma, corner px at 4 px/mm) tried on a learnt index
+CORNER_AGREE = 0.2  # a blurred index: the sharp comparison must lean our way this much for the blurred one to count
 TOO_SIMILAR = 0.97  # the same card learnt twice scores about 0.99; different cards stay below
 
 
@@ -86,6 +89,7 @@ class DeckModel:
         self.whole = np.ascontiguousarray(whole, np.float32)
         self.local = local_contrast(self.whole)  # what a card on the table is compared with
         self._apart: dict[tuple, float] = {}
+        self._softened: dict[tuple, np.ndarray] = {}
         self.corners = np.ascontiguousarray(corners, np.float32)
         self.card_long_frac = float(card_long_frac)
 
@@ -204,18 +208,48 @@ class DeckModel:
         mine_learnt = self.corners[2 * i + turn(i)]
         if len(use) < 2:
             use = (max((0, 1), key=lambda c: corner_score(mine_learnt, corners, (c,), fine=False)),)
-        mine = corner_score(mine_learnt, corners, use)
-        worst = 1.0
-        for k in rivals:
-            theirs = corner_score(self.corners[2 * k + turn(k)], corners, use)
-            worst = min(worst, (mine - theirs) / max(self._indices_apart(i, turn(i), k, use), 0.01))
+        mine, worst = self._margin_at(corners, use, i, rivals, turn, 0.0)
+        if CORNER_AGREE <= worst < CORNER_MARGIN:
+            # A blurred index (defocus, a shaken camera, a card far away) is compared again with
+            # the learnt ones blurred alike: every candidate the same blur, the one that fits
+            # the seen index best, so no rank is favoured. That second figure counts only when
+            # the sharp one already leans our way (CORNER_AGREE): two scales must agree.
+            blur = max(SOFTEN, key=lambda b: max(corner_score(self._soft(j, turn(j), b), corners, use, fine=False)
+                                                 for j in (i, *rivals)))
+            if blur:
+                soft_mine, soft_worst = self._margin_at(corners, use, i, rivals, turn, blur)
+                if soft_worst > worst:
+                    mine, worst = max(mine, soft_mine), soft_worst
         return mine, worst
 
-    def _indices_apart(self, i: int, o: int, k: int, use: tuple[int, ...]) -> float:
-        """How unlike card ``i``'s learnt index (orientation ``o``) and card ``k``'s are:
-        the same for every card seen, so worked out once."""
-        key = (i, o, k, use)
+    def _margin_at(self, corners: np.ndarray, use: tuple[int, ...], i: int, rivals: list[int], turn,
+                   blur: float) -> tuple[float, float]:
+        mine = corner_score(self._soft(i, turn(i), blur), corners, use)
+        worst = 1.0
+        for k in rivals:
+            theirs = corner_score(self._soft(k, turn(k), blur), corners, use)
+            worst = min(worst, (mine - theirs) / max(self._indices_apart(i, turn(i), k, use, blur), 0.01))
+        return mine, worst
+
+    def _soft(self, i: int, o: int, blur: float) -> np.ndarray:
+        """Card ``i``'s learnt index pair (orientation ``o``) blurred by ``blur`` (Gaussian
+        sigma, corner pixels), kept."""
+        if not blur:
+            return self.corners[2 * i + o]
+        key = (i, o, blur)
+        if key not in self._softened:
+            pair = self.corners[2 * i + o]
+            self._softened[key] = np.stack([cv2.GaussianBlur(c, (0, 0), blur) for c in pair])
+        return self._softened[key]
+
+    def _indices_apart(self, i: int, o: int, k: int, use: tuple[int, ...], blur: float = 0.0) -> float:
+        """How unlike card ``i``'s learnt index (orientation ``o``) and card ``k``'s are, both
+        blurred by ``blur``: the same for every card seen, so worked out once."""
+        key = (i, o, k, use, blur)
         if key not in self._apart:
-            self._apart[key] = 1.0 - max(corner_score(self.corners[2 * i + o], self.corners[2 * k + p], use)
-                                         for p in (0, 1))
+            # (two learnt indices are cut alike: blurred, a slide aligns them well enough, and
+            # the first look at a new blur stays cheap; a slide alone never makes them look more
+            # alike, so the margin can only come out smaller)
+            self._apart[key] = 1.0 - max(corner_score(self._soft(i, o, blur), self._soft(k, p, blur), use,
+                                                      fine=not blur) for p in (0, 1))
         return self._apart[key]
