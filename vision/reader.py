@@ -57,6 +57,13 @@ def _to_gray(image: np.ndarray) -> np.ndarray:
     raise ImageError(f"unexpected image shape {image.shape}")
 
 
+def _refined(gray: np.ndarray, quads: list[np.ndarray]) -> list[np.ndarray]:
+    if not quads:
+        return quads
+    pts = cv2.cornerSubPix(gray, np.concatenate(quads).reshape(-1, 1, 2).astype(np.float32), (2, 2), (-1, -1), SUBPIX)
+    return list(pts.reshape(-1, 4, 2))
+
+
 def load_image(path) -> np.ndarray:
     """Read an image file (BGR); raises ImageError naming the file."""
     if not Path(path).is_file():
@@ -148,21 +155,24 @@ class PileReader:
         # first frame of a big size too, searched again whole if its markers are not big
         first = (w, h) not in self._photo_side
         last = self._photo_side.get((w, h))
-        # (video frames only: a still is searched on a copy already, COARSE_WIDTH at the least)
-        coarse = f == 1.0 and ((last is not None and last * COARSE_SCALE >= COARSE_FROM_PX) or (first and w >= COARSE_WIDTH))
+        # (video frames only: a still is searched on a copy already, COARSE_WIDTH at the least;
+        # and no mat seen at either size: on the mat the search keeps to it, and a card veiled
+        # by a harsh lamp there was decided on the copy's corners no more)
+        copy = (int(round(w * COARSE_SCALE)), int(round(h * COARSE_SCALE)))
+        no_mat = self._region.to_mm((w, h)) is None and self._region.to_mm(copy) is None
+        coarse = f == 1.0 and no_mat and ((last is not None and last * COARSE_SCALE >= COARSE_FROM_PX)
+                                          or (first and w >= COARSE_WIDTH))
         g = f * COARSE_SCALE if coarse else f
         corners, ids, unread, side = self._search(gray, g)
-        if coarse and first and (side is None or side * g < COARSE_FROM_PX):
+        if coarse and first and (side is None or side * g < COARSE_FROM_PX or self._region.to_mm(copy) is not None):
             coarse, g = False, f
             corners, ids, unread, side = self._search(gray, g)
         f = g
         # back to the photo's pixels (pixel centres when the search copy was scaled)
         corners = [(q + 0.5) / f - 0.5 for q in corners]
         unread = [(q + 0.5) / f - 0.5 for q in unread]
-        if coarse and corners:  # (the corners to the photo's pixel, where they are sharp)
-            pts = cv2.cornerSubPix(gray, np.concatenate(corners).reshape(-1, 1, 2).astype(np.float32),
-                                   (2, 2), (-1, -1), SUBPIX)
-            corners = list(pts.reshape(-1, 4, 2))
+        if coarse:  # (the corners to the photo's pixel, where they are sharp: the soft decision too)
+            corners, unread = _refined(gray, corners), _refined(gray, unread)
         not_read: list[np.ndarray] = []
         margins = [HARD_MARGIN] * len(corners)
         if self.marks == "aruco" and len(unread):

@@ -121,21 +121,20 @@ def test_read_json_lists_the_places_asked_about(plain, tmp_path):
     assert plain.visible <= set(clear_entry["cards"]) and clear_entry["asked"] == []
 
 
-def test_big_markers_are_searched_for_on_a_copy_sized_from_the_mat_and_all_read(gingham):
+def test_big_markers_are_searched_for_through_a_light_blur_and_all_read(gingham):
     from vision.kit import marker_side_mm
-    from vision.reader import COARSE_FROM_PX, COARSE_SCALE
+    from vision.reader import DENOISE_FROM_PX
     from vision.squares import mean_side as _side
 
     reader = PileReader()
     result = reader.read(gingham.image)
     assert gingham.visible <= set(result.codes) and not gingham.wrong(result.codes)
-    # the markers' size known from the mat's corners on the copy searched (1080p markers are
-    # big: the copy is two thirds as wide), and they are still big enough there
-    copy = (1280, 720)
-    expected = reader._region.marker_px(copy, marker_side_mm())
+    # the markers' size known from the mat's corners: 1080p markers are big enough for the blur
+    size = gingham.image.shape[1::-1]
+    expected = reader._region.marker_px(size, marker_side_mm())
     read = float(np.median([_side(d.corners) for d in result.detections]))
-    assert abs(expected / COARSE_SCALE - read) < 0.15 * read and expected >= COARSE_FROM_PX
-    assert reader._region.marker_px(gingham.image.shape[1::-1], marker_side_mm()) is None  # not for another size
+    assert abs(expected - read) < 0.15 * read and expected >= DENOISE_FROM_PX
+    assert reader._region.marker_px((1280, 720), marker_side_mm()) is None  # not for another frame size
 
 
 class _Counting:
