@@ -26,6 +26,7 @@ from vision.result import HARD_MARGIN, Detection, Problem, ReadResult
 
 STICKERS_DISAGREE = "stickers_disagree"
 PLACE_DISPUTED = "place_disputed"
+PARTNER_NEAR = 0.65  # of a marker's side: how near the partner's predicted place
 
 
 def partner_offset(sticker_mm: float) -> np.ndarray:
@@ -40,7 +41,7 @@ def partner_offset(sticker_mm: float) -> np.ndarray:
 
 def disagreeing_pairs(detections: list[Detection], sticker_mm: float) -> list[tuple[int, int]]:
     """Index pairs of detections that sit at the two sticker places of ONE card (position
-    within half a marker, turned 180 degrees within 12 degrees) but name different cards."""
+    within PARTNER_NEAR of a marker, turned 180 degrees within 12 degrees) but name different cards."""
     if len(detections) < 2:
         return []
     off = partner_offset(sticker_mm)
@@ -50,7 +51,9 @@ def disagreeing_pairs(detections: list[Detection], sticker_mm: float) -> list[tu
     uy = (q[:, 3] - q[:, 0] + q[:, 2] - q[:, 1]) / 2
     where = o + off[0] * ux + off[1] * uy  # (n, 2): where each one's partner starts
     side = np.linalg.norm(ux, axis=1)
-    near = np.linalg.norm(where[:, None, :] - o[None, :, :], axis=2) <= 0.5 * side[:, None]
+    # (predicted along one marker's own axes 80 mm away, the partner's corner is up to half a
+    # marker off under a tilted camera: 0.48-0.50 of a side on a drawn scene, either way round)
+    near = np.linalg.norm(where[:, None, :] - o[None, :, :], axis=2) <= PARTNER_NEAR * side[:, None]
     unit = ux / np.maximum(side[:, None], 1e-9)
     turned = unit @ unit.T < -np.cos(np.radians(12))
     cards = np.array([DECK.index(d.card) for d in detections])

@@ -57,6 +57,13 @@ def _to_gray(image: np.ndarray) -> np.ndarray:
     raise ImageError(f"unexpected image shape {image.shape}")
 
 
+def _refined(gray: np.ndarray, quads: list[np.ndarray]) -> list[np.ndarray]:
+    if not quads:
+        return quads
+    pts = cv2.cornerSubPix(gray, np.concatenate(quads).reshape(-1, 1, 2).astype(np.float32), (2, 2), (-1, -1), SUBPIX)
+    return list(pts.reshape(-1, 4, 2))
+
+
 def load_image(path) -> np.ndarray:
     """Read an image file (BGR); raises ImageError naming the file."""
     if not Path(path).is_file():
@@ -86,6 +93,12 @@ MAT_MARKER_SIDES = 4.2
 # makes squares of the cloth's checks that are asked about. Bigger markers keep 3 %: their
 # pips lie clear, and more tolerance only brings more squares to look at
 SMALL_MARKER_POLY = 0.045
+# markers this big on the search copy (px) and over: the next frame of the size is searched on
+# a copy COARSE_SCALE as wide, where they are still this big
+COARSE_SCALE = 2 / 3
+COARSE_FROM_PX = 13.0
+COARSE_WIDTH = 1600  # px: a first frame this wide is tried on the copy first (1080p, not 720p)
+SUBPIX = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 10, 0.05)
 
 
 class PileReader:
@@ -126,6 +139,7 @@ class PileReader:
         self._region = MatRegion(self._dictionary)
         self._tuned: tuple[float, float, float] = (0.0, 0.0, 0.0)  # the detector's contour sizes now (_tune)
         self._last_side: dict[tuple[int, int], float] = {}  # frame size -> median card marker side (px)
+        self._photo_side: dict[tuple[int, int], float | None] = {}  # photo size -> the same in its own px
 
     # -- public -------------------------------------------------------------------------
 
@@ -136,16 +150,33 @@ class PileReader:
         gray = _to_gray(image)
         h, w = gray.shape[:2]
         f = min(1.0, self.detect_width / w)
-        seen = cv2.resize(gray, (self.detect_width, int(round(h * f))), interpolation=cv2.INTER_AREA) \
-            if f < 1 else gray
-        corners, ids, unread = self._detect(seen)
+        # big markers (the last frame of this size): searched on a copy COARSE_SCALE as wide,
+        # under half the contours to trace (the squares are still decided on the photo). The
+        # first frame of a big size too, searched again whole if its markers are not big
+        first = (w, h) not in self._photo_side
+        last = self._photo_side.get((w, h))
+        # (video frames only: a still is searched on a copy already, COARSE_WIDTH at the least;
+        # and no mat seen at either size: on the mat the search keeps to it, and a card veiled
+        # by a harsh lamp there was decided on the copy's corners no more)
+        copy = (int(round(w * COARSE_SCALE)), int(round(h * COARSE_SCALE)))
+        no_mat = self._region.to_mm((w, h)) is None and self._region.to_mm(copy) is None
+        coarse = f == 1.0 and no_mat and ((last is not None and last * COARSE_SCALE >= COARSE_FROM_PX)
+                                          or (first and w >= COARSE_WIDTH))
+        g = f * COARSE_SCALE if coarse else f
+        corners, ids, unread, side = self._search(gray, g)
+        if coarse and first and (side is None or side * g < COARSE_FROM_PX or self._region.to_mm(copy) is not None):
+            coarse, g = False, f
+            corners, ids, unread, side = self._search(gray, g)
+        f = g
         # back to the photo's pixels (pixel centres when the search copy was scaled)
         corners = [(q + 0.5) / f - 0.5 for q in corners]
         unread = [(q + 0.5) / f - 0.5 for q in unread]
+        if coarse:  # (the corners to the photo's pixel, where they are sharp: the soft decision too)
+            corners, unread = _refined(gray, corners), _refined(gray, unread)
         not_read: list[np.ndarray] = []
         margins = [HARD_MARGIN] * len(corners)
         if self.marks == "aruco" and len(unread):
-            to_mm = self._region.to_mm(seen.shape[1::-1])
+            to_mm = self._region.to_mm((int(round(w * f)), int(round(h * f))))
             if to_mm is not None and f < 1:  # the photo's pixels to the search copy's, then mm
                 to_mm = to_mm @ np.array([[f, 0, 0.5 * f - 0.5], [0, f, 0.5 * f - 0.5], [0, 0, 1]])
             more_c, more_i, more_m, not_read = soft_look(gray, self._soft, corners, ids, unread,
@@ -216,7 +247,18 @@ class PileReader:
         if not result.mat_found:
             result.problems.append(Problem(MAT_NOT_FOUND, "Només es veu una cantonada del tapet"))
 
-    def _detect(self, seen: np.ndarray) -> tuple[list, list, list]:
+    def _search(self, gray: np.ndarray, f: float) -> tuple[list, list, list, float | None]:
+        """The detector on a copy of ``gray`` scaled by ``f``: (corners, ids, squares not read)
+        in the copy's pixels, and the card markers' median side in the photo's (None: none)."""
+        h, w = gray.shape[:2]
+        seen = cv2.resize(gray, (int(round(w * f)), int(round(h * f))), interpolation=cv2.INTER_AREA) if f < 1 else gray
+        corners, ids, unread = self._detect(seen, floor_px=MIN_SOFT_SIDE_PX * f)
+        side = self._last_side.get(seen.shape[1::-1])
+        side = side / f if side is not None and any(i < len(DECK) for i in ids) else None
+        self._photo_side[(w, h)] = side
+        return corners, ids, unread, side
+
+    def _detect(self, seen: np.ndarray, *, floor_px: float = MIN_SOFT_SIDE_PX) -> tuple[list, list, list]:
         """The detector on the mat's region of ``seen`` (vision.matregion), widened while
         cards turn up near its edge: (corners, ids, squares not read), in ``seen``'s pixels."""
         search, offset = self._region.search_image(seen)
@@ -228,7 +270,7 @@ class PileReader:
         ids: list[int] = []
         unread: list[np.ndarray] = []
         for _ in range(2):  # the region, and once widened (a fan beyond the mat)
-            self._tune(max(search.shape[:2]), on_mat, small=on_mat is not None and on_mat < DENOISE_FROM_PX)
+            self._tune(max(search.shape[:2]), on_mat, floor_px, small=on_mat is not None and on_mat < DENOISE_FROM_PX)
             c, i, u = self._detector.detectMarkers(cv2.GaussianBlur(search, (0, 0), DENOISE_SIGMA) if denoise else search)
             seen_before = [q.reshape(4, 2) for q in corners + unread]
             fresh_c = [q.reshape(4, 2) + offset for q in c]
@@ -255,15 +297,16 @@ class PileReader:
             search, offset = more
         return corners, ids, unread
 
-    def _tune(self, longest_px: float, on_mat_px: float | None, *, small: bool) -> None:
-        """The detector's contour sizes for this search. Squares under MIN_SOFT_SIDE_PX
-        cannot be read: the detector need not even follow their contours. With the mat's
+    def _tune(self, longest_px: float, on_mat_px: float | None, floor_px: float, *, small: bool) -> None:
+        """The detector's contour sizes for this search. Squares under MIN_SOFT_SIDE_PX in
+        the photo (``floor_px`` on the search copy) cannot be read: the detector need not
+        even follow their contours. With the mat's
         corner markers in view (``on_mat_px``: a card marker's side there) a sticker's side
         lies within 0.86-1.31 of it on the realistic camera (tilt, height, a pile's
         thickness): contours under 0.6 of it, or over a mat corner marker's size, are not
         followed either (a cloth's weave, its stripes, a menu's text lines). ``small``
         markers: a looser polygon (SMALL_MARKER_POLY)."""
-        lo = max(MIN_SOFT_SIDE_PX, 0.6 * on_mat_px) if on_mat_px else MIN_SOFT_SIDE_PX
+        lo = max(floor_px, 0.6 * on_mat_px) if on_mat_px else floor_px
         hi = MAT_MARKER_SIDES * on_mat_px if on_mat_px else None
         key = (round(4 * lo / longest_px, 6), 4.0 if hi is None else round(4 * hi / longest_px, 6),
                SMALL_MARKER_POLY if small else 0.03)

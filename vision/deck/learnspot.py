@@ -26,6 +26,7 @@ import numpy as np
 from vision.deck.errors import EnrolmentError
 from vision.deck.edges import fit_edges
 from vision.deck.locate import CARD_ASPECT, Blob, blobs_of
+from vision.deck.rim import card_rim, paper_like
 from vision.deck.views import order_quad
 
 MAT_DISTANCE = 16.0  # CIELAB distance from the table's colour that is "something on it"
@@ -42,6 +43,8 @@ PRINT_LEFT = 0.03  # of a clipped card's core still dark: its print kept, only t
 # third): up to 1.11; enrolment photos of both deck styles: up to 1.15; a reflection on the card
 # that clips nothing: 1.50-1.62
 SHEEN_RATIO = 1.3
+GROWN = 1.3  # the card's edge found round an outline this much bigger: that was printed on the card
+BUSY = 0.02  # of a region's pixels on strong edges: printed (a card), not a patch of the table
 CUT_SOLID = 0.7  # of its convex hull a region cut by the photo's edge fills to be a card's corner
 
 GLARE_MSG = "a reflection touches the card: move it away from the light"
@@ -210,9 +213,24 @@ def _no_card(found: list[Blob], glare: np.ndarray, grey: np.ndarray, scale: floa
     for b in sizes:
         if not b.touches_edge and _glare_at(glare, b, grey):
             raise EnrolmentError(GLARE_MSG, reason="glare", where=b.quad / scale)
-    for b in sizes:  # (a card cut by the edge is still a rectangle, not a strip of the table)
-        if b.touches_edge and b.rectangular >= 0.7 and b.aspect <= 4.0:
-            raise EnrolmentError(CUT_MSG, reason="cut", where=b.quad / scale)
+    # (a card cut by the edge is still a rectangle, not a strip of the table; of those, the
+    # card is the one with print on it: a patch of felt in the lens's shade or of marble is not)
+    # (a turned card's corner fills less of its rectangle, but it is printed)
+    cut = [b for b in sizes if b.touches_edge and b.rectangular >= 0.5 and b.aspect <= 4.0]
+    busy = [(_busy(grey, b), b) for b in cut]
+    printed = [(k, b) for k, b in busy if k >= BUSY]
+    plain = [b for b in cut if b.rectangular >= 0.7]
+    if printed or plain:
+        card = max(printed, key=lambda kb: kb[0])[1] if printed else plain[0]
+        raise EnrolmentError(CUT_MSG, reason="cut", where=card.quad / scale)
+
+
+def _busy(grey: np.ndarray, b: Blob) -> float:
+    """How much is printed inside ``b``: its share of strong edges (a card's pips and indices)."""
+    inside = np.zeros(grey.shape, np.uint8)
+    cv2.fillPoly(inside, [np.round(b.quad).astype(np.int32)], 1)
+    edges = cv2.Canny(grey, 60, 160)
+    return np.count_nonzero(edges[inside > 0]) / max(np.count_nonzero(inside), 1)
 
 
 def _convex_at_edge(mask: np.ndarray) -> np.ndarray | None:
@@ -237,7 +255,34 @@ def find_card_on_mat(image: np.ndarray, *, work_width: int = 640) -> np.ndarray:
     bare table): found by colour and by outline (:func:`spot_card`), then fitted
     to its edges. Raises :class:`EnrolmentError` with the true reason and where."""
     quad, table = spot_card(image, work_width=work_width)
-    return fit_edges(image, _refined(image, quad, table), table)
+    refined = _refined(image, quad, table)
+    fitted = fit_edges(image, refined, table)
+    if not paper_like(table):
+        return fitted
+    # (on white marble the colour may have found only what is printed on the card, its
+    # tinted panel, or no edge at all: the card's edge is then found from its steps of light)
+    rim = card_rim(image, quad)
+    if rim is None:
+        return fitted
+    inside = cv2.pointPolygonTest(rim.reshape(-1, 1, 2), tuple(map(float, np.mean(fitted, axis=0))), False) > 0
+    grown = cv2.contourArea(rim) >= GROWN * cv2.contourArea(np.float32(fitted)) and inside
+    if not grown and fitted is not refined:
+        return fitted
+    _check_light(image, rim, work_width)
+    return rim
+
+
+def _check_light(image: np.ndarray, quad: np.ndarray, work_width: int) -> None:
+    """:func:`spot_card`'s refusal of a reflection on or at the card, for an outline found later."""
+    scale = work_width / image.shape[1]
+    small = cv2.resize(image, (work_width, int(round(image.shape[0] * scale))), interpolation=cv2.INTER_AREA)
+    glare = cv2.dilate((small.min(axis=2) >= GLARE).astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
+    grey = cv2.cvtColor(cv2.GaussianBlur(small, (5, 5), 0), cv2.COLOR_BGR2GRAY)
+    q = np.float32(quad) * scale
+    sides = np.linalg.norm(np.roll(q, -1, axis=0) - q, axis=1)
+    card = Blob(q, float(cv2.contourArea(q)), float(sides[0] * sides[1]), 1.0, False)
+    if _glare_at(glare, card, grey) or _sheen(small, q):
+        raise EnrolmentError(GLARE_MSG, reason="glare", where=np.float32(quad))
 
 
 def _refined(image: np.ndarray, quad: np.ndarray, mat_lab: np.ndarray) -> np.ndarray:

@@ -1,0 +1,149 @@
+"""The card's own edge on a table as pale as its paper (white marble).
+
+There the colour does not tell the paper from the table, and what the colour and the outline
+find (:mod:`vision.deck.learnspot`) may be something printed on the card: its tinted middle
+panel, its pips, the printed frame a few millimetres inside its edge. Yet each side of the
+card is a straight step of light (the paper's edge and its thin shadow), and the printed
+frame inside it a strong straight dark line. Both show as steps along profiles across each
+side, averaged over stretches of it: a marble vein is not straight, so it does not step in
+every stretch at once. On each side the outermost strong step is the printed frame (or the
+card's edge itself), and the card's edge is the outermost faint step just outside it, at the
+same margin on every side (a card is printed square on its paper). The outline found is
+kept only when it has a card's shape.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.deck.locate import CARD_ASPECT
+from vision.deck.views import order_quad
+
+WORK_WIDTH = 1920  # px: the steps are a pixel or two wide at 1080p
+LINES, STRETCHES = 40, 4  # profiles across a side; stretches of it that must all step
+STRONG = 15.0  # a step this many times the profiles' noise: the printed frame, or a clear edge
+STRONG_SHARE = 0.3  # of the side's strongest step, too (a clear paper's edge outside the frame is less)
+FAINT = 3.0  # the paper's edge on a pale table, on one side
+TURNS = (-2.0, -1.0, 0.0, 1.0, 2.0)  # degrees tried round what was found
+MARGIN = 0.1  # of the frame's short side: the furthest the card's edge lies outside it
+AGREE = 0.02  # of the frame's short side: margins that agree
+REACH_IN, REACH_OUT = 0.15, 0.9  # of the found outline's short and long side: where to look
+SHAPE = 0.06  # the outline's aspect off a card's, at most
+PALE_L, NEUTRAL = 150.0, 12.0  # a table whose CIELAB (8 bit) is this light and grey is paper-like
+
+
+def paper_like(table_lab: np.ndarray) -> bool:
+    """The table is as pale and grey as a card's paper (white marble): its colour does not
+    show where the paper ends."""
+    return float(table_lab[0]) >= PALE_L and float(np.hypot(table_lab[1] - 128, table_lab[2] - 128)) <= NEUTRAL
+
+
+def _steps(grey: np.ndarray, a: np.ndarray, b: np.ndarray, out: np.ndarray, ks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Along the side a-b, outwards (``out``) at offsets ``ks``: the step that every stretch
+    shares (the weakest stretch's, in the sign they agree on) over the noise, at ``ks[1:-1]``."""
+    ts = np.linspace(0.1, 0.9, LINES)
+    base = a[None] + ts[:, None] * (b - a)[None]
+    pts = (base[:, None, :] + ks[None, :, None] * out[None, None, :]).astype(np.float32)
+    prof = cv2.remap(grey, pts[..., 0], pts[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    stretch = prof.reshape(STRETCHES, LINES // STRETCHES, -1).mean(axis=1)
+    g = (stretch[:, 2:] - stretch[:, :-2]) / 2
+    noise = float(np.median(np.abs(g))) / 0.6745 + 1e-3
+    return np.maximum(g.min(axis=0), (-g).min(axis=0)) / noise, ks[1:-1]
+
+
+def _peaks(score: np.ndarray, ks: np.ndarray, level: float) -> list[float]:
+    inner = score[1:-1]
+    top = (inner >= score[:-2]) & (inner >= score[2:]) & (inner >= level)
+    return [float(k) for k in ks[1:-1][top]]
+
+
+def _sides(grey: np.ndarray, q: np.ndarray, ks: np.ndarray) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """Each side's (outward direction, step score, offsets)."""
+    centre = q.mean(axis=0)
+    out = []
+    for i in range(4):
+        a, b = q[i], q[(i + 1) % 4]
+        along = (b - a) / np.linalg.norm(b - a)
+        n = np.float64([-along[1], along[0]])
+        if np.dot(a - centre, n) < 0:
+            n = -n
+        out.append((n, *_steps(grey, a, b, n, ks)))
+    return out
+
+
+def _turned(q: np.ndarray, deg: float) -> np.ndarray:
+    c = q.mean(axis=0)
+    r = np.deg2rad(deg)
+    m = np.float64([[np.cos(r), -np.sin(r)], [np.sin(r), np.cos(r)]])
+    return (q - c) @ m.T + c
+
+
+def card_rim(image: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
+    """The card's edge (4x2 float32, full-resolution px) round ``quad``, something on the card
+    or the card itself found roughly, or None when its sides do not step clearly enough."""
+    h, w = image.shape[:2]
+    s = min(1.0, WORK_WIDTH / w)
+    small = image if s == 1.0 else cv2.resize(image, (int(round(w * s)), int(round(h * s))), interpolation=cv2.INTER_AREA)
+    grey = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (5, 5), 0).astype(np.float32)
+    q0 = order_quad(np.float32(quad) * s).astype(np.float64)
+    lengths = np.linalg.norm(np.roll(q0, -1, axis=0) - q0, axis=1)  # side i: q[i] -> q[i+1]
+    ks = np.arange(-REACH_IN * lengths.min(), REACH_OUT * lengths.max(), 1.0)
+    # (what was found roughly may be turned a little off the card: a cluster of pips)
+    q, sides = max(((t, _sides(grey, t, ks)) for t in (_turned(q0, d) for d in TURNS)),
+                   key=lambda qs: sum(float(score.max()) for _, score, _ in qs[1]))
+    frames = []
+    for _, score, at in sides:
+        strong = _peaks(score, at, max(STRONG, STRONG_SHARE * float(score.max())))
+        frames.append(strong[-1] if strong else None)
+    if sum(f is None for f in frames) > 1:
+        return None
+    inferred = None in frames
+    for i, f in enumerate(frames):  # (one side that does not step clearly: the card's shape,
+        if f is None:  # the side as far out as its opposite one if either shape is possible)
+            o = (i + 2) % 4
+            along = lengths[i] + frames[(i + 1) % 4] + frames[(i + 3) % 4]
+            options = [d - lengths[(i + 1) % 4] - frames[o] for d in (along * CARD_ASPECT, along / CARD_ASPECT)]
+            options = [k for k in options if k >= -REACH_IN * lengths.min()] or options
+            frames[i] = min(options, key=lambda k: abs(k - frames[o]))
+    # across the frame from side i to side i+2: side i+1's length, and both sides' steps out
+    short = min(lengths[(i + 1) % 4] + frames[i] + frames[(i + 2) % 4] for i in range(4))
+    m = _margin(lengths, frames, sides, short, inferred)
+    if m is None:
+        return None
+    offsets = []
+    for i, (_, score, at) in enumerate(sides):  # (each side's own faint step there, if any)
+        near = [k for k in _peaks(score, at, FAINT) if abs(k - frames[i] - m) <= AGREE * short]
+        offsets.append(min(near, key=lambda k: abs(k - frames[i] - m)) if near else frames[i] + m)
+    lines = [(q[i] + offsets[i] * sides[i][0], q[(i + 1) % 4] - q[i]) for i in range(4)]
+    corners = []
+    for i in range(4):
+        (p, d), (r, e) = lines[i - 1], lines[i]
+        t = np.linalg.solve(np.column_stack([d, -e]), r - p)
+        corners.append(p + t[0] * d)
+    rim = np.float32(corners)
+    edge = np.linalg.norm(np.roll(rim, -1, axis=0) - rim, axis=1)
+    aspect = (edge[0] + edge[2]) / (edge[1] + edge[3])
+    aspect = max(aspect, 1 / aspect)
+    if abs(aspect - CARD_ASPECT) > SHAPE * CARD_ASPECT:
+        return None
+    return rim / s
+
+
+def _margin(lengths: np.ndarray, frames: list[float], sides: list, short: float, inferred: bool) -> float | None:
+    """The margin from the frame out to the paper's edge, the same on every side (a card is
+    printed square on its paper): where two sides at least step faintly (the paper meets a
+    pale marble) near the margin that gives the card's shape, or else that margin."""
+    across = sorted(lengths[(i + 1) % 4] + frames[i] + frames[(i + 2) % 4] for i in range(2))
+    shaped = (across[1] - CARD_ASPECT * across[0]) / (2 * (CARD_ASPECT - 1))
+    beyond = [[k - frames[i] for k in _peaks(score, at, FAINT) if 1.0 < k - frames[i] <= MARGIN * short]
+              for i, (_, score, at) in enumerate(sides)]
+    shared = [m for side in beyond for m in side if sum(any(abs(k - m) <= 1.5 for k in o) for o in beyond) >= 2]
+    if not inferred and 0 <= shaped <= MARGIN * short:
+        near = [m for m in shared if abs(m - shaped) <= AGREE * short]
+        m = min(near, key=lambda k: abs(k - shaped)) if near else shaped
+    elif shared or inferred:
+        m = max(shared, default=0.0)
+    else:
+        return None
+    return m
