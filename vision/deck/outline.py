@@ -26,6 +26,7 @@ import numpy as np
 MIN_SUPPORT = 0.55  # of the perimeter on an edge of the frame: a card on top shows ~0.9
 MIN_NEW_SECOND = 0.12  # of a second card's perimeter on NEW edges (a card below: ~0)
 MIN_SUPPORT_SECOND = 0.55  # of its perimeter on edges (the card on top hides some of it)
+MIN_NEW_VISIBLE = 0.4  # of its sides in view (outside the card on top) on NEW edges: a card under it, not a ghost
 SIZES = (1.0, 0.95, 1.05)  # around the expected long side
 GROW = 0.4  # the change's box grown by this share of a card's long side: where to look
 
@@ -337,7 +338,47 @@ def second_card(current: np.ndarray, reference: np.ndarray, changed: np.ndarray,
     other = found[0]
     if other.support < MIN_SUPPORT_SECOND or other.new < MIN_NEW_SECOND or iou(other.quad, top.quad) > 0.5:
         return None
-    return other
+    # (edges inside the new top card are all new, its print too: a rectangle shifted over it
+    # gets its "new" sides there; a card under it shows new sides where it is in view)
+    return other if visible_new(current, reference, other.quad, top.quad, level) >= MIN_NEW_VISIBLE else None
+
+
+def visible_new(current: np.ndarray, reference: np.ndarray, quad: np.ndarray, over: np.ndarray,
+                level: float) -> float:
+    """Of ``quad``'s sides outside ``over`` (the card on top, which hides what is under it):
+    the share lying on a NEW step across the side (none there in ``reference``); 0 when
+    less than a fifth of its sides is in view."""
+    q = np.asarray(quad, np.float64)
+    h, w = current.shape[:2]
+    x0, y0 = np.maximum(np.floor(q.min(axis=0)) - 4, 0).astype(int)
+    x1, y1 = np.minimum(np.ceil(q.max(axis=0)) + 5, (w, h)).astype(int)
+    grads = []
+    for im in (current, reference):
+        g = _grey(im[y0:y1, x0:x1])
+        grads.append((cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3) / 8, cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3) / 8))
+    cover = np.asarray(over, np.float32)
+    ks = np.arange(-2.0, 2.01, 1.0)
+    shown = new = 0
+    total = 0
+    for i in range(4):
+        a, b = q[i], q[(i + 1) % 4]
+        n_ = max(int(np.linalg.norm(b - a) / 2), 4)
+        base = a[None] + np.linspace(0.05, 0.95, n_)[:, None] * (b - a)[None]
+        total += n_
+        keep = np.array([cv2.pointPolygonTest(cover, (float(p[0]), float(p[1])), True) < -3 for p in base])
+        if not keep.any():
+            continue
+        along = (b - a) / max(np.linalg.norm(b - a), 1e-6)
+        normal = np.float64([-along[1], along[0]])
+        pts = base[keep][:, None, :] + ks[None, :, None] * normal[None, None, :] - (x0, y0)
+        mx, my = pts[..., 0].astype(np.float32), pts[..., 1].astype(np.float32)
+        steps = [np.abs(cv2.remap(gx, mx, my, cv2.INTER_LINEAR) * normal[0] + cv2.remap(gy, mx, my, cv2.INTER_LINEAR)
+                        * normal[1]).max(axis=1) for gx, gy in grads]
+        shown += int(keep.sum())
+        new += int(np.count_nonzero((steps[0] >= level) & (steps[1] < level)))
+    if shown < 0.2 * total:
+        return 0.0
+    return new / shown
 
 
 def iou(a: np.ndarray, b: np.ndarray) -> float:

@@ -48,6 +48,7 @@ SAME_CARD = 0.88  # ... so much that it is that card whatever changed (a darker 
 PRINT_CHANGED = 0.08  # of the card's area changed inside an outline that is not new: maybe another card
 LIFTED = 0.15  # of a card's area changed since the table before the last card: it was lifted off
 FIRST_EDGE = 6.0  # an edge's least step per pixel in the first settled frame (no second frame to measure noise)
+UNSTEADY = 0.35  # of a card's area changed since the frame before: not lying still yet (in the air)
 UNSEEN_CARD = 1.0  # card perimeters of new edges where no card's outline was found: a card came all the same
 FIRST_SUPPORT = 0.8  # of a card's outline on edges, to be taken for a card already there
 
@@ -73,6 +74,8 @@ class Pile:
     card_long: float = 0.0  # without the mat: the cards' long side as read (detail px)
     longs: list[float] = field(default_factory=list)
     scale: TableScale | None = None  # the mat's millimetres in detail pixels
+    before: np.ndarray | None = None  # the frame before the look (detail), when the light moved in its spell
+    unsteady: bool = False  # the look found a card not yet lying where it lay a frame before
 
     @property
     def cards(self) -> list[Card]:
@@ -162,6 +165,8 @@ class Pile:
             if not found or under is None or iou(found[0].quad, under) > SAME_PLACE:
                 gone = self.settled.pop()  # the last card was lifted off the pile again
                 return [DealEvent(TAKEN_BACK, gone.card, frame_number=n)]
+        if found and found[0].new < NOT_NEW and (last.where is None or iou(found[0].quad, last.where) <= SAME_PLACE):
+            found = []  # (an outline with no new sides away from the last card: a card below, not one dealt)
         if not found:  # light, a shadow, a hand: no card's outline
             if hand_over(change.mask, None, area):
                 return [DealEvent(HAND, frame_number=n)]
@@ -206,6 +211,9 @@ class Pile:
               normal: np.ndarray | None = None, *, naming: Naming | None = None) -> list[DealEvent]:
         n = self.frame
         where = top.quad
+        if not self._steady(detail, where):
+            self.unsteady = True  # (looked at again in the next frame)
+            return []
         quad = where * (frame.shape[1] / detail.shape[1])
         views = views_around(frame, quad)
         naming = naming if naming is not None else self.model.identify(views)
@@ -230,6 +238,22 @@ class Pile:
             self.longs = (self.longs + [top.long])[-5:]
             self.card_long = float(np.median(self.longs))
         return [DealEvent(COUNTED, naming.card, naming, n)]
+
+    def _steady(self, detail: np.ndarray, quad: np.ndarray) -> bool:
+        """Whether the card at ``quad`` lay there in the frame before (:attr:`before`) too:
+        little of its area changed. A card still in the air a frame before lay elsewhere."""
+        if self.before is None:
+            return True
+        h, w = detail.shape[:2]
+        x0, y0 = np.maximum(np.floor(quad.min(axis=0)) - 8, 0).astype(int)
+        x1, y1 = np.minimum(np.ceil(quad.max(axis=0)) + 8, (w, h)).astype(int)
+        if x1 - x0 < 8 or y1 - y0 < 8:
+            return True
+        change = compare(self.before[y0:y1, x0:x1], detail[y0:y1, x0:x1], floor=CHANGE_LEVEL)
+        inside = np.zeros_like(change.mask)
+        cv2.fillPoly(inside, [np.round(quad - (x0, y0)).astype(np.int32)], 255)
+        share = cv2.countNonZero(cv2.bitwise_and(change.mask, inside)) / max(cv2.countNonZero(inside), 1)
+        return share < UNSTEADY
 
     def unnamed(self, detail: np.ndarray, dark: np.ndarray | None, where: np.ndarray | None,
                  naming: Naming | None, *, glare: bool) -> list[DealEvent]:
