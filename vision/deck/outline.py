@@ -80,7 +80,8 @@ def _edge_maps(cur: np.ndarray, ref: np.ndarray | None, level: float) -> tuple[n
     return (*out, vw / cap, hw / cap)
 
 
-def _angles(cur: np.ndarray, ref: np.ndarray | None, level: float, weight_mask: np.ndarray | None) -> list[float]:
+def _angles(cur: np.ndarray, ref: np.ndarray | None, level: float, weight_mask: np.ndarray | None,
+            n: int = 3) -> list[float]:
     """The dominant edge directions (degrees, mod 90) of the patch, best first: new edges
     weigh most, so the card dealt last sets the direction."""
     gx = cv2.Sobel(cur, cv2.CV_32F, 1, 0, ksize=3) / 8
@@ -103,7 +104,7 @@ def _angles(cur: np.ndarray, ref: np.ndarray | None, level: float, weight_mask: 
     hist = np.concatenate([hist[-12:], hist, hist[:12]])
     hist = cv2.GaussianBlur(hist.astype(np.float64).reshape(1, -1), (25, 1), 4).ravel()[12:-12]
     out = []
-    for _ in range(3):
+    for _ in range(n):
         k = int(np.argmax(hist))
         if hist[k] <= 0:
             break
@@ -152,12 +153,14 @@ def _best_in(maps: tuple[np.ndarray, ...], a: int, b: int, inside: np.ndarray | 
 
 def find_outlines(current: np.ndarray, reference: np.ndarray | None, changed: np.ndarray,
                   long_px: float, *, level: float, aspect: float, sizes: tuple[float, ...] = SIZES,
-                  box: tuple[int, int, int, int] | None = None, exclude: list[np.ndarray] = ()) -> list[Outline]:
+                  box: tuple[int, int, int, int] | None = None, exclude: list[np.ndarray] = (),
+                  directions: int = 3) -> list[Outline]:
     """The best card rectangle (``long_px`` long, ``aspect`` long/short) around the change
     ``changed`` (uint8 mask, detail size) in ``current``, against ``reference`` (None: the
     current frame's edges are all new). ``level``: an edge's least step per pixel (above the
     frames' noise). ``exclude``: outlines already found (their sides are not counted again).
-    Returns at most one outline, or none when nothing there has a card's four sides."""
+    ``directions``: how many of the patch's dominant edge directions are tried. Returns at
+    most one outline, or none when nothing there has a card's four sides."""
     h, w = current.shape[:2]
     if box is None:
         box = _where(changed, long_px, aspect)
@@ -188,7 +191,7 @@ def find_outlines(current: np.ndarray, reference: np.ndarray | None, changed: np
     for k in sizes:
         long_, short = int(round(long_px * k / 2)), int(round(long_px * k / aspect / 2))
         sizes_px += [(long_, short), (short, long_)]
-    angles = _angles(half[0], half[1], level, hmask.astype(np.float32))[:3]
+    angles = _angles(half[0], half[1], level, hmask.astype(np.float32), directions)
     best = _search(half[0], half[1], hmask, angles, sizes_px, level)
     if best is None or best[1] < MIN_SUPPORT:
         return []
@@ -310,8 +313,9 @@ def card_in_view(detail: np.ndarray, long_px: float, *, level: float, aspect: fl
     """A card's whole outline anywhere in view, nothing to compare with (every edge counts
     as new): searched at half size, the whole view being searched."""
     half = cv2.resize(detail, (detail.shape[1] // 2, detail.shape[0] // 2), interpolation=cv2.INTER_AREA)
+    # (the whole view's strongest directions may be a printed mat's or the table's: more are tried)
     found = find_outlines(half, None, np.full(half.shape[:2], 255, np.uint8), long_px / 2, level=level,
-                          aspect=aspect, sizes=sizes)
+                          aspect=aspect, sizes=sizes, directions=6)
     if not found:
         return None
     return Outline(found[0].quad * 2, found[0].support, found[0].new, found[0].long * 2)

@@ -49,7 +49,7 @@ PRINT_CHANGED = 0.08  # of the card's area changed inside an outline that is not
 LIFTED = 0.15  # of a card's area changed since the table before the last card: it was lifted off
 FIRST_EDGE = 6.0  # an edge's least step per pixel in the first settled frame (no second frame to measure noise)
 UNSTEADY = 0.35  # of a card's area changed since the frame before: not lying still yet (in the air)
-UNSEEN_CARD = 1.0  # card perimeters of new edges where no card's outline was found: a card came all the same
+UNSEEN_CARD = 0.5  # card perimeters of new edges where no card's outline was found: a card came all the same
 FIRST_SUPPORT = 0.8  # of a card's outline on edges, to be taken for a card already there
 
 
@@ -111,18 +111,25 @@ class Pile:
         if len(self.settled) > KEEP_DETAIL:
             self.settled[-KEEP_DETAIL - 1].detail = self.settled[-KEEP_DETAIL - 1].darker = None
 
-    def first_card(self, frame: np.ndarray, detail: np.ndarray) -> list[DealEvent]:
+    def first_card(self, frame: np.ndarray, detail: np.ndarray, *, dealt: bool = False) -> list[DealEvent]:
         """Dealing started at once: the first frames that agree may already hold the first
         card. Nothing to compare with, so every edge counts as new: a card's whole outline
         in view (found at half size: the whole view is searched) that names a learnt card
-        is that card, and the table under it was never seen."""
+        is that card, and the table under it was never seen. ``dealt``: a hand moved in view
+        before these frames: a card's outline there that cannot be named is asked about
+        (never taken for the table in silence)."""
         top = card_in_view(detail, self.long_px(detail), level=FIRST_EDGE, aspect=CARD_ASPECT, sizes=self.sizes())
         if top is None or top.support < FIRST_SUPPORT:
             return []
         naming = self.model.identify(views_around(frame, top.quad * (frame.shape[1] / detail.shape[1])))
-        if naming.card is None:  # (something card-shaped, not a card it knows: the table)
+        if naming.card is None and not dealt:  # (something card-shaped, not a card it knows: the table)
+            return []
+        if not self._steady(detail, top.quad):
+            self.unsteady = True  # (looked at again in the next frame)
             return []
         self.settled[0] = Settled(None)
+        if naming.card is None:
+            return self.unnamed(detail, None, top.quad, naming, glare=False)
         return self.name(frame, detail, top, None, naming=naming)
 
     def judge(self, frame: np.ndarray, detail: np.ndarray, dark: np.ndarray | None,
@@ -160,11 +167,13 @@ class Pile:
             return []
         found = self.find(seen, change, long_px)
         before = ref(self.settled[-2]) if len(self.settled) >= 2 and not last.pending else None
-        if before is not None and cv2.countNonZero(changed(before).mask) < LIFTED * area:
-            under = self.settled[-2].where  # the card on top now is the one under the last
-            if not found or under is None or iou(found[0].quad, under) > SAME_PLACE:
-                gone = self.settled.pop()  # the last card was lifted off the pile again
-                return [DealEvent(TAKEN_BACK, gone.card, frame_number=n)]
+        under = self.settled[-2].where if before is not None else None  # the card under the last
+        # (the card on top now is the one under the last, and the table as it was before the
+        # last card: that card was lifted off the pile again)
+        if before is not None and (not found or under is None or iou(found[0].quad, under) > SAME_PLACE) \
+                and cv2.countNonZero(changed(before).mask) < LIFTED * area:
+            gone = self.settled.pop()
+            return [DealEvent(TAKEN_BACK, gone.card, frame_number=n)]
         if found and found[0].new < NOT_NEW and (last.where is None or iou(found[0].quad, last.where) <= SAME_PLACE):
             found = []  # (an outline with no new sides away from the last card: a card below, not one dealt)
         if not found:  # light, a shadow, a hand: no card's outline

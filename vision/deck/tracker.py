@@ -77,6 +77,7 @@ class DealTracker:
     _pile: Pile = field(init=False)  # the table's settled states, and the look's decision
     _previous: np.ndarray | None = None
     _prior: np.ndarray | None = None  # the frame before (as fed)
+    _dealt: bool = False  # a hand moved in view before the table under the pile first lay still
     _still: int = 0
     _wanted: DarkerRequest | None = None
     _held: _Look | None = None
@@ -180,6 +181,7 @@ class DealTracker:
             # one leaving the hand may still be in the air)
             if hand:
                 self._still, self._lit = 0, False
+                self._dealt = self._dealt or (count > 0 and not self._pile.settled)  # (before the table lay still)
                 return []
             self._lit = True
         self._still += 1
@@ -203,7 +205,7 @@ class DealTracker:
         self._mat_due += 1
         if not self._pile.settled:  # the empty mat, once it first lies still: what is new is dealt
             self._pile.settled.append(Settled(detail))
-            first = self._pile.first_card(frame, detail)
+            first = self._pile.first_card(frame, detail, dealt=self._dealt)
             if first:
                 return first
             if self._pile.unsteady:  # (a card in the air over the table: the table is taken later)
