@@ -24,9 +24,6 @@ import cv2
 import numpy as np
 
 MIN_SUPPORT = 0.55  # of the perimeter on an edge of the frame: a card on top shows ~0.9
-MIN_NEW_SECOND = 0.12  # of a second card's perimeter on NEW edges (a card below: ~0)
-MIN_SUPPORT_SECOND = 0.55  # of its perimeter on edges (the card on top hides some of it)
-MIN_NEW_VISIBLE = 0.4  # of its sides in view (outside the card on top) on NEW edges: a card under it, not a ghost
 SIZES = (1.0, 0.95, 1.05)  # around the expected long side
 GROW = 0.4  # the change's box grown by this share of a card's long side: where to look
 
@@ -45,7 +42,7 @@ class Outline:
         return self.quad.mean(axis=0)
 
 
-def _grey(bgr: np.ndarray) -> np.ndarray:
+def grey(bgr: np.ndarray) -> np.ndarray:
     """Brightness for edges: the brightest channel (a red print on white shows in it less
     than in green; the mat's green against white paper strongly)."""
     return cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
@@ -171,8 +168,8 @@ def find_outlines(current: np.ndarray, reference: np.ndarray | None, changed: np
     x1, y1 = min(box[2] + g, w), min(box[3] + g, h)
     if x1 - x0 < long_px / aspect or y1 - y0 < long_px / aspect:
         return []
-    cur = _grey(current[y0:y1, x0:x1])
-    ref = _grey(reference[y0:y1, x0:x1]) if reference is not None else None
+    cur = grey(current[y0:y1, x0:x1])
+    ref = grey(reference[y0:y1, x0:x1]) if reference is not None else None
     mask = (changed[y0:y1, x0:x1] > 0).astype(np.uint8)
     if exclude:
         drop = np.zeros_like(mask)
@@ -321,70 +318,6 @@ def card_in_view(detail: np.ndarray, long_px: float, *, level: float, aspect: fl
     return Outline(found[0].quad * 2, found[0].support, found[0].new, found[0].long * 2)
 
 
-def second_card(current: np.ndarray, reference: np.ndarray, changed: np.ndarray, top: Outline,
-                long_px: float, *, level: float, aspect: float, sizes: tuple[float, ...] = SIZES) -> Outline | None:
-    """Another card's outline, new and apart from ``top`` (two cards dealt at once), or None.
-    Only where the table changed outside the top card is looked at: a shadow, a reflection
-    or a strip of the card below uncovered has no new outline of a card's size."""
-    short = long_px / aspect
-    k = max(3, int(0.12 * short)) | 1
-    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
-    # (over white cards a card changes only where it is printed: its pieces joined first)
-    outside = cv2.morphologyEx(changed, cv2.MORPH_CLOSE, disc)
-    cv2.fillPoly(outside, [np.round(top.quad).astype(np.int32)], 0)
-    outside = cv2.morphologyEx(outside, cv2.MORPH_OPEN, disc)
-    if cv2.countNonZero(outside) < 0.08 * long_px * short:
-        return None
-    found = find_outlines(current, reference, outside, top.long, level=level, aspect=aspect, sizes=(1.0,),
-                          exclude=[top.quad])
-    if not found:
-        return None
-    other = found[0]
-    if other.support < MIN_SUPPORT_SECOND or other.new < MIN_NEW_SECOND or iou(other.quad, top.quad) > 0.5:
-        return None
-    # (edges inside the new top card are all new, its print too: a rectangle shifted over it
-    # gets its "new" sides there; a card under it shows new sides where it is in view)
-    return other if visible_new(current, reference, other.quad, top.quad, level) >= MIN_NEW_VISIBLE else None
-
-
-def visible_new(current: np.ndarray, reference: np.ndarray, quad: np.ndarray, over: np.ndarray,
-                level: float) -> float:
-    """Of ``quad``'s sides outside ``over`` (the card on top, which hides what is under it):
-    the share lying on a NEW step across the side (none there in ``reference``); 0 when
-    less than a fifth of its sides is in view."""
-    q = np.asarray(quad, np.float64)
-    h, w = current.shape[:2]
-    x0, y0 = np.maximum(np.floor(q.min(axis=0)) - 4, 0).astype(int)
-    x1, y1 = np.minimum(np.ceil(q.max(axis=0)) + 5, (w, h)).astype(int)
-    grads = []
-    for im in (current, reference):
-        g = _grey(im[y0:y1, x0:x1])
-        grads.append((cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3) / 8, cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3) / 8))
-    cover = np.asarray(over, np.float32)
-    ks = np.arange(-2.0, 2.01, 1.0)
-    shown = new = 0
-    total = 0
-    for i in range(4):
-        a, b = q[i], q[(i + 1) % 4]
-        n_ = max(int(np.linalg.norm(b - a) / 2), 4)
-        base = a[None] + np.linspace(0.05, 0.95, n_)[:, None] * (b - a)[None]
-        total += n_
-        keep = np.array([cv2.pointPolygonTest(cover, (float(p[0]), float(p[1])), True) < -3 for p in base])
-        if not keep.any():
-            continue
-        along = (b - a) / max(np.linalg.norm(b - a), 1e-6)
-        normal = np.float64([-along[1], along[0]])
-        pts = base[keep][:, None, :] + ks[None, :, None] * normal[None, None, :] - (x0, y0)
-        mx, my = pts[..., 0].astype(np.float32), pts[..., 1].astype(np.float32)
-        steps = [np.abs(cv2.remap(gx, mx, my, cv2.INTER_LINEAR) * normal[0] + cv2.remap(gy, mx, my, cv2.INTER_LINEAR)
-                        * normal[1]).max(axis=1) for gx, gy in grads]
-        shown += int(keep.sum())
-        new += int(np.count_nonzero((steps[0] >= level) & (steps[1] < level)))
-    if shown < 0.2 * total:
-        return 0.0
-    return new / shown
-
-
 def iou(a: np.ndarray, b: np.ndarray) -> float:
     """Overlap of two convex quads over their union."""
     inter, _ = cv2.intersectConvexConvex(np.float32(a), np.float32(b))
@@ -405,7 +338,7 @@ def new_edge_share(current: np.ndarray, reference: np.ndarray, changed: np.ndarr
     g = 4
     h_, w_ = current.shape[:2]
     x0, y0, x1, y1 = max(x - g, 0), max(y - g, 0), min(x + w + g, w_), min(y + h + g, h_)
-    cur, ref = _grey(current[y0:y1, x0:x1]), _grey(reference[y0:y1, x0:x1])
+    cur, ref = grey(current[y0:y1, x0:x1]), grey(reference[y0:y1, x0:x1])
     _, _, vnew, hnew, _, _ = _edge_maps(cur, ref, level)
     near = cv2.dilate((changed[y0:y1, x0:x1] > 0).astype(np.uint8), np.ones((5, 5), np.uint8))
     fresh = cv2.countNonZero(cv2.bitwise_and(cv2.bitwise_or(vnew, hnew), near))

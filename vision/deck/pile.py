@@ -33,7 +33,8 @@ from vision.deck.exposure import Change, compare
 from vision.deck.locate import CARD_ASPECT
 from vision.deck.model import DeckModel, Naming
 from vision.deck.motion import hand_over
-from vision.deck.outline import Outline, card_in_view, find_outlines, iou, new_edge_share, second_card
+from vision.deck.outline import Outline, card_in_view, find_outlines, iou, new_edge_share
+from vision.deck.second import second_card
 from vision.deck.scale import TableScale
 from vision.deck.views import views_around
 
