@@ -161,3 +161,23 @@ def test_a_card_dealt_while_a_reflection_sways_beside_the_pile_is_read():
             frame = np.clip(frame + spot[..., None], 0, 255).astype(np.uint8)
         counted += [e.card for e in tracker.feed(frame) if e.kind == COUNTED]
     assert counted == order
+
+
+def test_the_first_cards_are_read_when_a_reflection_sways_from_the_first_frame():
+    """The lamp's reflection sways beside the pile from the first frame on: the empty table
+    never lay still, so no table was taken and no card looked at (the cards dealt meanwhile
+    passed over in silence). Movement with no hand in it, less than half a card's worth, is
+    light before the pile is known too: the table is taken under it, and a card is counted
+    only where it lay a frame before (never one still in the air)."""
+    order = [Card.parse(c) for c in ("9O", "8O", "1C")]
+    deal = deckdraw.deal(order, seed=21)
+    h, w = deal.frames[0].shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    tracker = DealTracker(deckdraw.learnt("A"))
+    counted = []
+    for n, frame in enumerate(deal.frames + deal.frames[-1:] * 4):
+        x = w / 2 + 180 + 24 * (n % 2)
+        spot = 110.0 * np.exp(-((xx - x) ** 2 + (yy - h / 2) ** 2) / (2 * 22.0 ** 2))
+        frame = np.clip(frame + spot[..., None], 0, 255).astype(np.uint8)
+        counted += [e.card for e in tracker.feed(frame) if e.kind == COUNTED]
+    assert counted == order

@@ -22,7 +22,7 @@ import cv2
 import numpy as np
 
 from vision.deck.exposure import NOISE_K, gain_matched
-from vision.deck.locate import channel_max
+from vision.deck.locate import CARD_ASPECT, channel_max
 
 MOTION_LEVEL = 16  # least change of detail between two frames that is movement
 DETAIL_SIGMA = 6.0  # px (motion size): the local mean taken off each frame
@@ -60,44 +60,43 @@ def _clipping(small: np.ndarray) -> np.ndarray:
 
 
 def counts(moving: np.ndarray, pile: np.ndarray | None, card_long: float) -> int:
-    """How many moving pixels matter: those of the moving regions that come near the pile
-    (``pile``: its outline, motion px; ``card_long``: a card's long side there), or without
-    one, those of the regions that do not touch the frame's edge or reach well inside (a
-    region's pieces a few px apart joined first: a twitching hand's fingers move apart from
-    its arm)."""
+    """How many moving pixels matter (:func:`movement`)."""
+    return movement(moving, pile, card_long)[0]
+
+
+def movement(moving: np.ndarray, pile: np.ndarray | None, card_long: float) -> tuple[int, bool, bool]:
+    """How many moving pixels matter, whether a hand is among them, and whether anything
+    moved at the view's edge at all. A region's pieces a
+    few px apart are joined first (a twitching hand's fingers move apart from its arm; specks
+    of noise left out). The regions that matter come near the pile (``pile``: its outline,
+    motion px; ``card_long``: a card's long side there), or without one, do not touch the
+    frame's edge or reach well inside. A hand is one of them that reaches the view's edge (a
+    hand and its arm always do); one all inside the view is the light (the lamp's reflection
+    swaying or flickering) or a card landing on its own. A hand lingering at the frame's
+    edge, away from the pile, does not matter at all, unless it moves more than a twitch."""
     n, labels, stats, _ = cv2.connectedComponentsWithStats(moving, connectivity=8)
     if n <= 1:
-        return 0
+        return 0, False, False
     h, w = moving.shape
-    x, y, bw, bh, area = (stats[1:, i] for i in range(5))
-    speck = area < MIN_SPECK  # (noise)
-    if pile is not None:
-        grow = NEAR_PILE * card_long
-        px0, py0 = pile.min(axis=0) - grow
-        px1, py1 = pile.max(axis=0) + grow
-        near = (x <= px1) & (x + bw >= px0) & (y <= py1) & (y + bh >= py0)
-        return int(area[near & ~speck].sum())
-    kept = np.concatenate([[False], ~speck])[labels].astype(np.uint8)
+    kept = np.concatenate([[False], stats[1:, 4] >= MIN_SPECK])[labels].astype(np.uint8)
     joined = cv2.dilate(kept, np.ones((2 * JOIN + 1, 2 * JOIN + 1), np.uint8))
     n, labels, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
     x, y, bw, bh = (stats[1:, i] for i in range(4))
     area = np.bincount(labels[kept > 0], minlength=n)[1:]
     edge = (x <= 0) | (y <= 0) | (x + bw >= w) | (y + bh >= h)
-    band = 0.3 * min(h, w) + JOIN
-    inside = (x + bw > band) & (x < w - band) & (y + bh > band) & (y < h - band)
-    return int(area[~edge | inside].sum())
-
-
-def from_edge(moving: np.ndarray) -> bool:
-    """Whether a moving region (pieces ``JOIN`` px apart joined; specks left out) reaches
-    the view's edge: a hand and its arm always do. Movement all inside the view, with no
-    hand in it, is the light (a reflection that sways or flickers) or a card landing."""
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(moving, connectivity=8)
-    if n <= 1:
-        return False
-    kept = np.concatenate([[False], stats[1:, 4] >= MIN_SPECK])[labels].astype(np.uint8)
-    joined = cv2.dilate(kept, np.ones((2 * JOIN + 1, 2 * JOIN + 1), np.uint8))
-    return bool(joined[0].any() or joined[-1].any() or joined[:, 0].any() or joined[:, -1].any())
+    if pile is not None:
+        grow = NEAR_PILE * card_long + JOIN
+        px0, py0 = pile.min(axis=0) - grow
+        px1, py1 = pile.max(axis=0) + grow
+        matter = (x <= px1) & (x + bw >= px0) & (y <= py1) & (y + bh >= py0)
+    else:
+        band = 0.3 * min(h, w) + JOIN
+        matter = ~edge | ((x + bw > band) & (x < w - band) & (y + bh > band) & (y < h - band))
+    # (a hand's sleeve is plain: its outline at the view's edge may move apart from the card
+    # it deals; more than a twitch there is the dealing hand, whatever else moves)
+    big = area >= HAND_LEAST * card_long * card_long / CARD_ASPECT
+    edge &= area > 0
+    return int(area[matter].sum()), bool((edge & (matter | big)).any()), bool(edge.any())
 
 
 def hand_over(mask: np.ndarray, quad: np.ndarray | None, area: float) -> bool:

@@ -24,8 +24,6 @@ import cv2
 import numpy as np
 
 MIN_SUPPORT = 0.55  # of the perimeter on an edge of the frame: a card on top shows ~0.9
-MIN_NEW_SECOND = 0.12  # of a second card's perimeter on NEW edges (a card below: ~0)
-MIN_SUPPORT_SECOND = 0.55  # of its perimeter on edges (the card on top hides some of it)
 SIZES = (1.0, 0.95, 1.05)  # around the expected long side
 GROW = 0.4  # the change's box grown by this share of a card's long side: where to look
 
@@ -44,7 +42,7 @@ class Outline:
         return self.quad.mean(axis=0)
 
 
-def _grey(bgr: np.ndarray) -> np.ndarray:
+def grey(bgr: np.ndarray) -> np.ndarray:
     """Brightness for edges: the brightest channel (a red print on white shows in it less
     than in green; the mat's green against white paper strongly)."""
     return cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
@@ -79,7 +77,8 @@ def _edge_maps(cur: np.ndarray, ref: np.ndarray | None, level: float) -> tuple[n
     return (*out, vw / cap, hw / cap)
 
 
-def _angles(cur: np.ndarray, ref: np.ndarray | None, level: float, weight_mask: np.ndarray | None) -> list[float]:
+def _angles(cur: np.ndarray, ref: np.ndarray | None, level: float, weight_mask: np.ndarray | None,
+            n: int = 3) -> list[float]:
     """The dominant edge directions (degrees, mod 90) of the patch, best first: new edges
     weigh most, so the card dealt last sets the direction."""
     gx = cv2.Sobel(cur, cv2.CV_32F, 1, 0, ksize=3) / 8
@@ -102,7 +101,7 @@ def _angles(cur: np.ndarray, ref: np.ndarray | None, level: float, weight_mask: 
     hist = np.concatenate([hist[-12:], hist, hist[:12]])
     hist = cv2.GaussianBlur(hist.astype(np.float64).reshape(1, -1), (25, 1), 4).ravel()[12:-12]
     out = []
-    for _ in range(3):
+    for _ in range(n):
         k = int(np.argmax(hist))
         if hist[k] <= 0:
             break
@@ -151,12 +150,14 @@ def _best_in(maps: tuple[np.ndarray, ...], a: int, b: int, inside: np.ndarray | 
 
 def find_outlines(current: np.ndarray, reference: np.ndarray | None, changed: np.ndarray,
                   long_px: float, *, level: float, aspect: float, sizes: tuple[float, ...] = SIZES,
-                  box: tuple[int, int, int, int] | None = None, exclude: list[np.ndarray] = ()) -> list[Outline]:
+                  box: tuple[int, int, int, int] | None = None, exclude: list[np.ndarray] = (),
+                  directions: int = 3) -> list[Outline]:
     """The best card rectangle (``long_px`` long, ``aspect`` long/short) around the change
     ``changed`` (uint8 mask, detail size) in ``current``, against ``reference`` (None: the
     current frame's edges are all new). ``level``: an edge's least step per pixel (above the
     frames' noise). ``exclude``: outlines already found (their sides are not counted again).
-    Returns at most one outline, or none when nothing there has a card's four sides."""
+    ``directions``: how many of the patch's dominant edge directions are tried. Returns at
+    most one outline, or none when nothing there has a card's four sides."""
     h, w = current.shape[:2]
     if box is None:
         box = _where(changed, long_px, aspect)
@@ -167,8 +168,8 @@ def find_outlines(current: np.ndarray, reference: np.ndarray | None, changed: np
     x1, y1 = min(box[2] + g, w), min(box[3] + g, h)
     if x1 - x0 < long_px / aspect or y1 - y0 < long_px / aspect:
         return []
-    cur = _grey(current[y0:y1, x0:x1])
-    ref = _grey(reference[y0:y1, x0:x1]) if reference is not None else None
+    cur = grey(current[y0:y1, x0:x1])
+    ref = grey(reference[y0:y1, x0:x1]) if reference is not None else None
     mask = (changed[y0:y1, x0:x1] > 0).astype(np.uint8)
     if exclude:
         drop = np.zeros_like(mask)
@@ -187,7 +188,7 @@ def find_outlines(current: np.ndarray, reference: np.ndarray | None, changed: np
     for k in sizes:
         long_, short = int(round(long_px * k / 2)), int(round(long_px * k / aspect / 2))
         sizes_px += [(long_, short), (short, long_)]
-    angles = _angles(half[0], half[1], level, hmask.astype(np.float32))[:3]
+    angles = _angles(half[0], half[1], level, hmask.astype(np.float32), directions)
     best = _search(half[0], half[1], hmask, angles, sizes_px, level)
     if best is None or best[1] < MIN_SUPPORT:
         return []
@@ -309,35 +310,12 @@ def card_in_view(detail: np.ndarray, long_px: float, *, level: float, aspect: fl
     """A card's whole outline anywhere in view, nothing to compare with (every edge counts
     as new): searched at half size, the whole view being searched."""
     half = cv2.resize(detail, (detail.shape[1] // 2, detail.shape[0] // 2), interpolation=cv2.INTER_AREA)
+    # (the whole view's strongest directions may be a printed mat's or the table's: more are tried)
     found = find_outlines(half, None, np.full(half.shape[:2], 255, np.uint8), long_px / 2, level=level,
-                          aspect=aspect, sizes=sizes)
+                          aspect=aspect, sizes=sizes, directions=6)
     if not found:
         return None
     return Outline(found[0].quad * 2, found[0].support, found[0].new, found[0].long * 2)
-
-
-def second_card(current: np.ndarray, reference: np.ndarray, changed: np.ndarray, top: Outline,
-                long_px: float, *, level: float, aspect: float, sizes: tuple[float, ...] = SIZES) -> Outline | None:
-    """Another card's outline, new and apart from ``top`` (two cards dealt at once), or None.
-    Only where the table changed outside the top card is looked at: a shadow, a reflection
-    or a strip of the card below uncovered has no new outline of a card's size."""
-    short = long_px / aspect
-    k = max(3, int(0.12 * short)) | 1
-    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
-    # (over white cards a card changes only where it is printed: its pieces joined first)
-    outside = cv2.morphologyEx(changed, cv2.MORPH_CLOSE, disc)
-    cv2.fillPoly(outside, [np.round(top.quad).astype(np.int32)], 0)
-    outside = cv2.morphologyEx(outside, cv2.MORPH_OPEN, disc)
-    if cv2.countNonZero(outside) < 0.08 * long_px * short:
-        return None
-    found = find_outlines(current, reference, outside, top.long, level=level, aspect=aspect, sizes=(1.0,),
-                          exclude=[top.quad])
-    if not found:
-        return None
-    other = found[0]
-    if other.support < MIN_SUPPORT_SECOND or other.new < MIN_NEW_SECOND or iou(other.quad, top.quad) > 0.5:
-        return None
-    return other
 
 
 def iou(a: np.ndarray, b: np.ndarray) -> float:
@@ -360,7 +338,7 @@ def new_edge_share(current: np.ndarray, reference: np.ndarray, changed: np.ndarr
     g = 4
     h_, w_ = current.shape[:2]
     x0, y0, x1, y1 = max(x - g, 0), max(y - g, 0), min(x + w + g, w_), min(y + h + g, h_)
-    cur, ref = _grey(current[y0:y1, x0:x1]), _grey(reference[y0:y1, x0:x1])
+    cur, ref = grey(current[y0:y1, x0:x1]), grey(reference[y0:y1, x0:x1])
     _, _, vnew, hnew, _, _ = _edge_maps(cur, ref, level)
     near = cv2.dilate((changed[y0:y1, x0:x1] > 0).astype(np.uint8), np.ones((5, 5), np.uint8))
     fresh = cv2.countNonZero(cv2.bitwise_and(cv2.bitwise_or(vnew, hnew), near))

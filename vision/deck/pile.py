@@ -33,7 +33,8 @@ from vision.deck.exposure import Change, compare
 from vision.deck.locate import CARD_ASPECT
 from vision.deck.model import DeckModel, Naming
 from vision.deck.motion import hand_over
-from vision.deck.outline import Outline, card_in_view, find_outlines, iou, new_edge_share, second_card
+from vision.deck.outline import Outline, card_in_view, find_outlines, iou, new_edge_share
+from vision.deck.second import second_card
 from vision.deck.scale import TableScale
 from vision.deck.views import views_around
 
@@ -48,7 +49,8 @@ SAME_CARD = 0.88  # ... so much that it is that card whatever changed (a darker 
 PRINT_CHANGED = 0.08  # of the card's area changed inside an outline that is not new: maybe another card
 LIFTED = 0.15  # of a card's area changed since the table before the last card: it was lifted off
 FIRST_EDGE = 6.0  # an edge's least step per pixel in the first settled frame (no second frame to measure noise)
-UNSEEN_CARD = 1.0  # card perimeters of new edges where no card's outline was found: a card came all the same
+UNSTEADY = 0.35  # of a card's area changed since the frame before: not lying still yet (in the air)
+UNSEEN_CARD = 0.5  # card perimeters of new edges where no card's outline was found: a card came all the same
 FIRST_SUPPORT = 0.8  # of a card's outline on edges, to be taken for a card already there
 
 
@@ -73,6 +75,8 @@ class Pile:
     card_long: float = 0.0  # without the mat: the cards' long side as read (detail px)
     longs: list[float] = field(default_factory=list)
     scale: TableScale | None = None  # the mat's millimetres in detail pixels
+    before: np.ndarray | None = None  # the frame before the look (detail), when the light moved in its spell
+    unsteady: bool = False  # the look found a card not yet lying where it lay a frame before
 
     @property
     def cards(self) -> list[Card]:
@@ -108,18 +112,25 @@ class Pile:
         if len(self.settled) > KEEP_DETAIL:
             self.settled[-KEEP_DETAIL - 1].detail = self.settled[-KEEP_DETAIL - 1].darker = None
 
-    def first_card(self, frame: np.ndarray, detail: np.ndarray) -> list[DealEvent]:
+    def first_card(self, frame: np.ndarray, detail: np.ndarray, *, dealt: bool = False) -> list[DealEvent]:
         """Dealing started at once: the first frames that agree may already hold the first
         card. Nothing to compare with, so every edge counts as new: a card's whole outline
         in view (found at half size: the whole view is searched) that names a learnt card
-        is that card, and the table under it was never seen."""
+        is that card, and the table under it was never seen. ``dealt``: a hand moved in view
+        before these frames: a card's outline there that cannot be named is asked about
+        (never taken for the table in silence)."""
         top = card_in_view(detail, self.long_px(detail), level=FIRST_EDGE, aspect=CARD_ASPECT, sizes=self.sizes())
         if top is None or top.support < FIRST_SUPPORT:
             return []
         naming = self.model.identify(views_around(frame, top.quad * (frame.shape[1] / detail.shape[1])))
-        if naming.card is None:  # (something card-shaped, not a card it knows: the table)
+        if naming.card is None and not dealt:  # (something card-shaped, not a card it knows: the table)
+            return []
+        if not self._steady(detail, top.quad):
+            self.unsteady = True  # (looked at again in the next frame)
             return []
         self.settled[0] = Settled(None)
+        if naming.card is None:
+            return self.unnamed(detail, None, top.quad, naming, glare=False)
         return self.name(frame, detail, top, None, naming=naming)
 
     def judge(self, frame: np.ndarray, detail: np.ndarray, dark: np.ndarray | None,
@@ -157,11 +168,15 @@ class Pile:
             return []
         found = self.find(seen, change, long_px)
         before = ref(self.settled[-2]) if len(self.settled) >= 2 and not last.pending else None
-        if before is not None and cv2.countNonZero(changed(before).mask) < LIFTED * area:
-            under = self.settled[-2].where  # the card on top now is the one under the last
-            if not found or under is None or iou(found[0].quad, under) > SAME_PLACE:
-                gone = self.settled.pop()  # the last card was lifted off the pile again
-                return [DealEvent(TAKEN_BACK, gone.card, frame_number=n)]
+        under = self.settled[-2].where if before is not None else None  # the card under the last
+        # (the card on top now is the one under the last, and the table as it was before the
+        # last card: that card was lifted off the pile again)
+        if before is not None and (not found or under is None or iou(found[0].quad, under) > SAME_PLACE) \
+                and cv2.countNonZero(changed(before).mask) < LIFTED * area:
+            gone = self.settled.pop()
+            return [DealEvent(TAKEN_BACK, gone.card, frame_number=n)]
+        if found and found[0].new < NOT_NEW and (last.where is None or iou(found[0].quad, last.where) <= SAME_PLACE):
+            found = []  # (an outline with no new sides away from the last card: a card below, not one dealt)
         if not found:  # light, a shadow, a hand: no card's outline
             if hand_over(change.mask, None, area):
                 return [DealEvent(HAND, frame_number=n)]
@@ -206,6 +221,9 @@ class Pile:
               normal: np.ndarray | None = None, *, naming: Naming | None = None) -> list[DealEvent]:
         n = self.frame
         where = top.quad
+        if not self._steady(detail, where):
+            self.unsteady = True  # (looked at again in the next frame)
+            return []
         quad = where * (frame.shape[1] / detail.shape[1])
         views = views_around(frame, quad)
         naming = naming if naming is not None else self.model.identify(views)
@@ -230,6 +248,22 @@ class Pile:
             self.longs = (self.longs + [top.long])[-5:]
             self.card_long = float(np.median(self.longs))
         return [DealEvent(COUNTED, naming.card, naming, n)]
+
+    def _steady(self, detail: np.ndarray, quad: np.ndarray) -> bool:
+        """Whether the card at ``quad`` lay there in the frame before (:attr:`before`) too:
+        little of its area changed. A card still in the air a frame before lay elsewhere."""
+        if self.before is None:
+            return True
+        h, w = detail.shape[:2]
+        x0, y0 = np.maximum(np.floor(quad.min(axis=0)) - 8, 0).astype(int)
+        x1, y1 = np.minimum(np.ceil(quad.max(axis=0)) + 8, (w, h)).astype(int)
+        if x1 - x0 < 8 or y1 - y0 < 8:
+            return True
+        change = compare(self.before[y0:y1, x0:x1], detail[y0:y1, x0:x1], floor=CHANGE_LEVEL)
+        inside = np.zeros_like(change.mask)
+        cv2.fillPoly(inside, [np.round(quad - (x0, y0)).astype(np.int32)], 255)
+        share = cv2.countNonZero(cv2.bitwise_and(change.mask, inside)) / max(cv2.countNonZero(inside), 1)
+        return share < UNSTEADY
 
     def unnamed(self, detail: np.ndarray, dark: np.ndarray | None, where: np.ndarray | None,
                  naming: Naming | None, *, glare: bool) -> list[DealEvent]:

@@ -38,11 +38,12 @@ from vision.deck.events import (  # noqa: F401  (the events are the tracker's AP
 from vision.deck.exposure import Change, compare
 from vision.deck.locate import CARD_ASPECT, shrunk
 from vision.deck.model import DeckModel
-from vision.deck.motion import counts, from_edge, moving_mask
+from vision.deck.motion import counts, movement, moving_mask
 from vision.deck.pile import CHANGE_LEVEL, MIN_CHANGE, Pile, Settled
 from vision.deck.scale import TableScale
 
 MOTION_CARD = 0.04  # of a card's area moving (motion size) is movement, if less than motion_share of the view
+LIGHT_CARD = 0.5  # of a card's area moving (motion size) before the table is known: not the light
 MAT_AGAIN = 32  # at most so many looks between two searches for the mat's markers when it is not in view
 
 
@@ -75,6 +76,8 @@ class DealTracker:
     darker_frames: int = 0  # darker frames looked at
     _pile: Pile = field(init=False)  # the table's settled states, and the look's decision
     _previous: np.ndarray | None = None
+    _prior: np.ndarray | None = None  # the frame before (as fed)
+    _dealt: bool = False  # a hand moved in view before the table under the pile first lay still
     _still: int = 0
     _wanted: DarkerRequest | None = None
     _held: _Look | None = None
@@ -159,6 +162,7 @@ class DealTracker:
     def _read(self, frame: np.ndarray, pile: np.ndarray | None) -> list[DealEvent]:
         self._pile.frame += 1
         small = shrunk(frame, self.motion_width, 5)
+        before, self._prior = self._prior, frame
         if self._previous is None:
             self._previous = small
             return []
@@ -169,34 +173,48 @@ class DealTracker:
         # (a card's worth: a card dealt with no frame in flight, under the lamp's reflection,
         # changes little more than its index at a far camera)
         least = min(self.motion_share * moving.size, MOTION_CARD * long_ * long_ / CARD_ASPECT)
-        if counts(moving, None if pile is None else pile * k, long_) > least:
-            # (once the pile is known, movement near it with no hand in view is the lamp's
+        count, hand, edge = movement(moving, None if pile is None else pile * k, long_)
+        # (half a card's worth of movement is a card in the air or landing, held by a hand whose
+        # plain sleeve shows no movement at the view's edge: not the light; the table under the
+        # pile is taken from frames that agree but for the light, nothing moving at the edge)
+        hand = hand or count > LIGHT_CARD * long_ * long_ / CARD_ASPECT or (edge and not self._pile.settled)
+        if count > least:
+            # (movement with no hand in it, nothing of it reaching the view's edge, is the lamp's
             # reflection swaying or a card landing on its own: the table is looked at all the
-            # same, a frame later, as a card leaving the hand may still be in the air)
-            if pile is None or from_edge(moving):
+            # same, a frame later, and a card is counted only where it also lay a frame before:
+            # one leaving the hand may still be in the air)
+            if hand:
                 self._still, self._lit = 0, False
+                self._dealt = self._dealt or (count > 0 and not self._pile.settled)  # (before the table lay still)
                 return []
             self._lit = True
         self._still += 1
         # The empty mat is taken as soon as two frames agree: a player may start dealing
         # the moment the screen opens, before a card's 0.3 s of stillness has passed.
-        first = 1 if not self._pile.settled else self.still_frames + int(self._lit)
-        if self._still < first or (self._still > first and not self._pile.settled):
+        first = 1 if not self._pile.settled else self.still_frames
+        if self._still < first or (self._still > first and not self._pile.settled and not self._pile.unsteady):
             return []
-        if self._still > first and (self._looked is None or counts(
+        if self._still > first and not self._pile.unsteady and (self._looked is None or counts(
                 moving_mask(self._looked, small, glare_is_light=False), None if pile is None else pile * k, long_) <= least):
             self._find_mat(frame)  # (a still frame with nothing to look at: the time for the marker search)
             return []  # looked at in this still spell, and nothing came since
         self._looked = small  # (a card dealt with no movement seen, under the reflection: looked at again)
         detail = shrunk(frame, self.detail_width, 3)
+        # in a spell the light moved in, the frame before this one: a card is counted only
+        # where it lay then too (:meth:`Pile.name`; else looked at again in the next frame)
+        self._pile.before = shrunk(before, self.detail_width, 3) if self._lit and before is not None else None
+        self._pile.unsteady = False
         if not self._pile.settled:  # (the mat's markers, first looked for in the first settled frame)
             self._find_mat(frame, now=True)
         self._mat_due += 1
         if not self._pile.settled:  # the empty mat, once it first lies still: what is new is dealt
             self._pile.settled.append(Settled(detail))
-            first = self._pile.first_card(frame, detail)
+            first = self._pile.first_card(frame, detail, dealt=self._dealt)
             if first:
                 return first
+            if self._pile.unsteady:  # (a card in the air over the table: the table is taken later)
+                self._pile.settled.clear()
+                return []
             if self.darker_scale and reflection_in_view(detail):
                 # the reflection is in view: the first card under it is found against this
                 return self._ask_darker(frame, detail, small, mat=True)

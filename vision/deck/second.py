@@ -1,0 +1,94 @@
+"""Two cards dealt at once: a second card's outline, new and apart from the top card.
+
+Only where the table changed outside the top card (:mod:`vision.deck.outline`) is looked at:
+a shadow, a reflection or a strip of the card below uncovered has no new outline of a
+card's size. Edges inside the new top card are all new, its print too, so a rectangle
+shifted along it, parallel, gets "new" sides there (a ghost of the top card); a card
+really under it shows new sides where it is in view, outside the top card.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.deck.outline import SIZES, Outline, find_outlines, grey, iou
+
+MIN_NEW_SECOND = 0.12  # of a second card's perimeter on NEW edges (a card below: ~0)
+MIN_SUPPORT_SECOND = 0.55  # of its perimeter on edges (the card on top hides some of it)
+MIN_NEW_VISIBLE = 0.4  # of its sides in view (outside the card on top) on NEW edges: a card under it, not a ghost
+GHOST_DEG, GHOST_IOU = 4.0, 0.15  # a second outline this parallel to the top card and over it: maybe its ghost
+
+
+def second_card(current: np.ndarray, reference: np.ndarray, changed: np.ndarray, top: Outline,
+                long_px: float, *, level: float, aspect: float, sizes: tuple[float, ...] = SIZES) -> Outline | None:
+    """Another card's outline, new and apart from ``top`` (two cards dealt at once), or None.
+    Only where the table changed outside the top card is looked at: a shadow, a reflection
+    or a strip of the card below uncovered has no new outline of a card's size."""
+    short = long_px / aspect
+    k = max(3, int(0.12 * short)) | 1
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    # (over white cards a card changes only where it is printed: its pieces joined first)
+    outside = cv2.morphologyEx(changed, cv2.MORPH_CLOSE, disc)
+    cv2.fillPoly(outside, [np.round(top.quad).astype(np.int32)], 0)
+    outside = cv2.morphologyEx(outside, cv2.MORPH_OPEN, disc)
+    if cv2.countNonZero(outside) < 0.08 * long_px * short:
+        return None
+    found = find_outlines(current, reference, outside, top.long, level=level, aspect=aspect, sizes=(1.0,),
+                          exclude=[top.quad])
+    if not found:
+        return None
+    other = found[0]
+    if other.support < MIN_SUPPORT_SECOND or other.new < MIN_NEW_SECOND or iou(other.quad, top.quad) > 0.5:
+        return None
+    # (edges inside the new top card are all new, its print too: a rectangle shifted along
+    # it, parallel, gets its "new" sides there; a card under it shows new sides in view)
+    if _turned(other.quad, top.quad) < GHOST_DEG and iou(other.quad, top.quad) > GHOST_IOU \
+            and visible_new(current, reference, other.quad, top.quad, level) < MIN_NEW_VISIBLE:
+        return None
+    return other
+
+
+def _turned(a: np.ndarray, b: np.ndarray) -> float:
+    """Degrees between two rectangles' sides (mod 90)."""
+    da, db = (np.degrees(np.arctan2(*(q[1] - q[0])[::-1])) % 90 for q in (a, b))
+    d = abs(da - db)
+    return float(min(d, 90 - d))
+
+
+def visible_new(current: np.ndarray, reference: np.ndarray, quad: np.ndarray, over: np.ndarray,
+                level: float) -> float:
+    """Of ``quad``'s sides outside ``over`` (the card on top, which hides what is under it):
+    the share lying on a NEW step across the side (none there in ``reference``); 0 when
+    less than a fifth of its sides is in view."""
+    q = np.asarray(quad, np.float64)
+    h, w = current.shape[:2]
+    x0, y0 = np.maximum(np.floor(q.min(axis=0)) - 4, 0).astype(int)
+    x1, y1 = np.minimum(np.ceil(q.max(axis=0)) + 5, (w, h)).astype(int)
+    grads = []
+    for im in (current, reference):
+        g = grey(im[y0:y1, x0:x1])
+        grads.append((cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3) / 8, cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3) / 8))
+    cover = np.asarray(over, np.float32)
+    ks = np.arange(-2.0, 2.01, 1.0)
+    shown = new = 0
+    total = 0
+    for i in range(4):
+        a, b = q[i], q[(i + 1) % 4]
+        n_ = max(int(np.linalg.norm(b - a) / 2), 4)
+        base = a[None] + np.linspace(0.05, 0.95, n_)[:, None] * (b - a)[None]
+        total += n_
+        keep = np.array([cv2.pointPolygonTest(cover, (float(p[0]), float(p[1])), True) < -3 for p in base])
+        if not keep.any():
+            continue
+        along = (b - a) / max(np.linalg.norm(b - a), 1e-6)
+        normal = np.float64([-along[1], along[0]])
+        pts = base[keep][:, None, :] + ks[None, :, None] * normal[None, None, :] - (x0, y0)
+        mx, my = pts[..., 0].astype(np.float32), pts[..., 1].astype(np.float32)
+        steps = [np.abs(cv2.remap(gx, mx, my, cv2.INTER_LINEAR) * normal[0] + cv2.remap(gy, mx, my, cv2.INTER_LINEAR)
+                        * normal[1]).max(axis=1) for gx, gy in grads]
+        shown += int(keep.sum())
+        new += int(np.count_nonzero((steps[0] >= level) & (steps[1] < level)))
+    if shown < 0.2 * total:
+        return 0.0
+    return new / shown
