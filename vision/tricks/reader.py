@@ -104,7 +104,7 @@ class TrickReader:
         self.swept: dict[int, Card] = {}  # seat -> its card in the trick taken last
         self.asked_taken: tuple[int, int] | None = None  # (trick, seat) asked about last
         self.taken = False  # the trick in play was taken off with cards not read: ask for them
-        self.vanished: set[int] = set()  # seats whose card, waiting for its turn, went in this trick
+        self.vanished: dict[int, Card] = {}  # seat -> its card, named and waiting for its turn, gone in this trick
         self.named: dict[int, Card] = {}  # seat -> a card the table named that the camera did not see
         self.lingering: dict[int, tuple[int, int, int, int]] = {}  # seat -> a swept trick's card still there
         self.gap_in: int | None = None  # the trick in play when frames were lost
@@ -184,7 +184,7 @@ class TrickReader:
         for seat, seen in list(self.seen.items()):
             if seen.card is not None and self.watch.looks_settled(seen.box):
                 del self.seen[seat]  # a card waiting for its turn, gone
-                self.vanished.add(seat)
+                self.vanished[seat] = seen.card
         waiting = any(seen.card is not None for seen in self.seen.values())
         gone = all(self.watch.looks_bare(box) for box in self.down_box.values())
         least = 1 if self.gap_in == self.hand.trick_number else 2  # a card picked up again, or not
@@ -194,6 +194,9 @@ class TrickReader:
     def _take_unread(self) -> None:
         for seat in list(self.down):
             self._gone(seat)
+        # the cards named while waiting for their turn went with the trick: theirs, as the
+        # camera named them (only the cards it never named are asked about)
+        self.named.update({s: c for s, c in self.vanished.items() if s not in self.named})
         self.vanished.clear()
         self.taken = True
 
