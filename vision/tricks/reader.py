@@ -33,6 +33,7 @@ from vision.deck.views import views_around
 from vision.tricks.zones import Patch, TableWatch
 
 READ_TRIES = 4  # frames a card is looked at before it is asked about
+WHOLE_TRICK_S = 2.0  # the least time four cards are laid and swept off in: a longer gap may hide a trick
 REACH = 9  # warp px the outline may be off (views_around)
 ZONE = 0.6  # of the nearest other seat's distance: farther off, not that seat's card
 LONG_SIDE = (0.25, 0.85)  # a card's long side against the distance between neighbouring seats
@@ -103,8 +104,10 @@ class TrickReader:
         self.swept: dict[int, Card] = {}  # seat -> its card in the trick taken last
         self.asked_taken: tuple[int, int] | None = None  # (trick, seat) asked about last
         self.taken = False  # the trick in play was taken off with cards not read: ask for them
-        self.vanished: set[int] = set()  # seats whose card, waiting for its turn, went in this trick
+        self.vanished: dict[int, Card] = {}  # seat -> its card, named and waiting for its turn, gone in this trick
         self.named: dict[int, Card] = {}  # seat -> a card the table named that the camera did not see
+        self.lingering: dict[int, tuple[int, int, int, int]] = {}  # seat -> a swept trick's card still there
+        self.gap_in: int | None = None  # the trick in play when frames were lost
         self.frame_no = -1
 
     @property
@@ -125,11 +128,28 @@ class TrickReader:
             seen.card, seen.asked = card, False
         return self._place()
 
+    def lost(self, seconds: float) -> list[TrickEvent]:
+        """The camera's frames were lost for ``seconds`` (a busy machine: the source keeps only
+        its newest frame). What happened meanwhile mostly shows in the next frames: a card
+        laid still lies there, a trick swept off leaves its places bare, and then even one
+        card of the trick in play gone is the trick taken. Not cards laid and swept off again
+        within the gap: after a gap that long, the trick in play's cards not seen are asked
+        about in turn, never guessed (nor taken from the next trick's cards)."""
+        self.gap_in = self.hand.trick_number
+        if seconds < WHOLE_TRICK_S or self.taken or self.hand.to_play is None:
+            return []
+        self._take_unread()
+        return self._place()
+
     # -- each frame ---------------------------------------------------------------------
     def feed(self, frame: np.ndarray) -> list[TrickEvent]:
         self.frame_no += 1
         events: list[TrickEvent] = []
         patches = self.watch.step(frame)
+        for seat, box in list(self.lingering.items()):
+            if self.watch.looks_bare(box):
+                self.watch.forget(box)
+                del self.lingering[seat]
         if self.down and not self.hand.trick:
             self._sweep()
         elif not self.taken:
@@ -164,15 +184,19 @@ class TrickReader:
         for seat, seen in list(self.seen.items()):
             if seen.card is not None and self.watch.looks_settled(seen.box):
                 del self.seen[seat]  # a card waiting for its turn, gone
-                self.vanished.add(seat)
+                self.vanished[seat] = seen.card
         waiting = any(seen.card is not None for seen in self.seen.values())
         gone = all(self.watch.looks_bare(box) for box in self.down_box.values())
-        if gone and not waiting and len(self.down) + len(self.vanished) >= 2:
+        least = 1 if self.gap_in == self.hand.trick_number else 2  # a card picked up again, or not
+        if gone and not waiting and len(self.down) + len(self.vanished) >= least:
             self._take_unread()
 
     def _take_unread(self) -> None:
         for seat in list(self.down):
             self._gone(seat)
+        # the cards named while waiting for their turn went with the trick: theirs, as the
+        # camera named them (only the cards it never named are asked about)
+        self.named.update({s: c for s, c in self.vanished.items() if s not in self.named})
         self.vanished.clear()
         self.taken = True
 
@@ -203,8 +227,10 @@ class TrickReader:
         seen.tries += 1
         card = naming.card
         if card is not None and card == self.swept.get(seat):
-            # the last trick's card, still there (only touched, or not yet taken): table
+            # the last trick's card, still there (only touched, or not yet taken): table,
+            # until it is taken (then its place is the bare table again)
             self.watch.settle(seen.box)
+            self.lingering[seat] = seen.box
             del self.seen[seat]
             return []
         if card is not None and self._played(card):
@@ -218,6 +244,7 @@ class TrickReader:
                 return [TrickAsk(self._trick_no(), seat, "unnamed", self.frame_no)]
             return []
         seen.card = card
+        self.watch.named(seen.patch)
         return []
 
     def _played(self, card: Card) -> bool:
@@ -294,5 +321,8 @@ class TrickReader:
         pts = np.column_stack(np.nonzero(paper & inside)[::-1]).astype(np.float32)
         if len(pts) < 0.6 * cv2.contourArea(grown.astype(np.float32)):
             return rough
-        box = cv2.boxPoints(cv2.minAreaRect(pts)) + (x0, y0)
+        rect = cv2.minAreaRect(pts)
+        if rect[1][0] * rect[1][1] > cv2.contourArea(grown.astype(np.float32)):
+            return rough  # paper as bright as the table (a pale mat, marble): the table's, not a card's
+        box = cv2.boxPoints(rect) + (x0, y0)
         return box.astype(np.float32)

@@ -5,6 +5,11 @@ from the source, calls ``on_frame(frame)`` and feeds the :class:`TrickReader`;
 ``on_events(events)`` comes with the reader's events of each frame that had some (cards
 named at their seats, asks). Callbacks run on the service's thread, never the UI's.
 
+The service never queues frames: the source keeps its newest frame only, so a busy machine
+reads fewer frames, never stale ones. Nor does it guess across the frames it missed: a gap
+in the frames' numbers is told to the reader (:meth:`TrickReader.lost`), which asks about
+the cards that may have come and gone unseen.
+
 The table's side reaches the reader under the service's lock: :meth:`answer` (a card asked
 about, named by the table) and :meth:`follow` (the hand as the journal has it, after an undo
 or a correction), so the reader never runs ahead of, or behind, the hand recorded.
@@ -32,6 +37,7 @@ class TrickService:
         self._lock = threading.Lock()
         self._loop = FrameLoop(source, self._run, name="trick-reader")
         self.frames = 0
+        self.dropped = 0  # frames the source had that the reader never saw
 
     @property
     def status(self) -> str:
@@ -64,10 +70,16 @@ class TrickService:
                 self.reader.hands = [hand]
 
     def _run(self, stop: threading.Event) -> None:
+        last = None
         for frame in follow_frames(self.source, stop, self.on_status):
             self.frames += 1
             call_safely(self.on_frame, frame)
             with self._lock:
-                events = self.reader.feed(frame.image)
+                events = []
+                if last is not None and frame.number > last.number + 1:
+                    self.dropped += frame.number - last.number - 1
+                    events += self.reader.lost(frame.time - last.time)
+                events += self.reader.feed(frame.image)
+            last = frame
             if events:
                 call_safely(self.on_events, events)

@@ -1,0 +1,116 @@
+"""What the trick reader takes from the table itself: a change threshold measured on the
+table (a card on a pale table, hardly unlike it in grey, is still outlined; a noisy camera
+raises the threshold), and the frames it never saw (a gap: the cards that may have come and
+gone unseen are asked about, never guessed). Frames are drawn here, in code."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from kiosk.game import Card
+from kiosk.game.handrecord import HandInPlay
+from vision.deck.model import DeckModel
+from vision.tricks import TrickAsk, TrickPlay, TrickReader
+from vision.tricks.reader import WHOLE_TRICK_S
+from vision.tricks.zones import CHANGE_LEVEL, TableWatch
+
+SIZE = (1280, 720)
+SEATS = {0: (640.0, 560.0), 1: (980.0, 360.0), 2: (640.0, 160.0), 3: (300.0, 360.0)}
+
+
+@pytest.fixture(autouse=True)
+def one_core():
+    cv2.setNumThreads(1)
+
+
+def pale_table(rng: np.random.Generator, noise: float) -> np.ndarray:
+    """White marble: a grey about 200, with broad clouds, a few veins, and the camera's noise."""
+    clouds = cv2.resize(rng.normal(0, 6, (9, 16)), SIZE, interpolation=cv2.INTER_CUBIC)
+    table = (np.full((SIZE[1], SIZE[0], 3), 200.0) + clouds[..., None]).astype(np.float32)
+    for _ in range(12):
+        pts = np.cumsum(rng.normal(0, 25, (8, 2)), axis=0) + rng.uniform((0, 0), SIZE)
+        cv2.polylines(table, [pts.astype(np.int32)], False, (185, 185, 185), 1, cv2.LINE_AA)
+    return table
+
+
+def shot(table: np.ndarray, rng: np.random.Generator, noise: float, card_at=None) -> np.ndarray:
+    image = table.copy()
+    if card_at is not None:
+        paste_card(image, card_at)
+    # the camera's noise, blotchy as it is after demosaicing and JPEG (a few pixels across)
+    grain = rng.normal(0.0, noise, (SIZE[1] // 4, SIZE[0] // 4, 3)).astype(np.float32)
+    return np.clip(image + cv2.resize(grain, SIZE, interpolation=cv2.INTER_LINEAR), 0, 255).astype(np.uint8)
+
+
+def paste_card(image: np.ndarray, centre: tuple[float, float]) -> None:
+    """A card as pale as the marble in grey (a cream paper), turned 20 degrees: a thin printed
+    border and three green pips."""
+    quad = cv2.boxPoints((centre, (120, 78), 20.0)).astype(np.int32)
+    cv2.fillConvexPoly(image, quad, (180, 203, 214), cv2.LINE_AA)  # BGR: cream, grey about 203
+    inner = cv2.boxPoints((centre, (108, 66), 20.0)).astype(np.int32)
+    cv2.polylines(image, [inner], True, (120, 120, 170), 1, cv2.LINE_AA)
+    for dx in (-28, 0, 28):
+        x = centre[0] + dx * np.cos(np.radians(20))
+        y = centre[1] + dx * np.sin(np.radians(20))
+        cv2.circle(image, (int(x), int(y)), 7, (60, 140, 40), -1, cv2.LINE_AA)
+
+
+def test_a_card_as_pale_as_the_table_is_outlined_with_a_threshold_from_the_table():
+    rng = np.random.default_rng(5)
+    table = pale_table(rng, 1.5)
+    watch = TableWatch(SIZE, (60.0, 300.0))
+    for _ in range(6):
+        assert watch.step(shot(table, rng, 1.5)) == []
+    card = shot(table, rng, 0.0, card_at=SEATS[0])
+    grey = cv2.cvtColor(card, cv2.COLOR_BGR2GRAY).astype(int) - cv2.cvtColor(
+        table.astype(np.uint8), cv2.COLOR_BGR2GRAY)
+    paper = cv2.boxPoints((SEATS[0], (40, 20), 20.0)).astype(np.int32)[0]
+    assert abs(grey[paper[1], paper[0]]) < CHANGE_LEVEL / 2  # its paper: no grey change to speak of
+    patches = []
+    for _ in range(4):
+        patches = watch.step(shot(table, rng, 1.5, card_at=SEATS[0]))
+    assert watch.limits.grey < CHANGE_LEVEL
+    cards = [p for p in patches if p.card_shaped]
+    assert len(cards) == 1 and not cards[0].bare
+    centre = np.float32(cards[0].centre) / watch.scale
+    assert np.hypot(*(centre - SEATS[0])) < 6
+    long = max(np.linalg.norm(cards[0].quad[i] - cards[0].quad[i - 1]) for i in range(4)) / watch.scale
+    assert 110 < long < 135  # the card, not the card and its surroundings
+
+
+def test_a_noisier_camera_raises_the_threshold():
+    limits = {}
+    for noise in (1.0, 8.0):
+        rng = np.random.default_rng(6)
+        table = pale_table(rng, noise)
+        watch = TableWatch(SIZE, (60.0, 300.0))
+        for _ in range(8):
+            watch.step(shot(table, rng, noise))
+        limits[noise] = watch.limits
+    assert limits[8.0].grey > limits[1.0].grey and limits[8.0].colour > limits[1.0].colour
+
+
+def bare_reader() -> tuple[TrickReader, np.random.Generator, np.ndarray]:
+    empty = DeckModel("none", [], np.zeros((0, 1), np.float32), np.zeros((0, 1), np.float32))
+    reader = TrickReader(empty, SEATS, HandInPlay("oros", first_lead=1), frame_size=SIZE)
+    rng = np.random.default_rng(7)
+    table = pale_table(rng, 1.5)
+    for _ in range(4):
+        assert reader.feed(shot(table, rng, 1.5)) == []
+    return reader, rng, table
+
+
+def test_frames_lost_long_enough_to_hide_a_trick_ask_for_its_cards_in_turn():
+    reader, rng, table = bare_reader()
+    # a short gap: whatever happened in it still lies on the table, or left its place bare
+    assert reader.lost(0.5) == []
+    assert reader.feed(shot(table, rng, 1.5)) == []
+    # a long one: a whole trick may have been laid and swept off in it
+    events = reader.lost(WHOLE_TRICK_S + 0.5)
+    assert events == [TrickAsk(1, 1, "taken", reader.frame_no)]
+    assert reader.feed(shot(table, rng, 1.5)) == []  # asked once, not every frame
+    named = reader.answer(1, Card.parse("1O"))
+    assert [(e.trick, e.seat, e.card.code) for e in named if isinstance(e, TrickPlay)] == [(1, 1, "1O")]
+    assert [(e.trick, e.seat, e.reason) for e in named if isinstance(e, TrickAsk)] == [(1, 2, "taken")]
