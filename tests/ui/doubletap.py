@@ -5,9 +5,8 @@ guard sees them), so a button added later is walked too. Each table situation ("
 a copy of the kiosk's files (journal, draft, what the table shows) taken once, plus the few
 taps that open a screen's own state after a restart (the PIN typed, a question asked); every
 button is tried on the kiosk put back at that copy, so nothing one tap did leaks into the
-next: a real restart the first time a worker meets the place (at whichever size), then the
-running kiosk put back as a restart would find it (``Walker._warm``: building the app and its
-screens again was most of the walk's time), at that size and the others.
+next: a real restart the first time, then the running kiosk put back as a restart would find
+it (``Walker._warm``: building the app and its screens again was most of the walk's time).
 """
 
 from __future__ import annotations
@@ -133,9 +132,6 @@ class Table:
     folder: Path
     places: list[Place] = field(default_factory=list)
     screens: dict[str, str] = field(default_factory=dict)
-    # the places met after a real restart (at any size): the warm restore is trusted there, as
-    # it finds the same buttons a restart does (a window resized lays the same widgets out)
-    restarted: set[str] = field(default_factory=set)
     home: tempfile.TemporaryDirectory | None = None
 
 
@@ -150,7 +146,9 @@ class Walker:
         kiosk.db = Path(table.home.name) / kiosk.db.name
         self.places = table.places
         self._screen = table.screens  # the screen each place shows
-        self._restarted = table.restarted
+        # the places met after a real restart at this size: the buttons are found on those (a
+        # warm restore has been seen to show fewer: the settings' rows, a game's contro)
+        self._restarted: set[str] = set()
         self.tally = Tally()
         self.d = None
         self.camera = None  # a camera factory for the kiosk's next start (the evidence photo's read)
@@ -218,7 +216,7 @@ class Walker:
         into the open one (SQLite's backup: the same file, the same connection), its files
         beside the journal put back, the session resumed from them (``TableSession.resume``,
         what a restart does), the screen entered afresh, then the place's taps. False (a
-        restart is needed) the first time at a place (its screen is learnt after a real
+        restart is needed) the first time at this size (the buttons are found after a real
         restart), when the kiosk differs from a fresh one in what a restart would reset
         (language, settings, camera) or the place's screen is not reached."""
         d = self.d
