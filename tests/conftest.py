@@ -45,7 +45,7 @@ def _long_s(item) -> float:
 def long_first(items: list, workers: int) -> list:
     """``items`` reordered: the long ones shared out over ``workers`` a module at a time (a
     module's long tests on one worker: their module's fixtures are made once, the double-tap
-    walk's places and restarts among them), the longest module to the share with least so
+    walk's places among them), the longest module to the share with least so
     far, each share's long ones at its front; the rest in the collection's order. Each share
     holds as many tests as worksteal first hands a worker."""
     modules: dict = {}
