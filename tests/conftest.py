@@ -1,11 +1,30 @@
 """Every test run keeps the kiosk's redrawable files (the demo camera's loop) in its own
-temporary folder, never in the home directory of whoever runs the tests."""
+temporary folder, never in the home directory of whoever runs the tests.
+
+The longest tests start first, one share of them on each worker: ``pytest -n N --dist
+worksteal`` hands each worker one contiguous 1/N of the collection and lets an idle worker
+steal the end of another's queue. A long test left at the end of a queue would run alone
+while the other workers wait (the suite's tail); put at the front of a share, it runs while
+the short tests are still there to balance the rest.
+"""
 
 from __future__ import annotations
 
 import os
 
 import pytest
+
+# Seconds each takes on two loaded cores with a cold frame cache (a full run's --durations):
+# only their order depends on these. A test not listed is short and keeps its place.
+LONG_S = {
+    "tests/ui/test_double_tap.py::test_double_tap_every_button_of_every_screen": 65,  # each size
+    "tests/ui/test_tricks.py::test_tricks_read_by_the_trick_camera_from_rendered_frames": 60,
+    "tests/vision/test_tricks.py::test_a_trick_swept_off_clears_the_places_for_the_next": 45,
+    "tests/ui/test_deck.py::test_a_pile_dealt_face_up_is_counted_and_goes_to_the_confirmation": 34,
+    "tests/faults/test_fuzz_match_json.py::test_20000_mutated_variant_matches_exit_0_or_2_with_one_line": 27,
+    "tests/journal/test_crash.py::test_the_journal_survives_kill_9_hundreds_of_times": 25,
+    "tests/faults/test_fuzz_match_json.py::test_20000_mutated_matches_exit_0_or_2_with_one_line": 23,
+}
 
 
 @pytest.fixture(autouse=True, scope="session")
@@ -17,3 +36,38 @@ def kiosk_cache_dir(tmp_path_factory):
         os.environ.pop("BOTIFARRA_CACHE_DIR", None)
     else:
         os.environ["BOTIFARRA_CACHE_DIR"] = before
+
+
+def _long_s(item) -> float:
+    return LONG_S.get(item.nodeid.split("[")[0], 0)
+
+
+def long_first(items: list, workers: int) -> list:
+    """``items`` reordered: the long ones shared out over ``workers`` a module at a time (a
+    module's long tests on one worker: their module's fixtures are made once, the double-tap
+    walk's places among them), the longest module to the share with least so
+    far, each share's long ones at its front; the rest in the collection's order. Each share
+    holds as many tests as worksteal first hands a worker."""
+    modules: dict = {}
+    for item in sorted((i for i in items if _long_s(i)), key=_long_s, reverse=True):
+        modules.setdefault(item.module, []).append(item)
+    if not modules or workers < 1:
+        return items
+    shares: list[list] = [[] for _ in range(workers)]
+    for group in sorted(modules.values(), key=lambda g: sum(map(_long_s, g)), reverse=True):
+        min(shares, key=lambda s: sum(map(_long_s, s))).extend(group)
+    rest = [i for i in items if not _long_s(i)]
+    out: list = []
+    left = len(items)
+    for k, share in enumerate(shares):
+        size = left // (workers - k)  # worksteal's first hand-out: what is pending, split evenly
+        left -= size
+        take = max(0, size - len(share))
+        out += share + rest[:take]
+        rest = rest[take:]
+    return out + rest
+
+
+def pytest_collection_modifyitems(config, items):
+    workers = getattr(config, "workerinput", {}).get("workercount", 1)
+    items[:] = long_first(items, workers)

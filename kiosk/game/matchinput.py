@@ -54,7 +54,8 @@ def _too_deep(data: bytes) -> bool:
     brackets = _brackets(data)
     if len(brackets) <= MAX_DEPTH:
         return False
-    return max(accumulate(_DEPTH_STEP[b] for b in brackets)) > MAX_DEPTH
+    # stops at the first bracket too deep: a file nested 100,000 deep is refused at once
+    return any(depth > MAX_DEPTH for depth in accumulate(_DEPTH_STEP[b] for b in brackets))
 
 
 def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict:

@@ -131,7 +131,8 @@ def _places(w: Walker) -> None:
     w.camera = camera_factory("demo", "aruco")
     d = w.restore(playing)
     d.tap("score_camera", shot=False)
-    assert len(read_pile(d)) == 16, d.current.status
+    # the demo camera draws its loop on its first start: slow on a loaded machine, so wait longer
+    assert len(read_pile(d, timeout=120.0)) == 16, d.current.pile.status
     d.tap("team_A", shot=False)
     d.tap("ok", shot=False)
     assert d.screen == "confirm" and d.app.session.state.pending.result.evidence, d.screen
