@@ -15,6 +15,11 @@ from vision.tricks.zones import TableWatch
 
 CARD_LONG = (0.03, 0.35)  # a card's long side against the frame's width, before any seat is known
 MIN_APART = 1.2  # two seats' places at least this many card long sides apart
+# A card laid down stays where it lies; a lamp's reflection that sways slowly can look like
+# a still card-sized patch for a frame or two. A place is taken once its patch has been
+# seen at the same spot (within this share of its long side) in this many frames running.
+SAME_SPOT = 0.15
+SEEN_FRAMES = 3
 
 
 class SeatLearner:
@@ -32,6 +37,7 @@ class SeatLearner:
         self.size = frame_size
         self.places: list[tuple[float, float]] = []
         self.long_px: list[float] = []
+        self._candidate: tuple[tuple[float, float], float, int] | None = None  # centre, long, frames seen
 
     @property
     def seats(self) -> dict[int, tuple[float, float]] | None:
@@ -41,15 +47,25 @@ class SeatLearner:
         """Take one frame; the seat whose place was learnt in it, if any."""
         if len(self.places) == 4:
             return None
+        candidate, self._candidate = self._candidate, None
         for patch in self.watch.step(frame):
             if not patch.card_shaped or patch.bare:
                 continue
             quad = self.watch.to_frame(patch.quad)
             long = max(float(np.linalg.norm(quad[i] - quad[(i + 1) % 4])) for i in range(2))
             centre = tuple(float(v) for v in quad.mean(0))
-            self.watch.settle(patch.mask_box)
             if any(np.hypot(centre[0] - x, centre[1] - y) < MIN_APART * long for x, y in self.places):
+                self.watch.settle(patch.mask_box)
                 continue  # the same card moved: not a new seat
+            seen = 1
+            if candidate is not None:
+                (cx, cy), clong, count = candidate
+                if np.hypot(centre[0] - cx, centre[1] - cy) < SAME_SPOT * clong:
+                    seen = count + 1
+            if seen < SEEN_FRAMES:
+                self._candidate = (centre, long, seen)
+                return None
+            self.watch.settle(patch.mask_box)
             self.places.append(centre)
             self.long_px.append(long)
             return len(self.places) - 1
