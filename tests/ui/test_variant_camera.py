@@ -5,22 +5,12 @@ source and its photo; Back, then Correct opens the card grid with the piles read
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from kiosk.commands.run import camera_factory
-from tests.ui.test_variants import new_game
+from tests.ui.test_variants import new_game, read_pile as read
 
 pytestmark = [pytest.mark.ui, pytest.mark.slow]
-
-
-def read(d, seat: int, want: int = 16, timeout: float = 30.0) -> list[str]:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end and len(d.current._piles()[seat]) < want:
-        d.pump(1)
-        time.sleep(0.02)
-    return d.current._piles()[seat]
 
 
 def test_piles_read_by_camera_one_player_at_a_time(kiosk):

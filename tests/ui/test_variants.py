@@ -1,11 +1,15 @@
 """Games without pairs at the table (issue 24), driven by touches: three players and four
 each for himself, each a whole match to the target with a contro, a misdeal and an undo,
-a restart in the middle, single and double taps; the totals measured at 800x480."""
+a restart in the middle, single and double taps; the totals measured at 800x480. Four each
+for himself then scores one hand by each path: points, the cards tapped, the camera."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
+from kiosk.commands.run import camera_factory
 from kiosk.settings import Settings
 from tests.ui.harness import SHOTS, SIZES
 from tests.ui.readable import seat_total_heights, truncated
@@ -40,6 +44,15 @@ def points(d, values: list[int | None]) -> None:
             d.tap(digit, shot=False)
     d.tap("ok")
     assert d.screen == "variant_confirm"
+
+
+def read_pile(d, seat: int, want: int = 16, timeout: float = 30.0) -> list[str]:
+    """Wait for the camera screen to have read ``want`` cards of ``seat``'s pile."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end and len(d.current._piles()[seat]) < want:
+        d.pump(1)
+        time.sleep(0.02)
+    return d.current._piles()[seat]
 
 
 def double_tap(d, action: str) -> None:
@@ -173,6 +186,49 @@ def test_four_each_for_himself_a_whole_match(kiosk):
     d.tap("next_match")
     assert d.screen == "variant_board" and s.state.game.totals == (0, 0, 0, 0)
     assert s.state.roles["dealer"] == 2
+    # match 2: a misdeal confirmed with a double tap (saved once), then undone
+    d.tap("misdeal")
+    before = s.state.events
+    double_tap(d, "confirm")
+    assert s.state.events == before + 1 and s.state.roles["dealer"] == 3
+    d.tap("undo")
+    assert s.state.roles["dealer"] == 2 and s.state.game.rows == ()
+    # a hand by tapping the cards, with a restart in the middle (the camera plugged in since)
+    d.tap("trump_espases")
+    d.tap("cards")
+    assert d.screen == "variant_cards"
+    d.tap("seat_1", shot=False)
+    d.taps("9O", "9C", "9E", "9B")
+    d = kiosk.start(camera_factory=camera_factory("demo", "aruco"))
+    s = d.app.session
+    assert d.screen == "variant_cards" and s.state.draft.piles[1] == ("9O", "9C", "9E", "9B")
+    d.tap("seat_2", shot=False)
+    d.taps("1O", "1C", "1E", "1B")
+    d.tap("seat_3", shot=False)
+    d.taps("5O", "5C", "5E", "5B")
+    d.tap("ok")  # Anna takes the 36 cards left: 24 points and 9 tricks
+    assert s.state.game.result.scored == (15, 3, -1, -17) and sum(s.state.game.result.scored) == 0
+    d.tap("confirm")
+    assert s.state.game.totals == (15, 3, -1, -17)
+    # a hand by camera: Anna's marked pile read, the others' piles corrected on the card grid
+    d.tap("trump_bastos")
+    d.tap("camera")
+    assert d.screen == "variant_camera"
+    anna = read_pile(d, 0)
+    assert len(anna) == 16
+    d.tap("correct")
+    assert d.screen == "variant_cards" and list(s.state.draft.piles[0]) == anna
+    rest = [c.code for c in s.match.game.deck if c.code not in anna]
+    for seat, cards in ((1, rest[0:4]), (2, rest[4:8])):
+        d.tap(f"seat_{seat}", shot=False)
+        for code in cards:
+            d.tap(code, shot=False)
+    d.tap("ok")  # Joan takes the 24 cards left
+    result = s.state.pending.result
+    assert result.source == "camera" and [len(p) for p in result.event["piles"]] == [16, 4, 4, 24]
+    assert sum(s.state.game.result.scored) == 0
+    d.tap("confirm")
+    assert d.screen == "variant_board" and len(s.state.game.rows) == 2
     print("four: digits", heights)
 
 
