@@ -5,6 +5,8 @@ source and its photo; Back, then Correct opens the card grid with the piles read
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from kiosk.commands.run import camera_factory
