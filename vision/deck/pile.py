@@ -51,6 +51,7 @@ LIFTED = 0.15  # of a card's area changed since the table before the last card: 
 FIRST_EDGE = 6.0  # an edge's least step per pixel in the first settled frame (no second frame to measure noise)
 UNSTEADY = 0.35  # of a card's area changed since the frame before: not lying still yet (in the air)
 UNSEEN_CARD = 0.5  # card perimeters of new edges where no card's outline was found: a card came all the same
+DEALT_OVER = 0.2  # of an outline with no new sides changed inside: a card dealt over (0.28-0.4 seen)
 FIRST_SUPPORT = 0.8  # of a card's outline on edges, to be taken for a card already there
 
 
@@ -175,7 +176,8 @@ class Pile:
                 and cv2.countNonZero(changed(before).mask) < LIFTED * area:
             gone = self.settled.pop()
             return [DealEvent(TAKEN_BACK, gone.card, frame_number=n)]
-        if found and found[0].new < NOT_NEW and (last.where is None or iou(found[0].quad, last.where) <= SAME_PLACE):
+        below = found and found[0].new < NOT_NEW and (last.where is None or iou(found[0].quad, last.where) <= SAME_PLACE)
+        if below and not self._dealt_over(seen, change, found[0], long_px, area):
             found = []  # (an outline with no new sides away from the last card: a card below, not one dealt)
         if not found:  # light, a shadow, a hand: no card's outline
             if hand_over(change.mask, None, area):
@@ -199,7 +201,23 @@ class Pile:
                 self.settled.pop()
             self.push(detail, None, pending=True, darker=dark, where=top.quad)
             return [DealEvent(TWO_CARDS, frame_number=n)]
+        if below:  # a card squared on one further down: named only if it is not a card on the pile
+            quad = top.quad * (frame.shape[1] / detail.shape[1])
+            naming = self.model.identify(views_around(frame, quad))
+            if naming.card is None or naming.card in self.cards:
+                return self.unnamed(detail, dark, None, naming, glare=dark is not None)
+            return self.name(frame, detail, top, dark, normal, naming=naming)
         return self.name(frame, detail, top, dark, normal)
+
+    def _dealt_over(self, seen: np.ndarray, change: Change, top: Outline, long_px: float, area: float) -> bool:
+        """Whether an outline with no new sides is a card dealt squared on one further down
+        (its sides lie on that card's old edges): all of it changed, and a card's worth of new
+        edges came. A card below found again under moving light or a shadow changes little inside."""
+        inside = np.zeros_like(change.mask)
+        cv2.fillPoly(inside, [np.round(top.quad).astype(np.int32)], 255)
+        covered = cv2.countNonZero(cv2.bitwise_and(change.mask, inside)) / max(cv2.countNonZero(inside), 1)
+        return covered >= DEALT_OVER and new_edge_share(seen, change.reference, change.mask, long_px,
+                                                        level=change.edge, aspect=CARD_ASPECT) >= UNSEEN_CARD
 
     def _looked_again(self, frame: np.ndarray, detail: np.ndarray, top: Outline, change: Change,
                       dark: np.ndarray | None, normal: np.ndarray | None, area: float) -> list[DealEvent]:
