@@ -168,6 +168,25 @@ def check_match(data: object) -> dict:
     return data
 
 
+def match_envelope(data: dict) -> tuple[list, int | None, str | None]:
+    """The parts of a checked match JSON that say how its hands are folded, checked against
+    each other: ``(hands, time_up_after, ended)``. One reading for the pair game and the
+    games without pairs."""
+    hands = data.get("hands", [])
+    if not isinstance(hands, list):
+        raise MatchStateError("hands must be a list")
+    time_up_after = data.get("time_up_after")
+    if time_up_after is not None and (isinstance(time_up_after, bool)
+                                      or not isinstance(time_up_after, int)
+                                      or not 0 <= time_up_after <= len(hands)):
+        raise MatchStateError("time_up_after must be a number of hands from 0 to {count}",
+                              count=len(hands))
+    ended = data.get("ended")
+    if ended is not None and not isinstance(ended, str):
+        raise MatchStateError("ended must be a reason such as 'abandoned'")
+    return hands, time_up_after, ended
+
+
 def matches_in(data: object) -> list[dict]:
     """The match objects of an import file: one match, ``{"matches": [...]}`` or a list."""
     if isinstance(data, dict) and not (set(data) & MATCH_KEYS) and set(data) <= FILE_KEYS:

@@ -32,7 +32,7 @@ from kiosk.game.bidding import Contract
 from kiosk.game.errors import BotifarraError, MatchStateError
 from kiosk.game.handjson import HAND_KEYS, hand_events, read_hand  # noqa: F401
 from kiosk.game.match import Match
-from kiosk.game.matchinput import check_match
+from kiosk.game.matchinput import check_match, match_envelope
 from kiosk.game.rules import Rules
 from kiosk.game.tally import _in_hand
 from kiosk.game.variantmatch import VariantMatch
@@ -48,18 +48,7 @@ def match_from_json(data: object) -> Match | VariantMatch:
     rules = data.get("rules")
     m = Match.create(rules if rules is not None else {}, first_dealer=data.get("first_dealer", 0),
                      players=data.get("players"), team_names=data.get("team_names"))
-    hands = data.get("hands", [])
-    if not isinstance(hands, list):
-        raise MatchStateError("hands must be a list")
-    time_up_after = data.get("time_up_after")
-    if time_up_after is not None and (isinstance(time_up_after, bool)
-                                      or not isinstance(time_up_after, int)
-                                      or not 0 <= time_up_after <= len(hands)):
-        raise MatchStateError("time_up_after must be a number of hands from 0 to {count}",
-                              count=len(hands))
-    ended = data.get("ended")
-    if ended is not None and not isinstance(ended, str):
-        raise MatchStateError("ended must be a reason such as 'abandoned'")
+    hands, time_up_after, ended = match_envelope(data)
     if time_up_after == 0:
         m = m.apply({"type": "time_up"})
     # the hands are folded in one go, except the one during which time ran out

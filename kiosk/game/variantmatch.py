@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from kiosk.game.bids import Bid, Phase
 from kiosk.game.errors import BotifarraError, MatchStateError, RulesError
+from kiosk.game.matchinput import match_envelope
 from kiosk.game.variantbid import Call, check_seat
 from kiosk.game.varianthand import VariantHand, hand_events
 from kiosk.game.variantfold import Ending, VariantState, fold, in_hand, start
@@ -278,18 +279,7 @@ class VariantMatch:
         m = cls._created({"type": "match_created", "variant": data.get("variant"),
                           "rules": data.get("rules"), "first_dealer": data.get("first_dealer", 0),
                           "players": data.get("players"), "team_names": data.get("team_names")})
-        hands = data.get("hands", [])
-        if not isinstance(hands, list):
-            raise MatchStateError("hands must be a list")
-        time_up_after = data.get("time_up_after")
-        if time_up_after is not None and (isinstance(time_up_after, bool)
-                                          or not isinstance(time_up_after, int)
-                                          or not 0 <= time_up_after <= len(hands)):
-            raise MatchStateError("time_up_after must be a number of hands from 0 to {count}",
-                                  count=len(hands))
-        ended = data.get("ended")
-        if ended is not None and not isinstance(ended, str):
-            raise MatchStateError("ended must be a reason such as 'abandoned'")
+        hands, time_up_after, ended = match_envelope(data)
         events: list[dict] = []
         if time_up_after == 0:
             events.append({"type": "time_up"})
