@@ -14,6 +14,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from vision.deck.views import inward_normal
+
 SAMPLES = 24  # profiles per side, clear of the rounded corners
 REACH = 0.12  # each way across the side, as a share of the card's short side
 STEPS = 49
@@ -91,10 +93,7 @@ def _fit(dist: np.ndarray, q: np.ndarray, x0: int, y0: int, short: float) -> tup
     sides = []
     for i in range(4):
         a, b = local[i], local[(i + 1) % 4]
-        along = (b - a) / np.linalg.norm(b - a)
-        inward = np.float64([-along[1], along[0]])
-        if np.dot(centre - a, inward) < 0:
-            inward = -inward
+        inward = inward_normal(a, b, centre)
         base = a[None] + ts[:, None] * (b - a)[None]
         pts = base[:, None, :] + ks[None, :, None] * inward[None, None, :]  # SAMPLES x STEPS x 2
         prof = cv2.remap(dist, pts[..., 0].astype(np.float32), pts[..., 1].astype(np.float32), cv2.INTER_LINEAR,

@@ -23,6 +23,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.deck.views import inward_normal
+
 MIN_SUPPORT = 0.55  # of the perimeter on an edge of the frame: a card on top shows ~0.9
 SIZES = (1.0, 0.95, 1.05)  # around the expected long side
 GROW = 0.4  # the change's box grown by this share of a card's long side: where to look
@@ -279,9 +281,7 @@ def _turn(grey: np.ndarray, quad: np.ndarray, level: float, reach: float = 4.0) 
     for i in range(4):
         a, b = q[i], q[(i + 1) % 4]
         along = (b - a) / max(np.linalg.norm(b - a), 1e-6)
-        normal = np.float64([-along[1], along[0]])
-        if np.dot(centre - a, normal) < 0:
-            normal = -normal
+        normal = inward_normal(a, b, centre)
         base = a[None] + ts[:, None] * (b - a)[None]
         pts = base[:, None, :] + ks[None, :, None] * normal[None, None, :]
         prof = cv2.remap(grey, pts[..., 0].astype(np.float32), pts[..., 1].astype(np.float32), cv2.INTER_LINEAR,

@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 from vision.deck.locate import CARD_ASPECT
-from vision.deck.views import order_quad
+from vision.deck.views import inward_normal, order_quad
 
 WORK_WIDTH = 1920  # px: the steps are a pixel or two wide at 1080p
 LINES, STRETCHES = 40, 4  # profiles across a side; stretches of it that must all step
@@ -64,10 +64,7 @@ def _sides(grey: np.ndarray, q: np.ndarray, ks: np.ndarray) -> list[tuple[np.nda
     out = []
     for i in range(4):
         a, b = q[i], q[(i + 1) % 4]
-        along = (b - a) / np.linalg.norm(b - a)
-        n = np.float64([-along[1], along[0]])
-        if np.dot(a - centre, n) < 0:
-            n = -n
+        n = -inward_normal(a, b, centre)  # outward
         out.append((n, *_steps(grey, a, b, n, ks)))
     return out
 

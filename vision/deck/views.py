@@ -50,6 +50,13 @@ EDGE_CROP = 0.05
 CORNER_CELLS = (12, 10)
 
 
+def inward_normal(a: np.ndarray, b: np.ndarray, centre: np.ndarray) -> np.ndarray:
+    """The unit normal of a quad's side ``a``-``b`` that points towards ``centre`` (inside)."""
+    along = (b - a) / max(float(np.linalg.norm(b - a)), 1e-6)
+    normal = np.float64([-along[1], along[0]])
+    return normal if np.dot(centre - a, normal) >= 0 else -normal
+
+
 def order_quad(quad: np.ndarray) -> np.ndarray:
     """Corners as top-left, top-right, bottom-right, bottom-left of a PORTRAIT card
     (the long sides are the left and right ones); which short side is "top" is arbitrary,

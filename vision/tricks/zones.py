@@ -141,14 +141,19 @@ class TableWatch:
             x, y, w, h, area = (int(v) for v in stats[i])
             if area < min_area:
                 continue
-            x0, y0 = max(x - MARGIN, 0), max(y - MARGIN, 0)
-            x1, y1 = min(x + w + MARGIN, self.size[0]), min(y + h + MARGIN, self.size[1])
+            x0, y0, x1, y1 = self._around(x, y, w, h)
             if self.moved[y0:y1, x0:x1].max() > self.n - STILL_FRAMES:
                 continue
             mask = labels[y:y + h, x:x + w] == i
             out += self._split(self._patch(g, mask, (x, y), (x0, y0, x1, y1), area), mask, (x, y), min_area)
         unlike = cv2.morphologyEx(unlike.view(np.uint8), cv2.MORPH_OPEN, self._kernel)
         return out + self._glared(unlike, out, min_area)
+
+    def _around(self, x: int, y: int, w: int, h: int) -> tuple[int, int, int, int]:
+        """A component's box (x, y, w, h) with ``MARGIN`` round it, inside the work frame:
+        x0, y0, x1, y1."""
+        return (max(x - MARGIN, 0), max(y - MARGIN, 0),
+                min(x + w + MARGIN, self.size[0]), min(y + h + MARGIN, self.size[1]))
 
     def _split(self, patch: Patch, mask: np.ndarray, at: tuple[int, int], min_area: float, *,
                tightest: bool = False) -> list[Patch]:
@@ -169,8 +174,7 @@ class TableWatch:
                 ix, iy, w, h, area = (int(v) for v in stats[i])
                 if area < min_area:
                     continue
-                box = (max(x + ix - MARGIN, 0), max(y + iy - MARGIN, 0),
-                       min(x + ix + w + MARGIN, self.size[0]), min(y + iy + h + MARGIN, self.size[1]))
+                box = self._around(x + ix, y + iy, w, h)
                 part = self._patch(self.current, labels[iy:iy + h, ix:ix + w] == i, (x + ix, y + iy), box, area)
                 if part.card_shaped:
                     found.append(part)
@@ -219,8 +223,7 @@ class TableWatch:
             x, y, w, h, area = (int(v) for v in stats[i])
             if area < min_area:
                 continue
-            x0, y0 = max(x - MARGIN, 0), max(y - MARGIN, 0)
-            x1, y1 = min(x + w + MARGIN, self.size[0]), min(y + h + MARGIN, self.size[1])
+            x0, y0, x1, y1 = self._around(x, y, w, h)
             moving = recent[y0:y1, x0:x1]
             if not moving.any():
                 continue  # still all through: the first look's
