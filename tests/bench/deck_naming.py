@@ -150,14 +150,18 @@ HEAD = ("| set | cards | named right | wrong | refused | refused: why (reflectio
         "|---|---|---|---|---|---|---|---|---|---|---|")
 
 
-def main(argv: list[str] | None = None) -> None:
+def start(argv: list[str] | None) -> tuple[str, bool, dict]:
+    """A naming bench's start: which set (the first argument, "all" without one), whether to
+    print every card (``BENCH_NAMING_VERBOSE=1``), one OpenCV thread, and the learnt decks."""
     from tests.bench.bench_rough import models
 
     argv = sys.argv[1:] if argv is None else argv
-    which = argv[0] if argv else "all"
-    verbose = os.environ.get("BENCH_NAMING_VERBOSE", "0") == "1"
     cv2.setNumThreads(1)
-    learnt = models(STYLES)
+    return (argv[0] if argv else "all"), os.environ.get("BENCH_NAMING_VERBOSE", "0") == "1", models(STYLES)
+
+
+def main(argv: list[str] | None = None) -> None:
+    which, verbose, learnt = start(argv)
     sets: dict[str, list[DealSequence]] = {}
     if which in ("dev", "all"):
         sets["development set (31000-31011)"] = dev_set()

@@ -25,14 +25,12 @@ classifier's margins it is refused).
 from __future__ import annotations
 
 import dataclasses
-import os
-import sys
 from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
-from tests.bench.deck_naming import HEAD, STYLES, Tally, row, run_sequence
+from tests.bench.deck_naming import HEAD, STYLES, Tally, row, run_sequence, start
 from tests.realcam.rough.dealing import DealSequence, deal_sequence
 from tests.realcam.rough.nuisances import Nuisances, neat, realistic_nuisances
 
@@ -131,13 +129,7 @@ def _run(seqs: list[tuple[DealSequence, Camera]], learnt: dict, verbose: bool) -
 
 
 def main(argv: list[str] | None = None) -> None:
-    from tests.bench.bench_rough import models
-
-    argv = sys.argv[1:] if argv is None else argv
-    which = argv[0] if argv else "all"
-    verbose = os.environ.get("BENCH_NAMING_VERBOSE", "0") == "1"
-    cv2.setNumThreads(1)
-    learnt = models(STYLES)
+    which, verbose, learnt = start(argv)
     print(HEAD, flush=True)
     everything = Tally()
     if which in ("hard", "all"):

@@ -63,6 +63,17 @@ def double_tap(d, action: str) -> None:
     d.touch_at(x, y, after=0.06)
 
 
+def misdeal_undone(d, *, dealer: int, next_dealer: int) -> None:
+    """A misdeal confirmed with a double tap (saved once: the deal passes on), then undone."""
+    s = d.app.session
+    d.tap("misdeal")
+    before = s.state.events
+    double_tap(d, "confirm")
+    assert s.state.events == before + 1 and s.state.roles["dealer"] == next_dealer
+    d.tap("undo")
+    assert s.state.roles["dealer"] == dealer and s.state.game.rows == ()
+
+
 def readable(d, seen: set[str], languages=("es", "ca")) -> None:
     """The current screen whole at every size, in Catalan and in Spanish (the longer words):
     no label cut (tests/ui/readable.py), every button inside the window; back to 800x480."""
@@ -104,13 +115,7 @@ def test_three_players_a_whole_match(kiosk):
     seen: set[str] = set()
     readable(d, seen)
     assert d.has("trump_botifarra") and not d.has("delegate")  # three: botifarra, no delegating
-    # a misdeal, confirmed with a double tap (saved once), then undone
-    d.tap("misdeal")
-    before = s.state.events
-    double_tap(d, "confirm")
-    assert s.state.events == before + 1 and s.state.roles["dealer"] == 1
-    d.tap("undo")
-    assert s.state.roles["dealer"] == 0 and s.state.game.rows == ()
+    misdeal_undone(d, dealer=0, next_dealer=1)
     # hand 1: copes, points typed for two, the third is what is left
     d.tap("trump_copes")
     assert d.has("double_contro_1") and d.has("double_contro_2") and not d.has("double_contro_0")
@@ -186,13 +191,7 @@ def test_four_each_for_himself_a_whole_match(kiosk):
     d.tap("next_match")
     assert d.screen == "variant_board" and s.state.game.totals == (0, 0, 0, 0)
     assert s.state.roles["dealer"] == 2
-    # match 2: a misdeal confirmed with a double tap (saved once), then undone
-    d.tap("misdeal")
-    before = s.state.events
-    double_tap(d, "confirm")
-    assert s.state.events == before + 1 and s.state.roles["dealer"] == 3
-    d.tap("undo")
-    assert s.state.roles["dealer"] == 2 and s.state.game.rows == ()
+    misdeal_undone(d, dealer=2, next_dealer=3)  # match 2
     # a hand by tapping the cards, with a restart in the middle (the camera plugged in since)
     d.tap("trump_espases")
     d.tap("cards")

@@ -142,25 +142,33 @@ def test_without_the_mat_no_look_waits_for_a_marker_search(monkeypatch):
     assert len(searched) <= len(order)
 
 
+DEALT_ORDER = [Card.parse(c) for c in ("9O", "8O", "1C")]
+
+
+def dealt_under_a_swaying_reflection(*, from_first_frame: bool) -> list[Card]:
+    """The cards counted when a lamp's reflection (not clipping) sways beside the pile in
+    every frame: from the first frame on, or only once the first card lies there."""
+    deal = deckdraw.deal(DEALT_ORDER, seed=21)
+    h, w = deal.frames[0].shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    tracker = DealTracker(deckdraw.learnt("A"))
+    counted = []
+    for n, frame in enumerate(deal.frames + deal.frames[-1:] * 4):
+        if from_first_frame or tracker.cards:
+            x = w / 2 + 180 + 24 * (n % 2)
+            spot = 110.0 * np.exp(-((xx - x) ** 2 + (yy - h / 2) ** 2) / (2 * 22.0 ** 2))
+            frame = np.clip(frame + spot[..., None], 0, 255).astype(np.uint8)
+        counted += [e.card for e in tracker.feed(frame) if e.kind == COUNTED]
+    return counted
+
+
 def test_a_card_dealt_while_a_reflection_sways_beside_the_pile_is_read():
     """A lamp's reflection beside the pile (not clipping) sways in every frame: to the motion
     test that was movement near the pile, so the table never lay still, no look was taken and
     the cards dealt meanwhile were passed over in silence. Movement near the pile with no
     hand in view (nothing moving reaches the view's edge) is light, or a card landing on its
     own: the table is looked at all the same, a frame later."""
-    order = [Card.parse(c) for c in ("9O", "8O", "1C")]
-    deal = deckdraw.deal(order, seed=21)
-    h, w = deal.frames[0].shape[:2]
-    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-    tracker = DealTracker(deckdraw.learnt("A"))
-    counted = []
-    for n, frame in enumerate(deal.frames + deal.frames[-1:] * 4):
-        if tracker.cards:  # the first card lies there: the reflection sways beside the pile
-            x = w / 2 + 180 + 24 * (n % 2)
-            spot = 110.0 * np.exp(-((xx - x) ** 2 + (yy - h / 2) ** 2) / (2 * 22.0 ** 2))
-            frame = np.clip(frame + spot[..., None], 0, 255).astype(np.uint8)
-        counted += [e.card for e in tracker.feed(frame) if e.kind == COUNTED]
-    assert counted == order
+    assert dealt_under_a_swaying_reflection(from_first_frame=False) == DEALT_ORDER
 
 
 def test_the_first_cards_are_read_when_a_reflection_sways_from_the_first_frame():
@@ -169,15 +177,4 @@ def test_the_first_cards_are_read_when_a_reflection_sways_from_the_first_frame()
     passed over in silence). Movement with no hand in it, less than half a card's worth, is
     light before the pile is known too: the table is taken under it, and a card is counted
     only where it lay a frame before (never one still in the air)."""
-    order = [Card.parse(c) for c in ("9O", "8O", "1C")]
-    deal = deckdraw.deal(order, seed=21)
-    h, w = deal.frames[0].shape[:2]
-    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-    tracker = DealTracker(deckdraw.learnt("A"))
-    counted = []
-    for n, frame in enumerate(deal.frames + deal.frames[-1:] * 4):
-        x = w / 2 + 180 + 24 * (n % 2)
-        spot = 110.0 * np.exp(-((xx - x) ** 2 + (yy - h / 2) ** 2) / (2 * 22.0 ** 2))
-        frame = np.clip(frame + spot[..., None], 0, 255).astype(np.uint8)
-        counted += [e.card for e in tracker.feed(frame) if e.kind == COUNTED]
-    assert counted == order
+    assert dealt_under_a_swaying_reflection(from_first_frame=True) == DEALT_ORDER
