@@ -254,13 +254,13 @@ class PileReader:
         in the copy's pixels, and the card markers' median side in the photo's (None: none)."""
         h, w = gray.shape[:2]
         seen = cv2.resize(gray, (int(round(w * f)), int(round(h * f))), interpolation=cv2.INTER_AREA) if f < 1 else gray
-        corners, ids, unread = self._detect(seen, floor_px=MIN_SOFT_SIDE_PX * f)
+        corners, ids, unread = self._detect(seen, floor_px=MIN_SOFT_SIDE_PX * f, copy=f < 1)
         side = self._last_side.get(seen.shape[1::-1])
         side = side / f if side is not None and any(i < len(DECK) for i in ids) else None
         self._photo_side[(w, h)] = side
         return corners, ids, unread, side
 
-    def _detect(self, seen: np.ndarray, *, floor_px: float = MIN_SOFT_SIDE_PX) -> tuple[list, list, list]:
+    def _detect(self, seen: np.ndarray, *, floor_px: float = MIN_SOFT_SIDE_PX, copy: bool = False) -> tuple[list, list, list]:
         """The detector on the mat's region of ``seen`` (vision.matregion), widened while
         cards turn up near its edge: (corners, ids, squares not read), in ``seen``'s pixels."""
         search, offset = self._region.search_image(seen)
@@ -268,8 +268,10 @@ class PileReader:
         on_mat = self._region.marker_px(size, marker_side_mm(self.sticker_mm))
         expected = on_mat or self._last_side.get(size)
         denoise = expected is not None and expected >= DENOISE_FROM_PX
-        # (no size known yet: a frame under COARSE_WIDTH wide shows markers under 20 px at a table's height)
-        small = (expected or (DENOISE_FROM_PX if size[0] >= COARSE_WIDTH else 0.0)) < DENOISE_FROM_PX
+        # (no size known yet: a frame under COARSE_WIDTH wide shows markers under 20 px at a table's
+        # height; a smaller copy of a bigger frame shows markers that were 20 px and more: 3 %)
+        small = (on_mat is not None and on_mat < DENOISE_FROM_PX) if copy else \
+            (expected or (DENOISE_FROM_PX if size[0] >= COARSE_WIDTH else 0.0)) < DENOISE_FROM_PX
         corners: list[np.ndarray] = []
         ids: list[int] = []
         unread: list[np.ndarray] = []
