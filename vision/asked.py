@@ -6,7 +6,8 @@ found. Such a card must never be left out in silence. Two kinds of evidence are 
 about, each once per place:
 
 - ``"unread"``: a square that looks like a marker (vision.softdecode.looks_like_marker)
-  and that the soft decision refused: a sticker seen but not read;
+  and that the soft decision refused, washed out, or fitted by a card's code but for a cell
+  or two however sharp (``ReadResult.doubted``): a sticker seen but not read;
 - ``"glare"``: a burnt-out patch on the mat at least a sticker across
   (vision.highlights.glare_patches) that stickers read do not cover.
 
@@ -93,6 +94,9 @@ def asked_places(image: np.ndarray, result: ReadResult, *, sticker_mm: float) ->
     seen = [(q, GLARE) for q in glare_patches(gray, result, 0.8 * side)
             if (q.max(axis=0) - q.min(axis=0)).min() >= 0.8 * side]
     seen += [(q, UNREAD) for q in result.unread if _washed_out(gray, q)]
+    # (a sharp square one card's code fits but for a cell: that card's sticker, dust or a glint
+    # on a cell; left out in silence before: a 17 px sticker in plain light, 8C)
+    seen += [(np.asarray(q), UNREAD) for q in result.doubted]
     out: list[Ask] = []
     for quad, why in seen:
         quad = np.asarray(quad, np.float32).reshape(4, 2)

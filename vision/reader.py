@@ -85,13 +85,14 @@ DENOISE_SIGMA = 0.6
 # the mat's corner markers (30 mm) are 3.1 card markers (9.6 mm) wide, and up to 1.31 times
 # that where the camera is nearer: the detector reads them too (the mat's homography)
 MAT_MARKER_SIDES = 4.2
-# markers under DENOISE_FROM_PX on the mat (720p): the card's index pip printed a cell or two
-# from the sticker's corner joins its black ring at the threshold, and the joined outline is
-# not a square at the detector's 3 % polygon tolerance: 3 cards of 852 at 720p were neither
-# read nor asked about. At 4.5 % the bump is smoothed over. Only where the mat gives the
-# sticker's size in mm (vision.squares.SOFT_SIZE): on a bare checked cloth the looser outline
-# makes squares of the cloth's checks that are asked about. Bigger markers keep 3 %: their
-# pips lie clear, and more tolerance only brings more squares to look at
+# markers under DENOISE_FROM_PX (720p): the card's index pip printed a cell or two from the
+# sticker's corner joins its black ring at the threshold, and the joined outline is not a
+# square at the detector's 3 % polygon tolerance: 3 cards of 852 at 720p were neither read nor
+# asked about. At 4.5 % the bump is smoothed over. On the mat and off it: off the mat (a bare
+# gingham cloth) a veiled 14 px sticker whose pip joined its ring was left out in silence
+# (10B); the cloth's checks the looser outline adds stop at the sticker's size and the cheap
+# look (vision.squares.soft_look), as on the mat. Bigger markers keep 3 %: their pips lie
+# clear, and more tolerance only brings more squares to look at
 SMALL_MARKER_POLY = 0.045
 # markers this big on the search copy (px) and over: the next frame of the size is searched on
 # a copy COARSE_SCALE as wide, where they are still this big
@@ -174,12 +175,13 @@ class PileReader:
         if coarse:  # (the corners to the photo's pixel, where they are sharp: the soft decision too)
             corners, unread = _refined(gray, corners), _refined(gray, unread)
         not_read: list[np.ndarray] = []
+        doubted: list[np.ndarray] = []
         margins = [HARD_MARGIN] * len(corners)
         if self.marks == "aruco" and len(unread):
             to_mm = self._region.to_mm((int(round(w * f)), int(round(h * f))))
             if to_mm is not None and f < 1:  # the photo's pixels to the search copy's, then mm
                 to_mm = to_mm @ np.array([[f, 0, 0.5 * f - 0.5], [0, f, 0.5 * f - 0.5], [0, 0, 1]])
-            more_c, more_i, more_m, not_read = soft_look(gray, self._soft, corners, ids, unread,
+            more_c, more_i, more_m, not_read, doubted = soft_look(gray, self._soft, corners, ids, unread,
                                                                  marker_mm=marker_side_mm(self.sticker_mm), to_mm=to_mm)
             corners += more_c
             ids += more_i
@@ -193,7 +195,7 @@ class PileReader:
                 mats[mid] = q
             elif 0 <= i < len(DECK):
                 aruco_cards.append((DECK[i], q, margin))
-        result = ReadResult(cards=[], detections=[], image_size=(w, h), unread=not_read)
+        result = ReadResult(cards=[], detections=[], image_size=(w, h), unread=not_read, doubted=doubted)
         self._find_mat(mats, result)
 
         if self.marks == "aruco":
@@ -252,13 +254,13 @@ class PileReader:
         in the copy's pixels, and the card markers' median side in the photo's (None: none)."""
         h, w = gray.shape[:2]
         seen = cv2.resize(gray, (int(round(w * f)), int(round(h * f))), interpolation=cv2.INTER_AREA) if f < 1 else gray
-        corners, ids, unread = self._detect(seen, floor_px=MIN_SOFT_SIDE_PX * f)
+        corners, ids, unread = self._detect(seen, floor_px=MIN_SOFT_SIDE_PX * f, copy=f < 1)
         side = self._last_side.get(seen.shape[1::-1])
         side = side / f if side is not None and any(i < len(DECK) for i in ids) else None
         self._photo_side[(w, h)] = side
         return corners, ids, unread, side
 
-    def _detect(self, seen: np.ndarray, *, floor_px: float = MIN_SOFT_SIDE_PX) -> tuple[list, list, list]:
+    def _detect(self, seen: np.ndarray, *, floor_px: float = MIN_SOFT_SIDE_PX, copy: bool = False) -> tuple[list, list, list]:
         """The detector on the mat's region of ``seen`` (vision.matregion), widened while
         cards turn up near its edge: (corners, ids, squares not read), in ``seen``'s pixels."""
         search, offset = self._region.search_image(seen)
@@ -266,11 +268,15 @@ class PileReader:
         on_mat = self._region.marker_px(size, marker_side_mm(self.sticker_mm))
         expected = on_mat or self._last_side.get(size)
         denoise = expected is not None and expected >= DENOISE_FROM_PX
+        # (no size known yet: a frame under COARSE_WIDTH wide shows markers under 20 px at a table's
+        # height; a smaller copy of a bigger frame shows markers that were 20 px and more: 3 %)
+        small = (on_mat is not None and on_mat < DENOISE_FROM_PX) if copy else \
+            (expected or (DENOISE_FROM_PX if size[0] >= COARSE_WIDTH else 0.0)) < DENOISE_FROM_PX
         corners: list[np.ndarray] = []
         ids: list[int] = []
         unread: list[np.ndarray] = []
         for _ in range(2):  # the region, and once widened (a fan beyond the mat)
-            self._tune(max(search.shape[:2]), on_mat, floor_px, small=on_mat is not None and on_mat < DENOISE_FROM_PX)
+            self._tune(max(search.shape[:2]), on_mat, floor_px, small=small)
             c, i, u = self._detector.detectMarkers(cv2.GaussianBlur(search, (0, 0), DENOISE_SIGMA) if denoise else search)
             seen_before = [q.reshape(4, 2) for q in corners + unread]
             fresh_c = [q.reshape(4, 2) + offset for q in c]

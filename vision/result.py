@@ -74,6 +74,8 @@ class ReadResult:
     # squares of a sticker's size seen but not read (soft decision refused them): the
     # preview marks them so the player moves just that card
     unread: list[np.ndarray] = field(default_factory=list)
+    # those of them a card's code fits but for a cell or two: a card of ours, always asked about
+    doubted: list[np.ndarray] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     # places where a card may lie unread (glare, a sticker seen but not read): the kiosk
     # asks the player to move the card there (vision.asked)
@@ -100,6 +102,7 @@ class ReadResult:
             homography=None if self.homography is None else self.homography @ s,
             rejected=[(c * factor, why) for c, why in self.rejected],
             unread=[c * factor for c in self.unread],
+            doubted=[c * factor for c in self.doubted],
             problems=list(self.problems),
             asked=[Ask(a.corners * factor, a.why) for a in self.asked],
             image_size=(int(round(self.image_size[0] * factor)), int(round(self.image_size[1] * factor))),

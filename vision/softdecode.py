@@ -32,7 +32,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from vision.marks import ALL_IDS, FAMILY
+from vision.marks import ALL_IDS, CARD_IDS, FAMILY
 
 MARKER_CELLS = 8  # 6x6 bits and a one-cell black border
 QUIET = 1.0  # the printed white quiet zone around the marker, in cells
@@ -47,13 +47,16 @@ class SoftRead:
     """One square decided: ``index`` into ``vision.marks.ALL_IDS`` (None: not read),
     ``rotation`` (quarter turns that bring the code upright), ``margin`` (nats over the best
     other marker), ``fit`` (correlation of the cells with the chosen code), and ``corners``
-    (refined, in the image, starting at the code's own top-left)."""
+    (refined, in the image, starting at the code's own top-left). ``doubted``: not read,
+    yet one card's code fits it clearly (fit and margin passed) and only a cell or two say
+    otherwise: a sticker of ours, a card that must be asked about, not left out."""
     index: int | None
     rotation: int
     margin: float
     fit: float
     corners: np.ndarray
     why: str = ""
+    doubted: bool = False
 
     @property
     def read(self) -> bool:
@@ -367,8 +370,9 @@ class SoftDecoder:
         # some other print): some other 36 bits explain the square clearly better
         gain, flipped = _free_gain(obs_c / np.sqrt(ss), self._bits[self._code[best]],
                                    self._c0[self._blur[best]], self._k[rot, self._blur[best]], self._n)
+        card = ours < len(CARD_IDS)  # (a card, not a mat corner)
         if gain > self.max_free_gain:
-            return SoftRead(None, rot, margin, fit, upright, f"{flipped} cells say otherwise (+{gain:.1f})")
+            return SoftRead(None, rot, margin, fit, upright, f"{flipped} cells say otherwise (+{gain:.1f})", card)
         # contrast fitted for the chosen code: a cell far on the wrong side is a sticker
         # partly covered or a different pattern, however well the rest fits
         t = self._t[best]
@@ -376,5 +380,5 @@ class SoftDecoder:
         resid = obs_c - b * t
         span = b * float(t.max() - t.min())
         if span <= 0 or float(np.abs(resid).max()) > 0.5 * span:
-            return SoftRead(None, rot, margin, fit, upright, "a cell contradicts the code")
+            return SoftRead(None, rot, margin, fit, upright, "a cell contradicts the code", card)
         return SoftRead(ours, rot, margin, fit, upright)

@@ -72,13 +72,14 @@ def quad_ok(q: np.ndarray) -> tuple[bool, float, str]:
 
 
 def soft_look(gray: np.ndarray, decoder: SoftDecoder, corners, ids, unread, *, marker_mm: float,
-              to_mm: np.ndarray | None = None) -> tuple[list, list, list, list]:
+              to_mm: np.ndarray | None = None) -> tuple[list, list, list, list, list]:
     """Squares the detector found but could not read: soft decision (vision.softdecode)
     on each one of a sticker's size and shape that looks like a marker at all (a cheap
     look at all of them at once: a tablecloth's checks stop there) and does not overlap
     a marker already read. With the mat in view (``to_mm``: image px -> mat mm) a
-    sticker's size is known in mm (SOFT_SIZE). Returns (corners, ids, margins) read, and
-    the marker-like squares refused ("seen but not read")."""
+    sticker's size is known in mm (SOFT_SIZE). Returns (corners, ids, margins) read, the
+    marker-like squares refused ("seen but not read"), and those of them a card's code fits
+    but for a cell or two (``SoftRead.doubted``: a card to ask about however clear it looks)."""
     sides = [mean_side(q) for q, i in zip(corners, ids) if i < len(DECK)]
     typical = float(np.median(sides)) if sides else None
     lo, hi = (0.6 * typical, 1.6 * typical) if typical else (MIN_SOFT_SIDE_PX, 0.25 * min(gray.shape[:2]))
@@ -96,7 +97,7 @@ def soft_look(gray: np.ndarray, decoder: SoftDecoder, corners, ids, unread, *, m
     order = order[looks_like_marker(gray, quads[order])][:MAX_SOFT_CANDIDATES]
     taken_c = [q.reshape(4, 2).mean(axis=0) for q in corners]
     taken_s = [mean_side(q) for q in corners]
-    out_c, out_i, out_m, refused = [], [], [], []
+    out_c, out_i, out_m, refused, doubted = [], [], [], [], []
     for k in order:
         q = quads[k]
         if not quad_ok(q)[0]:
@@ -114,4 +115,6 @@ def soft_look(gray: np.ndarray, decoder: SoftDecoder, corners, ids, unread, *, m
             out_m.append(got.margin)
         else:
             refused.append(got.corners)
-    return out_c, out_i, out_m, refused
+            if got.doubted:
+                doubted.append(got.corners)
+    return out_c, out_i, out_m, refused, doubted

@@ -12,6 +12,11 @@ about (no place asked about lies on one of their stickers).
 ``BENCH_TABLES_FRAMES`` frames per resolution (24, cycling through the four surfaces);
 ``BENCH_TABLES_QUICK=1`` or ``--quick``: 8. Frames are rendered before each is timed
 (about 0.3 s of CPU a 1080p frame), not kept on disk.
+
+Then the **veiling reflection sweep** (``--sweep``, or ``BENCH_TABLES_SWEEP=1``): the lamp's
+reflection always on the pile, at each peak of ``VEILS`` (``marked_frame(veil=...)``), 8 frames
+a step and resolution (the four surfaces, on the mat and off it): what is read, asked about
+and left out in silence as the reflection burns the stickers out. Silent must stay 0.
 """
 
 from __future__ import annotations
@@ -25,7 +30,8 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from tests.realcam.rough.marked import RESOLUTIONS, marked_frames
+from tests.realcam.rough.marked import RESOLUTIONS, marked_frame, marked_frames
+from tests.realcam.rough.surfaces import HARD
 from vision.reader import PileReader
 
 
@@ -57,17 +63,30 @@ def _silent(f, result) -> int:
                for code in f.visible - got)
 
 
-def measure(n: int) -> dict[tuple[str, str], Tally]:
+VEILS = (0.0, 1.0, 2.0, 3.0, 4.5)  # the reflection's peak on the pile (1: a white card in full light)
+SWEEP_SEED0 = 27_000
+
+
+def _veiled(res: str, n: int):
+    for veil in VEILS:
+        for i in range(n):
+            yield f"veil {veil:.1f}", marked_frame(SWEEP_SEED0 + 100 * i + (0 if res == "720p" else 50), HARD[i % len(HARD)],
+                                                 resolution=res, on_mat=i % 2 == 0, veil=veil)
+
+
+def measure(n: int, *, sweep: bool = False) -> dict[tuple[str, str], Tally]:
     cv2.setNumThreads(1)
     rows: dict[tuple[str, str], Tally] = defaultdict(Tally)
     for res in RESOLUTIONS:
         reader = PileReader()
-        for f in marked_frames(res, n):
+        frames = _veiled(res, n) if sweep else ((None, f) for f in marked_frames(res, n))
+        for step, f in frames:
             start = time.process_time()
             result = reader.read(f.image)
             ms = 1000 * (time.process_time() - start)
             got = set(result.codes)
-            for key in ((res, "all"), (res, f.surface), (res, "on the mat" if f.on_mat else "no mat")):
+            keys = [(res, step)] if step else [(res, "all"), (res, f.surface), (res, "on the mat" if f.on_mat else "no mat")]
+            for key in keys:
                 t = rows[key]
                 t.frames += 1
                 t.visible += len(f.visible)
@@ -84,8 +103,10 @@ def main(argv: list[str] | None = None) -> None:
     quick = "--quick" in argv or os.environ.get("BENCH_TABLES_QUICK") == "1"
     n = 8 if quick else int(os.environ.get("BENCH_TABLES_FRAMES", "24"))
     start = time.monotonic()
-    rows = measure(n)
-    print(f"### Marked cards on hard tables ({n} frames a resolution; PileReader, one core)\n")
+    sweep = "--sweep" in argv or os.environ.get("BENCH_TABLES_SWEEP") == "1"
+    rows = measure(8 if sweep else n, sweep=sweep)
+    what = "veiling reflection on the pile, 8 frames a step" if sweep else f"{n} frames a resolution"
+    print(f"### Marked cards on hard tables ({what}; PileReader, one core)\n")
     print("| resolution | frames | n | visible cards | found | wrong | asked (places) | silent | "
           "ms/frame median / p95 / p99 / max |")
     print("|---|---|---|---|---|---|---|---|---|")

@@ -43,6 +43,10 @@ PRINT_LEFT = 0.03  # of a clipped card's core still dark: its print kept, only t
 # third): up to 1.11; enrolment photos of both deck styles: up to 1.15; a reflection on the card
 # that clips nothing: 1.50-1.62
 SHEEN_RATIO = 1.3
+# an outline on a paper-like table and the rim found round it again: within this share of its
+# short side (a card's own outline: 0-6 px of 150-190 at 1080p; one that took in marble: 40 px
+# off or no rim at all)
+CONFIRM = 0.06
 GROWN = 1.3  # the card's edge found round an outline this much bigger: that was printed on the card
 BUSY = 0.02  # of a region's pixels on strong edges: printed (a card), not a patch of the table
 CUT_SOLID = 0.7  # of its convex hull a region cut by the photo's edge fills to be a card's corner
@@ -51,6 +55,7 @@ GLARE_MSG = "a reflection touches the card: move it away from the light"
 CUT_MSG = "the card is cut by the photo's edge: move it to the middle"
 TWO_MSG = "more than one card: leave one card alone"
 NONE_MSG = "no card found: lay the card face up in the middle"
+EDGE_MSG = "the card's edge does not show on this table (white on white): lay the card on the mat"
 
 
 def _overlap(a: Blob, b: Blob) -> float:
@@ -263,13 +268,25 @@ def find_card_on_mat(image: np.ndarray, *, work_width: int = 640) -> np.ndarray:
     # tinted panel, or no edge at all: the card's edge is then found from its steps of light)
     rim = card_rim(image, quad)
     if rim is None:
-        return fitted
+        return _confirmed(image, fitted)
     inside = cv2.pointPolygonTest(rim.reshape(-1, 1, 2), tuple(map(float, np.mean(fitted, axis=0))), False) > 0
     grown = cv2.contourArea(rim) >= GROWN * cv2.contourArea(np.float32(fitted)) and inside
     if not grown and fitted is not refined:
-        return fitted
+        return _confirmed(image, fitted)
     _check_light(image, rim, work_width)
-    return rim
+    return _confirmed(image, rim)
+
+
+def _confirmed(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """An outline on a table as pale as the paper, kept only when the card's printed frame
+    confirms it: the rim found round it again (vision.deck.rim) lies on it. An outline that took
+    in a patch of marble beside the card, or a rectangle of its veins, is refused: the card's
+    edge does not show there (the mat shows it)."""
+    again = card_rim(image, quad)
+    short = float(min(np.linalg.norm(np.roll(quad, -1, axis=0) - quad, axis=1)))
+    if again is None or np.linalg.norm(order_quad(again) - order_quad(quad), axis=1).max() > CONFIRM * short:
+        raise EnrolmentError(EDGE_MSG, reason="no_card", where=np.float32(quad))
+    return quad
 
 
 def _check_light(image: np.ndarray, quad: np.ndarray, work_width: int) -> None:

@@ -95,19 +95,21 @@ def card_rim(image: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
         frames.append(strong[-1] if strong else None)
     if sum(f is None for f in frames) > 1:
         return None
-    inferred = None in frames
-    for i, f in enumerate(frames):  # (one side that does not step clearly: the card's shape,
-        if f is None:  # the side as far out as its opposite one if either shape is possible)
-            o = (i + 2) % 4
-            along = lengths[i] + frames[(i + 1) % 4] + frames[(i + 3) % 4]
-            options = [d - lengths[(i + 1) % 4] - frames[o] for d in (along * CARD_ASPECT, along / CARD_ASPECT)]
-            options = [k for k in options if k >= -REACH_IN * lengths.min()] or options
-            frames[i] = min(options, key=lambda k: abs(k - frames[o]))
+    inferred = frames.index(None) if None in frames else None
+    ratio = 1.0
+    if inferred is not None:  # (one side that does not step clearly: the card's shape, the
+        i, o = inferred, (inferred + 2) % 4  # side as far out as its opposite one if either shape is possible)
+        along = lengths[i] + frames[(i + 1) % 4] + frames[(i + 3) % 4]
+        options = [(r, along * r - lengths[(i + 1) % 4] - frames[o]) for r in (CARD_ASPECT, 1 / CARD_ASPECT)]
+        options = [rk for rk in options if rk[1] >= -REACH_IN * lengths.min()] or options
+        ratio, frames[i] = min(options, key=lambda rk: abs(rk[1] - frames[o]))
     # across the frame from side i to side i+2: side i+1's length, and both sides' steps out
     short = min(lengths[(i + 1) % 4] + frames[i] + frames[(i + 2) % 4] for i in range(4))
     m = _margin(lengths, frames, sides, short, inferred)
     if m is None:
         return None
+    if inferred is not None:  # (the PAPER has a card's shape, not the frame printed m inside it:
+        frames[inferred] += 2 * m * (ratio - 1)  # (along + 2m) * ratio = across + 2m)
     offsets = []
     for i, (_, score, at) in enumerate(sides):  # (each side's own faint step there, if any)
         near = [k for k in _peaks(score, at, FAINT) if abs(k - frames[i] - m) <= AGREE * short]
@@ -127,20 +129,34 @@ def card_rim(image: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
     return rim / s
 
 
-def _margin(lengths: np.ndarray, frames: list[float], sides: list, short: float, inferred: bool) -> float | None:
+def _margin(lengths: np.ndarray, frames: list[float], sides: list, short: float, inferred: int | None) -> float | None:
     """The margin from the frame out to the paper's edge, the same on every side (a card is
     printed square on its paper): where two sides at least step faintly (the paper meets a
-    pale marble) near the margin that gives the card's shape, or else that margin."""
+    pale marble) near the margin that gives the card's shape, or else that margin. The
+    ``inferred`` side (placed by the shape, not seen) has no step of its own to share.
+    Without the shape to go by, the margin the sides step at most strongly together: the
+    paper's edge, not its thin shadow's a pixel or three further out."""
     across = sorted(lengths[(i + 1) % 4] + frames[i] + frames[(i + 2) % 4] for i in range(2))
     shaped = (across[1] - CARD_ASPECT * across[0]) / (2 * (CARD_ASPECT - 1))
-    beyond = [[k - frames[i] for k in _peaks(score, at, FAINT) if 1.0 < k - frames[i] <= MARGIN * short]
+    beyond = [[(k - frames[i], float(score[np.searchsorted(at, k)])) for k in _peaks(score, at, FAINT)
+               if 1.0 < k - frames[i] <= MARGIN * short] if i != inferred else []
               for i, (_, score, at) in enumerate(sides)]
-    shared = [m for side in beyond for m in side if sum(any(abs(k - m) <= 1.5 for k in o) for o in beyond) >= 2]
-    if not inferred and 0 <= shaped <= MARGIN * short:
+
+    def support(m: float) -> tuple[int, float]:  # (sides stepping there, their summed strength)
+        near = [max((s for k, s in side if abs(k - m) <= 1.5), default=0.0) for side in beyond]
+        return sum(s > 0 for s in near), sum(near)
+
+    shared = [m for side in beyond for m, _ in side if support(m)[0] >= 2]
+    if inferred is None and 0 <= shaped <= MARGIN * short:
         near = [m for m in shared if abs(m - shaped) <= AGREE * short]
         m = min(near, key=lambda k: abs(k - shaped)) if near else shaped
-    elif shared or inferred:
-        m = max(shared, default=0.0)
+    elif shared:  # (the sides' own steps round the strongest shared margin, by their strength)
+        m0 = max(shared, key=lambda k: (support(k)[1], -k))
+        at_m0 = [max((ks for ks in side if abs(ks[0] - m0) <= 1.5), key=lambda ks: ks[1]) for side in beyond
+                 if any(abs(k - m0) <= 1.5 for k, _ in side)]
+        m = sum(k * s for k, s in at_m0) / sum(s for _, s in at_m0)
+    elif inferred is not None:
+        m = 0.0
     else:
         return None
     return m
