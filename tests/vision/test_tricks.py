@@ -15,6 +15,7 @@ from kiosk.game.handrecord import CardPlayed, HandInPlay
 from kiosk.game.rules import Rules
 from tests.overhead.frames import Sequence, overhead
 from tests.bench.bench_tricks import learnt_deck
+from vision.deck.views import views_around
 from vision.tricks import TrickAsk, TrickPlay, TrickReader
 
 
@@ -146,3 +147,47 @@ def test_a_trick_swept_off_clears_the_places_for_the_next():
     plays = [e for f in seq.frames(limit=until) for e in reader.feed(f.image)]
     assert [(p.trick, p.seat, p.card.code) for p in plays] == [(p.trick, p.seat, p.code) for p in seq.plan.plays]
     assert [t.winner for t in reader.hand.tricks] == seq.plan.check["winners"]
+
+
+def test_a_card_never_seen_still_is_asked_once_the_next_seat_lies_named():
+    """Players lay in turn: the leader's card hidden from the camera (the bare table painted
+    over it, as a reflection swaying over it hides it), the second seat's card, named, says
+    the leader's lies there: asked about at once, not when the trick is taken off; the
+    answer lets the waiting cards in, in turn order."""
+    seq, frames = one_trick()
+    first, second = seq.plan.plays[:2]
+    hm = seq.pose.table_to_image(seq.size)
+    quad = cv2.perspectiveTransform(np.float32([[[0, 0], [61, 0], [61, 95], [0, 95]]]), hm @ first.place)[0]
+    mask = np.zeros(frames[0].shape[:2], np.uint8)
+    cv2.fillConvexPoly(mask, np.round(quad.mean(0) + (quad - quad.mean(0)) * 1.3).astype(np.int32), 1)
+    hidden = [np.where(mask[..., None] > 0, frames[0], image) if n >= seq.frame_of(first.lands_s) else image
+              for n, image in enumerate(frames)]
+    reader = TrickReader(trick_deck(), seq.seats_px, hand_of(seq), frame_size=seq.size)
+    plays, asks = [], []
+    for n, image in enumerate(hidden):
+        for e in reader.feed(image):
+            if isinstance(e, TrickAsk):
+                asks.append((n, e))
+                plays += reader.answer(e.seat, Card.parse(first.code))
+            else:
+                plays.append(e)
+    assert [(a.trick, a.seat, a.reason) for _, a in asks] == [(1, first.seat, "unnamed")]
+    assert asks[0][0] - seq.frame_of(second.still_s) <= 5  # half a second after the next card lay still
+    assert [(p.seat, p.card.code) for p in plays] == [(p.seat, p.code) for p in seq.plan.plays]
+
+
+def test_a_card_already_played_is_no_rival_and_never_renamed():
+    """The deck's naming with cards ruled out (trick mode: already played): every other card
+    ruled out, the card seen is named as itself; itself ruled out, it is still named as
+    itself (for the reader to refuse as played), never as the next best."""
+    seq, frames = one_trick()
+    play = seq.plan.plays[0]
+    hm = seq.pose.table_to_image(seq.size)
+    quad = cv2.perspectiveTransform(np.float32([[[0, 0], [61, 0], [61, 95], [0, 95]]]), hm @ play.place)[0]
+    deck = trick_deck()
+    views = views_around(frames[seq.frame_of(play.still_s) + 2], quad, reach=9)
+    card = Card.parse(play.code)
+    others = [c for c in deck.cards if c != card]
+    assert deck.identify(views).card == card
+    assert deck.identify(views, ruled_out=others).card == card
+    assert deck.identify(views, ruled_out=[card]).card == card
