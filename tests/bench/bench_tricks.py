@@ -20,6 +20,7 @@ from __future__ import annotations
 import sys
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -57,17 +58,26 @@ class HandResult:
     from_laid: list[int] | None = None  # frames from the card let go of (the hand still over it)
 
 
-def learnt_deck():
-    """The whole fournier deck learnt from the realistic camera's enrolment photos (kept on
-    disk next to the frames: 48 renders take a few minutes on a busy machine)."""
+def learnt_deck(codes: tuple[str, ...] | None = None):
+    """The whole fournier deck (or only ``codes`` of it) learnt from the realistic camera's
+    enrolment photos, kept on disk next to the frames (48 renders take a few minutes on a
+    busy machine; even a trick's 8 cards take seconds, in every test that reads a trick)."""
+    import hashlib
+
     from tests.realcam.dataset import cache_dir, generator_version
     from tests.vision.realdeck import learnt
     from vision.deck.store import load_model, save_model
 
-    path = cache_dir() / f"overhead-deck-fournier-{generator_version()}.npz"
+    import vision.deck
+
+    codes = tuple(c.code for c in DECK) if codes is None else tuple(codes)
+    part = "" if len(codes) == len(DECK) else "-" + hashlib.sha1(",".join(codes).encode()).hexdigest()[:12]
+    # learnt afresh when the learning itself changes (vision/deck), not only the photos
+    learning = hashlib.sha1(b"".join(f.read_bytes() for f in sorted(Path(vision.deck.__file__).parent.glob("*.py"))))
+    path = cache_dir() / f"overhead-deck-fournier{part}-{generator_version()}-{learning.hexdigest()[:10]}.npz"
     if path.exists():
         return load_model(path)
-    model = learnt("fournier", tuple(c.code for c in DECK))
+    model = learnt("fournier", codes)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         save_model(model, path)

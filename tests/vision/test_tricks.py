@@ -14,7 +14,8 @@ from kiosk.game import Card
 from kiosk.game.handrecord import CardPlayed, HandInPlay
 from kiosk.game.rules import Rules
 from tests.overhead.frames import Sequence, overhead
-from tests.vision.realdeck import learnt
+from tests.bench.bench_tricks import learnt_deck
+from vision.deck.views import views_around
 from vision.tricks import TrickAsk, TrickPlay, TrickReader
 
 
@@ -24,12 +25,13 @@ def one_trick() -> tuple[Sequence, list]:
     return seq, [f.image for f in seq.frames()]
 
 
+@lru_cache(maxsize=4)
 def trick_deck(without: str | None = None):
     """The trick's cards and the same ranks in two other suits (their closest rivals)."""
     seq, _ = one_trick()
     codes = {p.code for p in seq.plan.plays}
     codes |= {f"{Card.parse(c).rank}{s}" for c in codes for s in "OC"}
-    return learnt("fournier", tuple(sorted(codes - {without})))
+    return learnt_deck(tuple(sorted(codes - {without})))
 
 
 def hand_of(seq: Sequence, first_lead: int | None = None) -> HandInPlay:
@@ -136,8 +138,56 @@ def test_seats_must_be_the_four():
 
 def test_a_trick_swept_off_clears_the_places_for_the_next():
     seq = overhead(4, mode="1080p", height_cm=95.0, tricks=2)
-    codes = sorted({p.code for p in seq.plan.plays})
-    reader = TrickReader(learnt("fournier", tuple(codes)), seq.seats_px, hand_of(seq), frame_size=seq.size)
-    plays = [e for f in seq.frames() for e in reader.feed(f.image)]
+    # the frames up to the last card's read (its still frame and the looks at it): the frames
+    # after it, the second trick swept off, check nothing more here (a 1080p frame takes a
+    # quarter of a second to render on a fresh cache)
+    until = seq.frame_of(seq.plan.plays[-1].still_s) + 4
+    reader = TrickReader(learnt_deck(tuple(sorted({p.code for p in seq.plan.plays}))), seq.seats_px, hand_of(seq),
+                         frame_size=seq.size)
+    plays = [e for f in seq.frames(limit=until) for e in reader.feed(f.image)]
     assert [(p.trick, p.seat, p.card.code) for p in plays] == [(p.trick, p.seat, p.code) for p in seq.plan.plays]
     assert [t.winner for t in reader.hand.tricks] == seq.plan.check["winners"]
+
+
+def test_a_card_never_seen_still_is_asked_once_the_next_seat_lies_named():
+    """Players lay in turn: the leader's card hidden from the camera (the bare table painted
+    over it, as a reflection swaying over it hides it), the second seat's card, named, says
+    the leader's lies there: asked about at once, not when the trick is taken off; the
+    answer lets the waiting cards in, in turn order."""
+    seq, frames = one_trick()
+    first, second = seq.plan.plays[:2]
+    hm = seq.pose.table_to_image(seq.size)
+    quad = cv2.perspectiveTransform(np.float32([[[0, 0], [61, 0], [61, 95], [0, 95]]]), hm @ first.place)[0]
+    mask = np.zeros(frames[0].shape[:2], np.uint8)
+    cv2.fillConvexPoly(mask, np.round(quad.mean(0) + (quad - quad.mean(0)) * 1.3).astype(np.int32), 1)
+    hidden = [np.where(mask[..., None] > 0, frames[0], image) if n >= seq.frame_of(first.lands_s) else image
+              for n, image in enumerate(frames)]
+    reader = TrickReader(trick_deck(), seq.seats_px, hand_of(seq), frame_size=seq.size)
+    plays, asks = [], []
+    for n, image in enumerate(hidden):
+        for e in reader.feed(image):
+            if isinstance(e, TrickAsk):
+                asks.append((n, e))
+                plays += reader.answer(e.seat, Card.parse(first.code))
+            else:
+                plays.append(e)
+    assert [(a.trick, a.seat, a.reason) for _, a in asks] == [(1, first.seat, "unnamed")]
+    assert asks[0][0] - seq.frame_of(second.still_s) <= 5  # half a second after the next card lay still
+    assert [(p.seat, p.card.code) for p in plays] == [(p.seat, p.code) for p in seq.plan.plays]
+
+
+def test_a_card_already_played_is_no_rival_and_never_renamed():
+    """The deck's naming with cards ruled out (trick mode: already played): every other card
+    ruled out, the card seen is named as itself; itself ruled out, it is still named as
+    itself (for the reader to refuse as played), never as the next best."""
+    seq, frames = one_trick()
+    play = seq.plan.plays[0]
+    hm = seq.pose.table_to_image(seq.size)
+    quad = cv2.perspectiveTransform(np.float32([[[0, 0], [61, 0], [61, 95], [0, 95]]]), hm @ play.place)[0]
+    deck = trick_deck()
+    views = views_around(frames[seq.frame_of(play.still_s) + 2], quad, reach=9)
+    card = Card.parse(play.code)
+    others = [c for c in deck.cards if c != card]
+    assert deck.identify(views).card == card
+    assert deck.identify(views, ruled_out=others).card == card
+    assert deck.identify(views, ruled_out=[card]).card == card

@@ -20,6 +20,7 @@ Example::
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Collection
 
 import cv2
 import numpy as np
@@ -132,21 +133,24 @@ class DeckModel:
     def _corners_alike(self, i: int, j: int) -> float:
         return max(corner_score(self.corners[2 * i], self.corners[2 * j + o]) for o in (0, 1))
 
-    def identify(self, views: CardView | list[CardView]) -> Naming:
+    def identify(self, views: CardView | list[CardView], *, ruled_out: Collection[Card] = ()) -> Naming:
         """Name the card seen in ``views`` (one view, or the same card at several
         alignments: each learnt card scores its best alignment), or say it is not sure
-        (``card`` None)."""
+        (``card`` None). ``ruled_out``: cards that cannot lie there (trick mode: already
+        played); they are no rivals of the best card, which itself is never taken from the
+        others (a best card ruled out is named as it is, for the caller to refuse)."""
         views = [views] if isinstance(views, CardView) else views
+        out = frozenset(self.cards.index(c) for c in ruled_out if c in self.cards)
         # A reflection is first compared as it is: where it clips the paper white, the
         # learnt card is white too. Where it washed print out too, the margin is lost; then
         # the card is compared again on the cells the reflection spared only, on both
         # sides, and must clear twice the margins (less card is left to tell cards apart).
         seen = np.stack([v.whole for v in views])
-        naming = self._decide(local_contrast(seen) @ self.local.T, views, 1.0)
+        naming = self._decide(local_contrast(seen) @ self.local.T, views, 1.0, out)
         cells = views[0].glare_cells
         if naming.card is None and cells is not None and cells.any() and cells.mean() < MAX_SPARED_GLARE:
             hw = (CHROMA_H, CHROMA_W)
-            spared_naming = self._decide(spared(seen, cells, hw) @ spared(self.whole, cells, hw).T, views, 2.0)
+            spared_naming = self._decide(spared(seen, cells, hw) @ spared(self.whole, cells, hw).T, views, 2.0, out)
             if spared_naming.card is not None:
                 return spared_naming
         burnt = views[0].burnt_cells
@@ -155,22 +159,25 @@ class DeckModel:
             # around it, faint, still has its shapes (local contrast): compared on what is left.
             hw = (CHROMA_H, CHROMA_W)
             kept_naming = self._decide(kept(local_contrast(seen), burnt, hw) @ kept(self.local, burnt, hw).T, views,
-                                       KEPT_STRICT, least=KEPT_MARGIN)
+                                       KEPT_STRICT, out, least=KEPT_MARGIN)
             if kept_naming.card is not None:
                 return kept_naming
         return naming
 
-    def _decide(self, all_s: np.ndarray, views: list[CardView], strict: float, *, least: float = 0.0) -> Naming:
+    def _decide(self, all_s: np.ndarray, views: list[CardView], strict: float, out: frozenset[int] = frozenset(),
+                *, least: float = 0.0) -> Naming:
         """The naming from the views x learnt-views scores; ``strict`` multiplies the margins;
-        ``least``: the margin over every other card."""
+        ``out``: cards ruled out as rivals; ``least``: the margin over every other card."""
         k = int(np.argmax(all_s.max(axis=1)))
         s = all_s.max(axis=0)
         view = views[k]
         per_card = np.maximum(s[0::2], s[1::2])
         order = np.argsort(per_card)[::-1]
-        i, j = int(order[0]), int(order[1])
+        order = order[:1].tolist() + [c for c in order[1:].tolist() if c not in out]
+        i = int(order[0])
+        j = int(order[1]) if len(order) > 1 else i  # (the last card of a hand: no rival left)
         best, second = self.cards[i], self.cards[j]
-        score, margin = float(per_card[i]), float(per_card[i] - per_card[j])
+        score, margin = float(per_card[i]), float(per_card[i] - per_card[j]) if j != i else 1.0
         # Cards of the same rank differ by suit: colour and pips, the whole card decides.
         same_rank = [k for k in order[1:] if self.cards[int(k)].rank == best.rank]
         suit_margin = float(per_card[i] - per_card[same_rank[0]]) if same_rank else 1.0

@@ -36,6 +36,7 @@ READ_TRIES = 4  # frames a card is looked at before it is asked about
 WHOLE_TRICK_S = 2.0  # the least time four cards are laid and swept off in: a longer gap may hide a trick
 REACH = 9  # warp px the outline may be off (views_around)
 ZONE = 0.6  # of the nearest other seat's distance: farther off, not that seat's card
+WAIT_FRAMES = 2  # a later seat's card waiting this long: the seat to play was passed over unread
 LONG_SIDE = (0.25, 0.85)  # a card's long side against the distance between neighbouring seats
 
 
@@ -72,6 +73,8 @@ class _Seen:
     tries: int = 0
     card: Card | None = None  # named, waiting for its turn
     asked: bool = False
+    held: bool = False  # not named after READ_TRIES looks, its seat's turn not come: asked when it comes
+    answered: bool = False  # ``card`` is the table's answer, not the camera's
     box: tuple[int, int, int, int] = field(default=(0, 0, 0, 0))
 
 
@@ -103,6 +106,7 @@ class TrickReader:
         self.down_box: dict[int, tuple[int, int, int, int]] = {}  # where it lies (work px)
         self.swept: dict[int, Card] = {}  # seat -> its card in the trick taken last
         self.asked_taken: tuple[int, int] | None = None  # (trick, seat) asked about last
+        self.asked_skipped: tuple[int, int] | None = None  # (trick, seat) asked as passed over
         self.taken = False  # the trick in play was taken off with cards not read: ask for them
         self.vanished: dict[int, Card] = {}  # seat -> its card, named and waiting for its turn, gone in this trick
         self.named: dict[int, Card] = {}  # seat -> a card the table named that the camera did not see
@@ -125,7 +129,7 @@ class TrickReader:
                 raise ValueError(f"no card is waiting at seat {seat}")
             self.named[seat] = card
         else:
-            seen.card, seen.asked = card, False
+            seen.card, seen.asked, seen.held, seen.answered = card, False, False, True
         return self._place()
 
     def lost(self, seconds: float) -> list[TrickEvent]:
@@ -176,7 +180,35 @@ class TrickReader:
             seen.patch = patch
             if seen.card is None and not seen.asked:
                 events += self._read(frame, seat, seen)
-        return events + self._place()
+        events += self._place()
+        return events + self._ask_skipped()
+
+    def _ask_skipped(self) -> list[TrickEvent]:
+        """Players lay in turn: a later seat's card of this trick lying named while the seat to
+        play has none named means that seat's card lies there unread (a reflection swaying
+        over it, never still to the camera). It is asked about at once, not when its trick
+        is taken off (the cards after it would wait as long). A card not named before its
+        seat's turn came is asked about now."""
+        seat = self.hand.to_play
+        if seat is None or self.taken or seat in self.named or (self.down and not self.hand.trick) \
+                or len(self.hands) > 1:  # (the trump not known: the leader is the first card laid)
+            return []
+        seen = self.seen.get(seat)
+        if seen is not None and seen.held:
+            seen.held = False
+            return [TrickAsk(self._trick_no(), seat, "unnamed", self.frame_no)]
+        if seen is not None and (seen.card is not None or seen.asked):
+            return []
+        played = {(self.hand.lead + k) % 4 for k in range(len(self.hand.trick))}
+        if not any(s.card is not None and not s.answered and t not in played and self.frame_no - s.since >= WAIT_FRAMES
+                   for t, s in self.seen.items() if t != seat):
+            return []
+        if self.asked_skipped == (self.hand.trick_number, seat):
+            return []
+        self.asked_skipped = (self.hand.trick_number, seat)
+        if seen is not None:
+            seen.asked = True
+        return [TrickAsk(self._trick_no(), seat, "unnamed", self.frame_no)]
 
     def _taken_unread(self) -> None:
         """The trick in play taken off before its cards were all read: every card that lay
@@ -223,7 +255,10 @@ class TrickReader:
 
     def _read(self, frame: np.ndarray, seat: int, seen: _Seen) -> list[TrickEvent]:
         quad = self._outline(frame, seen.patch)
-        naming = self.model.identify(views_around(frame, quad, reach=REACH))
+        # a card already in the hand cannot lie here: no rival of the card seen (a 10 is not
+        # held back for a 12 of its suit played before; at the last trick three cards are left)
+        naming = self.model.identify(views_around(frame, quad, reach=REACH),
+                                     ruled_out=[p.card for p in self.hand.events])
         seen.tries += 1
         card = naming.card
         if card is not None and card == self.swept.get(seat):
@@ -240,7 +275,12 @@ class TrickReader:
             return []
         if card is None:
             if seen.tries >= READ_TRIES:
-                seen.asked = True
+                seen.asked = True  # looked at enough
+                if seat != self.hand.to_play and len(self.hands) == 1:
+                    # not its turn: players lay in turn, so a card there is not yet the one it
+                    # will play (a reflection's still patch, more likely): asked when it is
+                    seen.held = True
+                    return []
                 return [TrickAsk(self._trick_no(), seat, "unnamed", self.frame_no)]
             return []
         seen.card = card

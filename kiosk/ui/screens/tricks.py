@@ -12,6 +12,7 @@ from is built here.
 
 from __future__ import annotations
 
+from kivy.clock import Clock
 from kivy.logger import Logger
 from kivy.properties import (BooleanProperty, DictProperty, ListProperty, NumericProperty, ObjectProperty,
                              StringProperty)
@@ -20,7 +21,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kiosk.game import Card, Suit
 from kiosk.table.trickcamera import TrickFeed
 from kiosk.ui import theme
-from kiosk.ui.i18n import _
+from kiosk.ui.i18n import _, ngettext
 from kiosk.ui.icons import SuitIcon
 from kiosk.ui.screens.base import KioskScreen, load_kv, player_name, trump_name
 from kiosk.ui.widgets import KButton
@@ -66,6 +67,8 @@ class TrickSeat(BoxLayout):
 
 load_kv(__file__)
 SUITS = (Suit.OROS, Suit.COPES, Suit.ESPASES, Suit.BASTOS)
+CAMERA_TICK_S = 1.0  # how often the camera's lost frames are counted again
+LATE_SHARE = 0.05  # of the frames lost: said in the alarm colour (cards may come and go unseen)
 
 
 def card_text(code: str | None) -> str:
@@ -96,11 +99,14 @@ class TricksScreen(KioskScreen):
     renunci_seat = NumericProperty(0)
     renunci_cards = ListProperty(["", ""])  # the card played, and the later card that proves it
     pick_question = StringProperty("")
+    camera_note = StringProperty("")  # the camera's frames lost, while it reads
+    camera_late = BooleanProperty(False)  # many of them: cards may come and go unseen
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
         self.feed: TrickFeed | None = None
         self._state, self._same = None, None
+        self._camera_clock = None
 
     def on_kv_post(self, base_widget) -> None:
         # the two contents of the panel (declared in tricks.kv), shown one at a time
@@ -129,12 +135,32 @@ class TricksScreen(KioskScreen):
         except Exception:  # noqa: BLE001 - no camera: the table names the cards by touch
             Logger.exception("kiosk: the trick camera failed to start")
             self.feed.attach(None)
+            return
+        self._camera_clock = Clock.schedule_interval(lambda dt: self.count_lost_frames(), CAMERA_TICK_S)
 
     def stop_camera(self) -> None:
         service = self.feed.service if self.feed is not None else None
+        if self._camera_clock is not None:
+            self._camera_clock.cancel()
+            self._camera_clock = None
         if service is not None:
             self.feed.attach(None)
             service.stop()
+        self.camera_note, self.camera_late = "", False
+
+    def count_lost_frames(self) -> None:
+        """The camera's frames the reader never saw (``TrickService.dropped``: replaced by a
+        newer one while it worked), out of all it gave: a busy kiosk reads fewer frames, and
+        the table should know why a card is asked for."""
+        service = self.feed.service if self.feed is not None else None
+        total = service.frames + service.dropped if service is not None else 0
+        if not total:
+            self.camera_note, self.camera_late = "", False
+            return
+        lost = service.dropped
+        self.camera_note = ngettext("Camera: {n} frame of {total} lost", "Camera: {n} frames of {total} lost",
+                                    lost).format(n=lost, total=total)
+        self.camera_late = lost > LATE_SHARE * total
 
     def _read(self) -> None:
         """The camera's cards reached the session: this screen redrawn (the state it
