@@ -103,3 +103,28 @@ def test_learn_deck_cells_show_the_number_and_the_suit_icon(kiosk):
     label, icon = ten.children[1], ten.children[0]
     assert label.text == "10" and icon.suit == "oros"
     d.shot()
+
+
+def test_history_items_hold_their_words_with_room_around(kiosk):
+    from tests.ui.flows import confirm, score_points
+    d = kiosk.start()
+    d.shots = False  # the way there is shot by other tests: History only
+    d.tap("new_match")
+    d.current.ids.team_a.text = "Els Avis"
+    d.tap("start")
+    bid(d, "oros", levels=("contro", "recontro"))
+    score_points(d, "A", 72)
+    confirm(d)
+    assert d.screen == "match_won"
+    d.tap("scoreboard")
+    d.tap("history")
+    for size in ((800, 480), (720, 1280)):
+        d.resize(size)
+        d.pump(3)
+        assert not truncated(d), truncated(d)  # "... · Han guanyat Els Avis" took a third line
+        for item in d.current.ids.matches.children:
+            item.texture_update()
+            room = (item.height - item.texture_size[1]) / 2
+            assert room >= 6 * d.app.u, (size, item.height, item.texture_size)
+    d.shots = True
+
