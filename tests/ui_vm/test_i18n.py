@@ -90,7 +90,7 @@ def test_every_message_is_translated_with_the_same_placeholders_and_none_is_stal
 # people (vosaltres, vosotros); a button's own words may be an infinitive ("Tancar"). These
 # are the singular forms the walkthrough found mixed in, where a sentence or clause starts.
 SINGULAR = {
-    "ca": r"(?:^|[:.,] )(Treu|Toca|Torna|Torna-ho|Prem|Canvia el|Tanca|Compta|escriu|fes servir|tria'n"
+    "ca": r"(?:^|[:.,] )(Treu|Toca|Torna|Torna-ho|Prem|Canvia el|Tanca|Compta|Aprèn|escriu|fes servir|tria'n"
           r"|corregeix-la|desfés-ne|desfés-les)\b",
     "es": r"(?:^|[:.,] )(Pon|Pulsa|Toca|Vuelve|Quita|Gira|Cuenta|escribe|usa|elige|deshaz|deshazlas)\b"
           r"|\b(Vuelva|Escriba|Espere|Conecte|deje|apártela|inténtelo|pulse)\b"
