@@ -58,9 +58,12 @@ def translate(message: Message, table: gettext.NullTranslations) -> str:
 def explain(exc: BaseException, language: str) -> str:
     """What to show a patron for ``exc`` in ``language`` (``ca``, ``es`` or ``en``).
 
-    English is ``str(exc)``. A message with no translation is shown in English; this never
-    raises.
+    English is ``str(exc)`` (a sentence's first letter capital, as the others: "Hand 2: ...").
+    A message with no translation is shown in English; this never raises.
     """
+    if language == "en" and isinstance(exc, BotifarraError):
+        text = str(exc)
+        return text[:1].upper() + text[1:]
     if language == "en" or not isinstance(exc, BotifarraError):
         return str(exc)
     try:

@@ -122,7 +122,7 @@ def test_sant_vicenc_on_botifarra_in_three_languages():
     assert exc.hand == 1
     assert exc.template == "{level} is not allowed when trump is botifarra (preset {preset})"
     assert exc.params == {"level": "sant_vicenc", "preset": "reglament"}
-    assert explain(exc, "en") == english
+    assert explain(exc, "en") == "Hand 1: " + english[len("hand 1: "):]  # a sentence on the banner
     assert explain(exc, "ca") == ("Mà 1: no es pot cantar Sant Vicenç quan el triomf és botifarra "
                                   "(modalitat reglament)")
     assert explain(exc, "es") == ("Mano 1: no se puede cantar San Vicente cuando el triunfo es "
@@ -212,7 +212,8 @@ def test_unknown_or_broken_translations_fall_back_to_english():
     assert explain(MatchStateError("nothing to undo"), "xx") == "nothing to undo"
     # an error built the old way (one finished text) still works everywhere
     old = InvalidCardError('hand 1: points must be an object such as {"A": 45}')
-    assert str(old) == explain(old, "en") == 'hand 1: points must be an object such as {"A": 45}'
+    assert str(old) == 'hand 1: points must be an object such as {"A": 45}'
+    assert explain(old, "en") == 'Hand 1: points must be an object such as {"A": 45}'
     assert explain(old, "ca") == 'Hand 1: points must be an object such as {"A": 45}'
 
 

@@ -45,7 +45,7 @@ class DealThrough(EventDispatcher):
     Args:
         app: the :class:`kiosk.ui.app.KioskApp` (the hardware's cues).
         service: the camera service now reading (``PileCamera.service``), or None.
-        cards: the cards counted so far that "Treu l'última" can take back, in dealing order.
+        cards: the cards counted so far that "Traieu l'última" can take back, in dealing order.
         remove: forget one of them (lifted off the pile again).
 
     Example::
@@ -53,7 +53,7 @@ class DealThrough(EventDispatcher):
         deal = DealThrough(app, service=lambda: pile.service, cards=lambda: pile.cards,
                            remove=pile.remove)
         deal.show(event)     # each reader event, on the UI thread
-        deal.take_back()     # "Treu l'última"
+        deal.take_back()     # "Traieu l'última"
     """
 
     last_card = StringProperty("")  # the card just counted, in words
@@ -106,7 +106,7 @@ class DealThrough(EventDispatcher):
         self.say(why)
 
     def take_back(self) -> None:
-        """"Treu l'última": forget the last card (the player lifts it off the pile)."""
+        """"Traieu l'última": forget the last card (the player lifts it off the pile)."""
         cards = self._cards()
         if not cards:
             return

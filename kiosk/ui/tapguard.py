@@ -13,6 +13,11 @@ happen. Two rules keep a tap from acting on something nobody chose:
   touch of a double tap on Undo (Redo already shown, nothing under the finger moved) never
   undoes a second thing. Typing (a pad's digits, a card tapped) writes only the draft and
   is not held: "44" tapped quickly is two fours.
+- **Taps that go on coming on the same spot are refused while they come.** A touch refused
+  near the last touch let act, within ``SETTLE_S`` of the touch before it, holds the
+  buttons under it again: three or four taps a third of a second apart on Confirm are
+  one "Confirm" and nothing on the screen it led to (the third would otherwise meet
+  "Triar triomf", settled by then). A person who reads the new screen pauses first.
 - **A touch that began before the screen changed never acts on the new one.** Every change
   the guard sees (a button appears, moves, changes or goes, or the screen is replaced) counts
   as a new content version; a touch lifted on a later version than it came down on is
@@ -39,6 +44,8 @@ from kivy.uix.widget import Widget
 SETTLE_S = 0.4
 # A button that moves by this much or less has not moved (a finger is ~10 mm: 50 px or more).
 NUDGE_PX = 3
+# A touch this near the last one let act is the same finger on the same spot (half a finger).
+SAME_SPOT_PX = 25
 
 Rect = tuple[float, float, float, float]
 
@@ -89,6 +96,8 @@ class TapGuard:
         self._down_version: dict[object, int] = {}
         self._swallowed: set[object] = set()
         self._lifted: tuple[float, float, float] | None = None  # the last touch let act: x, y, when
+        # taps on one spot: where the last touch let down was, and when the last touch there came
+        self._spot: tuple[float, float, float] | None = None
         self.swallowed_count = 0  # touches refused so far (logged, for the diagnostics)
 
     # ------------------------------------------------------------------ watching
@@ -154,12 +163,32 @@ class TapGuard:
     # ------------------------------------------------------------------ touches
     def on_touch_down(self, window, touch) -> bool:
         self.watch()
+        now = self.clock()
         if not self.settled(touch.x, touch.y):
             self._swallowed.add(touch.uid)
             self.swallowed_count += 1
+            self._tapping_on(touch.x, touch.y, now)
             return True
+        self._spot = (touch.x, touch.y, now)
         self._down_version[touch.uid] = self.version
         return False
+
+    def _tapping_on(self, x: float, y: float, now: float) -> None:
+        """A refused touch that goes on a series on one spot holds the buttons under it."""
+        if self._spot is None:
+            return
+        sx, sy, last = self._spot
+        if abs(x - sx) > SAME_SPOT_PX or abs(y - sy) > SAME_SPOT_PX or now - last >= self.settle_s:
+            return
+        self._spot = (sx, sy, now)
+        self._hold(x, y, now)
+
+    def _hold(self, x: float, y: float, now: float) -> None:
+        """The buttons at window point (x, y) held as if they had appeared at ``now``."""
+        for look, clip in self._shown:
+            bx, by, bw, bh = _intersect(look.rect, clip)
+            if bx <= x <= bx + bw and by <= y <= by + bh:
+                self._since[look] = now
 
     def on_touch_move(self, window, touch) -> bool:
         return touch.uid in self._swallowed
@@ -196,7 +225,4 @@ class TapGuard:
         now = self.clock()
         if now - at > 0.1:
             return
-        for look, clip in self._shown:
-            bx, by, bw, bh = _intersect(look.rect, clip)
-            if bx <= x <= bx + bw and by <= y <= by + bh:
-                self._since[look] = now
+        self._hold(x, y, now)

@@ -215,3 +215,4 @@ class SheetRow(ButtonBehavior, BoxLayout):
     total_a = StringProperty("")   # the running total after this hand, as on paper
     total_b = StringProperty("")
     header = BooleanProperty(False)
+    misdeal = BooleanProperty(False)  # nobody scored: the word takes trump, doubling and points

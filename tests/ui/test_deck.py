@@ -1,4 +1,4 @@
-"""Ordinary decks at the kiosk: "Aprèn la baralla" from the settings, and scoring a pile by
+"""Ordinary decks at the kiosk: "Aprendre la baralla" from the settings, and scoring a pile by
 dealing it face up (camera.marks = deck:NAME), on drawn frames played by the file camera."""
 
 from __future__ import annotations

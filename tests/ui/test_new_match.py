@@ -73,6 +73,8 @@ def test_the_pair_placeholders_are_in_the_kiosk_language(kiosk, language, us, yo
     ids = d.current.ids
     assert (ids.team_a.hint_text, ids.team_b.hint_text) == (us, you)
     assert ids.player_0.hint_text == ("Seat 1" if language == "en" else "Seient 1")
+    d.tap("start", shot=False)  # the pairs left unnamed are called what the form showed (not always Catalan)
+    assert (d.app.session.state.team_names["A"], d.app.session.state.team_names["B"]) == (us, you)
 
 
 def test_a_language_switch_keeps_what_was_typed(kiosk):

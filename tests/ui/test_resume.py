@@ -10,6 +10,7 @@ import pytest
 from kiosk.settings import Settings
 from kiosk.ui.i18n import _
 from tests.ui.flows import bid, confirm, score_points, start_match
+from tests.ui.readable import truncated
 
 pytestmark = pytest.mark.ui
 
@@ -120,3 +121,11 @@ def test_the_language_chosen_on_the_scoreboard_survives_a_restart(kiosk, tmp_pat
     d = kiosk.start(settings=Settings.load(path))
     assert d.app.language == chosen
     d.shot()
+    # the longest question there is, in Spanish, in portrait: whole (it took four lines, cut)
+    d.shots = False
+    d.resize((720, 1280))
+    start_match(d)
+    bid(d, "botifarra")
+    d.tap("new_match")
+    assert d.has("abandon_yes") and not truncated(d), truncated(d)
+    d.shots = True

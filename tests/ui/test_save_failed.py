@@ -52,7 +52,7 @@ def test_a_refused_save_keeps_the_hand_and_says_not_saved(kiosk, controls, facto
         other.execute("ROLLBACK")
         other.close()
     assert len(Journal(kiosk.db).load(d.app.session.state.match_id).hands) == 0  # nothing written
-    d.tap("confirm")  # "Torna-ho a provar"
+    d.tap("confirm")  # "Torneu-ho a provar"
     assert d.screen == "scoreboard" and d.app.session.state.totals["A"] > 0
     assert controls.status == "ready" and not d.app.banner.text
     assert len(Journal(kiosk.db).load(d.app.session.state.match_id).hands) == 1
@@ -76,6 +76,6 @@ def test_a_full_disk_refuses_the_hand_and_the_window_says_so(kiosk, tmp_path):
         d.shot(force=True)  # the message, at every size
         d.finish()
         filler.unlink()
-        d.tap("confirm", shot=False)  # "Torna-ho a provar": there is space again
+        d.tap("confirm", shot=False)  # "Torneu-ho a provar": there is space again
         assert d.screen == "scoreboard" and d.app.session.state.totals["A"] > 0
         kiosk.stop()

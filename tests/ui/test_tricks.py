@@ -70,7 +70,7 @@ def test_a_hand_played_by_camera_with_a_misread_the_last_trick_and_a_restart(kio
     d.tap(f"pick_{plays[3][2]}")  # the table names the card
     assert d.app.session.state.tricks.played == 4 and not s.seats[plays[3][1]]["ask"]
     camera(d, TrickAsk(2, plays[4][1], "unnamed", 0))  # the camera cannot name one
-    assert s.seats[plays[4][1]]["ask"] == "Torna a mostrar la carta"
+    assert s.seats[plays[4][1]]["ask"] == "Torneu a mostrar la carta"
     lay(d, plays[4:21])  # shown again: read
     view = d.app.session.state.tricks
     assert view.number == 6 and s.header.startswith(

@@ -140,10 +140,10 @@ def test_each_players_pile_dealt_face_up(kiosk):
         table.deal(d, anna, i)
         until(d, lambda: code in piles()[0], f"{code} counted")
     assert piles()[0] == ["1O", "9C", "5B"] and screen.deal.ticked
-    assert screen.deal.last_card == "5 bastos" and d.find("take_back").text == "Treu 5 bastos"
+    assert screen.deal.last_card == "5 bastos" and d.find("take_back").text == "Traieu 5 bastos"
     d.shot(state="counted")
     double_tap(d, "take_back")  # the button named another card at once: the second tap is held
-    assert piles()[0] == ["1O", "9C"] and d.find("take_back").text == "Treu 9 copes"
+    assert piles()[0] == ["1O", "9C"] and d.find("take_back").text == "Traieu 9 copes"
     assert screen.deal.last_card == "9 copes (manilla)" and "Traieu l'última" in screen.deal.ask
     table.lift(d, anna, 1)  # 5B lifted off
     table.deal(d, two, 2)  # a 2: not in the deck of three

@@ -11,6 +11,7 @@ import pytest
 
 from kiosk.commands.run import camera_factory
 from kiosk.settings import Settings
+from kiosk.ui.i18n import _
 from tests.ui.harness import SHOTS, SIZES
 from tests.ui.readable import seat_total_heights, truncated
 
@@ -72,6 +73,7 @@ def misdeal_undone(d, *, dealer: int, next_dealer: int) -> None:
     assert s.state.events == before + 1 and s.state.roles["dealer"] == next_dealer
     d.tap("undo")
     assert s.state.roles["dealer"] == dealer and s.state.game.rows == ()
+    assert _("the misdeal of hand {n}").split("{n}")[0] in d.current.undone_text  # not just "hand 1"
 
 
 def readable(d, seen: set[str], languages=("es", "ca")) -> None:

@@ -7,6 +7,7 @@ import pytest
 from kiosk.table import sheet_of
 from kiosk.ui.i18n import _
 from tests.ui.flows import bid, start_match
+from tests.ui.readable import truncated
 
 pytestmark = pytest.mark.ui
 
@@ -18,7 +19,16 @@ def test_a_misdeal_row_is_not_blank_and_its_undo_says_misdeal(kiosk):
     d.tap("confirm")
     assert sheet_of(d.app.session.match)[0].kind == "misdeal"
     row = [r for r in d.current.ids.sheet.children if getattr(r, "number", "") == "1"][0]
-    assert row.points == "0–0"
+    assert row.misdeal
+    for size in ((800, 480), (720, 1280)):  # the narrow sheets: no icon, so the word
+        d.resize(size)
+        cells = [w for w in row.walk(restrict=True) if getattr(w, "text", "")]
+        assert _("Misdeal") in [w.text for w in cells], (size, cells)
+        head = d.current.ids.sheet_head.children[0]
+        for cell, heading in zip(row.children[:2], head.children[:2]):  # the totals under their pair
+            assert abs(cell.x - heading.x) <= 3 * row.spacing and cell.right <= row.right + 1
+        assert not truncated(d), truncated(d)
+    d.resize((800, 480))
     d.tap("undo")
     question = [w.text for w in d.current.ids.actions.children if not hasattr(w, "action")]
     assert question and _("the misdeal of hand {n}").format(n=1) in question[0]
@@ -93,3 +103,28 @@ def test_learn_deck_cells_show_the_number_and_the_suit_icon(kiosk):
     label, icon = ten.children[1], ten.children[0]
     assert label.text == "10" and icon.suit == "oros"
     d.shot()
+
+
+def test_history_items_hold_their_words_with_room_around(kiosk):
+    from tests.ui.flows import confirm, score_points
+    d = kiosk.start()
+    d.shots = False  # the way there is shot by other tests: History only
+    d.tap("new_match")
+    d.current.ids.team_a.text = "Els Avis"
+    d.tap("start")
+    bid(d, "oros", levels=("contro", "recontro"))
+    score_points(d, "A", 72)
+    confirm(d)
+    assert d.screen == "match_won"
+    d.tap("scoreboard")
+    d.tap("history")
+    for size in ((800, 480), (720, 1280)):
+        d.resize(size)
+        d.pump(3)
+        assert not truncated(d), truncated(d)  # "... · Han guanyat Els Avis" took a third line
+        for item in d.current.ids.matches.children:
+            item.texture_update()
+            room = (item.height - item.texture_size[1]) / 2
+            assert room >= 6 * d.app.u, (size, item.height, item.texture_size)
+    d.shots = True
+

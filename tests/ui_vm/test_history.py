@@ -283,6 +283,16 @@ def test_a_game_without_pairs_in_the_list_and_selected(journal):
     assert vm.players == ["Anna", "Pere", "Seient 3"]
     [row] = vm.seat_sheet
     assert (row.number, row.trump, row.scored, row.totals) == (1, "oros", (16, -4, -12), (16, -4, -12))
+    # won by one person: "Ha guanyat Anna" (it said "Han guanyat", as for a pair), in the list too
+    won = VariantMatch.create("three", {"preset": "reglament", "target": 15}, players=["Anna", "Pere", None])
+    for ev in ({"type": "trump", "seat": 0, "trump": "oros"}, {"type": "play"},
+               {"type": "hand_scored", "points": [40, 20, 12]}):
+        won = won.apply(ev)
+    assert won.winner == 0
+    [won_id] = journal.import_matches([won])
+    vm.reload()
+    vm.select(won_id)
+    assert vm.summary.endswith(" · Ha guanyat Anna") and " · Ha guanyat Anna\n" in vm.line(vm.info(won_id))
 
 
 def test_a_game_without_pairs_exports_json_and_a_sheet_per_player(tmp_path, journal):

@@ -86,6 +86,28 @@ def test_every_message_is_translated_with_the_same_placeholders_and_none_is_stal
             assert fields(text) == fields(forms[-1]), (language, msgid, text)
 
 
+# One address form per language (docs/translations.md): the table is spoken to as several
+# people (vosaltres, vosotros); a button's own words may be an infinitive ("Tancar"). These
+# are the singular forms the walkthrough found mixed in, where a sentence or clause starts.
+SINGULAR = {
+    "ca": r"(?:^|[:.,] )(Treu|Toca|Torna|Torna-ho|Prem|Canvia el|Tanca|Compta|Aprèn|escriu|fes servir|tria'n"
+          r"|corregeix-la|desfés-ne|desfés-les)\b",
+    "es": r"(?:^|[:.,] )(Pon|Pulsa|Toca|Vuelve|Quita|Gira|Cuenta|escribe|usa|elige|deshaz|deshazlas)\b"
+          r"|\b(Vuelva|Escriba|Espere|Conecte|deje|apártela|inténtelo|pulse)\b"
+          r"|(?:^|[:.,] )\w*[áéíó]\w*(lo|la|los|las)\b",  # "Tócalo", "gíralas", "corrígela"
+}
+
+
+@pytest.mark.parametrize("language", ("ca", "es"))
+def test_the_table_is_spoken_to_in_one_form(language):
+    found = []
+    for message in po(language):
+        for text in (message.string if isinstance(message.string, tuple) else (message.string,)):
+            if text and re.search(SINGULAR[language], text):
+                found.append(text)
+    assert not found, found
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_the_committed_mo_is_the_compiled_po(language):
     """The kiosk runs from a fresh clone without Babel: the .mo files are committed, so they

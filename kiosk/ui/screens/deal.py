@@ -2,7 +2,7 @@
 
 Like the camera screen it owns a :class:`kiosk.ui.pilecamera.PileCamera` (``self.pile``) and a
 preview; on top, a :class:`kiosk.ui.dealthrough.DealThrough` (``self.deal``): the card just
-read shown large with a tick, what the reader asks for and "Treu l'última". Events come from
+read shown large with a tick, what the reader asks for and "Traieu l'última". Events come from
 the reader's thread through the table session's one hand-off to the UI loop.
 """
 

@@ -51,7 +51,9 @@ class HistoryScreen(KioskScreen):
         for info in h.infos:
             b = Factory.HistoryItem(text=h.line(info), selected=info.id == h.selected)
             b.action = f"match_{info.id}"
-            b.bind(on_release=lambda w, i=info.id: self.select(i))
+            b.bind(on_release=lambda w, i=info.id: self.select(i),
+                   width=self.fit_item, font_size=self.fit_item, text=self.fit_item)
+            self.fit_item(b)
             lst.add_widget(b)
         sheet = self.ids.sheet
         sheet.clear_widgets()
@@ -62,6 +64,18 @@ class HistoryScreen(KioskScreen):
         elif h.match is not None:
             for row in sheet_rows(h.team_names, h.sheet, on_tap=self.replay):
                 sheet.add_widget(row)
+
+    def fit_item(self, item, *_args) -> None:
+        """A match's item as high as its words need at its width, and never under 60 u. The
+        words are measured apart (a height bound to the item's own texture fed back into the
+        list's layout and was seen stuck at a stale width)."""
+        from kivy.core.text import Label as CoreLabel
+        u = self.app.u
+        options = {k: getattr(item, k) for k in item._font_properties}
+        options.update(text_size=(max(1.0, item.width - u * 24), None), shorten=False, max_lines=0)
+        core = CoreLabel(**options)
+        core.refresh()
+        item.height = max(u * 60, core.content_size[1] + u * 16)
 
     def select(self, match_id: int) -> None:
         self.history.select(match_id)

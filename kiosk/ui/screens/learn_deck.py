@@ -1,4 +1,4 @@
-""""Aprèn la baralla": learn an ordinary deck under the camera, one card at a time.
+""""Aprendre la baralla": learn an ordinary deck under the camera, one card at a time.
 
 Opened from the settings (behind the PIN). The camera light is on while it is open; the
 frame shown is the one a card is learnt from. Learning runs on a worker thread and its

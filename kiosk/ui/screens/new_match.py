@@ -170,7 +170,10 @@ class NewMatchScreen(KioskScreen):
                 self.game, players=players, preset=self.preset, target=self.target or None,
                 first_dealer=self.first_dealer))
             return
+        # a pair left unnamed is called what its field showed ("Vosotros" in Spanish), not the
+        # setting's Catalan default
         self.app.act(self.session.new_match,
-                     team_names={"A": ids.team_a.text.strip(), "B": ids.team_b.text.strip()},
+                     team_names={"A": ids.team_a.text.strip() or ids.team_a.hint_text,
+                                 "B": ids.team_b.text.strip() or ids.team_b.hint_text},
                      players=players, preset=self.preset, target=self.target or None,
                      first_dealer=self.first_dealer)

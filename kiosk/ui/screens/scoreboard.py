@@ -21,13 +21,13 @@ def sheet_values(team_names: dict, sheet: list[HandRow]) -> list[dict[str, objec
     """What each line of the paper-style sheet says (its heading first), as ``SheetRow``
     properties."""
     rows: list[dict[str, object]] = [
-        dict(header=True, index=0, number="#", suit="", trump=_("Trump"), delegated="", doubling="×",
+        dict(header=True, index=0, number="#", suit="", trump=_("Trump"), delegated="", doubling="×", misdeal=False,
              points=_("Points"), scored_a="", scored_b="", total_a=team_names["A"], total_b=team_names["B"],
              disabled=True)]
     for i, r in enumerate(sheet):
         delegated = r.delegated and r.kind != "misdeal"
         if r.kind == "misdeal":  # nobody scores: said on the narrowest sheet too, never blank
-            trump, suit, points = _("Misdeal"), "", "0–0"
+            trump, suit, points = _("Misdeal"), "", ""
         else:
             trump = trump_name(r.trump)
             suit = r.trump or ""
@@ -40,7 +40,7 @@ def sheet_values(team_names: dict, sheet: list[HandRow]) -> list[dict[str, objec
         # "×2" alone: the multiplier names the doubling, and fits the narrowest sheet
         rows.append(dict(header=False, index=i, number=str(r.number), suit=suit, trump=trump,
                          doubling=doubling, delegated=_("delegated") if delegated else "",
-                         points=points, scored_a=str(r.scored.get("A", 0) or ""),
+                         points=points, misdeal=r.kind == "misdeal", scored_a=str(r.scored.get("A", 0) or ""),
                          scored_b=str(r.scored.get("B", 0) or ""),
                          total_a=str(r.totals.get("A", "")), total_b=str(r.totals.get("B", "")),
                          disabled=False))

@@ -214,7 +214,9 @@ class VariantBoardScreen(KioskScreen):
             t for t in (trump_name(c.trump), level_name(c.doubling),
                         "×{m}".format(m=c.multiplier)) if t)
         undone = state.last_undone
-        self.undone_text = _("Undone: {what}").format(what=_("hand {n}").format(n=undone.hand_number)) \
+        what = (_("the misdeal of hand {n}") if undone is not None and undone.kind == "misdeal"
+                else _("hand {n}"))  # a misdeal undone says so, as the pair game's question does
+        self.undone_text = _("Undone: {what}").format(what=what.format(n=undone.hand_number)) \
             if undone is not None and undone.hand_number and undone.kind in ("hand", "misdeal") else ""
         bids = state.bids
         self.trumps = list(bids.trumps) if state.phase is Phase.CHOOSE_TRUMP else []

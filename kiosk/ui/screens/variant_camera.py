@@ -8,7 +8,7 @@ Two ways to read, as the table's camera is set (``camera.marks``):
   :class:`kiosk.table.CameraScoring` merges the reads into the draft's cards);
 - an ordinary deck learnt by name: the pile is dealt face up, one card at a time, as on the
   pair game's deal screen, whose :class:`kiosk.ui.dealthrough.DealThrough` this screen owns
-  too (the card named, the asks, "Treu l'última"). The players' piles are dealt one onto
+  too (the card named, the asks, "Traieu l'última"). The players' piles are dealt one onto
   the other: the reader goes on across a tap on the next player, so a card already counted
   for anybody is asked about. A card that is not in the game's deck (a 2, 3 or 4 at three)
   is refused as it is dealt.

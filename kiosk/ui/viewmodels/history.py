@@ -109,6 +109,8 @@ class HistoryViewModel:
             state = _("cannot be read")
         elif info.is_over and info.winner in ("A", "B"):
             state = _("{name} won").format(name=names[info.winner])
+        elif info.is_over and isinstance(info.winner, int) and info.players:
+            state = _("{player} won").format(player=seat_label(info.players, info.winner))  # one person
         elif info.is_over:
             state = _("over")
         else:
@@ -155,7 +157,7 @@ class HistoryViewModel:
             text = seat_totals(self.match.players, list(self.match.totals))
             winner = self.match.winner
             if winner is not None:
-                text += " · " + _("{name} won").format(name=seat_label(self.match.players, winner))
+                text += " · " + _("{player} won").format(player=seat_label(self.match.players, winner))
             return text
         names, t = self.team_names, self.totals
         text = f"{names['A']} {t['A']} – {t['B']} {names['B']}"
