@@ -190,7 +190,7 @@ def _three_players(w: Walker, no_match) -> None:
     d = w.d
     d.tap("confirm", shot=False)
     w.keep("three-scored")
-    w.also("three-undone", taps=("undo",), again=("undo",))  # Undo again, Redo shown
+    w.also("three-undone", taps=("undo", "undo_yes"), again=("undo",))  # Undo again, Redo shown
     w.also("three-edit", taps=("history", "hand_1"))  # a past hand edited from History
     d = w.d
     for _ in range(6):  # Anna takes 60 of 72 each hand: she wins within a few

@@ -71,7 +71,14 @@ def misdeal_undone(d, *, dealer: int, next_dealer: int) -> None:
     before = s.state.events
     double_tap(d, "confirm")
     assert s.state.events == before + 1 and s.state.roles["dealer"] == next_dealer
+    double_tap(d, "undo")  # asks first, as the pair game does: a double tap undoes nothing
+    assert s.state.events == before + 1 and d.current.asking == "undo"
+    assert _("the misdeal of hand {n}").split("{n}")[0] in d.current.question
+    d.shot(state="undo_asked")
+    d.tap("undo_no")
+    assert s.state.events == before + 1 and not d.current.question
     d.tap("undo")
+    d.tap("undo_yes")
     assert s.state.roles["dealer"] == dealer and s.state.game.rows == ()
     assert _("the misdeal of hand {n}").split("{n}")[0] in d.current.undone_text  # not just "hand 1"
 
@@ -192,6 +199,13 @@ def test_four_each_for_himself_a_whole_match(kiosk):
     assert s.state.game.totals == (60, -36, -12, -12)
     d.tap("next_match")
     assert d.screen == "variant_board" and s.state.game.totals == (0, 0, 0, 0)
+    events = s.state.events
+    double_tap(d, "new_match")  # the game in play is left only on a second touch, elsewhere
+    assert d.screen == "variant_board" and d.current.asking == "abandon"
+    d.shot(state="abandon_asked")
+    readable(d, seen)  # the question and its Yes whole at every size, in Catalan and Spanish
+    d.tap("abandon_no")
+    assert d.screen == "variant_board" and not d.current.asking and s.state.events == events
     assert s.state.roles["dealer"] == 2
     misdeal_undone(d, dealer=2, next_dealer=3)  # match 2
     # a hand by tapping the cards, with a restart in the middle (the camera plugged in since)

@@ -178,7 +178,7 @@ def test_a_side_placed_by_the_cards_shape_gives_the_paper_a_cards_aspect():
     photo = learning_photo("10C", "marble", 61016, deck_style="moderna")
     with pytest.raises(EnrolmentError) as err:
         find_card_on_mat(photo.image)
-    assert err.value.reason == "no_card" and "edge does not show" in str(err.value)
+    assert err.value.reason == "no_edge" and "edge does not show" in str(err.value)
 
 
 def test_every_refusal_names_its_true_cause_and_a_reflection_beside_the_card_is_learnt():

@@ -14,7 +14,7 @@ class DeckNotFoundError(DeckError, LookupError):
 class EnrolmentError(DeckError):
     """A card photo that cannot be learnt (missing, no card on the mat, too like another).
 
-    ``reason`` says why a photo was refused ("no_card", "cut", "glare", "two_cards"; None for
+    ``reason`` says why a photo was refused ("no_card", "no_edge", "cut", "glare", "two_cards"; None for
     the other errors) and ``where`` where on the photo (a 4x2 quadrilateral, px), if known."""
 
     def __init__(self, message: str, *, code: str | None = None, reason: str | None = None,

@@ -285,7 +285,7 @@ def _confirmed(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
     again = card_rim(image, quad)
     short = float(min(np.linalg.norm(np.roll(quad, -1, axis=0) - quad, axis=1)))
     if again is None or np.linalg.norm(order_quad(again) - order_quad(quad), axis=1).max() > CONFIRM * short:
-        raise EnrolmentError(EDGE_MSG, reason="no_card", where=np.float32(quad))
+        raise EnrolmentError(EDGE_MSG, reason="no_edge", where=np.float32(quad))
     return quad
 
 

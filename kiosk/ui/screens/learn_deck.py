@@ -27,6 +27,8 @@ from kiosk.ui.dealthrough import card_words
 load_kv(__file__)
 PROBLEMS = {
     "no_card": N_("No card found: lay {card} alone on the mat"),
+    # a table as pale as the card (white marble): its outline cannot be told from the table
+    "no_edge": N_("The card's edge does not show on this table: lay {card} on the mat"),
     "cut": N_("The card is not wholly in view: move it to the middle"),
     "glare": N_("A reflection touches the card: move it away from the light"),
     "two_cards": N_("More than one card in view: leave {card} alone on the mat"),

@@ -195,6 +195,10 @@ class VariantBoardScreen(KioskScreen):
     doublers = ListProperty(["", "", "", ""])  # per seat, its button's words ("" not offered)
     scoring = BooleanProperty(False)  # trump named: the hand can be scored
     camera = BooleanProperty(False)  # the kiosk has a camera to read every player's pile
+    # the second touch awaited, as on the pair game's scoreboard: "undo" (a scored hand or a
+    # misdeal), "abandon" (New match while the game is played); the question it shows
+    asking = StringProperty("")
+    question = StringProperty("")
 
     def refresh(self) -> None:
         state = self.session.state
@@ -202,6 +206,10 @@ class VariantBoardScreen(KioskScreen):
         if game is None:
             return
         self.seats = game.seats
+        if self.asking:  # (the language may have changed; a question no longer true goes)
+            self.question = self._question()
+            if not self.question:
+                self.asking = ""
         self.can_undo, self.can_redo = state.can_undo, state.can_redo
         names = [seat_name(state, s) for s in range(game.seats)]
         fill_totals(self.ids.totals, names, game.totals, marked=game.dealer)
@@ -227,9 +235,54 @@ class VariantBoardScreen(KioskScreen):
         self.scoring = c.trump is not None
         self.camera = self.app.camera_factory is not None  # every player's pile under the camera
 
-    def on_undo_button(self):
-        if self.session.state.can_undo:
+    def on_leave(self, *args):
+        self.asking = ""
+
+    def on_asking(self, *args) -> None:
+        self.question = self._question()
+
+    def _question(self) -> str:
+        if self.asking == "abandon":
+            return _("Leave the match in play? It stays in History, to resume.")
+        if self.asking != "undo":
+            return ""
+        preview = self.session.undo_preview()
+        if preview is None or preview.kind not in ("hand", "misdeal"):
+            return ""
+        what = _("the misdeal of hand {n}") if preview.kind == "misdeal" else _("hand {n}")
+        return _("Undo {what}?").format(what=what.format(n=preview.hand_number))
+
+    # ------------------------------------------------------------------ the top row's actions
+    def undo(self) -> None:
+        """A scored hand (or a misdeal) is undone only on a second touch, at another place:
+        Yes at the left, No where Undo was (a double tap on Undo never undoes)."""
+        preview = self.session.undo_preview()
+        if preview is not None and preview.kind in ("hand", "misdeal"):
+            self.asking = "undo"
+        else:
             self.app.act(self.session.undo)
+
+    def new_match(self) -> None:
+        """The game in play is left only on a second touch (it stays in History)."""
+        self.asking = "abandon"
+
+    def yes(self) -> None:
+        asking, self.asking = self.asking, ""
+        if asking == "undo":
+            self.app.act(self.session.undo)
+        elif asking == "abandon":
+            self.app.act(self.session.open_new_match)
+
+    def never_mind(self) -> None:
+        """No to the question asked."""
+        self.asking = ""
+
+    def on_undo_button(self):
+        """The UNDO button (or Backspace) asks like the Undo touch does."""
+        if self.asking == "undo":
+            self.yes()
+        elif self.session.state.can_undo:
+            self.undo()
         return True
 
     def on_confirm_button(self):

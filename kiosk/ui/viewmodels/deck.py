@@ -30,7 +30,7 @@ class Learnt:
 
     card: Card
     ok: bool
-    problem: str = ""  # "no_card" | "cut" | "glare" | "two_cards" | "duplicate"
+    problem: str = ""  # "no_card" | "no_edge" | "cut" | "glare" | "two_cards" | "duplicate"
     like: Card | None = None
     where: np.ndarray | None = None  # where on the photo the problem is (4x2 px), if known
 
