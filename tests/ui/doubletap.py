@@ -5,8 +5,13 @@ guard sees them), so a button added later is walked too. Each table situation ("
 a copy of the kiosk's files (journal, draft, what the table shows) taken once, plus the few
 taps that open a screen's own state after a restart (the PIN typed, a question asked); every
 button is tried on the kiosk put back at that copy, so nothing one tap did leaks into the
-next: a real restart the first time, then the running kiosk put back as a restart would find
-it (``Walker._warm``: building the app and its screens again was most of the walk's time).
+next: a real restart the first time a worker meets the place (at whichever size), then the
+running kiosk put back as a restart would find it (``Walker._warm``: building the app and its
+screens again was most of the walk's time), at that size and the others. A warm restore
+must show the buttons a real restart showed at the place (``looks``), else the place is
+restarted for real: it once showed others (the journal's folds kept across the copy put a
+game of three back at naming its trump; wrong PINs the walk typed kept the PIN pad locked),
+both now put back as a restart would.
 """
 
 from __future__ import annotations
@@ -82,6 +87,14 @@ def _shown(widget) -> bool:
     return True
 
 
+def look(d) -> tuple:
+    """What a screen shows, at any of the walk's sizes: its name and every enabled button
+    shown (by name, in the tree's order; where each is, and whether a scroll view lets it
+    show, depend on the size)."""
+    return d.screen, tuple(_name(w) for w in d.current.walk(restrict=True)
+                           if isinstance(w, ButtonBehavior) and not w.disabled and _shown(w))
+
+
 def button_keys(d) -> list[str]:
     """A name for every enabled button shown on the current screen (its action, else what
     it says), numbered when two share one."""
@@ -132,6 +145,8 @@ class Table:
     folder: Path
     places: list[Place] = field(default_factory=list)
     screens: dict[str, str] = field(default_factory=dict)
+    # what a real restart showed at each place (at any size): the warm restore must show one
+    looks: dict[str, set[tuple]] = field(default_factory=dict)
     home: tempfile.TemporaryDirectory | None = None
 
 
@@ -146,9 +161,7 @@ class Walker:
         kiosk.db = Path(table.home.name) / kiosk.db.name
         self.places = table.places
         self._screen = table.screens  # the screen each place shows
-        # the places met after a real restart at this size: the buttons are found on those (a
-        # warm restore has been seen to show fewer: the settings' rows, a game's contro)
-        self._restarted: set[str] = set()
+        self._looks = table.looks
         self.tally = Tally()
         self.d = None
         self.camera = None  # a camera factory for the kiosk's next start (the evidence photo's read)
@@ -206,7 +219,7 @@ class Walker:
         for action in place.taps:
             self._place_tap(action)
         self._screen.setdefault(place.name, self.d.screen)
-        self._restarted.add(place.name)
+        self._looks.setdefault(place.name, set()).add(look(self.d))
         return self.d
 
     def _warm(self, place: Place) -> bool:
@@ -216,13 +229,14 @@ class Walker:
         into the open one (SQLite's backup: the same file, the same connection), its files
         beside the journal put back, the session resumed from them (``TableSession.resume``,
         what a restart does), the screen entered afresh, then the place's taps. False (a
-        restart is needed) the first time at this size (the buttons are found after a real
+        restart is needed) the first time at a place (what it shows is learnt after a real
         restart), when the kiosk differs from a fresh one in what a restart would reset
-        (language, settings, camera) or the place's screen is not reached."""
+        (language, settings, camera), or the place's screen is not reached or shows other
+        buttons than a real restart did there."""
         d = self.d
-        if (d is None or self.kiosk.app is not d.app or place.name not in self._restarted
+        if (d is None or self.kiosk.app is not d.app or place.name not in self._looks
                 or d.app.language != "ca" or d.app.camera_factory is not self.camera
-                or d.app.settings.values != self._settings_of(place).values):
+                or d.app.settings.values != self._settings_of(place).values or self._pin_touched(d.app)):
             return False
         app, db = d.app, self.kiosk.db
         app.sm.current = BLANK  # the screen left: what it held on screen is let go
@@ -236,6 +250,9 @@ class Walker:
             source.backup(app.journal._conn)
         finally:
             source.close()
+        # the folds the journal kept (by match and last event): a restart starts without, and
+        # the copy may hold as many events as now but others (three-doubling after the misdeal)
+        app.journal._reader._folds.clear()
         for f in db.parent.glob(db.name + ".*.json"):
             f.unlink()
         for f in place.files.glob(db.name + ".*.json"):
@@ -244,7 +261,15 @@ class Walker:
         app.show_message("")
         app.close_overlay()  # the state's step, as after a restart
         d.pump(2)
-        return self._taps(place) and d.screen == self._screen[place.name]
+        return self._taps(place) and d.screen == self._screen[place.name] and look(d) in self._looks[place.name]
+
+    @staticmethod
+    def _pin_touched(app) -> bool:
+        """The PIN pad holds digits or wrong PINs (the walk's), which a restart forgets."""
+        if not app.sm.has_screen("settings"):
+            return False
+        pin = app.sm.get_screen("settings").svm.pin
+        return bool(pin.digits or pin.wrong or pin.locked_until)
 
     def _taps(self, place: Place) -> bool:
         for action in place.taps:

@@ -29,6 +29,7 @@ class VariantEditScreen(KioskScreen):
     doubling = StringProperty("none")
     seat = NumericProperty(0)
     index = NumericProperty(0)
+    _shape: tuple = ()  # the game the buttons were made for: its key and number of players
 
     def refresh(self) -> None:
         state = self.session.state
@@ -49,34 +50,47 @@ class VariantEditScreen(KioskScreen):
         self._build()
 
     def _build(self) -> None:
+        """The buttons made once per game (their trumps, doublings and players), then only
+        told what they say and which is chosen: a tap changes properties, not the widgets."""
         state = self.session.state
         game = state.game
-        trumps, levels, seats = self.ids.trumps, self.ids.levels, self.ids.seats
-        for grid in (trumps, levels, seats):
-            grid.clear_widgets()
-        for t in TRUMPS:
-            trumps.add_widget(SuitButton(suit=t, text=trump_name(t), action=t, selected=t == self.trump,
-                                         on_release=lambda w: self.change(trump=w.action)))
-        for level in levels_of(game.key):
-            levels.add_widget(KButton(text=level_name(level) or _("No doubling"), action=level,
-                                      selected=level == self.doubling,
-                                      on_release=lambda w: self.change(doubling=w.action)))
+        if self._shape != (game.key, game.seats):
+            self._make(game.key, game.seats)
+        for button in self._trumps:
+            button.text, button.selected = trump_name(button.action), button.action == self.trump
+        for button in self._levels:
+            button.text = level_name(button.action) or _("No doubling")
+            button.selected = button.action == self.doubling
         values = seat_values(tuple(self.digits), game.seats)
-        seats.cols = 2 if game.seats == 4 else game.seats
-        for s in range(game.seats):
+        for s, button in enumerate(self._seats):
             text = seat_name(state, s)
             if self.kind == "played":
                 typed = self.digits[s] or (f"({values[s]})" if values[s] is not None else "?")
                 text = f"{text}:  {typed}"
-            seats.add_widget(KButton(text=text, action=f"seat_{s}", font_size=self.app.u * 20,
-                                     selected=s == self.seat and self.kind != "misdeal",
-                                     disabled=self.kind == "misdeal",
-                                     on_release=lambda w, seat=s: self.change(seat=seat)))
+            button.text, button.font_size = text, self.app.u * 20
+            button.selected = s == self.seat and self.kind != "misdeal"
+            button.disabled = self.kind == "misdeal"
         total = sum(v for v in values if v is not None)
         self.hint = (_("{name} broke a rule").format(name=seat_name(state, self.seat))
                      if self.kind == "penalty" else "" if self.kind == "misdeal" else
                      _("Points (cards + tricks)") + f": {total} / {HAND_POINTS}")
         self.preview = self._preview()
+
+    def _make(self, game_key: str, seats: int) -> None:
+        trumps, levels, grid = self.ids.trumps, self.ids.levels, self.ids.seats
+        for box in (trumps, levels, grid):
+            box.clear_widgets()
+        self._trumps = [SuitButton(suit=t, action=t, on_release=lambda w: self.change(trump=w.action))
+                        for t in TRUMPS]
+        self._levels = [KButton(action=level, on_release=lambda w: self.change(doubling=w.action))
+                        for level in levels_of(game_key)]
+        grid.cols = 2 if seats == 4 else seats
+        self._seats = [KButton(action=f"seat_{s}", on_release=lambda w, seat=s: self.change(seat=seat))
+                       for s in range(seats)]
+        for box, buttons in ((trumps, self._trumps), (levels, self._levels), (grid, self._seats)):
+            for button in buttons:
+                box.add_widget(button)
+        self._shape = (game_key, seats)
 
     def _data(self) -> dict | None:
         if self.kind == "misdeal":
