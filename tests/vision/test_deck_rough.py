@@ -210,14 +210,14 @@ def test_a_card_covered_in_its_darker_frame_is_read_from_the_frame_that_asked():
 
 def test_a_card_dealt_while_a_hand_lingers_near_the_pile_is_read():
     """The dealer's hand rests at the view's edge, its fingers twitching half a card from the
-    pile, while the lamp's reflection sways (1080p, dim felt): every twitch was a hand near
+    pile, while the lamp's reflection sways (dim felt): every twitch was a hand near
     the pile, so no frame lay still, no look was taken and the last card was passed over in
     silence. A hand at the edge whose moving fingers stay apart from the pile's outline, moving
     less than half a card, lingers: the pile is looked at (an unnamed card in such a frame is
     looked at again, never asked about: it may be the next card, still in the dealing hand)."""
     nu = dataclasses.replace(pushed("reflection_move_mm", 27.0, height_cm=55.0), linger=0.85, reflection=0.8,
                              gain=5.0, background="felt")
-    seq = deal_sequence(1, nu, cards=4, deck_style=STYLE, resolution="1080p")
+    seq = deal_sequence(1, nu, cards=3, deck_style=STYLE)
     kinds, counted = _read(seq)
     assert counted == seq.truth, (counted, seq.truth)
     assert [k for k in kinds if k in ASK_KINDS] == []
