@@ -12,6 +12,8 @@ The first settled frame is the table under the pile, unless a whole card's outli
 names a learnt card is already there (dealing started at once): that card is read first.
 Under the lamp's reflection (``darker_scale`` set) the look asks for one darker frame first
 (a :data:`DARKER` event; the caller answers with :meth:`feed_darker`): :mod:`vision.deck.darker`.
+When a brisk dealer's next card already lies in the darker frame, the card under it is read
+in the frame that asked (events marked ``earlier``), the new one in the darker frame.
 The table going back to how it was before the last card means that card was lifted off
 again; :meth:`DealTracker.take_back` ("Treu l'última") forgets it by hand.
 
