@@ -90,7 +90,7 @@ def read(seq: DealSequence, model, *, darker: bool = True, verbose: bool = False
             taken = min(n + 1, len(seq) - 1)
             dark = seq.frame(taken, exposure_scale=ask.exposure_scale).image
             t.darker += 1
-            events += [(taken, e) for e in _timed(lambda: tracker.feed_darker(ask, dark), ms)]
+            events += [(n if e.earlier else taken, e) for e in _timed(lambda: tracker.feed_darker(ask, dark), ms)]
         for k, e in events:
             i = seq.frame_truth[k].top_index
             if verbose:

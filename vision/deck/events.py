@@ -29,6 +29,7 @@ class DealEvent:
     naming: Naming | None = None
     frame_number: int = 0
     darker: DarkerRequest | None = None  # kind DARKER: the darker frame wanted
+    earlier: bool = False  # about the frame that asked for a darker frame, not the darker frame (a card came between)
 
 
 @dataclass(frozen=True)

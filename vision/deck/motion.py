@@ -31,6 +31,8 @@ JOIN = 3  # px (motion size): moving pieces this close are one region (a hand's 
 HAND_OVER = 0.03  # of the card's area under a change that reaches the frame's edge: a hand over it
 HAND_LEAST = 0.05  # of a card's area: a change from the frame's edge at least this big is a hand
 NEAR_PILE = 1.0  # of a card's long side around the pile's outline: movement there counts
+APART = 0.35  # of a card's long side: a hand at the view's edge no nearer the pile's outline lingers apart from it
+LINGER = 0.5  # of a card's area moving at most, for such a hand: its fingers twitching, not the dealing arm
 CLIPPING = 228  # every channel this bright (motion size, blurred): the reflection, whose sway is light
 
 
@@ -73,7 +75,10 @@ def movement(moving: np.ndarray, pile: np.ndarray | None, card_long: float) -> t
     frame's edge or reach well inside. A hand is one of them that reaches the view's edge (a
     hand and its arm always do); one all inside the view is the light (the lamp's reflection
     swaying or flickering) or a card landing on its own. A hand lingering at the frame's
-    edge, away from the pile, does not matter at all, unless it moves more than a twitch."""
+    edge, away from the pile, does not matter at all, unless it moves more than a twitch; nor
+    does one whose moving fingers stay ``APART`` from the pile's outline, moving less than
+    ``LINGER`` of a card (a hand resting near the pile, twitching: the dealing hand, its arm
+    sliding, moves more, and comes over the pile)."""
     n, labels, stats, _ = cv2.connectedComponentsWithStats(moving, connectivity=8)
     if n <= 1:
         return 0, False, False
@@ -84,17 +89,24 @@ def movement(moving: np.ndarray, pile: np.ndarray | None, card_long: float) -> t
     x, y, bw, bh = (stats[1:, i] for i in range(4))
     area = np.bincount(labels[kept > 0], minlength=n)[1:]
     edge = (x <= 0) | (y <= 0) | (x + bw >= w) | (y + bh >= h)
+    lingering = np.zeros_like(edge)
     if pile is not None:
         grow = NEAR_PILE * card_long + JOIN
         px0, py0 = pile.min(axis=0) - grow
         px1, py1 = pile.max(axis=0) + grow
         matter = (x <= px1) & (x + bw >= px0) & (y <= py1) & (y + bh >= py0)
+        grow = APART * card_long + JOIN
+        qx0, qy0 = pile.min(axis=0) - grow
+        qx1, qy1 = pile.max(axis=0) + grow
+        close = (x <= qx1) & (x + bw >= qx0) & (y <= qy1) & (y + bh >= qy0)
+        lingering = edge & ~close & (area < LINGER * card_long * card_long / CARD_ASPECT)
+        matter &= ~lingering
     else:
         band = 0.3 * min(h, w) + JOIN
         matter = ~edge | ((x + bw > band) & (x < w - band) & (y + bh > band) & (y < h - band))
     # (a hand's sleeve is plain: its outline at the view's edge may move apart from the card
     # it deals; more than a twitch there is the dealing hand, whatever else moves)
-    big = area >= HAND_LEAST * card_long * card_long / CARD_ASPECT
+    big = (area >= HAND_LEAST * card_long * card_long / CARD_ASPECT) & ~lingering
     edge &= area > 0
     return int(area[matter].sum()), bool((edge & (matter | big)).any()), bool(edge.any())
 

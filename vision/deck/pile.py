@@ -78,6 +78,7 @@ class Pile:
     scale: TableScale | None = None  # the mat's millimetres in detail pixels
     before: np.ndarray | None = None  # the frame before the look (detail), when the light moved in its spell
     unsteady: bool = False  # the look found a card not yet lying where it lay a frame before
+    restless: bool = False  # a hand at the view's edge moved into the looked-at frame (lingering apart from the pile)
 
     @property
     def cards(self) -> list[Card]:
@@ -120,8 +121,17 @@ class Pile:
         is that card, and the table under it was never seen. ``dealt``: a hand moved in view
         before these frames: a card's outline there that cannot be named is asked about
         (never taken for the table in silence)."""
-        top = card_in_view(detail, self.long_px(detail), level=FIRST_EDGE, aspect=CARD_ASPECT, sizes=self.sizes())
-        if top is None or top.support < FIRST_SUPPORT:
+        long_px = self.long_px(detail)
+        top = card_in_view(detail, long_px, level=FIRST_EDGE, aspect=CARD_ASPECT, sizes=self.sizes())
+        if top is None:
+            return []
+        # (the whole view is searched coarsely: a card turned a few degrees off the sides found
+        # there is fitted again where it lies, as a look fits a change)
+        there = np.zeros(detail.shape[:2], np.uint8)
+        cv2.fillPoly(there, [np.round(top.quad).astype(np.int32)], 255)
+        finer = find_outlines(detail, None, there, long_px, level=FIRST_EDGE, aspect=CARD_ASPECT, sizes=self.sizes())
+        top = finer[0] if finer and finer[0].support >= top.support else top
+        if top.support < FIRST_SUPPORT:
             return []
         naming = self.model.identify(views_around(frame, top.quad * (frame.shape[1] / detail.shape[1])))
         if naming.card is None and not dealt:  # (something card-shaped, not a card it knows: the table)
@@ -133,6 +143,20 @@ class Pile:
         if naming.card is None:
             return self.unnamed(detail, None, top.quad, naming, glare=False)
         return self.name(frame, detail, top, None, naming=naming)
+
+    def came_between(self, normal: np.ndarray, dark: np.ndarray) -> bool:
+        """Whether a card came between the frame that asked for a darker frame and the darker
+        frame (detail copies): a card's outline with new sides where the two differ, exposures
+        matched, the next hand come in at the view's edge left out. A brisk dealer's next card
+        may already lie there; the darker look would name it and pass over the one under it."""
+        got = compare(tone_map(normal, dark), dark, floor=DARKER_CHANGE_LEVEL, min_pixels=DARKER_MIN_PIXELS)
+        arrived = came_in(normal, dark, level=DARKER_CHANGE_LEVEL, min_pixels=DARKER_MIN_PIXELS)
+        mask = cv2.bitwise_and(got.mask, cv2.bitwise_not(arrived))
+        long_px = self.long_px(dark)
+        if cv2.countNonZero(mask) < MIN_CHANGE * long_px * long_px / CARD_ASPECT:
+            return False
+        found = self.find(dark, replace(got, mask=mask), long_px)
+        return bool(found) and found[0].new >= NOT_NEW
 
     def judge(self, frame: np.ndarray, detail: np.ndarray, dark: np.ndarray | None,
                change: Change | None = None, normal: np.ndarray | None = None) -> list[DealEvent]:
@@ -253,6 +277,11 @@ class Pile:
             second = self.model.identify(again)
             if second.card is not None or again[0].glare > 0:  # (a reflection on it: asked to move it)
                 views, naming = again, second
+        if naming.card is None and self.restless:
+            # a hand at the view's edge moved: this may be the next card, still held over the
+            # pile (paper over paper changes little, so it may pass for lying still): looked at again
+            self.unsteady = True
+            return []
         if naming.card is None:
             # with a reflection on it, moving the card is what helps, not showing it again
             return self.unnamed(detail, dark, where, naming, glare=views[0].glare > 0)

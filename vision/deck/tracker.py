@@ -12,6 +12,8 @@ The first settled frame is the table under the pile, unless a whole card's outli
 names a learnt card is already there (dealing started at once): that card is read first.
 Under the lamp's reflection (``darker_scale`` set) the look asks for one darker frame first
 (a :data:`DARKER` event; the caller answers with :meth:`feed_darker`): :mod:`vision.deck.darker`.
+When a brisk dealer's next card already lies in the darker frame, the card under it is read
+in the frame that asked (events marked ``earlier``), the new one in the darker frame.
 The table going back to how it was before the last card means that card was lifted off
 again; :meth:`DealTracker.take_back` ("Treu l'última") forgets it by hand.
 
@@ -25,14 +27,14 @@ Example::
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
 
 from kiosk.game import Card, pile_points
 from vision.deck.backstop import Backstop, unsaid
-from vision.deck.darker import DarkerRequest, glare_near, reflection_in_view
+from vision.deck.darker import DarkerRequest, glare_near, reflection_in_view, tone_map
 from vision.deck.events import (  # noqa: F401  (the events are the tracker's API)
     ALREADY, ASK_KINDS, COUNTED, DARKER, GLARE, HAND, SHOW_AGAIN, TAKEN_BACK, TWO_CARDS, DealEvent, Tally)
 from vision.deck.exposure import Change, compare
@@ -140,7 +142,24 @@ class DealTracker:
         if look.mat:
             self._pile.settled[0].darker = dark
             return []
+        if self._pile.came_between(look.detail, dark):
+            return self._came_between(look, image, dark)
         return self._judged(image, look.detail, dark, normal=look.frame)
+
+    def _came_between(self, look: _Look, image: np.ndarray, dark: np.ndarray) -> list[DealEvent]:
+        """The next card already lies in the darker frame (a brisk dealer, no frame in flight):
+        the card under it is read in the frame that asked, at the normal exposure, and asked
+        about when it cannot be named there (never passed over in silence); then the new card
+        in the darker frame, against it."""
+        top = self._pile.settled[-1]
+        under = self._judged(look.frame, look.detail, None)
+        if self._pile.settled[-1] is top and not any(e.kind == HAND for e in under):
+            under += self._pile.unnamed(look.detail, None, None, None, glare=False)
+        under = [replace(e, earlier=True) for e in under]
+        new = self._judged(image, look.detail, dark)  # (not named again in the frame that asked: it shows the card under)
+        if any(e.kind in (COUNTED, ALREADY) + ASK_KINDS for e in new):  # (the table as it lies now, normal exposure)
+            self._pile.settled[-1].detail = tone_map(dark, look.detail)
+        return under + new
 
     def _ask_darker(self, frame: np.ndarray, detail: np.ndarray, small: np.ndarray, *, mat: bool) -> list[DealEvent]:
         self._wanted = DarkerRequest(self._pile.frame, float(self.darker_scale))
@@ -188,6 +207,8 @@ class DealTracker:
                 self._dealt = self._dealt or (count > 0 and not self._pile.settled)  # (before the table lay still)
                 return []
             self._lit = True
+        elif edge and self._pile.settled:
+            self._lit = True  # (a hand lingering apart from the pile moved: a card is counted where it lay a frame before)
         self._still += 1
         # The empty mat is taken as soon as two frames agree: a player may start dealing
         # the moment the screen opens, before a card's 0.3 s of stillness has passed.
@@ -203,7 +224,7 @@ class DealTracker:
         # in a spell the light moved in, the frame before this one: a card is counted only
         # where it lay then too (:meth:`Pile.name`; else looked at again in the next frame)
         self._pile.before = shrunk(before, self.detail_width, 3) if self._lit and before is not None else None
-        self._pile.unsteady = False
+        self._pile.unsteady, self._pile.restless = False, edge and not hand
         if not self._pile.settled:  # (the mat's markers, first looked for in the first settled frame)
             self._find_mat(frame, now=True)
         self._mat_due += 1
