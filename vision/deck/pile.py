@@ -285,6 +285,12 @@ class Pile:
         if naming.card is None:
             # with a reflection on it, moving the card is what helps, not showing it again
             return self.unnamed(detail, dark, where, naming, glare=views[0].glare > 0)
+        if naming.card in self.cards and self.restless:
+            # a card counted, with a hand still at the view's edge: the card above it may be
+            # lifted (laid down again soon), or it is being laid again: looked at again once
+            # the hand is still, not answered "ja comptada" about a card the hand uncovered
+            self.unsteady = True
+            return []
         if self.settled[-1].pending:
             self.settled.pop()  # the card asked about: what lies there now is read instead
         if naming.card in self.cards:
