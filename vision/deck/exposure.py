@@ -39,13 +39,13 @@ class Change:
 
 def gain_matched(reference: np.ndarray, current: np.ndarray) -> np.ndarray:
     """``reference`` (BGR uint8) at ``current``'s exposure: one robust gain per channel."""
-    a = reference[::4, ::4].reshape(-1, 3).astype(np.float32)
-    b = current[::4, ::4].reshape(-1, 3).astype(np.float32)
     gains = np.ones(3)
-    for c in range(3):
-        ok = (a[:, c] > LOW) & (a[:, c] < HIGH) & (b[:, c] > LOW) & (b[:, c] < HIGH)
+    # (each channel of the sample apart, compared as levels; only the kept pixels in float)
+    for c, (a, b) in enumerate(zip(cv2.split(reference[::4, ::4]), cv2.split(current[::4, ::4]))):
+        ok = (a > LOW) & (a < HIGH) & (b > LOW) & (b < HIGH)
         if np.count_nonzero(ok) >= 200:
-            gains[c] = float(np.clip(np.median(b[ok, c] / a[ok, c]), 1 / MAX_GAIN, MAX_GAIN))
+            ratio = b[ok].astype(np.float32) / a[ok].astype(np.float32)
+            gains[c] = float(np.clip(np.median(ratio), 1 / MAX_GAIN, MAX_GAIN))
     if np.all(np.abs(gains - 1) < 0.004):
         return reference
     return cv2.transform(reference, np.diag(gains))
@@ -54,7 +54,10 @@ def gain_matched(reference: np.ndarray, current: np.ndarray) -> np.ndarray:
 def noise_of(reference: np.ndarray, current: np.ndarray) -> float:
     """The median difference of the brightest channel between two frames of one exposure."""
     d = channel_max(cv2.absdiff(reference[::2, ::2], current[::2, ::2]))
-    return float(np.median(d))
+    # (np.median of the levels, from their histogram: a third of the time)
+    below = np.cumsum(np.bincount(d.ravel(), minlength=256))
+    n = d.size
+    return (int(np.searchsorted(below, (n - 1) // 2, side="right")) + int(np.searchsorted(below, n // 2, side="right"))) / 2
 
 
 def compare(reference: np.ndarray, current: np.ndarray, *, floor: float, min_pixels: int = 6) -> Change:

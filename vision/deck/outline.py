@@ -138,16 +138,40 @@ def _best_in(maps: tuple[np.ndarray, ...], a: int, b: int, inside: np.ndarray | 
     vns = _box_sums(vnew, b, 0)
     hns = _box_sums(hnew, a, 1)
     ny, nx = h - b, w - a
-    sup = (vs[:ny, :nx] + vs[:ny, a:a + nx] + hs[:ny, :nx] + hs[b:b + ny, :nx]) / per
-    new = (vns[:ny, :nx] + vns[:ny, a:a + nx] + hns[:ny, :nx] + hns[b:b + ny, :nx]) / per
     vws, hws = _box_sums(vw, b, 0), _box_sums(hw, a, 1)
-    strength = (vws[:ny, :nx] + vws[:ny, a:a + nx] + hws[:ny, :nx] + hws[b:b + ny, :nx]) / per
-    score = sup + 0.5 * new + 0.2 * strength
+    # only the placements whose centre lies where the table changed are scored (the box
+    # around them: the rest scores 0), the same sums as over all of them
+    y0, x0, y1, x1 = 0, 0, ny, nx
+    if inside is not None:
+        centres = inside[b // 2:b // 2 + ny, a // 2:a // 2 + nx]
+        pts = cv2.findNonZero((centres > 0).astype(np.uint8))
+        if pts is None:  # (nothing scores: the first placement, as argmax over zeros)
+            return _first(vs, hs, vns, hns, a, b, per)
+        x0, y0, cw, ch = cv2.boundingRect(pts)
+        x1, y1 = x0 + cw, y0 + ch
+    sup = _sums((vs, hs), y0, x0, y1, x1, a, b, per)
+    new = _sums((vns, hns), y0, x0, y1, x1, a, b, per)
+    score = sup + 0.5 * new + 0.2 * _sums((vws, hws), y0, x0, y1, x1, a, b, per)
     if inside is not None:  # the rectangle's centre where the table changed
-        score = np.where(inside[b // 2:b // 2 + ny, a // 2:a // 2 + nx] > 0, score, 0)
+        score = np.where(centres[y0:y1, x0:x1] > 0, score, 0)
     k = int(np.argmax(score))
-    y, x = divmod(k, nx)
-    return float(score[y, x]), float(sup[y, x]), float(new[y, x]), x, y
+    y, x = divmod(k, x1 - x0)
+    if score[y, x] <= 0:  # (argmax over all placements: the first one)
+        return _first(vs, hs, vns, hns, a, b, per)
+    return float(score[y, x]), float(sup[y, x]), float(new[y, x]), x + x0, y + y0
+
+
+def _first(vs: np.ndarray, hs: np.ndarray, vns: np.ndarray, hns: np.ndarray, a: int, b: int,
+           per: float) -> tuple[float, float, float, int, int]:
+    """The first placement, scoring 0 (what an argmax over none that scores returns)."""
+    return 0.0, float(_sums((vs, hs), 0, 0, 1, 1, a, b, per)[0, 0]), float(_sums((vns, hns), 0, 0, 1, 1, a, b, per)[0, 0]), 0, 0
+
+
+def _sums(box: tuple[np.ndarray, np.ndarray], y0: int, x0: int, y1: int, x1: int, a: int, b: int,
+          per: float) -> np.ndarray:
+    """A rectangle's four sides' box sums over the perimeter, for placements y0:y1, x0:x1."""
+    vs, hs = box
+    return (vs[y0:y1, x0:x1] + vs[y0:y1, x0 + a:x1 + a] + hs[y0:y1, x0:x1] + hs[y0 + b:y1 + b, x0:x1]) / per
 
 
 def find_outlines(current: np.ndarray, reference: np.ndarray | None, changed: np.ndarray,
