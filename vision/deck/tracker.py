@@ -144,7 +144,15 @@ class DealTracker:
             return []
         if self._pile.came_between(look.detail, dark):
             return self._came_between(look, image, dark)
-        return self._judged(image, look.detail, dark, normal=look.frame)
+        before = self._pile.settled[-1]
+        events = self._judged(image, look.detail, dark, normal=look.frame)
+        got = self._pile.settled[-1]
+        if any(e.kind == COUNTED for e in events) and len(self._pile.settled) >= 2 and self._pile.settled[-2] is before \
+                and before.detail is not None and got.where is not None \
+                and self._pile.moved_on(look.detail, before.detail, got.where):
+            self._pile.settled.pop()  # (the card under it, in the frame that asked, is read first)
+            return self._came_between(look, image, dark)
+        return events
 
     def _came_between(self, look: _Look, image: np.ndarray, dark: np.ndarray) -> list[DealEvent]:
         """The next card already lies in the darker frame (a brisk dealer, no frame in flight):
