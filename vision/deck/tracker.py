@@ -13,7 +13,9 @@ names a learnt card is already there (dealing started at once): that card is rea
 Under the lamp's reflection (``darker_scale`` set) the look asks for one darker frame first
 (a :data:`DARKER` event; the caller answers with :meth:`feed_darker`): :mod:`vision.deck.darker`.
 When a brisk dealer's next card already lies in the darker frame, the card under it is read
-in the frame that asked (events marked ``earlier``), the new one in the darker frame.
+in the frame that asked (events marked ``earlier``), the new one in the darker frame
+(seen as a card's outline with new sides between the two frames, or as the card the darker
+frame named lying elsewhere than the one found in the frame that asked: :meth:`Pile.moved_on`).
 The table going back to how it was before the last card means that card was lifted off
 again; :meth:`DealTracker.take_back` ("Treu l'última") forgets it by hand.
 
