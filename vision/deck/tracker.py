@@ -152,9 +152,13 @@ class DealTracker:
         if any(e.kind == COUNTED for e in events) and len(self._pile.settled) >= 2 and self._pile.settled[-2] is before \
                 and before.detail is not None and got.where is not None \
                 and self._pile.moved_on(look.detail, before.detail, got.where):
+            saved, uncertain, still = list(self._pile.settled), self._pile.uncertain, self._still
             self._pile.settled.pop()  # (the card under it, in the frame that asked, is read first)
-            return self._came_between(look, image, dark)
-        return events
+            again = self._came_between(look, image, dark)
+            if any(e.kind == COUNTED and e.earlier for e in again):
+                return again
+            self._pile.settled[:], self._pile.uncertain, self._still = saved, uncertain, still
+        return events  # (kept unless the card under it is named: an ask there is no better)
 
     def _came_between(self, look: _Look, image: np.ndarray, dark: np.ndarray) -> list[DealEvent]:
         """The next card already lies in the darker frame (a brisk dealer, no frame in flight):
