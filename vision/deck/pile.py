@@ -45,6 +45,7 @@ DARKER_MIN_PIXELS = 16  # detail px: a darker frame's noise makes specks
 MIN_CHANGE = 0.05  # of a card's area: less changed is nothing (specks, a flicker)
 NOT_NEW = 0.25  # of the outline on new edges: less, and the card found is the one that lay there
 SAME_PLACE = 0.75  # overlap with the last card's outline: it lies where that card lay
+MOVED_ON = 0.7  # overlap at most between the card a darker frame named and the one found in the frame that asked: two cards
 SAME_CARD = 0.88  # ... so much that it is that card whatever changed (a darker frame shows edges anew)
 PRINT_CHANGED = 0.08  # of the card's area changed inside an outline that is not new: maybe another card
 LIFTED = 0.15  # of a card's area changed since the table before the last card: it was lifted off
@@ -157,6 +158,15 @@ class Pile:
             return False
         found = self.find(dark, replace(got, mask=mask), long_px)
         return bool(found) and found[0].new >= NOT_NEW
+
+    def moved_on(self, normal: np.ndarray, reference: np.ndarray, quad: np.ndarray) -> bool:
+        """Whether the frame that asked for a darker frame (``normal``, detail) held another
+        card than the one the darker frame named at ``quad``: the outline found there against
+        the table before (``reference``), with new sides, lies elsewhere. A brisk dealer's next
+        card may lie in the darker frame over one whose print and outline barely differ from it
+        there (paper over paper under the reflection), so :meth:`came_between` missed it."""
+        found = self.find(normal, compare(reference, normal, floor=CHANGE_LEVEL), self.long_px(normal))
+        return bool(found) and found[0].new >= NOT_NEW and iou(found[0].quad, quad) < MOVED_ON
 
     def judge(self, frame: np.ndarray, detail: np.ndarray, dark: np.ndarray | None,
                change: Change | None = None, normal: np.ndarray | None = None) -> list[DealEvent]:

@@ -13,7 +13,9 @@ names a learnt card is already there (dealing started at once): that card is rea
 Under the lamp's reflection (``darker_scale`` set) the look asks for one darker frame first
 (a :data:`DARKER` event; the caller answers with :meth:`feed_darker`): :mod:`vision.deck.darker`.
 When a brisk dealer's next card already lies in the darker frame, the card under it is read
-in the frame that asked (events marked ``earlier``), the new one in the darker frame.
+in the frame that asked (events marked ``earlier``), the new one in the darker frame
+(seen as a card's outline with new sides between the two frames, or as the card the darker
+frame named lying elsewhere than the one found in the frame that asked: :meth:`Pile.moved_on`).
 The table going back to how it was before the last card means that card was lifted off
 again; :meth:`DealTracker.take_back` ("Treu l'última") forgets it by hand.
 
@@ -144,7 +146,19 @@ class DealTracker:
             return []
         if self._pile.came_between(look.detail, dark):
             return self._came_between(look, image, dark)
-        return self._judged(image, look.detail, dark, normal=look.frame)
+        before = self._pile.settled[-1]
+        events = self._judged(image, look.detail, dark, normal=look.frame)
+        got = self._pile.settled[-1]
+        if any(e.kind == COUNTED for e in events) and len(self._pile.settled) >= 2 and self._pile.settled[-2] is before \
+                and before.detail is not None and got.where is not None \
+                and self._pile.moved_on(look.detail, before.detail, got.where):
+            saved, uncertain, still = list(self._pile.settled), self._pile.uncertain, self._still
+            self._pile.settled.pop()  # (the card under it, in the frame that asked, is read first)
+            again = self._came_between(look, image, dark)
+            if any(e.kind == COUNTED and e.earlier for e in again):
+                return again
+            self._pile.settled[:], self._pile.uncertain, self._still = saved, uncertain, still
+        return events  # (kept unless the card under it is named: an ask there is no better)
 
     def _came_between(self, look: _Look, image: np.ndarray, dark: np.ndarray) -> list[DealEvent]:
         """The next card already lies in the darker frame (a brisk dealer, no frame in flight):
