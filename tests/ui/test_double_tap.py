@@ -190,6 +190,8 @@ def _three_players(w: Walker, no_match) -> None:
     d = w.d
     d.tap("confirm", shot=False)
     w.keep("three-scored")
+    w.also("three-undo-question", taps=("undo",))  # the board asks before undoing a hand
+    w.also("three-abandon-question", taps=("new_match",))  # and before leaving the game
     w.also("three-undone", taps=("undo", "undo_yes"), again=("undo",))  # Undo again, Redo shown
     w.also("three-edit", taps=("history", "hand_1"))  # a past hand edited from History
     d = w.d
