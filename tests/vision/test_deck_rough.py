@@ -34,6 +34,20 @@ def _read(seq) -> tuple[list[str], list[str]]:
     return kinds, counted
 
 
+def _with_darker(tracker: DealTracker, seq, start: int = 0):
+    """(frame number, events) for each frame from ``start``, as a camera with exposure control
+    delivers them: a darker frame asked for is the next frame taken darker, and stands in for it."""
+    taken = -1
+    for n in range(start, len(seq)):
+        if n <= taken:
+            continue  # (the darker frame stood in for this one)
+        events = tracker.feed(seq.frame(n).image)
+        for ask in [e.darker for e in events if e.kind == DARKER]:
+            taken = min(n + 1, len(seq) - 1)
+            events += tracker.feed_darker(ask, seq.frame(taken, exposure_scale=ask.exposure_scale).image)
+        yield n, events
+
+
 def test_sloppy_dealing_with_shadows_is_read_not_asked_about():
     """Cards 3 cm off the stack's line, turned 20 degrees either way up, each throwing a
     shadow on the one below: the change is the card, its shadow and what it uncovered
@@ -196,14 +210,8 @@ def test_a_card_covered_in_its_darker_frame_is_read_from_the_frame_that_asked():
                              flight_frames=(0, 0), lying_frames=(3, 3))
     seq = deal_sequence(7, nu, cards=3, deck_style=STYLE)
     tracker = DealTracker(realdeck.learnt(STYLE, tuple(sorted(seq.truth))), darker_scale=DARKER_SCALE)
-    said, taken = [], -1
-    for n in range(len(seq)):
-        if n <= taken:
-            continue  # (the darker frame stood in for this one)
-        events = tracker.feed(seq.frame(n).image)
-        for ask in [e.darker for e in events if e.kind == DARKER]:
-            taken = min(n + 1, len(seq) - 1)
-            events += tracker.feed_darker(ask, seq.frame(taken, exposure_scale=ask.exposure_scale).image)
+    said = []
+    for _, events in _with_darker(tracker, seq):
         said += [(e.kind, e.card.code if e.card else None) for e in events if e.kind != DARKER]
     assert said == [(COUNTED, code) for code in seq.truth], (said, seq.truth)
 
@@ -233,14 +241,8 @@ def test_a_card_covered_in_its_darker_frame_where_the_two_barely_differ_is_read(
     seq = deal_sequence(32002, realistic_nuisances(np.random.default_rng([32002, 1])), resolution="720p",
                         cards=12, deck_style="moderna")
     tracker = DealTracker(realdeck.learnt("moderna", tuple(sorted(seq.truth))), darker_scale=DARKER_SCALE)
-    counted, taken = [], -1
-    for n in range(62, len(seq)):  # (from the 9th card, lying still: read as dealt at once)
-        if n <= taken:
-            continue  # (the darker frame stood in for this one)
-        events = tracker.feed(seq.frame(n).image)
-        for ask in [e.darker for e in events if e.kind == DARKER]:
-            taken = min(n + 1, len(seq) - 1)
-            events += tracker.feed_darker(ask, seq.frame(taken, exposure_scale=ask.exposure_scale).image)
+    counted = []
+    for n, events in _with_darker(tracker, seq, start=62):  # (from the 9th card, lying still: read as dealt at once)
         counted += [e.card.code for e in events if e.kind == COUNTED]
         assert not [e for e in events if e.kind in ASK_KINDS], (n, events)
     assert counted == seq.truth[8:], (counted, seq.truth)
