@@ -264,3 +264,24 @@ def test_a_gingham_cloths_faint_checks_stop_at_the_cheap_look_and_a_washed_out_s
         img, q = _square(code_image(DECK[k], px=10), marker_px=15, blur=0.5, seed=k)
         faint = np.round(178 + img.astype(np.float32) * 22 / 255).astype(np.uint8)  # printed black 178, white 200
         assert looks_like_marker(faint, q[None]).all()
+
+
+def test_one_mat_corner_in_view_gives_the_markers_size_but_no_crop_and_no_mm():
+    """720p, menus round the mat, one of its corner markers in view: its size tells a card
+    marker's (the detector follows no contour under 0.6 of it: a cloth's small checks, a
+    menu's letters), but its own homography is too rough to crop by or to measure in mm, so
+    the whole frame is searched and the squares are sized in px. Before, one corner gave
+    nothing, and every contour of the frame was followed."""
+    shot = table_shot(0, mode="720p", table="menus")
+    reader = PileReader()
+    result = reader.read(shot.image)
+    assert not result.mat_found and result.mat_size is not None  # one corner
+    size = shot.image.shape[1::-1]
+    expected = reader._region.marker_px(size, 9.6)
+    assert expected is not None and 13 < expected < 20
+    assert reader._region.to_mm(size) is None and reader._region.search_image(
+        cv2.cvtColor(shot.image, cv2.COLOR_BGR2GRAY))[1] == (0, 0)
+    floor = reader._detector.getDetectorParameters().minMarkerPerimeterRate * max(size) / 4
+    assert floor > 0.55 * expected
+    assert not shot.wrong(result.codes)
+    assert all(t.code in result.codes or _asked_about(result, t) for t in shot.truth if t.visible)
