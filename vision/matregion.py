@@ -171,10 +171,14 @@ class MatRegion:
         if not by_size:
             return None
         size, ids = max(by_size.items(), key=lambda kv: len(kv[1]))
-        if len(ids) < 2:
-            return None
         sides = [float(np.linalg.norm(found[i] - np.roll(found[i], 1, axis=0), axis=1).mean()) for i in ids]
         self._corner_px = ((w, h), float(np.median(sides)))
+        if len(ids) < 2:
+            # one corner marker: its size still tells a card marker's (``marker_px``: the
+            # detector follows no contour of another size), but its own homography is too rough
+            # to crop by or to measure in mm: the whole frame is searched, no mm
+            self._to_mm = None
+            return None
         model = mat_marker_corners_mm(size)
         hom, _ = cv2.findHomography(np.concatenate([model[_MAT_OF[i][1]] for i in ids]),
                                     np.concatenate([found[i] for i in ids]), 0)

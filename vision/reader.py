@@ -85,6 +85,7 @@ DENOISE_SIGMA = 0.6
 # the mat's corner markers (30 mm) are 3.1 card markers (9.6 mm) wide, and up to 1.31 times
 # that where the camera is nearer: the detector reads them too (the mat's homography)
 MAT_MARKER_SIDES = 4.2
+MIN_SIDE_ON_MAT = 0.6
 # markers under DENOISE_FROM_PX (720p): the card's index pip printed a cell or two from the
 # sticker's corner joins its black ring at the threshold, and the joined outline is not a
 # square at the detector's 3 % polygon tolerance: 3 cards of 852 at 720p were neither read nor
@@ -170,8 +171,9 @@ class PileReader:
             corners, ids, unread, side = self._search(gray, g)
         f = g
         # back to the photo's pixels (pixel centres when the search copy was scaled)
-        corners = [(q + 0.5) / f - 0.5 for q in corners]
-        unread = [(q + 0.5) / f - 0.5 for q in unread]
+        if f != 1.0:  # (a cloth's 800 squares: one array operation, not 800)
+            corners = list((np.asarray(corners, np.float32).reshape(-1, 4, 2) + 0.5) / f - 0.5)
+            unread = list((np.asarray(unread, np.float32).reshape(-1, 4, 2) + 0.5) / f - 0.5)
         if coarse:  # (the corners to the photo's pixel, where they are sharp: the soft decision too)
             corners, unread = _refined(gray, corners), _refined(gray, unread)
         not_read: list[np.ndarray] = []
@@ -283,8 +285,8 @@ class PileReader:
             keep = new_squares(fresh_c, seen_before)
             corners += [q for q, ok in zip(fresh_c, keep) if ok]
             ids += [int(k) for k, ok in zip([] if i is None else i.ravel().tolist(), keep) if ok]
-            fresh_u = [q.reshape(4, 2) + offset for q in u]
-            unread += [q for q, ok in zip(fresh_u, new_squares(fresh_u, seen_before)) if ok]
+            fresh_u = np.asarray(u, np.float32).reshape(-1, 4, 2) + np.float32(offset)
+            unread += list(fresh_u[new_squares(fresh_u, seen_before)])
             cards = [q for q, k in zip(corners, ids) if k < len(DECK)]
             if not cards:
                 break
@@ -312,7 +314,7 @@ class PileReader:
         thickness): contours under 0.6 of it, or over a mat corner marker's size, are not
         followed either (a cloth's weave, its stripes, a menu's text lines). ``small``
         markers: a looser polygon (SMALL_MARKER_POLY)."""
-        lo = max(floor_px, 0.6 * on_mat_px) if on_mat_px else floor_px
+        lo = max(floor_px, MIN_SIDE_ON_MAT * on_mat_px) if on_mat_px else floor_px
         hi = MAT_MARKER_SIDES * on_mat_px if on_mat_px else None
         key = (round(4 * lo / longest_px, 6), 4.0 if hi is None else round(4 * hi / longest_px, 6),
                SMALL_MARKER_POLY if small else 0.03)

@@ -45,10 +45,10 @@ def sides_of(quads: list[np.ndarray]) -> np.ndarray:
     return np.linalg.norm(a[:, NEXT] - a, axis=2).mean(axis=1)
 
 
-def new_squares(fresh: list[np.ndarray], before: list[np.ndarray]) -> np.ndarray:
-    """Which of ``fresh`` are not squares found ``before`` (the same marker across the edge
-    of two searches: centres closer than half a side)."""
-    if not fresh or not before:
+def new_squares(fresh, before: list[np.ndarray]) -> np.ndarray:
+    """Which of ``fresh`` (quads, or an (n, 4, 2) array) are not squares found ``before`` (the
+    same marker across the edge of two searches: centres closer than half a side)."""
+    if not len(fresh) or not len(before):
         return np.ones(len(fresh), bool)
     a, b = np.array(fresh, np.float32), np.array(before, np.float32)
     side = np.linalg.norm(b[:, NEXT] - b, axis=2).mean(axis=1)
