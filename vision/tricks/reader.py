@@ -169,8 +169,11 @@ class TrickReader:
                 if self._overlaps(seat, patch):
                     if not self.hand.trick:
                         self._gone(seat)  # a complete trick's card touched: taken, or covered by the next
-                    elif not self.taken and (patch.bare or patch.card_shaped):
-                        self._take_unread()  # the trick taken, or covered by the next, not all read
+                    elif not self.taken and (patch.bare or patch.card_shaped) \
+                            and not self.watch.still_there(self.down_box[seat]):
+                        # the trick taken, or covered by the next, not all read (not a
+                        # reflection swaying over the card: its print is still there)
+                        self._take_unread()
                 continue
             if seat is None or not patch.card_shaped:
                 continue

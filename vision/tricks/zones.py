@@ -47,6 +47,8 @@ CARD_FILL = 0.78  # of its rotated rectangle a card's patch fills
 MARGIN = 3  # small px around a patch that must be still as well
 SMOOTH_PX = 8.0  # a change smoother than this (work px) is light changing, not a thing moving
 LEVEL_ROWS = 9.0  # rows the exposure's per-row level is smoothed over (a band is ~100 of 360)
+STILL_THERE = 0.7  # a card's print and outline against their settled picture (correlation): the card still lies there
+DETAIL_PX = 3.0  # the detail compared (work px): a card's print and edges, not the light over it
 
 
 @dataclass(frozen=True)
@@ -325,6 +327,17 @@ class TableWatch:
         change = self._p90(self.settled, "settled", box)
         return change < self._gone_below(box, change)
 
+    def still_there(self, box: tuple[int, int, int, int]) -> bool:
+        """Does what settled in ``box`` (a card read) still lie there? Its detail (print and
+        outline: the picture less its smooth part) correlated with the settled picture's: a
+        reflection swaying over it, or the exposure hunting, dims or brightens the detail
+        but leaves it where it was (0.9 and more under a lamp's reflection on marble); a
+        card taken, covered by another, or slid away leaves little of it (0.3 and less)."""
+        x0, y0, x1, y1 = box
+        now, then = (_detail(img[y0:y1, x0:x1]) for img in (self.current, self.settled))
+        scale = float(np.sqrt(np.sum(now * now) * np.sum(then * then)))
+        return scale > 0 and float(np.sum(now * then)) / scale >= STILL_THERE
+
     def _p90(self, ref: np.ndarray, name: str, box: tuple[int, int, int, int]) -> float:
         x0, y0, x1, y1 = box
         return float(np.percentile(self._to(ref, name, (slice(y0, y1), slice(x0, x1))), 90))
@@ -351,6 +364,13 @@ def _same(centre, extent, outline) -> bool:
     """The same outline as last frame's, give or take a pixel."""
     (c, e) = outline
     return bool(np.hypot(centre[0] - c[0], centre[1] - c[1]) <= 1.5 and max(abs(a - b) for a, b in zip(extent, e)) <= 2)
+
+
+def _detail(g: np.ndarray) -> np.ndarray:
+    """``g`` less its smooth part (light), zero mean."""
+    f = g.astype(np.float32)
+    d = f - cv2.GaussianBlur(f, (0, 0), DETAIL_PX)
+    return d - d.mean()
 
 
 def _sigma(d: np.ndarray) -> float:
