@@ -14,6 +14,7 @@ from kiosk.game import Card
 from kiosk.game.handrecord import CardPlayed, HandInPlay
 from kiosk.game.rules import Rules
 from tests.overhead.frames import Sequence, overhead
+from tests.overhead.rough import rough_overhead
 from tests.bench.bench_tricks import learnt_deck
 from vision.deck.views import views_around
 from vision.tricks import TrickAsk, TrickPlay, TrickReader
@@ -209,6 +210,22 @@ def test_a_reflection_swaying_over_a_card_read_is_not_its_trick_taken():
     events = [e for _, e in run(reader, reflected(seq, frames, seq.plan.plays[0]))]
     assert not [e for e in events if isinstance(e, TrickAsk)]
     assert [(e.seat, e.card.code) for e in events] == [(p.seat, p.code) for p in seq.plan.plays]
+
+
+def test_a_card_under_a_swaying_reflection_on_marble_is_named_once_it_lies_still():
+    """A rough table (tests/overhead/rough.py, hand 410): white marble, the lamp's reflection
+    swaying near the first seat's place. What differs from the table there is the card and
+    the reflection's halo round it, at every threshold one patch, not card-shaped; the
+    detail that changed (print and outline, the smooth light taken off) is the card alone:
+    named a frame after it lies still (before: 0.9 s later, when the halo swayed off it)."""
+    seq = rough_overhead(410, mode="720p", height_cm=90.0, tricks=1)
+    first = seq.plan.plays[0]
+    codes = {p.code for p in seq.plan.plays}
+    deck = learnt_deck(tuple(sorted(codes | {f"{Card.parse(c).rank}{s}" for c in codes for s in "OC"})))
+    reader = TrickReader(deck, seq.seats_px, hand_of(seq), frame_size=seq.size)
+    plays = [(f.n, e) for f in seq.frames(limit=seq.frame_of(first.still_s) + 4) for e in reader.feed(f.image)]
+    assert [(e.seat, e.card.code) for _, e in plays][:1] == [(first.seat, first.code)]
+    assert plays[0][0] - seq.frame_of(first.still_s) <= 2
 
 
 def test_a_card_already_played_is_no_rival_and_never_renamed():
