@@ -336,14 +336,20 @@ class TableWatch:
         change = self._p90(self.settled, "settled", box)
         return change < self._gone_below(box, change)
 
-    def still_there(self, box: tuple[int, int, int, int]) -> bool:
-        """Does what settled in ``box`` (a card read) still lie there? Its detail (print and
-        outline: the picture less its smooth part) correlated with the settled picture's: a
-        reflection swaying over it, or the exposure hunting, dims or brightens the detail
-        but leaves it where it was (0.9 and more under a lamp's reflection on marble); a
-        card taken, covered by another, or slid away leaves little of it (0.3 and less)."""
+    def look(self, box: tuple[int, int, int, int]) -> np.ndarray:
+        """The small grey picture in ``box`` now (a card as it was laid, for
+        :meth:`still_there`)."""
         x0, y0, x1, y1 = box
-        now, then = (_detail(img[y0:y1, x0:x1]) for img in (self.current, self.settled))
+        return self.current[y0:y1, x0:x1].copy()
+
+    def still_there(self, box: tuple[int, int, int, int], then: np.ndarray) -> bool:
+        """Does the card that looked like ``then`` in ``box`` (:meth:`look`) still lie there?
+        Its detail (print and outline: the picture less its smooth part) correlated with
+        ``then``'s: a reflection swaying over it, or the exposure hunting, dims or brightens
+        the detail but leaves it where it was (0.9 and more under a lamp's reflection on
+        marble); a card taken, covered by another, or slid away leaves little of it (0.3
+        and less)."""
+        now, then = _detail(self.look(box)), _detail(then)
         scale = float(np.sqrt(np.sum(now * now) * np.sum(then * then)))
         return scale > 0 and float(np.sum(now * then)) / scale >= STILL_THERE
 
