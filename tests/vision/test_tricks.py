@@ -14,6 +14,7 @@ from kiosk.game import Card
 from kiosk.game.handrecord import CardPlayed, HandInPlay
 from kiosk.game.rules import Rules
 from tests.overhead.frames import Sequence, overhead
+from tests.overhead.rough import rough_overhead
 from tests.bench.bench_tricks import learnt_deck
 from vision.deck.views import views_around
 from vision.tricks import TrickAsk, TrickPlay, TrickReader
@@ -174,6 +175,57 @@ def test_a_card_never_seen_still_is_asked_once_the_next_seat_lies_named():
     assert [(a.trick, a.seat, a.reason) for _, a in asks] == [(1, first.seat, "unnamed")]
     assert asks[0][0] - seq.frame_of(second.still_s) <= 5  # half a second after the next card lay still
     assert [(p.seat, p.card.code) for p in plays] == [(p.seat, p.code) for p in seq.plan.plays]
+
+
+def reflected(seq: Sequence, frames: list, play) -> list:
+    """The frames with a lamp's reflection swaying to and fro along ``play``'s card from a
+    few frames after it lies still: added light, brightest on the glossy card (a fifth of
+    it on the table), clipped white as the sensor clips it."""
+    hm = seq.pose.table_to_image(seq.size)
+    quad = cv2.perspectiveTransform(np.float32([[[0, 0], [61, 0], [61, 95], [0, 95]]]), hm @ play.place)[0]
+    centre, along = quad.mean(0), (quad[2] - quad[1]) / 2
+    x0, y0 = np.floor(quad.min(0)).astype(int) - 120
+    x1, y1 = np.ceil(quad.max(0)).astype(int) + 120  # 3 sigmas round the card
+    gloss = np.full((y1 - y0, x1 - x0), 0.15, np.float32)
+    cv2.fillConvexPoly(gloss, np.round(quad - (x0, y0)).astype(np.int32), 1.0, cv2.LINE_AA)
+    yy, xx = np.mgrid[y0:y1, x0:x1].astype(np.float32)
+    out = []
+    for n, image in enumerate(frames):
+        if n >= seq.frame_of(play.still_s) + 3:
+            x, y = centre + along * 0.6 * np.sin(n * 0.9)
+            spot = 90.0 * gloss * np.exp(-((xx - x) ** 2 + (yy - y) ** 2) / (2 * 40.0 ** 2))
+            image = image.copy()
+            image[y0:y1, x0:x1] = np.clip(image[y0:y1, x0:x1] + spot[..., None], 0, 255).astype(np.uint8)
+        out.append(image)
+    return out
+
+
+def test_a_reflection_swaying_over_a_card_read_is_not_its_trick_taken():
+    """A reflection swaying over the leader's card, read and lying in its trick, changes its
+    look from frame to frame (a card-shaped change where it lies): not the trick taken off
+    nor covered by the next (once taken for it: the next seat was asked about "taken"
+    before its card was laid), since the card's print and outline are still where they were."""
+    seq, frames = one_trick()
+    reader = TrickReader(trick_deck(), seq.seats_px, hand_of(seq), frame_size=seq.size)
+    events = [e for _, e in run(reader, reflected(seq, frames, seq.plan.plays[0]))]
+    assert not [e for e in events if isinstance(e, TrickAsk)]
+    assert [(e.seat, e.card.code) for e in events] == [(p.seat, p.code) for p in seq.plan.plays]
+
+
+def test_a_card_under_a_swaying_reflection_on_marble_is_named_once_it_lies_still():
+    """A rough table (tests/overhead/rough.py, hand 410): white marble, the lamp's reflection
+    swaying near the first seat's place. What differs from the table there is the card and
+    the reflection's halo round it, at every threshold one patch, not card-shaped; the
+    detail that changed (print and outline, the smooth light taken off) is the card alone:
+    named a frame after it lies still (before: 0.9 s later, when the halo swayed off it)."""
+    seq = rough_overhead(410, mode="720p", height_cm=90.0, tricks=1)
+    first = seq.plan.plays[0]
+    codes = {p.code for p in seq.plan.plays}
+    deck = learnt_deck(tuple(sorted(codes | {f"{Card.parse(c).rank}{s}" for c in codes for s in "OC"})))
+    reader = TrickReader(deck, seq.seats_px, hand_of(seq), frame_size=seq.size)
+    plays = [(f.n, e) for f in seq.frames(limit=seq.frame_of(first.still_s) + 4) for e in reader.feed(f.image)]
+    assert [(e.seat, e.card.code) for _, e in plays][:1] == [(first.seat, first.code)]
+    assert plays[0][0] - seq.frame_of(first.still_s) <= 2
 
 
 def test_a_card_already_played_is_no_rival_and_never_renamed():

@@ -104,6 +104,7 @@ class TrickReader:
         self.seen: dict[int, _Seen] = {}  # seat -> the card lying there, not yet in the hand
         self.down: dict[int, Card] = {}  # seat -> its card in the trick on the table
         self.down_box: dict[int, tuple[int, int, int, int]] = {}  # where it lies (work px)
+        self.down_look: dict[int, np.ndarray] = {}  # how it looked there, laid (work px, grey)
         self.swept: dict[int, Card] = {}  # seat -> its card in the trick taken last
         self.asked_taken: tuple[int, int] | None = None  # (trick, seat) asked about last
         self.asked_skipped: tuple[int, int] | None = None  # (trick, seat) asked as passed over
@@ -169,8 +170,11 @@ class TrickReader:
                 if self._overlaps(seat, patch):
                     if not self.hand.trick:
                         self._gone(seat)  # a complete trick's card touched: taken, or covered by the next
-                    elif not self.taken and (patch.bare or patch.card_shaped):
-                        self._take_unread()  # the trick taken, or covered by the next, not all read
+                    elif not self.taken and (patch.bare or patch.card_shaped) \
+                            and not self.watch.still_there(self.down_box[seat], self.down_look[seat]):
+                        # the trick taken, or covered by the next, not all read (not a
+                        # reflection swaying over the card: its print is still there)
+                        self._take_unread()
                 continue
             if seat is None or not patch.card_shaped:
                 continue
@@ -241,6 +245,7 @@ class TrickReader:
     def _gone(self, seat: int) -> None:
         self.vanished.clear()
         self.watch.forget(self.down_box.pop(seat))
+        self.down_look.pop(seat, None)
         self.swept[seat] = self.down.pop(seat)
 
     def _overlaps(self, seat: int, patch: Patch) -> bool:
@@ -332,6 +337,7 @@ class TrickReader:
             self.watch.settle(seen.box)
             self.down[seat] = seen.card
             self.down_box[seat] = seen.box
+            self.down_look[seat] = self.watch.look(seen.box)
             del self.seen[seat]
         return out
 

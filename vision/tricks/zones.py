@@ -30,13 +30,11 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.tricks.noise import CHANGE_LEVEL, NOISE_FRAMES, Thresholds, frame_sigma
+
 WORK_WIDTH = 640
 MOVE_LEVEL = 14  # grey levels between two frames: a hand, a shadow, a card sliding
-CHANGE_LEVEL = 32  # grey against the settled table, at most: a card on the wood, on another card's print
-GREY_NOISE = (6.0, 12.0)  # a grey change: this many times the table's noise, and at least this
-COLOUR_NOISE = (4.0, 4.0, 24.0)  # a colour change (|da| + |db|): times the noise, at least, at most
 COLOUR_SMOOTH = 2.0  # px the colour is smoothed over (a card's tint is even, the noise is not)
-NOISE_FRAMES = 15  # frames the noise is the median over
 SPLIT_LEVELS = (2.0, 4.0)  # a patch not card-shaped looked at again at these many thresholds (a card
 # and a reflection's halo beside it, or the shadow of a hand resting near it, make one patch at 1)
 SIZE_SLACK = 0.2  # a card's sides, once cards were named: within this share of the named cards' sides
@@ -47,20 +45,9 @@ CARD_FILL = 0.78  # of its rotated rectangle a card's patch fills
 MARGIN = 3  # small px around a patch that must be still as well
 SMOOTH_PX = 8.0  # a change smoother than this (work px) is light changing, not a thing moving
 LEVEL_ROWS = 9.0  # rows the exposure's per-row level is smoothed over (a band is ~100 of 360)
-
-
-@dataclass(frozen=True)
-class Thresholds:
-    """The least change taken as a thing, from the table's measured noise (levels)."""
-
-    grey: float
-    colour: float
-
-    @classmethod
-    def from_noise(cls, grey_sigma: float, colour_sigma: float) -> "Thresholds":
-        grey = min(max(GREY_NOISE[0] * grey_sigma, GREY_NOISE[1]), CHANGE_LEVEL)
-        colour = min(max(COLOUR_NOISE[0] * colour_sigma, COLOUR_NOISE[1]), COLOUR_NOISE[2])
-        return cls(grey, colour)
+STILL_THERE = 0.7  # a card's print and outline against their settled picture (correlation): the card still lies there
+DETAIL_PX = 3.0  # the detail compared (work px): a card's print and edges, not the light over it
+DETAIL_PAD = 16  # work px round a patch its detail is looked at in (the change may miss a card's edge)
 
 
 @dataclass(frozen=True)
@@ -161,28 +148,52 @@ class TableWatch:
         higher threshold (the first that gives any): a card merged with a change beside it
         that is weaker than the card's own. ``tightest``: one card-shaped patch, at the
         highest threshold that still gives one (the card, without the halo of a reflection
-        that comes and goes beside it)."""
+        that comes and goes beside it). No threshold giving any: where the detail changed."""
         if patch.card_shaped and not tightest:
             return [patch]
         x, y = at
         score = self._score[y:y + mask.shape[0], x:x + mask.shape[1]]
         for level in SPLIT_LEVELS:
-            inner = cv2.morphologyEx(((score > level) & mask).view(np.uint8), cv2.MORPH_OPEN, self._kernel)
-            count, labels, stats, _ = cv2.connectedComponentsWithStats(inner, connectivity=8)
-            found = []
-            for i in range(1, count):
-                ix, iy, w, h, area = (int(v) for v in stats[i])
-                if area < min_area:
-                    continue
-                box = self._around(x + ix, y + iy, w, h)
-                part = self._patch(self.current, labels[iy:iy + h, ix:ix + w] == i, (x + ix, y + iy), box, area)
-                if part.card_shaped:
-                    found.append(part)
+            found = self._parts((score > level) & mask, at, min_area)
             if tightest and len(found) == 1:
                 patch = found[0]
             elif found or tightest:
-                return found or [patch]
-        return [patch]
+                return found or self._by_detail(patch, mask, at, min_area)
+        return self._by_detail(patch, mask, at, min_area)
+
+    def _parts(self, inner: np.ndarray, at: tuple[int, int], min_area: float) -> list[Patch]:
+        """The card-shaped parts of ``inner`` (a mask at ``at``)."""
+        x, y = at
+        inner = cv2.morphologyEx(inner.view(np.uint8), cv2.MORPH_OPEN, self._kernel)
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(inner, connectivity=8)
+        found = []
+        for i in range(1, count):
+            ix, iy, w, h, area = (int(v) for v in stats[i])
+            if area < min_area:
+                continue
+            box = self._around(x + ix, y + iy, w, h)
+            part = self._patch(self.current, labels[iy:iy + h, ix:ix + w] == i, (x + ix, y + iy), box, area)
+            if part.card_shaped:
+                found.append(part)
+        return found
+
+    def _by_detail(self, patch: Patch, mask: np.ndarray, at: tuple[int, int], min_area: float) -> list[Patch]:
+        """``patch`` when it is card-shaped; else the card-shaped parts of it where the
+        detail changed (the picture less its smooth part, against the settled table's): a
+        card's outline and print, filled, without the light of a reflection lying over it
+        and round it (on marble a card differs from the table hardly more than the
+        reflection's halo does, at any threshold)."""
+        if patch.card_shaped:
+            return [patch]
+        x, y = at
+        h, w = mask.shape
+        x0, y0 = max(x - DETAIL_PAD, 0), max(y - DETAIL_PAD, 0)
+        x1, y1 = min(x + w + DETAIL_PAD, self.size[0]), min(y + h + DETAIL_PAD, self.size[1])
+        d = cv2.absdiff(_detail(self.current[y0:y1, x0:x1]), _detail(self.settled[y0:y1, x0:x1]))
+        edges = cv2.morphologyEx((d > self.limits.grey / 2).view(np.uint8), cv2.MORPH_CLOSE, self._kernel)
+        parts = [p for p in self._parts(_filled(edges.view(bool)), (x0, y0), min_area)
+                 if x <= p.centre[0] < x + w and y <= p.centre[1] < y + h]
+        return parts or [patch]
 
     def change(self, g: np.ndarray, ab: np.ndarray, ref: np.ndarray, ref_ab: np.ndarray, *,
                grey: float | None = None) -> np.ndarray:
@@ -205,9 +216,9 @@ class TableWatch:
         not change, so the mean of the smaller 90 % of the differences (a hand moving over
         a tenth of the frame leaves it as it is)."""
         sub = (slice(None, None, 2), slice(None, None, 2))
-        grey = _sigma(cv2.subtract(g[sub], self.prev[sub], dtype=cv2.CV_16S).astype(np.float32))
+        grey = frame_sigma(cv2.subtract(g[sub], self.prev[sub], dtype=cv2.CV_16S).astype(np.float32))
         dab = ab[sub] - self.colour["prev"][sub]
-        self._noise.append((grey, _sigma(dab[..., 0]) + _sigma(dab[..., 1])))
+        self._noise.append((grey, frame_sigma(dab[..., 0]) + frame_sigma(dab[..., 1])))
         sig = np.median(np.float32(self._noise), axis=0)
         self.limits = Thresholds.from_noise(float(sig[0]), float(sig[1]))
 
@@ -325,6 +336,23 @@ class TableWatch:
         change = self._p90(self.settled, "settled", box)
         return change < self._gone_below(box, change)
 
+    def look(self, box: tuple[int, int, int, int]) -> np.ndarray:
+        """The small grey picture in ``box`` now (a card as it was laid, for
+        :meth:`still_there`)."""
+        x0, y0, x1, y1 = box
+        return self.current[y0:y1, x0:x1].copy()
+
+    def still_there(self, box: tuple[int, int, int, int], then: np.ndarray) -> bool:
+        """Does the card that looked like ``then`` in ``box`` (:meth:`look`) still lie there?
+        Its detail (print and outline: the picture less its smooth part) correlated with
+        ``then``'s: a reflection swaying over it, or the exposure hunting, dims or brightens
+        the detail but leaves it where it was (0.9 and more under a lamp's reflection on
+        marble); a card taken, covered by another, or slid away leaves little of it (0.3
+        and less)."""
+        now, then = _detail(self.look(box)), _detail(then)
+        scale = float(np.sqrt(np.sum(now * now) * np.sum(then * then)))
+        return scale > 0 and float(np.sum(now * then)) / scale >= STILL_THERE
+
     def _p90(self, ref: np.ndarray, name: str, box: tuple[int, int, int, int]) -> float:
         x0, y0, x1, y1 = box
         return float(np.percentile(self._to(ref, name, (slice(y0, y1), slice(x0, x1))), 90))
@@ -353,12 +381,11 @@ def _same(centre, extent, outline) -> bool:
     return bool(np.hypot(centre[0] - c[0], centre[1] - c[1]) <= 1.5 and max(abs(a - b) for a, b in zip(extent, e)) <= 2)
 
 
-def _sigma(d: np.ndarray) -> float:
-    """A difference of two noisy frames -> one frame's noise: the mean of the smaller 90 % of
-    |d| is 0.657 of d's sigma for Gaussian noise, and d's sigma is sqrt(2) the frame's."""
-    a = np.abs(d).ravel()
-    small = a[a <= np.percentile(a, 90)]
-    return float(small.mean()) / 0.657 / np.sqrt(2) if len(small) else 0.0
+def _detail(g: np.ndarray) -> np.ndarray:
+    """``g`` less its smooth part (light), zero mean."""
+    f = g.astype(np.float32)
+    d = f - cv2.GaussianBlur(f, (0, 0), DETAIL_PX)
+    return d - d.mean()
 
 
 def _filled(mask: np.ndarray) -> np.ndarray:
