@@ -267,14 +267,24 @@ def find_card_on_mat(image: np.ndarray, *, work_width: int = 640) -> np.ndarray:
     # (on white marble the colour may have found only what is printed on the card, its
     # tinted panel, or no edge at all: the card's edge is then found from its steps of light)
     rim = card_rim(image, quad)
-    if rim is None:
-        return _confirmed(image, fitted)
-    inside = cv2.pointPolygonTest(rim.reshape(-1, 1, 2), tuple(map(float, np.mean(fitted, axis=0))), False) > 0
-    grown = cv2.contourArea(rim) >= GROWN * cv2.contourArea(np.float32(fitted)) and inside
-    if not grown and fitted is not refined:
-        return _confirmed(image, fitted)
-    _check_light(image, rim, work_width)
-    return _confirmed(image, rim)
+    inside = rim is not None and cv2.pointPolygonTest(
+        rim.reshape(-1, 1, 2), tuple(map(float, np.mean(fitted, axis=0))), False) > 0
+    grown = inside and cv2.contourArea(rim) >= GROWN * cv2.contourArea(np.float32(fitted))
+    # (the colour's fit when it moved the outline and the rim is not a card round it; else the
+    # rim; then the rim round the colour's fit: the colour found the tinted panel, the fit
+    # moved it part of the way out)
+    first = fitted if rim is None or (not grown and fitted is not refined) else rim
+    tries = [first] + [r for r in (rim, None if fitted is quad else card_rim(image, fitted))
+                       if r is not None and r is not first]
+    refusal = None
+    for q in tries:
+        try:
+            if q is not fitted:
+                _check_light(image, q, work_width)
+            return _confirmed(image, q)
+        except EnrolmentError as e:  # (a reflection on an outline is the truer cause)
+            refusal = e if refusal is None or e.reason == "glare" and refusal.reason != "glare" else refusal
+    raise refusal
 
 
 def _confirmed(image: np.ndarray, quad: np.ndarray) -> np.ndarray:

@@ -30,6 +30,7 @@ TURNS = (-2.0, -1.0, 0.0, 1.0, 2.0)  # degrees tried round what was found
 MARGIN = 0.1  # of the frame's short side: the furthest the card's edge lies outside it
 AGREE = 0.02  # of the frame's short side: margins that agree
 REACH_IN, REACH_OUT = 0.15, 0.9  # of the found outline's short and long side: where to look
+PLACED_IN = 0.5  # of the found outline's short side: the furthest in a side placed by the shape goes
 LINE = 0.035  # of the frame's short side: the widest the paper's dark edge line is (flank to flank)
 LINE_HALF = 0.011  # of it: half the line's usual width (flank to flank: 0.019-0.027, 3 px at 1080p)
 SHAPE = 0.06  # the outline's aspect off a card's, at most
@@ -104,7 +105,8 @@ def card_rim(image: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
         i, o = inferred, (inferred + 2) % 4  # side as far out as its opposite one if either shape is possible)
         along = lengths[i] + frames[(i + 1) % 4] + frames[(i + 3) % 4]
         options = [(r, along * r - lengths[(i + 1) % 4] - frames[o]) for r in (CARD_ASPECT, 1 / CARD_ASPECT)]
-        options = [rk for rk in options if rk[1] >= -REACH_IN * lengths.min()] or options
+        # (inwards at most to half the outline: what was found may have taken in marble there)
+        options = [rk for rk in options if rk[1] >= -PLACED_IN * lengths.min()] or options
         ratio, frames[i] = min(options, key=lambda rk: abs(rk[1] - frames[o]))
     # across the frame from side i to side i+2: side i+1's length, and both sides' steps out
     short = min(lengths[(i + 1) % 4] + frames[i] + frames[(i + 2) % 4] for i in range(4))
