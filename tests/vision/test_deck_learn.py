@@ -209,12 +209,15 @@ def test_fresh_moderna_cards_on_white_marble_are_learnt_within_3_px():
     long side, beyond where the rim looked inwards; that side, placed by the card's shape, was
     put 179 px out instead (a rectangle of veins), and the photo refused as "white on white".
     5E: the colour found the tinted panel and no rim round it; the rim round the edge fit's
-    outline is the card (both refused before, the card plain to see)."""
+    outline is the card (both refused before, the card plain to see). 8E: a vein joined to the
+    card's outline, and the colour found only its tinted panel: no card-shaped candidate, and
+    the refusal said "cut by the photo's edge" (a patch of marble at the edge in the lens's
+    shade); the card's edge is now looked for round what is printed on it."""
     from tests.realcam.rough.learning import learning_photo
     from vision.deck.learnspot import _confirmed, find_card_on_mat
     from vision.deck.views import order_quad
 
-    for code, seed in (("2E", 61035), ("5E", 61032), ("10C", 61016)):
+    for code, seed in (("2E", 61035), ("5E", 61032), ("8E", 61029), ("10C", 61016)):
         photo = learning_photo(code, "marble", seed, deck_style="moderna")
         quad = find_card_on_mat(photo.image)
         assert np.linalg.norm(order_quad(quad) - order_quad(photo.truth.quad), axis=1).max() <= 3.0, code

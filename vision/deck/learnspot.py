@@ -134,6 +134,12 @@ def spot_card(image: np.ndarray, *, work_width: int = 640) -> tuple[np.ndarray, 
     for b in cards:  # (a card's printed border inside its edge is the same card)
         if all(_overlap(b, d) < SAME for d in distinct):
             distinct.append(_truest([c for c in cards if _overlap(b, c) >= SAME]))
+    if not distinct and paper_like(table):
+        # (on white marble a vein joined to the card's outline bends it out of a card's shape,
+        # and the colour finds its tinted panel: the card's edge round what is printed on it)
+        rim = _rim_round(image, [b for b in found if not b.touches_edge and _printed(colour, b) >= MIN_PRINT], scale)
+        if rim is not None:
+            return rim, table
     if not distinct:
         # (a card off the mat, on the table round it: what differs from the table's own
         # colour, seen along the photo's edges, the mat being what differs most)
@@ -156,6 +162,27 @@ def spot_card(image: np.ndarray, *, work_width: int = 640) -> tuple[np.ndarray, 
     if _glare_at(glare, card, grey) or _sheen(small, card.quad):
         raise EnrolmentError(GLARE_MSG, reason="glare", where=card.quad / scale)
     return card.quad / scale, table
+
+
+def _rim_round(image: np.ndarray, found: list[Blob], scale: float) -> np.ndarray | None:
+    """The card's edge (full-resolution px) found round one of ``found`` (biggest first), wholly
+    inside the photo and confirmed (the rim round it lies on it), or None. A reflection on it
+    is refused."""
+    h, w = image.shape[:2]
+    for b in sorted(found, key=lambda b: -b.area):
+        rim = card_rim(image, b.quad / scale)
+        if rim is None or (rim < 2).any() or (rim[:, 0] > w - 3).any() or (rim[:, 1] > h - 3).any():
+            continue
+        area = cv2.contourArea(rim) / (w * h)
+        if not MIN_AREA <= area <= MAX_AREA:
+            continue
+        try:
+            rim = _confirmed(image, rim)
+        except EnrolmentError:
+            continue
+        _check_light(image, rim, int(round(w * scale)))
+        return rim
+    return None
 
 
 def _truest(same: list[Blob]) -> Blob:
