@@ -178,7 +178,8 @@ def test_every_refusal_names_its_true_cause_and_a_reflection_beside_the_card_is_
     none: a reflection on the card that clips half of it (taken for paper clipping in bright
     light) or nothing at all (a sheen, on glossy wood), or that joined the card on marble
     (said to be "cut"); a card off the mat that touches it, across the photo's edge (said to be
-    "no card"). A reflection beside the card, on marble and wood, is learnt."""
+    "no card"). A reflection beside the card, on marble and wood, is learnt, and one card on
+    wood is not "two cards"."""
     from tests.realcam.rough.learning import learning_photo
     from vision.deck.learnspot import find_card_on_mat
     from vision.deck.views import order_quad
@@ -194,9 +195,11 @@ def test_every_refusal_names_its_true_cause_and_a_reflection_beside_the_card_is_
         assert err.value.reason == reason, (surface, i, str(err.value))
         where, truth = np.asarray(err.value.where), photo.truth.quad
         assert where[:, 0].max() > truth[:, 0].min() and where[:, 0].min() < truth[:, 0].max(), (surface, i)
-    for code, surface, seed in (("4C", "marble", 26021), ("3C", "wood", 25022)):
+    # (9C alone on wood, no reflection: its outlines by colour and by hue lie a fraction of a
+    # pixel apart, and OpenCV's polygon intersection gave them no common area: "two cards")
+    for code, surface, seed in (("4C", "marble", 26021), ("3C", "wood", 25022), ("9C", "wood", 61012)):
         photo = learning_photo(code, surface, seed)
-        assert photo.truth.reflection is not None
+        assert (photo.truth.reflection is not None) == (code != "9C")
         quad = find_card_on_mat(photo.image)
         assert np.linalg.norm(order_quad(quad) - order_quad(photo.truth.quad), axis=1).max() <= 6.0, (code, surface)
 

@@ -59,8 +59,17 @@ EDGE_MSG = "the card's edge does not show on this table (white on white): lay th
 
 
 def _overlap(a: Blob, b: Blob) -> float:
-    inter, _ = cv2.intersectConvexConvex(np.float32(a.quad), np.float32(b.quad))
-    return float(inter / max(min(a.rect_area, b.rect_area), 1.0))
+    """The area two outlines share, over the smaller one's. Counted in pixels: OpenCV's
+    ``intersectConvexConvex`` gives 0 for two near-identical outlines of one card (sides a
+    fraction of a pixel apart), which then were "two cards"."""
+    x0, y0 = np.floor(np.minimum(a.quad.min(axis=0), b.quad.min(axis=0))) - 1
+    w, h = (np.ceil(np.maximum(a.quad.max(axis=0), b.quad.max(axis=0))) - (x0, y0) + 2).astype(int)
+    masks = []
+    for q in (a.quad, b.quad):
+        m = np.zeros((h, w), np.uint8)
+        cv2.fillPoly(m, [np.round((q - (x0, y0)) * 4).astype(np.int32)], 1, shift=2)
+        masks.append(m)
+    return float(np.count_nonzero(masks[0] & masks[1]) / max(min(a.rect_area, b.rect_area), 1.0))
 
 
 def _colour_mask(lab: np.ndarray, glare: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
