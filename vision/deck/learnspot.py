@@ -165,6 +165,9 @@ def spot_card(image: np.ndarray, *, work_width: int = 640) -> tuple[np.ndarray, 
         if cut_off is not None:
             raise EnrolmentError(CUT_MSG, reason="cut", where=cut_off / scale)
         raise EnrolmentError(NONE_MSG, reason="no_card")
+    # (a card is printed: a card-sized patch of marble its veins close, with nothing printed
+    # on it, is not a second card)
+    distinct = [d for d in distinct if _busy(grey, d) >= BUSY] or distinct
     if len(distinct) > 1 and 0.6 * distinct[0].rect_area < distinct[1].rect_area:
         raise EnrolmentError(TWO_MSG, reason="two_cards", where=distinct[1].quad / scale)
     card = distinct[0]
