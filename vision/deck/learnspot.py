@@ -203,7 +203,9 @@ def _truest(same: list[Blob]) -> Blob:
     or the grain beside the card is bigger, but fills its rectangle less and is squarer."""
     fill = max(b.rectangular for b in same)
     shape = min(abs(b.aspect - CARD_ASPECT) for b in same)
-    return next(b for b in same if b.rectangular >= fill - 0.03 and abs(b.aspect - CARD_ASPECT) <= shape + 0.05)
+    # (none both: the most card-shaped; a vein bent the fullest one)
+    return next((b for b in same if b.rectangular >= fill - 0.03 and abs(b.aspect - CARD_ASPECT) <= shape + 0.05),
+                min(same, key=lambda b: abs(b.aspect - CARD_ASPECT)))
 
 
 def _printed(colour: np.ndarray, b: Blob) -> float:
