@@ -111,13 +111,14 @@ def _edge_mask(grey: np.ndarray, *, strong: bool = False) -> np.ndarray:
     return cv2.morphologyEx(filled, cv2.MORPH_OPEN, k)
 
 
-def spot_card(image: np.ndarray, *, work_width: int = 640) -> tuple[np.ndarray, np.ndarray]:
-    """The one card's rough quadrilateral (full-resolution px) and the table's CIELAB colour.
-    Raises :class:`EnrolmentError` with the true reason (and where) when there is none."""
+def _looks(image: np.ndarray, work_width: int) -> tuple[float, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+                                                       np.ndarray, np.ndarray, list[Blob]]:
+    """The photo at ``work_width`` looked at: its scale, the small photo, its clipped pixels,
+    CIELAB and grey, what differs from the table's colour, that colour, and every card-sized
+    region found by colour and by outline."""
     h, w = image.shape[:2]
     scale = work_width / w
     small = cv2.resize(image, (work_width, int(round(h * scale))), interpolation=cv2.INTER_AREA)
-    sh, sw = small.shape[:2]
     glare = cv2.dilate((small.min(axis=2) >= GLARE).astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
     blurred = cv2.GaussianBlur(small, (5, 5), 0)
     lab = cv2.cvtColor(blurred, cv2.COLOR_BGR2LAB).astype(np.float32)
@@ -130,6 +131,14 @@ def spot_card(image: np.ndarray, *, work_width: int = 640) -> tuple[np.ndarray, 
     found: list[Blob] = []
     for mask in (colour, wide, outline, _edge_mask(grey, strong=True), _hue_mask(lab, table, glare)):
         found += blobs_of(mask, min_area=MIN_AREA * mask.size, max_area=MAX_AREA * mask.size, convex=True)
+    return scale, small, glare, lab, grey, colour, table, found
+
+
+def spot_card(image: np.ndarray, *, work_width: int = 640) -> tuple[np.ndarray, np.ndarray]:
+    """The one card's rough quadrilateral (full-resolution px) and the table's CIELAB colour.
+    Raises :class:`EnrolmentError` with the true reason (and where) when there is none."""
+    scale, small, glare, lab, grey, colour, table, found = _looks(image, work_width)
+    sh, sw = small.shape[:2]
     cards = [b for b in found if b.card_shaped and not b.touches_edge and _printed(colour, b) >= MIN_PRINT]
     # (the printed part of a card cut by the photo's edge, inside the card's own region
     # that runs off the photo, is no card)
@@ -325,6 +334,11 @@ def find_card_on_mat(image: np.ndarray, *, work_width: int = 640) -> np.ndarray:
             return _confirmed(image, q)
         except EnrolmentError as e:  # (a reflection on an outline is the truer cause)
             refusal = e if refusal is None or e.reason == "glare" and refusal.reason != "glare" else refusal
+    if refusal.reason == "no_edge":  # (what was taken for the card is printed on it: a figure's robe)
+        scale, *_, colour, _, found = _looks(image, work_width)
+        rim = _rim_round(image, [b for b in found if not b.touches_edge and _printed(colour, b) >= MIN_PRINT], scale)
+        if rim is not None:
+            return rim
     raise refusal
 
 
