@@ -16,6 +16,7 @@ The tracker reads, frame by frame, dealing sequences of :mod:`tests.realcam.roug
 ``BENCH_ROUGH_QUICK=1`` (or ``--quick``): 2 mixed (720p, 1080p) + 1 neat sequence of 12 cards,
 the sweep at each phenomenon's extreme only (1 sequence of 6 cards), 8 learning photos a
 surface: about two minutes on a free core. ``BENCH_ROUGH_SWEEP_ONLY=1``, ``_MIXED_ONLY=1``, ``_LEARN=0``: parts.
+``BENCH_ROUGH_LEARN_SEED`` (23000) and ``_LEARN_SPREAD=0``: the learning photos' seeds (see deck_learning).
 ``BENCH_ROUGH_SEED``: the mixed set's first seed (21000; the development set is 31000 with
 ``SEQS=12 CARDS=12 NEAT=0 MIXED_ONLY=1 LEARN=0``, the fresh sets 32000 and 33000 the same).
 ``BENCH_ROUGH_STYLES=fournier`` limits the deck styles; ``BENCH_ROUGH_VERBOSE=1`` prints every

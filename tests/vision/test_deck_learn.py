@@ -162,8 +162,7 @@ def test_a_side_placed_by_the_cards_shape_gives_the_paper_a_cards_aspect():
     """Moderna cards on white marble, outlined from the printed frame's steps of light
     (vision.deck.rim). 7C's short side steps nowhere clearly: it was placed to give the printed
     FRAME a card's aspect, 2m(aspect - 1) short of the paper's (m: the frame's margin), 7 px
-    off, and accepted. 3E: the margin was taken at the paper's shadow, not its edge. And an
-    outline the printed frame does not confirm is refused with its cause."""
+    off, and accepted. 3E: the margin was taken at the paper's shadow, not its edge."""
     from tests.realcam.rough.learning import learning_photo
     from vision.deck.learnspot import find_card_on_mat
     from vision.deck.views import order_quad
@@ -172,13 +171,6 @@ def test_a_side_placed_by_the_cards_shape_gives_the_paper_a_cards_aspect():
         photo = learning_photo(code, "marble", seed, deck_style="moderna")
         quad = find_card_on_mat(photo.image)
         assert np.linalg.norm(order_quad(quad) - order_quad(photo.truth.quad), axis=1).max() <= 4.0, code
-    # an outline that took in a patch of marble beside the card (27 px off), which the rim then
-    # "grew" to a rectangle of veins beside it (370 px off), was accepted: the printed frame
-    # found round it again does not confirm it, so the photo is refused, and why
-    photo = learning_photo("10C", "marble", 61016, deck_style="moderna")
-    with pytest.raises(EnrolmentError) as err:
-        find_card_on_mat(photo.image)
-    assert err.value.reason == "no_edge" and "edge does not show" in str(err.value)
 
 
 def test_every_refusal_names_its_true_cause_and_a_reflection_beside_the_card_is_learnt():
@@ -186,7 +178,8 @@ def test_every_refusal_names_its_true_cause_and_a_reflection_beside_the_card_is_
     none: a reflection on the card that clips half of it (taken for paper clipping in bright
     light) or nothing at all (a sheen, on glossy wood), or that joined the card on marble
     (said to be "cut"); a card off the mat that touches it, across the photo's edge (said to be
-    "no card"). A reflection beside the card, on marble and wood, is learnt."""
+    "no card"). A reflection beside the card, on marble and wood, is learnt, and one card on
+    wood is not "two cards"."""
     from tests.realcam.rough.learning import learning_photo
     from vision.deck.learnspot import find_card_on_mat
     from vision.deck.views import order_quad
@@ -202,8 +195,65 @@ def test_every_refusal_names_its_true_cause_and_a_reflection_beside_the_card_is_
         assert err.value.reason == reason, (surface, i, str(err.value))
         where, truth = np.asarray(err.value.where), photo.truth.quad
         assert where[:, 0].max() > truth[:, 0].min() and where[:, 0].min() < truth[:, 0].max(), (surface, i)
-    for code, surface, seed in (("4C", "marble", 26021), ("3C", "wood", 25022)):
+    # (9C alone on wood, no reflection: its outlines by colour and by hue lie a fraction of a
+    # pixel apart, and OpenCV's polygon intersection gave them no common area: "two cards")
+    for code, surface, seed in (("4C", "marble", 26021), ("3C", "wood", 25022), ("9C", "wood", 61012)):
         photo = learning_photo(code, surface, seed)
-        assert photo.truth.reflection is not None
+        assert (photo.truth.reflection is not None) == (code != "9C")
         quad = find_card_on_mat(photo.image)
         assert np.linalg.norm(order_quad(quad) - order_quad(photo.truth.quad), axis=1).max() <= 6.0, (code, surface)
+
+
+def test_fresh_moderna_cards_on_white_marble_are_learnt_within_3_px():
+    """Moderna cards on white marble from seeds nobody had tuned on, each wholly in the photo
+    and clear of any reflection. 2E: its edge was placed at the margin that gives the card's
+    shape (6.1 px off, accepted); the paper's edge lies in the middle of its thin dark line,
+    whose two flanks step faintly. 10C: the colour took in a patch of marble, 27 px past one
+    long side, beyond where the rim looked inwards; that side, placed by the card's shape, was
+    put 179 px out instead (a rectangle of veins), and the photo refused as "white on white".
+    5E: the colour found the tinted panel and no rim round it; the rim round the edge fit's
+    outline is the card (both refused before, the card plain to see). 8E: a vein joined to the
+    card's outline, and the colour found only its tinted panel: no card-shaped candidate, and
+    the refusal said "cut by the photo's edge" (a patch of marble at the edge in the lens's
+    shade); the card's edge is now looked for round what is printed on it."""
+    from tests.realcam.rough.learning import learning_photo
+    from vision.deck.learnspot import _confirmed, find_card_on_mat
+    from vision.deck.views import order_quad
+
+    for code, seed in (("2E", 61035), ("5E", 61032), ("8E", 61029), ("10C", 61016)):
+        photo = learning_photo(code, "marble", seed, deck_style="moderna")
+        quad = find_card_on_mat(photo.image)
+        assert np.linalg.norm(order_quad(quad) - order_quad(photo.truth.quad), axis=1).max() <= 3.0, code
+    # an outline that took in a patch of marble (10C's long side 27 px out) is still refused, and
+    # why: the card's printed frame found round it does not lie on it
+    q = order_quad(photo.truth.quad)
+    out = np.float32([q[1, 1] - q[0, 1], q[0, 0] - q[1, 0]]) / np.linalg.norm(q[1] - q[0])
+    out *= np.sign(np.dot(out, q[0] - q.mean(axis=0)))
+    took = q + np.float32([27, 27, 0, 0])[:, None] * out
+    with pytest.raises(EnrolmentError) as err:
+        _confirmed(photo.image, took)
+    assert err.value.reason == "no_edge" and "edge does not show" in str(err.value)
+
+
+def test_moderna_cards_on_white_marble_of_the_held_out_seeds_are_learnt_within_3_px():
+    """Moderna cards on white marble from the held-out seeds of round 5 (87000 + 1000 surface +
+    100 deck + card: every one wrongly outlined or refused on its first run). 10C: the colour
+    took in marble past one short side, and the sides stepped at one flank of the paper's dark
+    edge line only; the edge was put half a line INSIDE that flank, as the card's shape said (a
+    side placed by the shape makes that shape no evidence): 7.6 px off. Which flank a step is
+    shows in its sign: paper to line darkens outwards, line to marble brightens. 9C (under a
+    reflection's halo, gain 7.7): one side stepped at one flank, no more: 4.1 px off. 7E: a
+    card-sized patch of marble that its veins close, nothing printed on it, was a second card
+    ("more than one card"). 10E (a second held-out set, 101000 + ...): of its outlines, none
+    was both the fullest and the most card-shaped, and the learner stopped with StopIteration
+    (the kiosk's learn screen would have crashed). 12E: the colour took the figure's robe
+    for the card, no rim lies round it, and the card was refused as "white on white"; the
+    card's edge is now looked for round the other printed regions."""
+    from tests.realcam.rough.learning import learning_photo
+    from vision.deck.learnspot import find_card_on_mat
+    from vision.deck.views import order_quad
+
+    for code, seed in (("10C", 90116), ("9C", 90112), ("7E", 90130), ("10E", 104128), ("12E", 104126)):
+        photo = learning_photo(code, "marble", seed, deck_style="moderna")
+        quad = find_card_on_mat(photo.image)
+        assert np.linalg.norm(order_quad(quad) - order_quad(photo.truth.quad), axis=1).max() <= 3.0, code

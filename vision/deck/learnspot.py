@@ -59,8 +59,17 @@ EDGE_MSG = "the card's edge does not show on this table (white on white): lay th
 
 
 def _overlap(a: Blob, b: Blob) -> float:
-    inter, _ = cv2.intersectConvexConvex(np.float32(a.quad), np.float32(b.quad))
-    return float(inter / max(min(a.rect_area, b.rect_area), 1.0))
+    """The area two outlines share, over the smaller one's. Counted in pixels: OpenCV's
+    ``intersectConvexConvex`` gives 0 for two near-identical outlines of one card (sides a
+    fraction of a pixel apart), which then were "two cards"."""
+    x0, y0 = np.floor(np.minimum(a.quad.min(axis=0), b.quad.min(axis=0))) - 1
+    w, h = (np.ceil(np.maximum(a.quad.max(axis=0), b.quad.max(axis=0))) - (x0, y0) + 2).astype(int)
+    masks = []
+    for q in (a.quad, b.quad):
+        m = np.zeros((h, w), np.uint8)
+        cv2.fillPoly(m, [np.round((q - (x0, y0)) * 4).astype(np.int32)], 1, shift=2)
+        masks.append(m)
+    return float(np.count_nonzero(masks[0] & masks[1]) / max(min(a.rect_area, b.rect_area), 1.0))
 
 
 def _colour_mask(lab: np.ndarray, glare: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -102,13 +111,14 @@ def _edge_mask(grey: np.ndarray, *, strong: bool = False) -> np.ndarray:
     return cv2.morphologyEx(filled, cv2.MORPH_OPEN, k)
 
 
-def spot_card(image: np.ndarray, *, work_width: int = 640) -> tuple[np.ndarray, np.ndarray]:
-    """The one card's rough quadrilateral (full-resolution px) and the table's CIELAB colour.
-    Raises :class:`EnrolmentError` with the true reason (and where) when there is none."""
+def _looks(image: np.ndarray, work_width: int) -> tuple[float, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+                                                       np.ndarray, np.ndarray, list[Blob]]:
+    """The photo at ``work_width`` looked at: its scale, the small photo, its clipped pixels,
+    CIELAB and grey, what differs from the table's colour, that colour, and every card-sized
+    region found by colour and by outline."""
     h, w = image.shape[:2]
     scale = work_width / w
     small = cv2.resize(image, (work_width, int(round(h * scale))), interpolation=cv2.INTER_AREA)
-    sh, sw = small.shape[:2]
     glare = cv2.dilate((small.min(axis=2) >= GLARE).astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
     blurred = cv2.GaussianBlur(small, (5, 5), 0)
     lab = cv2.cvtColor(blurred, cv2.COLOR_BGR2LAB).astype(np.float32)
@@ -121,6 +131,14 @@ def spot_card(image: np.ndarray, *, work_width: int = 640) -> tuple[np.ndarray, 
     found: list[Blob] = []
     for mask in (colour, wide, outline, _edge_mask(grey, strong=True), _hue_mask(lab, table, glare)):
         found += blobs_of(mask, min_area=MIN_AREA * mask.size, max_area=MAX_AREA * mask.size, convex=True)
+    return scale, small, glare, lab, grey, colour, table, found
+
+
+def spot_card(image: np.ndarray, *, work_width: int = 640) -> tuple[np.ndarray, np.ndarray]:
+    """The one card's rough quadrilateral (full-resolution px) and the table's CIELAB colour.
+    Raises :class:`EnrolmentError` with the true reason (and where) when there is none."""
+    scale, small, glare, lab, grey, colour, table, found = _looks(image, work_width)
+    sh, sw = small.shape[:2]
     cards = [b for b in found if b.card_shaped and not b.touches_edge and _printed(colour, b) >= MIN_PRINT]
     # (the printed part of a card cut by the photo's edge, inside the card's own region
     # that runs off the photo, is no card)
@@ -134,6 +152,12 @@ def spot_card(image: np.ndarray, *, work_width: int = 640) -> tuple[np.ndarray, 
     for b in cards:  # (a card's printed border inside its edge is the same card)
         if all(_overlap(b, d) < SAME for d in distinct):
             distinct.append(_truest([c for c in cards if _overlap(b, c) >= SAME]))
+    if not distinct and paper_like(table):
+        # (on white marble a vein joined to the card's outline bends it out of a card's shape,
+        # and the colour finds its tinted panel: the card's edge round what is printed on it)
+        rim = _rim_round(image, [b for b in found if not b.touches_edge and _printed(colour, b) >= MIN_PRINT], scale)
+        if rim is not None:
+            return rim, table
     if not distinct:
         # (a card off the mat, on the table round it: what differs from the table's own
         # colour, seen along the photo's edges, the mat being what differs most)
@@ -150,6 +174,9 @@ def spot_card(image: np.ndarray, *, work_width: int = 640) -> tuple[np.ndarray, 
         if cut_off is not None:
             raise EnrolmentError(CUT_MSG, reason="cut", where=cut_off / scale)
         raise EnrolmentError(NONE_MSG, reason="no_card")
+    # (a card is printed: a card-sized patch of marble its veins close, with nothing printed
+    # on it, is not a second card)
+    distinct = [d for d in distinct if _busy(grey, d) >= BUSY] or distinct
     if len(distinct) > 1 and 0.6 * distinct[0].rect_area < distinct[1].rect_area:
         raise EnrolmentError(TWO_MSG, reason="two_cards", where=distinct[1].quad / scale)
     card = distinct[0]
@@ -158,13 +185,36 @@ def spot_card(image: np.ndarray, *, work_width: int = 640) -> tuple[np.ndarray, 
     return card.quad / scale, table
 
 
+def _rim_round(image: np.ndarray, found: list[Blob], scale: float) -> np.ndarray | None:
+    """The card's edge (full-resolution px) found round one of ``found`` (biggest first), wholly
+    inside the photo and confirmed (the rim round it lies on it), or None. A reflection on it
+    is refused."""
+    h, w = image.shape[:2]
+    for b in sorted(found, key=lambda b: -b.area):
+        rim = card_rim(image, b.quad / scale)
+        if rim is None or (rim < 2).any() or (rim[:, 0] > w - 3).any() or (rim[:, 1] > h - 3).any():
+            continue
+        area = cv2.contourArea(rim) / (w * h)
+        if not MIN_AREA <= area <= MAX_AREA:
+            continue
+        try:
+            rim = _confirmed(image, rim)
+        except EnrolmentError:
+            continue
+        _check_light(image, rim, int(round(w * scale)))
+        return rim
+    return None
+
+
 def _truest(same: list[Blob]) -> Blob:
     """Of the outlines found for one card (biggest first), the biggest that is as much a
     card's rectangle as the best of them: a closed outline that took in a vein of marble
     or the grain beside the card is bigger, but fills its rectangle less and is squarer."""
     fill = max(b.rectangular for b in same)
     shape = min(abs(b.aspect - CARD_ASPECT) for b in same)
-    return next(b for b in same if b.rectangular >= fill - 0.03 and abs(b.aspect - CARD_ASPECT) <= shape + 0.05)
+    # (none both: the most card-shaped; a vein bent the fullest one)
+    return next((b for b in same if b.rectangular >= fill - 0.03 and abs(b.aspect - CARD_ASPECT) <= shape + 0.05),
+                min(same, key=lambda b: abs(b.aspect - CARD_ASPECT)))
 
 
 def _printed(colour: np.ndarray, b: Blob) -> float:
@@ -267,14 +317,29 @@ def find_card_on_mat(image: np.ndarray, *, work_width: int = 640) -> np.ndarray:
     # (on white marble the colour may have found only what is printed on the card, its
     # tinted panel, or no edge at all: the card's edge is then found from its steps of light)
     rim = card_rim(image, quad)
-    if rim is None:
-        return _confirmed(image, fitted)
-    inside = cv2.pointPolygonTest(rim.reshape(-1, 1, 2), tuple(map(float, np.mean(fitted, axis=0))), False) > 0
-    grown = cv2.contourArea(rim) >= GROWN * cv2.contourArea(np.float32(fitted)) and inside
-    if not grown and fitted is not refined:
-        return _confirmed(image, fitted)
-    _check_light(image, rim, work_width)
-    return _confirmed(image, rim)
+    inside = rim is not None and cv2.pointPolygonTest(
+        rim.reshape(-1, 1, 2), tuple(map(float, np.mean(fitted, axis=0))), False) > 0
+    grown = inside and cv2.contourArea(rim) >= GROWN * cv2.contourArea(np.float32(fitted))
+    # (the colour's fit when it moved the outline and the rim is not a card round it; else the
+    # rim; then the rim round the colour's fit: the colour found the tinted panel, the fit
+    # moved it part of the way out)
+    first = fitted if rim is None or (not grown and fitted is not refined) else rim
+    tries = [first] + [r for r in (rim, None if fitted is quad else card_rim(image, fitted))
+                       if r is not None and r is not first]
+    refusal = None
+    for q in tries:
+        try:
+            if q is not fitted:
+                _check_light(image, q, work_width)
+            return _confirmed(image, q)
+        except EnrolmentError as e:  # (a reflection on an outline is the truer cause)
+            refusal = e if refusal is None or e.reason == "glare" and refusal.reason != "glare" else refusal
+    if refusal.reason == "no_edge":  # (what was taken for the card is printed on it: a figure's robe)
+        scale, *_, colour, _, found = _looks(image, work_width)
+        rim = _rim_round(image, [b for b in found if not b.touches_edge and _printed(colour, b) >= MIN_PRINT], scale)
+        if rim is not None:
+            return rim
+    raise refusal
 
 
 def _confirmed(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
