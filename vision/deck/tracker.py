@@ -17,7 +17,9 @@ in the frame that asked (events marked ``earlier``), the new one in the darker f
 (seen as a card's outline with new sides between the two frames, or as the card the darker
 frame named lying elsewhere than the one found in the frame that asked: :meth:`Pile.moved_on`).
 The table going back to how it was before the last card means that card was lifted off
-again; :meth:`DealTracker.take_back` ("Treu l'última") forgets it by hand.
+again; :meth:`DealTracker.take_back` ("Treu l'última") forgets it by hand. When the table
+presses done ("Fet"), :meth:`DealTracker.finish` looks at the latest frame once more (a last
+card the dealer's hand lingered by, with no still spell to look at it in).
 
 Example::
 
