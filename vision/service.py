@@ -207,6 +207,10 @@ class StickerService:
         self.still_capture.request()
         return True
 
+    def finish(self) -> bool:
+        """The pile is done: nothing is left to look at (each frame is read whole)."""
+        return False
+
     def __enter__(self):
         return self.start()
 

@@ -90,6 +90,11 @@ class CameraScoring:
         """SCAN: a still now; False when the camera takes no stills (the caller decides)."""
         return self.service is not None and self.service.request_still()
 
+    def finish(self) -> bool:
+        """The table pressed done: the reader looks once more at the latest frame. True: it
+        handed reads over (through ``to_ui``: what the caller hands over next comes after them)."""
+        return self.service is not None and self.service.finish()
+
     def _hand_over(self, codes: tuple[str, ...]) -> None:
         if not codes:
             return

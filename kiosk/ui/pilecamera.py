@@ -234,6 +234,18 @@ class PileCamera(EventDispatcher):
                      source="camera", evidence=evidence)
 
     def done(self) -> None:
+        """OK: the reader looks at the pile once more (a last card dealt while the hand
+        lingered is read now), then the pile is proposed, after what that look read."""
+        if self.scoring is not None and self.scoring.finish():
+            self.app.to_ui(self._propose_read)()
+            return
+        self._propose()
+
+    def _propose_read(self) -> None:
+        self.refresh()  # (the session's draft, with what the last look read)
+        self._propose()
+
+    def _propose(self) -> None:
         if not self.team:
             self.app.show_message(_("Whose pile is it? Tap the pair first."))
             return

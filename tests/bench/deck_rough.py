@@ -18,6 +18,9 @@ Darker frames (a camera with exposure control): when the tracker asks, the seque
 frame is rendered at that exposure (``DealSequence.frame(n, exposure_scale=)``) and handed over
 in its place, as ``tests/bench/bench_deck.py`` does. The time of each ``feed``/``feed_darker``
 call is this process's CPU time (other load does not inflate it much; one core).
+
+At the end of each sequence the players press "Fet" (done): ``DealTracker.finish()`` looks at
+the last frame once more, as the kiosk's deal screen does; its events are scored at that frame.
 """
 
 from __future__ import annotations
@@ -80,17 +83,20 @@ def read(seq: DealSequence, model, *, darker: bool = True, verbose: bool = False
     asked: set[int] = set()
     asked_glare: set[int] = set()
     taken = -1
-    for n in range(len(seq)):
+    for n in range(len(seq) + 1):
         if n <= taken:
             continue  # the darker frame stood in for this one
-        frame = seq.frame(n)
-        got = _timed(lambda: tracker.feed(frame.image), ms)
-        events = [(n, e) for e in got if e.kind != DARKER]
-        for ask in [e.darker for e in got if e.kind == DARKER]:
-            taken = min(n + 1, len(seq) - 1)
-            dark = seq.frame(taken, exposure_scale=ask.exposure_scale).image
-            t.darker += 1
-            events += [(n if e.earlier else taken, e) for e in _timed(lambda: tracker.feed_darker(ask, dark), ms)]
+        if n == len(seq):  # the players press "Fet": the latest frame looked at once more
+            events = [(len(seq) - 1, e) for e in _timed(tracker.finish, ms)]
+        else:
+            frame = seq.frame(n)
+            got = _timed(lambda: tracker.feed(frame.image), ms)
+            events = [(n, e) for e in got if e.kind != DARKER]
+            for ask in [e.darker for e in got if e.kind == DARKER]:
+                taken = min(n + 1, len(seq) - 1)
+                dark = seq.frame(taken, exposure_scale=ask.exposure_scale).image
+                t.darker += 1
+                events += [(n if e.earlier else taken, e) for e in _timed(lambda: tracker.feed_darker(ask, dark), ms)]
         for k, e in events:
             i = seq.frame_truth[k].top_index
             if verbose:

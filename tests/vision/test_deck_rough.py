@@ -17,7 +17,9 @@ from tests.realcam.rough.dealing import deal_sequence
 from tests.realcam.rough.nuisances import pushed, realistic_nuisances
 from tests.vision import deckdraw, realdeck
 from vision.deck.darker import DARKER_SCALE
+from vision.deck.service import DealService
 from vision.deck.tracker import ALREADY, ASK_KINDS, COUNTED, DARKER, SHOW_AGAIN, TWO_CARDS, DealTracker
+from vision.sources.base import FrameSource
 
 STYLE = "fournier"
 
@@ -246,3 +248,22 @@ def test_a_card_covered_in_its_darker_frame_where_the_two_barely_differ_is_read(
         counted += [e.card.code for e in events if e.kind == COUNTED]
         assert not [e for e in events if e.kind in ASK_KINDS], (n, events)
     assert counted == seq.truth[8:], (counted, seq.truth)
+
+
+def test_the_last_card_is_read_when_dealing_is_declared_done():
+    """The dealer's hand lingers by the pile, twitching, while the last card lies there: no two
+    frames lie still, no look, and the sequence ends (the sweep's lingering hand 1.0: the last
+    card silent). "Fet" looks once more at the latest frame: the deal service (as the deal
+    screen's done calls it) hands the card named on before it returns; a second "Fet" says
+    nothing."""
+    seq = deal_sequence(4, pushed("linger", 1.0), cards=2, deck_style=STYLE)  # 1C, then 10C
+    cut = next(n for n in range(len(seq)) if seq.frame_truth[n].top_index == 1 and seq.frame_truth[n].flying is None) + 1
+    assert seq.frame_truth[cut - 1].hand  # (the hand lingers as it lies)
+    said = []
+    service = DealService(FrameSource(), DealTracker(realdeck.learnt(STYLE, tuple(sorted(seq.truth)))),
+                          on_cards=said.append)  # (not started: its reader is fed here, frame by frame)
+    counted = [e.card.code for n in range(cut) for e in service.tracker.feed(seq.frame(n).image) if e.kind == COUNTED]
+    assert counted == seq.truth[:1]
+    assert service.finish() is True
+    assert [(r.deal.kind, r.codes) for r in said] == [(COUNTED, (seq.truth[1],))]
+    assert service.tracker.finish() == [] and [c.code for c in service.tracker.cards] == seq.truth

@@ -4,7 +4,8 @@
 from the source, calls ``on_frame(frame)`` and feeds the tracker; ``on_cards(CardsRead(new,
 deal=event))`` comes for every tracker event (``new`` holds the card when one was counted).
 It is a :class:`vision.camera.CameraService`. Callbacks run on the service's thread, never
-the UI's.
+the UI's, but for ``finish()`` ("Fet": the latest frame looked at once more), whose events
+come on the caller's thread before it returns.
 
 Under the lamp's reflection the tracker asks for a darker frame (a ``DARKER`` event): where
 the source can change its exposure (``supports_exposure``: a Pi camera) the service takes
@@ -68,6 +69,17 @@ class DealService:
         """A deal takes no stills: the card is read as it lies."""
         return False
 
+    def finish(self) -> bool:
+        """Dealing is declared done ("Fet"): the reader looks once more at the latest frame
+        (:meth:`DealTracker.finish`: a last card the dealer's hand lingered by is read now).
+        What it finds is handed on through ``on_cards`` before this returns, on the caller's
+        thread. True: something was handed on (the caller's next step is to come after it)."""
+        with self._lock:
+            events = self.tracker.finish() if self.tracker is not None else []
+        frame = self.latest_frame
+        self._hand_on(events, frame.image if frame is not None else None)
+        return bool(events)
+
     def take_back(self, card: Card | None = None) -> Card | None:
         """"Treu l'última": the last card counted is forgotten (the player lifts it off); with
         ``card``, only if it is still the one on top (:meth:`DealTracker.take_back`)."""
@@ -94,10 +106,13 @@ class DealService:
                 image = self._darker(ask)
                 with self._lock:  # (a new pile meanwhile: the old tracker's request is dropped)
                     events += tracker.feed_darker(ask, image) if tracker is self.tracker else []
-            for event in events:
-                if event.kind == COUNTED:
-                    self._evidence = frame.image
-                self._call(self.on_cards, _read_of(event))
+            self._hand_on(events, frame.image)
+
+    def _hand_on(self, events: list[DealEvent], image: np.ndarray | None) -> None:
+        for event in events:
+            if event.kind == COUNTED and image is not None:
+                self._evidence = image
+            self._call(self.on_cards, _read_of(event))
 
     def _darker(self, ask: DarkerRequest) -> np.ndarray | None:
         got = take_darker(self.source, ask.exposure_scale)

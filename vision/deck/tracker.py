@@ -17,7 +17,9 @@ in the frame that asked (events marked ``earlier``), the new one in the darker f
 (seen as a card's outline with new sides between the two frames, or as the card the darker
 frame named lying elsewhere than the one found in the frame that asked: :meth:`Pile.moved_on`).
 The table going back to how it was before the last card means that card was lifted off
-again; :meth:`DealTracker.take_back` ("Treu l'última") forgets it by hand.
+again; :meth:`DealTracker.take_back` ("Treu l'última") forgets it by hand. When the table
+presses done ("Fet"), :meth:`DealTracker.finish` looks at the latest frame once more (a last
+card the dealer's hand lingered by, with no still spell to look at it in).
 
 Example::
 
@@ -130,6 +132,32 @@ class DealTracker:
         events = self.feed_darker(self._wanted, None) if self._wanted is not None else []
         return events + self._feed(frame)
 
+    def finish(self) -> list[DealEvent]:
+        """Dealing is declared done ("Fet"): the latest frame fed is looked at once more, as if
+        it lay still, with no darker frame (a card under the reflection is asked to be moved).
+        The last card may lie only a few frames while the dealer's hand lingers by the pile,
+        so no still spell came to look at it; it is named, or asked about, now."""
+        events = self.feed_darker(self._wanted, None) if self._wanted is not None else []
+        if self._prior is None or not self._pile.settled or self._pile.settled[-1].detail is None:
+            return events  # (the table under the pile never lay still: nothing to read it against)
+        pile = next((s.where for s in reversed(self._pile.settled) if s.where is not None), None)
+        small = shrunk(self._prior, self.motion_width, 5)
+        if self._looked is not None and not self._came_since_look(small, pile):
+            return events  # (looked at already, nothing came since: a card taken back by hand stays forgotten)
+        self._looked = small
+        detail = shrunk(self._prior, self.detail_width, 3)
+        change = compare(self._pile.settled[-1].detail, detail, floor=CHANGE_LEVEL)
+        long_px = self._pile.long_px(detail)
+        if cv2.countNonZero(change.mask) < MIN_CHANGE * long_px * long_px / CARD_ASPECT:
+            return events
+        found = self._pile.find(detail, change, long_px)
+        if not found:
+            return events  # (only a card's outline is read now: a lingering hand's twitch is no card)
+        self._pile.before = None  # (no frame after it: what lies there now is what was dealt)
+        self._pile.unsteady = self._pile.restless = False
+        self._still = 0
+        return events + self._judged(self._prior, detail, None, change)
+
     def feed_darker(self, request: DarkerRequest, image: np.ndarray | None) -> list[DealEvent]:
         """The answer to a :data:`DARKER` event: ``image`` is the table at
         ``request.exposure_scale`` of the exposure, taken right after the frame that asked
@@ -201,11 +229,7 @@ class DealTracker:
             return []
         moving = moving_mask(self._previous, small)  # (:mod:`vision.deck.motion`: what movement is)
         self._previous = small
-        k = small.shape[1] / self.detail_width
-        long_ = (self._pile.card_long or (self.model.card_long_frac or 0.2) * self.detail_width) * k
-        # (a card's worth: a card dealt with no frame in flight, under the lamp's reflection,
-        # changes little more than its index at a far camera)
-        least = min(self.motion_share * moving.size, MOTION_CARD * long_ * long_ / CARD_ASPECT)
+        k, long_, least = self._motion_scale(small)
         count, hand, edge = movement(moving, None if pile is None else pile * k, long_)
         # (half a card's worth of movement is a card in the air or landing, held by a hand whose
         # plain sleeve shows no movement at the view's edge: not the light; the table under the
@@ -229,8 +253,7 @@ class DealTracker:
         first = 1 if not self._pile.settled else self.still_frames
         if self._still < first or (self._still > first and not self._pile.settled and not self._pile.unsteady):
             return []
-        if self._still > first and not self._pile.unsteady and (self._looked is None or counts(
-                moving_mask(self._looked, small, glare_is_light=False), None if pile is None else pile * k, long_) <= least):
+        if self._still > first and not self._pile.unsteady and (self._looked is None or not self._came_since_look(small, pile)):
             self._find_mat(frame)  # (a still frame with nothing to look at: the time for the marker search)
             return []  # looked at in this still spell, and nothing came since
         self._looked = small  # (a card dealt with no movement seen, under the reflection: looked at again)
@@ -255,6 +278,20 @@ class DealTracker:
                 return self._ask_darker(frame, detail, small, mat=True)
             return []
         return self._look(frame, detail, small)
+
+    def _motion_scale(self, small: np.ndarray) -> tuple[float, float, float]:
+        """Motion size against detail size, a card's long side and the least movement that
+        counts (motion px): a card's worth, as a card dealt with no frame in flight, under the
+        lamp's reflection, changes little more than its index at a far camera."""
+        k = small.shape[1] / self.detail_width
+        long_ = (self._pile.card_long or (self.model.card_long_frac or 0.2) * self.detail_width) * k
+        return k, long_, min(self.motion_share * small.shape[0] * small.shape[1], MOTION_CARD * long_ * long_ / CARD_ASPECT)
+
+    def _came_since_look(self, small: np.ndarray, pile: np.ndarray | None) -> bool:
+        """Whether something changed near the pile since the frame last looked at (motion size)."""
+        k, long_, least = self._motion_scale(small)
+        return counts(moving_mask(self._looked, small, glare_is_light=False), None if pile is None else pile * k,
+                      long_) > least
 
     def _find_mat(self, frame: np.ndarray, *, now: bool = False) -> None:
         """The mat's markers (:class:`TableScale`), searched in the first settled frame; when

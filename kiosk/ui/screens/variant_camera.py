@@ -169,6 +169,14 @@ class VariantCameraScreen(KioskScreen):
                                   evidence=evidence)
 
     def done(self) -> None:
+        """OK: the reader looks at the pile once more (a last card dealt while the hand
+        lingered is read now), then the piles are proposed, after what that look read."""
+        if self.scoring is not None and self.scoring.finish():
+            self.app.to_ui(self._propose)()
+            return
+        self._propose()
+
+    def _propose(self) -> None:
         piles = completed(self._piles(), VARIANTS[self.session.state.game.key].deck)
         evidence = self.scoring.evidence if self.scoring is not None else None
         self.app.act(self.session.propose, piles_result(piles, source="camera", evidence=evidence))
