@@ -57,8 +57,8 @@ class CameraService(Protocol):
     ``latest_frame`` is the newest frame taken; ``status`` the source's
     (``vision.sources.RUNNING``, ``NO_CAMERA``...); ``reset()`` starts a new pile; ``request_still()``
     takes a full-resolution still now (False: this service takes none); ``finish()``: the
-table says the pile is done, a last look at the latest frame whose reads come through
-``on_cards`` before it returns (False: nothing was handed on); ``evidence()`` is
+    table says the pile is done, a last look at the latest frame whose reads come through
+    ``on_cards`` before it returns (False: nothing was handed on); ``evidence()`` is
     the photo to keep with the hand (BGR), or None.
     """
 
