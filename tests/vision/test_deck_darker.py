@@ -50,16 +50,25 @@ class _TableCamera(FrameSource):
         super().__init__()
         self.table = table
         self.supports_exposure = exposure
-        self.grabs = 0
+        self.read = 0  # frames the deal service has taken
         self.darker = []  # the exposure scales asked for
 
+    def taken(self, frame) -> None:
+        """The deal service took a frame (its ``on_frame``)."""
+        self.read += 1
+
+    def _empty(self) -> bool:
+        # the mat until the service has taken 4 frames of it (not for a number of grabs: on a
+        # loaded machine the reader takes a frame in several grabs' time, and would see the
+        # card dealt before it ever saw the mat settle)
+        return self.read < 4
+
     def _grab(self):
-        self.grabs += 1
-        return (self.table.mat if self.grabs <= 8 else self.table.card).copy()
+        return (self.table.mat if self._empty() else self.table.card).copy()
 
     def _grab_darker(self, exposure_scale):
         self.darker.append(exposure_scale)
-        return (self.table.mat_darker if self.grabs <= 8 else self.table.card_darker).copy()
+        return (self.table.mat_darker if self._empty() else self.table.card_darker).copy()
 
 
 def _deal(model, source) -> list:
@@ -72,7 +81,7 @@ def _deal(model, source) -> list:
         if event.kind in (COUNTED, GLARE):
             done.set()
 
-    service = DealService(source, DealTracker(model), on_cards=on_cards).start()
+    service = DealService(source, DealTracker(model), on_cards=on_cards, on_frame=source.taken).start()
     try:
         done.wait(30)
     finally:
