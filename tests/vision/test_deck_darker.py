@@ -104,6 +104,22 @@ def test_the_frame_alone_asks_to_move_the_card(model, table):
     assert tracker.uncertain == 0
 
 
+def test_dealing_started_at_once_under_the_reflection_names_the_first_card_from_the_darker_frame(model, table):
+    """The camera saw the empty mat settle for one frame or none (a player dealt the moment
+    the screen opened, or a loaded reader took a frame late): the first card, its print and
+    edges washed out by the reflection, is named in the darker frame the look at the table
+    asks for, not taken for the table in silence."""
+    for empty in (0, 1):
+        tracker = DealTracker(model, darker_scale=0.4)
+        named = []
+        for frame in [table.mat] * empty + [table.card] * 6:
+            for e in tracker.feed(frame):
+                darker = table.mat_darker if frame is table.mat else table.card_darker
+                named += tracker.feed_darker(e.darker, darker) if e.kind == DARKER else [e]
+        assert [(e.kind, e.card) for e in named] == [(COUNTED, Card.parse(DEALT))], empty
+        assert tracker.cards == [Card.parse(DEALT)] and tracker.uncertain == 0
+
+
 def test_a_camera_with_exposure_control_names_the_card_from_a_darker_frame(model, table, one_core):
     source = _TableCamera(table, exposure=True)
     events = _deal(model, source)

@@ -115,13 +115,19 @@ class Pile:
         if len(self.settled) > KEEP_DETAIL:
             self.settled[-KEEP_DETAIL - 1].detail = self.settled[-KEEP_DETAIL - 1].darker = None
 
-    def first_card(self, frame: np.ndarray, detail: np.ndarray, *, dealt: bool = False) -> list[DealEvent]:
+    def first_card(self, frame: np.ndarray, detail: np.ndarray, *, dealt: bool = False,
+                   darker: np.ndarray | None = None, dark: np.ndarray | None = None) -> list[DealEvent]:
         """Dealing started at once: the first frames that agree may already hold the first
         card. Nothing to compare with, so every edge counts as new: a card's whole outline
         in view (found at half size: the whole view is searched) that names a learnt card
         is that card, and the table under it was never seen. ``dealt``: a hand moved in view
         before these frames: a card's outline there that cannot be named is asked about
-        (never taken for the table in silence)."""
+        (never taken for the table in silence). ``darker``: the same table at a darker
+        exposure (the look at the table asked for it: the reflection is in view): the card
+        is named in it, where the reflection washed its print out of ``frame``, and its outline
+        found in ``dark`` (its detail copy), where the reflection washed out its edges."""
+        if dark is not None:
+            detail = dark
         long_px = self.long_px(detail)
         top = card_in_view(detail, long_px, level=FIRST_EDGE, aspect=CARD_ASPECT, sizes=self.sizes())
         if top is None:
@@ -134,16 +140,17 @@ class Pile:
         top = finer[0] if finer and finer[0].support >= top.support else top
         if top.support < FIRST_SUPPORT:
             return []
-        naming = self.model.identify(views_around(frame, top.quad * (frame.shape[1] / detail.shape[1])))
-        if naming.card is None and not dealt:  # (something card-shaped, not a card it knows: the table)
-            return []
+        named_in = frame if darker is None else darker
+        naming = self.model.identify(views_around(named_in, top.quad * (frame.shape[1] / detail.shape[1])))
+        if naming.card is None and (not dealt or darker is not None):
+            return []  # (something card-shaped, not a card it knows: the table; asked about once)
         if not self._steady(detail, top.quad):
             self.unsteady = True  # (looked at again in the next frame)
             return []
         self.settled[0] = Settled(None)
         if naming.card is None:
             return self.unnamed(detail, None, top.quad, naming, glare=False)
-        return self.name(frame, detail, top, None, naming=naming)
+        return self.name(named_in, detail, top, None, naming=naming)
 
     def came_between(self, normal: np.ndarray, dark: np.ndarray) -> bool:
         """Whether a card came between the frame that asked for a darker frame and the darker

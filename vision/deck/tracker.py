@@ -171,7 +171,9 @@ class DealTracker:
         dark = shrunk(image, self.detail_width, 3)
         if look.mat:
             self._pile.settled[0].darker = dark
-            return []
+            # (dealing started at once under the reflection: the first card, not named in the
+            # frame that asked, may be named in the darker one; never taken for the table)
+            return self._pile.first_card(look.frame, look.detail, dealt=self._dealt, darker=image, dark=dark)
         if self._pile.came_between(look.detail, dark):
             return self._came_between(look, image, dark)
         before = self._pile.settled[-1]
