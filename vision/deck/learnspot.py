@@ -145,7 +145,10 @@ def spot_card(image: np.ndarray, *, work_width: int = 640) -> tuple[np.ndarray, 
     # a card cut by the edge is a rectangle, as long as a card at the most)
     cut = [b for b in found if b.touches_edge and b.area <= 0.08 * glare.size and b.rectangular >= 0.7
            and b.aspect <= 4.0]
-    cards = [b for b in cards if all(_overlap(b, c) < SAME for c in cut)]
+    # (yet a whole card, the paper ending at every side, is a card: a reflection's halo joined
+    # it to a region that runs off the photo)
+    cards = [b for b in cards if all(_overlap(b, c) < SAME for c in cut)
+             or not paper_like(table) and open_side(lab, glare, b.quad, table) is None]
     cards.sort(key=lambda b: -b.rect_area)
     distinct: list[Blob] = []
     for b in cards:  # (a card's printed border inside its edge is the same card)
