@@ -192,7 +192,8 @@ def test_every_refusal_names_its_true_cause_and_a_reflection_beside_the_card_is_
                                           ("wood", seed0 + 14, dict(reflection_on=True), "glare"),
                                           ("marble", seed0 + 3, dict(reflection_on=True), "glare"),
                                           ("mat", seed0 + 12, dict(cut=True), "cut"),
-                                          ("mat", 95_000, dict(cut=True), "cut")):
+                                          ("mat", 95_000, dict(cut=True), "cut"),
+                                          ("marble", 95_015, dict(cut=True), "cut")):
         photo = learning_photo("5O", surface, seed, **kwargs)
         with pytest.raises(EnrolmentError) as err:
             find_card_on_mat(photo.image)

@@ -318,10 +318,13 @@ def find_card_on_mat(image: np.ndarray, *, work_width: int = 640) -> np.ndarray:
         except EnrolmentError as e:  # (a reflection on an outline is the truer cause)
             refusal = e if refusal is None or e.reason == "glare" and refusal.reason != "glare" else refusal
     if refusal.reason == "no_edge":  # (what was taken for the card is printed on it: a figure's robe)
-        scale, *_, colour, _, found = _looks(image, work_width)
+        scale, _, glare, _, grey, colour, _, found = _looks(image, work_width)
         rim = _rim_round(image, [b for b in found if not b.touches_edge and _printed(colour, b) >= MIN_PRINT], scale)
         if rim is not None:
             return rim
+        # (or a patch of marble was taken for the card, and the card is the print across the
+        # photo's edge)
+        _no_card([b for b in found if b.touches_edge and busy(grey, b) >= BUSY], glare, grey, scale)
     raise refusal
 
 
