@@ -178,27 +178,35 @@ def test_every_refusal_names_its_true_cause_and_a_reflection_beside_the_card_is_
     none: a reflection on the card that clips half of it (taken for paper clipping in bright
     light) or nothing at all (a sheen, on glossy wood), or that joined the card on marble
     (said to be "cut"); a card off the mat that touches it, across the photo's edge (said to be
-    "no card"). A reflection beside the card, on marble and wood, is learnt, and one card on
-    wood is not "two cards"."""
+    "no card"); a card across both the photo's edge and the mat's edge (learnt 244 px off). A reflection beside the card, on marble and wood, is learnt, and one card on
+    wood is not "two cards", nor one beside a reflection "cut"."""
     from tests.realcam.rough.learning import learning_photo
     from vision.deck.learnspot import find_card_on_mat
     from vision.deck.views import order_quad
 
     seed0 = 23_000 + 9000  # (tests/bench/deck_learning.py's refusal photos)
-    for surface, i, kwargs, reason in (("felt", 1, dict(reflection_on=True), "glare"),
-                                       ("wood", 14, dict(reflection_on=True), "glare"),
-                                       ("marble", 3, dict(reflection_on=True), "glare"),
-                                       ("mat", 12, dict(cut=True), "cut")):
-        photo = learning_photo("5O", surface, seed0 + i, **kwargs)
+    # (95000: held-out; the card lies across the photo's edge and the mat's edge, and the part
+    # of it on the mat, card-shaped, was learnt 244 px off: its side on the mat's edge has the
+    # same paper on both sides)
+    for surface, seed, kwargs, reason in (("felt", seed0 + 1, dict(reflection_on=True), "glare"),
+                                          ("wood", seed0 + 14, dict(reflection_on=True), "glare"),
+                                          ("marble", seed0 + 3, dict(reflection_on=True), "glare"),
+                                          ("mat", seed0 + 12, dict(cut=True), "cut"),
+                                          ("mat", 95_000, dict(cut=True), "cut"),
+                                          ("marble", 95_015, dict(cut=True), "cut")):
+        photo = learning_photo("5O", surface, seed, **kwargs)
         with pytest.raises(EnrolmentError) as err:
             find_card_on_mat(photo.image)
-        assert err.value.reason == reason, (surface, i, str(err.value))
+        assert err.value.reason == reason, (surface, seed, str(err.value))
         where, truth = np.asarray(err.value.where), photo.truth.quad
-        assert where[:, 0].max() > truth[:, 0].min() and where[:, 0].min() < truth[:, 0].max(), (surface, i)
+        assert where[:, 0].max() > truth[:, 0].min() and where[:, 0].min() < truth[:, 0].max(), (surface, seed)
     # (9C alone on wood, no reflection: its outlines by colour and by hue lie a fraction of a
     # pixel apart, and OpenCV's polygon intersection gave them no common area: "two cards")
-    for code, surface, seed in (("4C", "marble", 26021), ("3C", "wood", 25022), ("9C", "wood", 61012)):
-        photo = learning_photo(code, surface, seed)
+    # (11O, moderna, held-out: a reflection's halo joined the card to a region running off the
+    # photo, which took the card with it as "cut"; the card lies inside the photo)
+    for code, surface, seed, style in (("4C", "marble", 26021, "fournier"), ("3C", "wood", 25022, "fournier"),
+                                       ("9C", "wood", 61012, "fournier"), ("11O", "wood", 103103, "moderna")):
+        photo = learning_photo(code, surface, seed, deck_style=style)
         assert (photo.truth.reflection is not None) == (code != "9C")
         quad = find_card_on_mat(photo.image)
         assert np.linalg.norm(order_quad(quad) - order_quad(photo.truth.quad), axis=1).max() <= 6.0, (code, surface)
@@ -255,5 +263,21 @@ def test_moderna_cards_on_white_marble_of_the_held_out_seeds_are_learnt_within_3
 
     for code, seed in (("10C", 90116), ("9C", 90112), ("7E", 90130), ("10E", 104128), ("12E", 104126)):
         photo = learning_photo(code, "marble", seed, deck_style="moderna")
+        quad = find_card_on_mat(photo.image)
+        assert np.linalg.norm(order_quad(quad) - order_quad(photo.truth.quad), axis=1).max() <= 3.0, code
+
+
+def test_fournier_cards_on_glossy_wood_of_the_held_out_seeds_are_learnt_within_3_px():
+    """Fournier cards on glossy wood from the held-out seeds of round 5 (87000 / 101000 + 1000
+    surface + 100 deck + card), accepted with one side 22-39 px out: the edge fit's line
+    through the most edge points was one across the grain or a reflection's halo beside the
+    card, turned 6-13 degrees from the card's side. A side's line now turns from the rough
+    outline's by 3 degrees at the most."""
+    from tests.realcam.rough.learning import learning_photo
+    from vision.deck.learnspot import find_card_on_mat
+    from vision.deck.views import order_quad
+
+    for code, seed in (("5C", 89020), ("12E", 89026), ("4E", 103033)):
+        photo = learning_photo(code, "wood", seed)
         quad = find_card_on_mat(photo.image)
         assert np.linalg.norm(order_quad(quad) - order_quad(photo.truth.quad), axis=1).max() <= 3.0, code

@@ -14,6 +14,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from vision.deck.rim import paper_like
 from vision.deck.views import inward_normal
 
 SAMPLES = 24  # profiles per side, clear of the rounded corners
@@ -24,16 +25,21 @@ STEPS = 49
 TRIM_SHORT = 0.008  # of the card's short side
 TRIM_MIN_PX = 1.0
 HUE_CLEARER = 1.5  # the hue's fit is taken when the paper stands out this much more clearly there
+# a side's line turned from the rough outline's side by more than this (tan): the grain of
+# glossy wood or a reflection's halo beside the card, not its edge (the rough outline, found at
+# 640 px, is within a degree; perspective turns a side by about as much)
+MAX_TURN = 0.05
 MAX_MOVE = 0.2  # of the short side: a corner moved further means the fit went astray (an
 # outline on the moderna frame, 3 mm inside, moves a corner by up to 0.13)
 
 
-def _line_through(points: np.ndarray, within_px: float) -> np.ndarray | None:
+def _line_through(points: np.ndarray, within_px: float, along: np.ndarray | None) -> np.ndarray | None:
     """A line through the side's edge points, the strays left out: a profile can cross a
     pip's shadow or a speck of the mat first and put its point millimetres off, and a few
     of those pull even a robust fit by several pixels. So every line through two of the
     points is tried, the one most points lie within ``within_px`` of is kept, and the line is
-    fitted to those points alone."""
+    fitted to those points alone. Only lines within ``MAX_TURN`` of ``along`` (the rough side's
+    direction, a unit vector; None: any) are tried."""
     if len(points) < SAMPLES // 2:
         return None
     p = points.astype(np.float64)
@@ -41,11 +47,15 @@ def _line_through(points: np.ndarray, within_px: float) -> np.ndarray | None:
     d = p[j] - p[i]
     length = np.linalg.norm(d, axis=1)
     ok = length > 1e-6
+    if along is not None:
+        ok &= np.abs(d[:, 0] * along[1] - d[:, 1] * along[0]) <= MAX_TURN * length
     i, j, d, length = i[ok], j[ok], d[ok], length[ok]
     # distance of every point to every candidate line (pairs x points)
     off = np.abs((p[None, :, 0] - p[i, None, 0]) * d[:, None, 1]
                  - (p[None, :, 1] - p[i, None, 1]) * d[:, None, 0]) / length[:, None]
     inliers = off <= within_px
+    if not len(inliers):
+        return None
     keep = inliers[int(np.argmax(inliers.sum(axis=1)))]
     if keep.sum() < SAMPLES // 3:
         return None
@@ -76,14 +86,15 @@ def fit_edges(image: np.ndarray, quad: np.ndarray, mat_lab: np.ndarray) -> np.nd
     # the colour's whole distance from the mat; its hue alone (a cream paper on white
     # marble: the marble's grey veins differ in lightness, the paper in hue) where that
     # tells the paper from what lies around the card much more clearly
-    whole = _fit(np.linalg.norm(diff, axis=2), q, x0, y0, short)
-    hue = _fit(np.linalg.norm(diff[..., 1:], axis=2), q, x0, y0, short)
+    whole = _fit(np.linalg.norm(diff, axis=2), q, x0, y0, short, mat_lab)
+    hue = _fit(np.linalg.norm(diff[..., 1:], axis=2), q, x0, y0, short, mat_lab)
     if hue is not None and (whole is None or hue[1] > HUE_CLEARER * whole[1]):
         return hue[0]
     return quad if whole is None else whole[0]
 
 
-def _fit(dist: np.ndarray, q: np.ndarray, x0: int, y0: int, short: float) -> tuple[np.ndarray, float] | None:
+def _fit(dist: np.ndarray, q: np.ndarray, x0: int, y0: int, short: float,
+         mat_lab: np.ndarray) -> tuple[np.ndarray, float] | None:
     """The outline fitted on one distance map, and how clearly the paper stands out there
     (paper over the spread of what lies outside), or None."""
     local = q - (x0, y0)
@@ -119,7 +130,10 @@ def _fit(dist: np.ndarray, q: np.ndarray, x0: int, y0: int, short: float) -> tup
             lo, hi = prof[j, k - 1], prof[j, k]
             f = (level - lo) / max(hi - lo, 1e-6)
             found.append(base[j] + (ks[k - 1] + f * (ks[k] - ks[k - 1])) * inward)
-        line = _line_through(np.array(found), max(TRIM_MIN_PX, TRIM_SHORT * short))
+        # (not on a paper-like table: the rough outline there may be a tinted panel's, which the
+        # fit moves out to the paper's edge, turning it)
+        along = None if paper_like(np.float32(mat_lab)) else np.float64([inward[1], -inward[0]])
+        line = _line_through(np.array(found), max(TRIM_MIN_PX, TRIM_SHORT * short), along)
         if line is None:
             return None
         lines.append(line)

@@ -26,6 +26,7 @@ import numpy as np
 from vision.deck.errors import EnrolmentError
 from vision.deck.edges import fit_edges
 from vision.deck.locate import CARD_ASPECT, Blob, blobs_of
+from vision.deck.cut import BUSY, busy, convex_at_edge, open_side, runs_off
 from vision.deck.rim import card_rim, paper_like
 from vision.deck.views import order_quad
 
@@ -48,8 +49,6 @@ SHEEN_RATIO = 1.3
 # off or no rim at all)
 CONFIRM = 0.06
 GROWN = 1.3  # the card's edge found round an outline this much bigger: that was printed on the card
-BUSY = 0.02  # of a region's pixels on strong edges: printed (a card), not a patch of the table
-CUT_SOLID = 0.7  # of its convex hull a region cut by the photo's edge fills to be a card's corner
 
 GLARE_MSG = "a reflection touches the card: move it away from the light"
 CUT_MSG = "the card is cut by the photo's edge: move it to the middle"
@@ -146,7 +145,10 @@ def spot_card(image: np.ndarray, *, work_width: int = 640) -> tuple[np.ndarray, 
     # a card cut by the edge is a rectangle, as long as a card at the most)
     cut = [b for b in found if b.touches_edge and b.area <= 0.08 * glare.size and b.rectangular >= 0.7
            and b.aspect <= 4.0]
-    cards = [b for b in cards if all(_overlap(b, c) < SAME for c in cut)]
+    # (yet a whole card, the paper ending at every side, is a card: a reflection's halo joined
+    # it to a region that runs off the photo)
+    cards = [b for b in cards if all(_overlap(b, c) < SAME for c in cut)
+             or not paper_like(table) and open_side(lab, glare, b.quad, table) is None]
     cards.sort(key=lambda b: -b.rect_area)
     distinct: list[Blob] = []
     for b in cards:  # (a card's printed border inside its edge is the same card)
@@ -170,16 +172,22 @@ def spot_card(image: np.ndarray, *, work_width: int = 640) -> tuple[np.ndarray, 
                  + [b for b in off_mat if _printed(around, b) >= MIN_PRINT], glare, grey, scale)
         # (a card off the mat that touches it, cut by the photo's edge: neither the mat's hue
         # nor the table's colour; a corner of a turned card is no rectangle, but convex)
-        cut_off = _convex_at_edge(_cleaned((_hue_mask(lab, table, glare) > 0) & (around > 0)))
+        cut_off = convex_at_edge(_cleaned((_hue_mask(lab, table, glare) > 0) & (around > 0)))
         if cut_off is not None:
             raise EnrolmentError(CUT_MSG, reason="cut", where=cut_off / scale)
         raise EnrolmentError(NONE_MSG, reason="no_card")
     # (a card is printed: a card-sized patch of marble its veins close, with nothing printed
     # on it, is not a second card)
-    distinct = [d for d in distinct if _busy(grey, d) >= BUSY] or distinct
+    distinct = [d for d in distinct if busy(grey, d) >= BUSY] or distinct
     if len(distinct) > 1 and 0.6 * distinct[0].rect_area < distinct[1].rect_area:
         raise EnrolmentError(TWO_MSG, reason="two_cards", where=distinct[1].quad / scale)
     card = distinct[0]
+    side = None if paper_like(table) else open_side(lab, glare, card.quad, table)
+    # (the mat's edge closed a part of a card that goes on past it, off the photo; a side
+    # inside a reflection's halo may look open too: the fit below finds the card's edge there)
+    grown = None if side is None else runs_off(card.quad, side, (sh, sw))
+    if grown is not None:
+        raise EnrolmentError(CUT_MSG, reason="cut", where=grown / scale)
     if _glare_at(glare, card, grey) or _sheen(small, card.quad):
         raise EnrolmentError(GLARE_MSG, reason="glare", where=card.quad / scale)
     return card.quad / scale, table
@@ -272,37 +280,12 @@ def _no_card(found: list[Blob], glare: np.ndarray, grey: np.ndarray, scale: floa
     # card is the one with print on it: a patch of felt in the lens's shade or of marble is not)
     # (a turned card's corner fills less of its rectangle, but it is printed)
     cut = [b for b in sizes if b.touches_edge and b.rectangular >= 0.5 and b.aspect <= 4.0]
-    busy = [(_busy(grey, b), b) for b in cut]
-    printed = [(k, b) for k, b in busy if k >= BUSY]
+    shares = [(busy(grey, b), b) for b in cut]
+    printed = [(k, b) for k, b in shares if k >= BUSY]
     plain = [b for b in cut if b.rectangular >= 0.7]
     if printed or plain:
         card = max(printed, key=lambda kb: kb[0])[1] if printed else plain[0]
         raise EnrolmentError(CUT_MSG, reason="cut", where=card.quad / scale)
-
-
-def _busy(grey: np.ndarray, b: Blob) -> float:
-    """How much is printed inside ``b``: its share of strong edges (a card's pips and indices)."""
-    inside = np.zeros(grey.shape, np.uint8)
-    cv2.fillPoly(inside, [np.round(b.quad).astype(np.int32)], 1)
-    edges = cv2.Canny(grey, 60, 160)
-    return np.count_nonzero(edges[inside > 0]) / max(np.count_nonzero(inside), 1)
-
-
-def _convex_at_edge(mask: np.ndarray) -> np.ndarray | None:
-    """The outline (its rotated rectangle) of a card-sized, convex region cut by the photo's
-    edge, the most convex one, or None."""
-    h, w = mask.shape
-    best, quad = CUT_SOLID, None
-    for c in cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]:
-        area = cv2.contourArea(c)
-        x, y, bw, bh = cv2.boundingRect(c)
-        if not 0.004 * mask.size <= area <= 0.08 * mask.size or not (x <= 1 or y <= 1 or x + bw >= w - 1 or y + bh >= h - 1):
-            continue
-        solid = area / max(cv2.contourArea(cv2.convexHull(c)), 1.0)
-        (_, _), (rw, rh), _ = rect = cv2.minAreaRect(c)
-        if solid >= best and max(rw, rh) <= 4.0 * max(min(rw, rh), 1.0):
-            best, quad = solid, cv2.boxPoints(rect).astype(np.float32)
-    return quad
 
 
 def find_card_on_mat(image: np.ndarray, *, work_width: int = 640) -> np.ndarray:
@@ -335,10 +318,13 @@ def find_card_on_mat(image: np.ndarray, *, work_width: int = 640) -> np.ndarray:
         except EnrolmentError as e:  # (a reflection on an outline is the truer cause)
             refusal = e if refusal is None or e.reason == "glare" and refusal.reason != "glare" else refusal
     if refusal.reason == "no_edge":  # (what was taken for the card is printed on it: a figure's robe)
-        scale, *_, colour, _, found = _looks(image, work_width)
+        scale, _, glare, _, grey, colour, _, found = _looks(image, work_width)
         rim = _rim_round(image, [b for b in found if not b.touches_edge and _printed(colour, b) >= MIN_PRINT], scale)
         if rim is not None:
             return rim
+        # (or a patch of marble was taken for the card, and the card is the print across the
+        # photo's edge)
+        _no_card([b for b in found if b.touches_edge and busy(grey, b) >= BUSY], glare, grey, scale)
     raise refusal
 
 
