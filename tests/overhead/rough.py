@@ -67,9 +67,11 @@ class RoughSequence:
 
         return cache_dir() / f"overhead-rough-{_version()}-{self.key}"
 
-    def frames(self, *, use_cache: bool = True, limit: int | None = None) -> Iterator[OverheadFrame]:
+    def frames(self, *, use_cache: bool = True, limit: int | None = None, start: int = 0) -> Iterator[OverheadFrame]:
+        """The frames ``start`` to ``limit`` (each drawn on its own: a hand's later trick
+        costs only its own frames)."""
         folder = self.folder
-        for n in range(len(self) if limit is None else min(limit, len(self))):
+        for n in range(start, len(self) if limit is None else min(limit, len(self))):
             t = n / FPS
             path = folder / f"{n:05d}.jpg"
             if use_cache and path.exists():

@@ -30,6 +30,7 @@ from kiosk.game.errors import IllegalPlayError
 from kiosk.game.handrecord import CardPlayed, HandInPlay
 from vision.deck.model import DeckModel
 from vision.deck.views import views_around
+from vision.tricks.glimpse import Glimpses
 from vision.tricks.zones import Patch, TableWatch
 
 READ_TRIES = 4  # frames a card is looked at before it is asked about
@@ -113,6 +114,7 @@ class TrickReader:
         self.named: dict[int, Card] = {}  # seat -> a card the table named that the camera did not see
         self.lingering: dict[int, tuple[int, int, int, int]] = {}  # seat -> a swept trick's card still there
         self.gap_in: int | None = None  # the trick in play when frames were lost
+        self.glimpses = Glimpses()  # the cards not steady to the camera, named so far
         self.frame_no = -1
 
     @property
@@ -166,6 +168,10 @@ class TrickReader:
                 if seat is not None:
                     self.seen.pop(seat, None)
                 continue
+            if not patch.steady:
+                if seat is not None and seat not in self.down:
+                    self._glimpse(frame, seat, patch)
+                continue
             if seat in self.down:
                 if self._overlaps(seat, patch):
                     if not self.hand.trick:
@@ -203,6 +209,8 @@ class TrickReader:
             return [TrickAsk(self._trick_no(), seat, "unnamed", self.frame_no)]
         if seen is not None and (seen.card is not None or seen.asked):
             return []
+        if self.glimpses.naming(seat, self.frame_no):
+            return []  # being named over successive frames
         played = {(self.hand.lead + k) % 4 for k in range(len(self.hand.trick))}
         if not any(s.card is not None and not s.answered and t not in played and self.frame_no - s.since >= WAIT_FRAMES
                    for t, s in self.seen.items() if t != seat):
@@ -291,6 +299,22 @@ class TrickReader:
         seen.card = card
         self.watch.named(seen.patch)
         return []
+
+    def _glimpse(self, frame: np.ndarray, seat: int, patch: Patch) -> None:
+        """A card whose outline stays put while a reflection's halo sways beside it (never
+        still to the camera): read once named the same, with the usual margins, in successive
+        frames at the same place (vision/tricks/glimpse.py); less is neither a name nor an ask."""
+        seen = self.seen.get(seat)
+        if seen is not None and (seen.card is not None or seen.asked):
+            return
+        naming = self.model.identify(views_around(frame, self._outline(frame, patch), reach=REACH),
+                                     ruled_out=[p.card for p in self.hand.events])
+        card = naming.card
+        if card is not None and (self._played(card) or card == self.swept.get(seat)):
+            card = None
+        since = self.glimpses.see(seat, card, patch.centre, self.frame_no)
+        if since is not None:
+            self.seen[seat] = _Seen(patch, since, card=card, box=patch.mask_box)
 
     def _played(self, card: Card) -> bool:
         return any(p.card == card for p in self.hand.events) or any(

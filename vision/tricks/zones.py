@@ -25,7 +25,7 @@ judged lying still.
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -59,6 +59,7 @@ class Patch:
     centre: tuple[float, float]
     card_shaped: bool
     bare: bool  # it looks like the bare table again: something was taken away
+    steady: bool = True  # False: its outline stays put but a reflection's halo sways beside it
 
 
 class TableWatch:
@@ -239,19 +240,22 @@ class TableWatch:
             if not moving.any():
                 continue  # still all through: the first look's
             inside = cv2.dilate((labels[y0:y1, x0:x1] == i).view(np.uint8), self._kernel) > 0
-            if (moving & ~inside).any():
-                continue  # something moves beside it: a hand
+            # something moving beside it: a hand, or a reflection's halo swaying round a card
+            # (an outline that stays put: a card, not steady; named when its name stays too)
+            steady = not (moving & ~inside).any()
             mask = labels[y:y + h, x:x + w] == i
             split = self._split(self._patch(g, mask, (x, y), (x0, y0, x1, y1), area), mask, (x, y), min_area,
                                 tightest=True)
-            if len(split) != 1 or not split[0].card_shaped or any(_near(split[0], p) for p in found if p.card_shaped):
+            if steady and len(split) != 1:
                 continue
-            patch = split[0]
-            outline = (patch.centre, tuple(np.round(np.ptp(patch.quad, axis=0), 0)))
-            times = next((k for c, d, k in self._outlines if _same(c, d, outline)), 0) + 1
-            outlines.append((*outline, times))
-            if times > STILL_FRAMES:
-                out.append(patch)
+            for patch in split:
+                if not patch.card_shaped or any(_near(patch, p) for p in found if p.card_shaped):
+                    continue
+                outline = (patch.centre, tuple(np.round(np.ptp(patch.quad, axis=0), 0)))
+                times = next((k for c, d, k in self._outlines if _same(c, d, outline)), 0) + 1
+                outlines.append((*outline, times))
+                if times > STILL_FRAMES:
+                    out.append(patch if steady else replace(patch, steady=False))
         self._outlines = outlines
         return out
 
