@@ -11,9 +11,9 @@ from dataclasses import dataclass, field
 
 from kiosk.game.bidding import Contract
 from kiosk.game.errors import (
-    HAND, N_, BotifarraError, IllegalBidError, InvalidScoreError, Message, RulesError,
+    HAND, N_, BotifarraError, InvalidScoreError, Message, RulesError,
 )
-from kiosk.game.handjson import hand_events
+from kiosk.game.handjson import SOURCES, check_trump_chosen, ended_json, hand_events, result_source  # noqa: F401
 from kiosk.game.log import AppendLog
 from kiosk.game.rules import Doubling, Rules, Trump
 from kiosk.game.scoring import (
@@ -21,7 +21,6 @@ from kiosk.game.scoring import (
 )
 from kiosk.game.seats import TEAMS, check_team
 
-SOURCES = ("camera", "cards", "points", "json")
 
 
 def _in_hand(err: BotifarraError, number: int) -> BotifarraError:
@@ -47,23 +46,11 @@ class _Entry:
     evidence: str | None = None
 
     def to_json(self) -> dict:
-        d: dict = {}
-        if self.trump is not None:
-            d["trump"] = self.trump.value
-            d["delegated"] = self.delegated
-            d["doubling"] = self.doubling.key
-        if self.kind == "misdeal":
-            d["misdeal"] = True
-        elif self.kind == "penalty":
-            d["penalty"] = self.offender
-        elif self.piles is not None:
-            d["piles"] = {t: list(v) for t, v in self.piles.items()}
-        else:
-            d["points"] = dict(self.points_given or {})
-        d["source"] = self.source
-        if self.evidence is not None:
-            d["evidence"] = self.evidence
-        return d
+        said = {} if self.trump is None else {
+            "trump": self.trump.value, "delegated": self.delegated, "doubling": self.doubling.key}
+        piles = None if self.piles is None else {t: list(v) for t, v in self.piles.items()}
+        return ended_json(said, self.kind, self.offender, piles, dict(self.points_given or {}),
+                          self.source, self.evidence)
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,12 +177,7 @@ def _tally(rules: Rules, first_dealer: int, entries: tuple[_Entry, ...],
 def entry_from_event(contract: Contract, ev: dict) -> _Entry:
     """A finished hand from its closing event (hand_scored, penalty or misdeal)."""
     kind = ev["type"]
-    source = ev.get("source", "cards")
-    if source not in SOURCES:
-        raise InvalidScoreError("unknown source {source!r} (camera, cards, points or json)", source=source)
-    evidence = ev.get("evidence")
-    if evidence is not None and not isinstance(evidence, str):
-        raise InvalidScoreError("evidence must be an image path or null")
+    source, evidence = result_source(ev)
     # _Entry(kind, trump, delegated, doubling, hand_points, piles, points_given, offender,
     # source, evidence), positionally: one per hand of a match
     trump, delegated, doubling = contract.trump, contract.delegated, contract.doubling
@@ -204,10 +186,7 @@ def entry_from_event(contract: Contract, ev: dict) -> _Entry:
             delegated = False
         return _Entry("misdeal", trump, delegated, doubling, None, None, None, None, source,
                       evidence)
-    if trump is None:
-        if kind == "penalty":
-            raise IllegalBidError("trump has not been chosen, so a penalty cannot be scored yet")
-        raise IllegalBidError("trump has not been chosen, so the hand cannot be scored yet")
+    check_trump_chosen(trump, kind)
     if kind == "penalty":
         offender = ev.get("offender")
         try:
