@@ -236,10 +236,10 @@ class PileCamera(EventDispatcher):
     def done(self) -> None:
         """OK: the reader looks at the pile once more (a last card dealt while the hand
         lingered is read now), then the pile is proposed, after what that look read."""
-        if self.scoring is not None and self.scoring.finish():
-            self.app.to_ui(self._propose_read)()
-            return
-        self._propose()
+        if self.scoring is not None:
+            self.scoring.finish_then(self._propose_read)
+        else:
+            self._propose()
 
     def _propose_read(self) -> None:
         self.refresh()  # (the session's draft, with what the last look read)

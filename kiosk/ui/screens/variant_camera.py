@@ -171,10 +171,10 @@ class VariantCameraScreen(KioskScreen):
     def done(self) -> None:
         """OK: the reader looks at the pile once more (a last card dealt while the hand
         lingered is read now), then the piles are proposed, after what that look read."""
-        if self.scoring is not None and self.scoring.finish():
-            self.app.to_ui(self._propose)()
-            return
-        self._propose()
+        if self.scoring is not None:
+            self.scoring.finish_then(self._propose)
+        else:
+            self._propose()
 
     def _propose(self) -> None:
         piles = completed(self._piles(), VARIANTS[self.session.state.game.key].deck)
