@@ -98,7 +98,7 @@ class PileCamera(EventDispatcher):
         draft = state.draft
         self.name_a, self.name_b = state.team_names["A"], state.team_names["B"]
         # no pair lit until chosen
-        self.team = draft.team if draft is not None and draft.pile_owner_chosen else ""
+        self.team = draft.team if state.pile_owner_chosen else ""
         self.cards = list(draft.cards) if draft is not None else []
         self.update()
 
