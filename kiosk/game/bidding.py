@@ -11,7 +11,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from kiosk.game.bids import (
-    Bid, BidKind, Phase, check_play, double_out_of_turn, double_too_soon, seat_namer,
+    Bid, BidKind, Phase, check_play, double_out_of_turn, double_too_soon, said_level, said_trump,
+    seat_namer,
 )
 from kiosk.game.errors import BotifarraError, IllegalBidError
 from kiosk.game.rules import Doubling, Rules, Trump
@@ -102,19 +103,11 @@ class Contract:
                                           chooser=who(self.chooser), player=who(seat))
                 raise IllegalBidError("the dealer, {chooser}, chooses trump, not {player}",
                                       chooser=who(self.chooser), player=who(seat))
-            try:
-                trump = Trump.parse(event.get("trump"))
-            except BotifarraError as e:
-                raise IllegalBidError.from_error(e) from None
+            trump = said_trump(event)
             return Contract(self.dealer, trump, self.delegated, self.doubling, self.doubled_by,
                             self.closed, rules.multiplier(trump))
         if kind == "double":
-            try:
-                level = Doubling.parse(event.get("level"))
-            except BotifarraError as e:
-                raise IllegalBidError.from_error(e) from None
-            if level is Doubling.NONE:
-                raise IllegalBidError("a double must be contro, recontro or sant_vicenc")
+            level = said_level(event)
             refusal = self._why_not_double(level, seat, rules, who)
             if refusal is not None:
                 raise refusal

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from typing import Callable, Sequence
 
-from kiosk.game.errors import IllegalBidError, Message, player
+from kiosk.game.errors import BotifarraError, IllegalBidError, Message, player
 from kiosk.game.rules import Doubling, Trump
 
 
@@ -98,3 +98,23 @@ def double_out_of_turn(level: Doubling, doubling: Doubling) -> IllegalBidError |
         return IllegalBidError("{level} is only possible after {needed}", level=level.key,
                                needed=Doubling(level - 1).key)
     return None
+
+
+def said_trump(event: dict) -> Trump:
+    """The trump a ``trump`` bid names. Raises ``IllegalBidError``."""
+    try:
+        return Trump.parse(event.get("trump"))
+    except BotifarraError as e:
+        raise IllegalBidError.from_error(e) from None
+
+
+def said_level(event: dict) -> Doubling:
+    """The level a ``double`` bid reaches: contro, recontro or Sant Vicenç. Raises
+    ``IllegalBidError``."""
+    try:
+        level = Doubling.parse(event.get("level"))
+    except BotifarraError as e:
+        raise IllegalBidError.from_error(e) from None
+    if level is Doubling.NONE:
+        raise IllegalBidError("a double must be contro, recontro or sant_vicenc")
+    return level

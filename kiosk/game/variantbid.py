@@ -14,7 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from kiosk.game.bids import (
-    Bid, BidKind, Phase, check_play, double_out_of_turn, double_too_soon, seat_namer,
+    Bid, BidKind, Phase, check_play, double_out_of_turn, double_too_soon, said_level, said_trump,
+    seat_namer,
 )
 from kiosk.game.errors import IllegalBidError, RulesError
 from kiosk.game.rules import Doubling, Trump
@@ -86,22 +87,14 @@ class Call:
             if seat != self.dealer:
                 raise IllegalBidError("the dealer, {chooser}, chooses trump, not {player}",
                                       chooser=who(self.dealer), player=who(seat))
-            try:
-                trump = Trump.parse(event.get("trump"))
-            except RulesError as e:
-                raise IllegalBidError.from_error(e) from None
+            trump = said_trump(event)
             if trump is Trump.BOTIFARRA and game.pair_style and rules.two_trump == "turned":
                 raise IllegalBidError("trump is the turned card of the dealer's last pile: "
                                       "a suit, not botifarra")
             return Call(self.dealer, trump, self.doubling, self.doubled_by, self.closed,
                         rules.base.multiplier(trump))
         if kind == "double":
-            try:
-                level = Doubling.parse(event.get("level"))
-            except RulesError as e:
-                raise IllegalBidError.from_error(e) from None
-            if level is Doubling.NONE:
-                raise IllegalBidError("a double must be contro, recontro or sant_vicenc")
+            level = said_level(event)
             refusal = self._why_not(level, seat, game, rules, who)
             if refusal is not None:
                 raise refusal
