@@ -1,5 +1,5 @@
-"""What every game says alike about what is finished: editing a finished hand, and the
-events a finished match refuses.
+"""What every game says alike about what is finished: where a match ended, editing a
+finished hand, and the events a finished match refuses.
 
 Both folds (:mod:`kiosk.game.fold` of the pair game, :mod:`kiosk.game.variantfold` of the
 games without pairs) score hands their own way; these are the rules they share.
@@ -10,7 +10,40 @@ games without pairs) score hands their own way; these are the rules they share.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from kiosk.game.errors import HAND, MatchStateError
+from kiosk.game.history import History
+
+
+@dataclass(frozen=True, slots=True)
+class Ending:
+    """Where a match ended: after ``at`` hands (None: not over), why (``"target" | "hands" |
+    "time" | "abandoned"``) and who won (a pair's letter, or a seat in the games without
+    pairs; None: a draw, or not over)."""
+
+    at: int | None
+    reason: str | None = None
+    winner: str | int | None = None
+
+    def or_abandoned(self, abandoned: bool, hands: int) -> "Ending":
+        """This ending, or, for a match stopped by hand before it ended, abandoned after its
+        ``hands`` finished hands with no winner."""
+        return Ending(hands, "abandoned", None) if abandoned and self.at is None else self
+
+
+NOT_OVER = Ending(None)
+
+
+def ending_json(out: dict, history: History, *, stop_after: int | None, hands: int,
+                abandoned: bool) -> dict:
+    """``out`` (a match JSON) with how its end was said: ``time_up_after`` (the hands
+    finished when time ran out) and ``ended`` (why it was stopped by hand)."""
+    if stop_after is not None and stop_after <= hands:
+        out["time_up_after"] = stop_after
+    if abandoned:
+        out["ended"] = history.end_reason()
+    return out
 
 
 def edited_hand(ev: dict, finished: int) -> tuple[int, object]:

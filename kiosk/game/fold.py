@@ -16,13 +16,13 @@ from typing import Iterable, Protocol
 
 from kiosk.game.bidding import BID_TYPES, Contract
 from kiosk.game.errors import BotifarraError, MatchStateError
-from kiosk.game.finished import check_edit_end, edited_hand, over_error
+from kiosk.game.finished import Ending, check_edit_end, edited_hand, over_error
 from kiosk.game.handrecord import CARD_CORRECTED, CARD_PLAYED, HandInPlay, event_from_dict
 from kiosk.game.log import AppendLog
 from kiosk.game.rules import Rules
 from kiosk.game.seats import roles_for
 from kiosk.game.tally import (
-    _end_check, _Ending, _in_hand, _Running, _Tally, _tally, _team_word, entry_from_event,
+    _end_check, _in_hand, _Running, _Tally, _tally, _team_word, entry_from_event,
     entry_from_hand_json,
 )
 
@@ -95,7 +95,7 @@ def _step(table: _Table, fold: _Fold, ev: dict) -> _Fold:
             raise MatchStateError("time is already up")
         stop = len(fold.entries) + (1 if contract.started else 0)
         t = fold.tally
-        end = _end_check(table.rules, t.totals, t.counted, len(fold.entries), stop) or _Ending(None)
+        end = _end_check(table.rules, t.totals, t.counted, len(fold.entries), stop) or Ending(None)
         return _with(fold, stop_after=stop, tally=replace(t, ending=end))
     if kind == "match_ended":
         reason = ev.get("reason", "abandoned")

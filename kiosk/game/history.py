@@ -124,3 +124,25 @@ class History:
         """Why the match was ended by hand: the reason of its last ``match_ended``."""
         return next((e.get("reason", "abandoned") for e in reversed(self.done)
                      if e["type"] == "match_ended"), "abandoned")
+
+
+def open_events(history: History, *, over: bool, trump_chosen: bool, time_up: bool,
+                hands: int) -> list[str]:
+    """The event types that make sense now, in every game (to enable buttons; the bids are
+    the game's own): a result once trump is chosen, a misdeal, time up once, the end by
+    hand, an edit once a hand is finished, undo and redo."""
+    out: list[str] = []
+    if not over:
+        if trump_chosen:
+            out += ["hand_scored", "penalty"]
+        out.append("misdeal")
+        if not time_up:
+            out.append("time_up")
+        out.append("match_ended")
+    if hands:
+        out.append("edit")
+    if history.can_undo:
+        out.append("undo")
+    if history.can_redo:
+        out.append("redo")
+    return out

@@ -15,11 +15,12 @@ from kiosk.game.bids import Bid, Phase
 from kiosk.game.errors import RulesError
 from kiosk.game.fold import _Fold, _with, extend, extend_hands, step
 from kiosk.game.handrecord import HandInPlay
-from kiosk.game.history import History, checked_event, first_event, replay
+from kiosk.game.history import History, checked_event, first_event, open_events, replay
 from kiosk.game.rules import Rules
 from kiosk.game.scoring import HandRecord
 from kiosk.game.seats import check_seat, roles_for, Roles
-from kiosk.game.tally import SOURCES, _Ending  # noqa: F401
+from kiosk.game.tally import SOURCES  # noqa: F401
+from kiosk.game.finished import Ending, ending_json
 from kiosk.game.variantmatch import VariantMatch
 
 EVENT_TYPES = ("match_created", "trump", "delegate", "double", "play", "hand_scored",
@@ -100,11 +101,9 @@ class Match:
         return m
 
     @property
-    def _ending(self) -> _Ending:
+    def _ending(self) -> Ending:
         f = self._fold
-        if f.abandoned and f.tally.ending.at is None:
-            return _Ending(len(f.entries), "abandoned", None)
-        return f.tally.ending
+        return f.tally.ending.or_abandoned(f.abandoned, len(f.entries))
 
     # -- reading ----------------------------------------------------------------------
     @property
@@ -194,22 +193,10 @@ class Match:
 
     def available_events(self) -> list[str]:
         """The event types that make sense now (to enable buttons); bids: see ``legal_bids``."""
-        out: list[str] = []
-        if not self.is_over:
-            c = self._fold.contract
-            if c is not None and c.trump is not None:
-                out += ["hand_scored", "penalty"]
-            out += ["misdeal"]
-            if not self.time_up:
-                out.append("time_up")
-            out.append("match_ended")
-        if self._fold.entries:
-            out.append("edit")
-        if self.can_undo:
-            out.append("undo")
-        if self.can_redo:
-            out.append("redo")
-        return out
+        c = self._fold.contract
+        return open_events(self._history, over=self.is_over, time_up=self.time_up,
+                           trump_chosen=c is not None and c.trump is not None,
+                           hands=len(self._fold.entries))
 
     @property
     def can_undo(self) -> bool:
@@ -274,11 +261,8 @@ class Match:
                "players": list(self.players), "team_names": dict(self.team_names),
                "hands": [_with_tricks(e.to_json(), fold.played[i] if i < len(fold.played) else None)
                          for i, e in enumerate(fold.entries)]}
-        if fold.stop_after is not None and fold.stop_after <= len(fold.entries):
-            out["time_up_after"] = fold.stop_after
-        if fold.abandoned:
-            out["ended"] = self._history.end_reason()
-        return out
+        return ending_json(out, self._history, stop_after=fold.stop_after,
+                           hands=len(fold.entries), abandoned=fold.abandoned)
 
 
 def _with_tricks(hand: dict, played: HandInPlay | None) -> dict:

@@ -13,6 +13,7 @@ from kiosk.game.bidding import Contract
 from kiosk.game.errors import (
     HAND, N_, BotifarraError, InvalidScoreError, Message, RulesError,
 )
+from kiosk.game.finished import NOT_OVER, Ending
 from kiosk.game.handjson import SOURCES, check_trump_chosen, ended_json, hand_events, result_source  # noqa: F401
 from kiosk.game.log import AppendLog
 from kiosk.game.rules import Doubling, Rules, Trump
@@ -53,13 +54,6 @@ class _Entry:
                           self.source, self.evidence)
 
 
-@dataclass(frozen=True, slots=True)
-class _Ending:
-    at: int | None            # number of hands after which the match ended (None: not over)
-    reason: str | None = None
-    winner: str | None = None
-
-
 def _team_word(team: str, names: dict[str, str]) -> Message:
     name = names.get(team)
     if not name or name == team:
@@ -67,16 +61,13 @@ def _team_word(team: str, names: dict[str, str]) -> Message:
     return Message(N_("team {team} ({name})"), team=team, name=name)
 
 
-_NOT_OVER = _Ending(None)
-
-
 def _end_check(rules: Rules, totals: dict[str, int], counted: int, k: int,
-               stop_after: int | None) -> _Ending | None:
+               stop_after: int | None) -> Ending | None:
     """Does the match end after ``k`` hands (``counted`` of them not misdeals)?"""
     if rules.target is not None:
         for t in TEAMS:
             if totals[t] >= rules.target:
-                return _Ending(k, "target", t)
+                return Ending(k, "target", t)
     hands_done = rules.max_hands is not None and counted >= rules.max_hands
     timed_out = stop_after is not None and k >= stop_after
     if not (hands_done or timed_out):  # the usual case, once per hand: decided without the lead
@@ -86,11 +77,11 @@ def _end_check(rules: Rules, totals: dict[str, int], counted: int, k: int,
     if hands_done:
         extra = counted - rules.max_hands  # type: ignore[operator]
         if lead is not None and (not rules.tie_extra_hands or extra % rules.tie_extra_hands == 0):
-            return _Ending(k, "hands", lead)
+            return Ending(k, "hands", lead)
         if lead is None and not rules.tie_extra_hands:
-            return _Ending(k, "hands", None)
+            return Ending(k, "hands", None)
     if timed_out:
-        return _Ending(k, "time", lead)
+        return Ending(k, "time", lead)
     return None
 
 
@@ -100,7 +91,7 @@ class _Tally:
 
     records: AppendLog = field(default_factory=AppendLog)  # of HandRecord
     counted: int = 0
-    ending: _Ending = _NOT_OVER
+    ending: Ending = NOT_OVER
 
     @property
     def totals(self) -> dict[str, int]:
@@ -155,7 +146,7 @@ class _Running:
             dict(hp.tricks) if hp and hp.tricks else None,
             scored, dict(totals), e.source, e.evidence, e.offender, e.piles,
         ))
-        self.ending = _end_check(rules, totals, self.counted, i + 1, self.stop_after) or _NOT_OVER
+        self.ending = _end_check(rules, totals, self.counted, i + 1, self.stop_after) or NOT_OVER
 
     def frozen(self) -> _Tally:
         records = self.base.records + self.added if self.added else self.base.records
@@ -165,7 +156,7 @@ class _Running:
 def _tally(rules: Rules, first_dealer: int, entries: tuple[_Entry, ...],
            stop_after: int | None) -> _Tally:
     """The whole tally from scratch (after an edit); stops where the match ended."""
-    start = _Tally(ending=_end_check(rules, {"A": 0, "B": 0}, 0, 0, stop_after) or _NOT_OVER)
+    start = _Tally(ending=_end_check(rules, {"A": 0, "B": 0}, 0, 0, stop_after) or NOT_OVER)
     running = _Running(rules, first_dealer, start, stop_after)
     for e in entries:
         if running.ending.at is not None:

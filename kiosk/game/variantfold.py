@@ -10,23 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from kiosk.game.errors import HAND, BotifarraError, MatchStateError, player
-from kiosk.game.finished import check_edit_end, edited_hand, over_error
+from kiosk.game.finished import NOT_OVER, Ending, check_edit_end, edited_hand, over_error
 from kiosk.game.variantbid import BID_TYPES, Call
 from kiosk.game.varianthand import VariantEntry, VariantHand, entry_from_event, hand_events, hand_scores
 from kiosk.game.variantrules import VariantRules
 from kiosk.game.variants import Variant
 
 RESULT_TYPES = frozenset({"hand_scored", "penalty", "misdeal"})
-
-
-@dataclass(frozen=True, slots=True)
-class Ending:
-    at: int | None            # hands after which the match ended (None: not over)
-    reason: str | None = None  # "target" | "hands" | "time" | "abandoned"
-    winner: int | None = None  # a seat, or None (a draw, or not over)
-
-
-NOT_OVER = Ending(None)
 
 
 def in_hand(err: BotifarraError, number: int) -> BotifarraError:

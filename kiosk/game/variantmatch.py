@@ -14,11 +14,12 @@ from dataclasses import dataclass, field
 
 from kiosk.game.bids import Bid, Phase
 from kiosk.game.errors import BotifarraError, RulesError
-from kiosk.game.history import History, checked_event, first_event, replay
+from kiosk.game.history import History, checked_event, first_event, open_events, replay
 from kiosk.game.matchinput import match_envelope
 from kiosk.game.variantbid import Call, check_seat
 from kiosk.game.varianthand import VariantHand, hand_events
-from kiosk.game.variantfold import Ending, VariantState, fold, in_hand, start
+from kiosk.game.finished import Ending, ending_json
+from kiosk.game.variantfold import VariantState, fold, in_hand, start
 from kiosk.game.variantrules import VariantRules
 from kiosk.game.variants import VARIANTS, Variant
 
@@ -109,9 +110,7 @@ class VariantMatch:
     @property
     def _ending(self) -> Ending:
         s = self._s
-        if s.abandoned and s.ending.at is None:
-            return Ending(len(s.entries), "abandoned", None)
-        return s.ending
+        return s.ending.or_abandoned(s.abandoned, len(s.entries))
 
     @property
     def variant(self) -> str:
@@ -186,21 +185,8 @@ class VariantMatch:
 
     def available_events(self) -> list[str]:
         """The event types that make sense now (to enable buttons); bids: ``legal_bids``."""
-        out: list[str] = []
-        if not self.is_over:
-            if self._s.call.trump is not None:
-                out += ["hand_scored", "penalty"]
-            out.append("misdeal")
-            if not self.time_up:
-                out.append("time_up")
-            out.append("match_ended")
-        if self._s.entries:
-            out.append("edit")
-        if self.can_undo:
-            out.append("undo")
-        if self.can_redo:
-            out.append("redo")
-        return out
+        return open_events(self._history, over=self.is_over, time_up=self.time_up,
+                           trump_chosen=self._s.call.trump is not None, hands=len(self._s.entries))
 
     def state(self) -> dict:
         """What a screen shows, as plain data (hands excluded)."""
@@ -242,11 +228,8 @@ class VariantMatch:
         out = {"variant": self.variant, "rules": self.rules.to_dict(),
                "first_dealer": self.first_dealer, "players": list(self.players),
                "hands": [e.to_json() for e in s.entries]}
-        if s.stop_after is not None and s.stop_after <= len(s.entries):
-            out["time_up_after"] = s.stop_after
-        if s.abandoned:
-            out["ended"] = self._history.end_reason()
-        return out
+        return ending_json(out, self._history, stop_after=s.stop_after, hands=len(s.entries),
+                           abandoned=s.abandoned)
 
     @classmethod
     def from_json(cls, data: dict) -> "VariantMatch":
