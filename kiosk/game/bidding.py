@@ -10,8 +10,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from kiosk.game.bids import Bid, BidKind, Phase
-from kiosk.game.errors import BotifarraError, IllegalBidError, player
+from kiosk.game.bids import (
+    Bid, BidKind, Phase, check_play, double_out_of_turn, double_too_soon, said_level, said_trump,
+    seat_namer,
+)
+from kiosk.game.errors import BotifarraError, IllegalBidError
 from kiosk.game.rules import Doubling, Rules, Trump
 from kiosk.game.seats import check_seat, other, partner, seats_of, team_of
 
@@ -68,15 +71,10 @@ class Contract:
 
         ``players`` (names by seat) only makes the error messages friendlier.
         """
-        def who(s: int):
-            return player(s, players[s] if players and 0 <= s < len(players) else None)
-
+        who = seat_namer(players)
         kind = event.get("type")
         if kind == "play":
-            if self.trump is None:
-                raise IllegalBidError("trump has not been chosen yet, so play cannot start")
-            if self.closed:
-                raise IllegalBidError("play has already started")
+            check_play(self.trump, self.closed)
             # the constructor, not dataclasses.replace: a bid is made for every hand of a
             # match, and replace's generic copy costs several times more
             return Contract(self.dealer, self.trump, self.delegated, self.doubling,
@@ -105,19 +103,11 @@ class Contract:
                                           chooser=who(self.chooser), player=who(seat))
                 raise IllegalBidError("the dealer, {chooser}, chooses trump, not {player}",
                                       chooser=who(self.chooser), player=who(seat))
-            try:
-                trump = Trump.parse(event.get("trump"))
-            except BotifarraError as e:
-                raise IllegalBidError.from_error(e) from None
+            trump = said_trump(event)
             return Contract(self.dealer, trump, self.delegated, self.doubling, self.doubled_by,
                             self.closed, rules.multiplier(trump))
         if kind == "double":
-            try:
-                level = Doubling.parse(event.get("level"))
-            except BotifarraError as e:
-                raise IllegalBidError.from_error(e) from None
-            if level is Doubling.NONE:
-                raise IllegalBidError("a double must be contro, recontro or sant_vicenc")
+            level = said_level(event)
             refusal = self._why_not_double(level, seat, rules, who)
             if refusal is not None:
                 raise refusal
@@ -128,15 +118,12 @@ class Contract:
     def _why_not_double(self, level: Doubling, seat: int, rules: Rules,
                         who: Callable[[int], object]) -> IllegalBidError | None:
         name = level.key
-        if self.trump is None:
-            return IllegalBidError("{level} comes after trump is chosen", level=name)
-        if self.closed:
-            return IllegalBidError("play has started, it is too late for {level}", level=name)
-        if level != self.doubling + 1:
-            if level <= self.doubling:
-                return IllegalBidError("{level} was already said", level=name)
-            return IllegalBidError("{level} is only possible after {needed}", level=name,
-                                   needed=Doubling(level - 1).key)
+        refusal = double_too_soon(level, self.trump, self.closed)
+        if refusal is not None:
+            return refusal
+        refusal = double_out_of_turn(level, self.doubling)
+        if refusal is not None:
+            return refusal
         refusal = rules.doubling_refusal(level, self.trump)
         if refusal is not None:
             return IllegalBidError.from_error(refusal)

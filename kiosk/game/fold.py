@@ -15,13 +15,14 @@ from dataclasses import dataclass, field, replace
 from typing import Iterable, Protocol
 
 from kiosk.game.bidding import BID_TYPES, Contract
-from kiosk.game.errors import HAND, BotifarraError, MatchStateError
+from kiosk.game.errors import BotifarraError, MatchStateError
+from kiosk.game.finished import Ending, check_edit_end, edited_hand, over_error
 from kiosk.game.handrecord import CARD_CORRECTED, CARD_PLAYED, HandInPlay, event_from_dict
 from kiosk.game.log import AppendLog
 from kiosk.game.rules import Rules
 from kiosk.game.seats import roles_for
 from kiosk.game.tally import (
-    _end_check, _Ending, _in_hand, _Running, _Tally, _tally, _team_word, entry_from_event,
+    _end_check, _in_hand, _Running, _Tally, _tally, _team_word, entry_from_event,
     entry_from_hand_json,
 )
 
@@ -84,7 +85,7 @@ def _step(table: _Table, fold: _Fold, ev: dict) -> _Fold:
     if kind == "edit":
         return _edit(table, fold, ev)
     if fold.over:
-        raise over_error(table, fold)
+        raise _over_error(table, fold)
     contract = fold.contract
     assert contract is not None
     if kind in _BIDS:
@@ -94,7 +95,7 @@ def _step(table: _Table, fold: _Fold, ev: dict) -> _Fold:
             raise MatchStateError("time is already up")
         stop = len(fold.entries) + (1 if contract.started else 0)
         t = fold.tally
-        end = _end_check(table.rules, t.totals, t.counted, len(fold.entries), stop) or _Ending(None)
+        end = _end_check(table.rules, t.totals, t.counted, len(fold.entries), stop) or Ending(None)
         return _with(fold, stop_after=stop, tally=replace(t, ending=end))
     if kind == "match_ended":
         reason = ev.get("reason", "abandoned")
@@ -207,36 +208,22 @@ class _Run:
         self.over = self.running.ending.at is not None
 
 
-def over_error(table: _Table, fold: _Fold) -> MatchStateError:
-    hands, end = fold.tally.records, fold.tally.ending
+def _over_error(table: _Table, fold: _Fold) -> MatchStateError:
+    end = fold.tally.ending
     if fold.abandoned and end.at is None:
-        return MatchStateError("the match is over (it was stopped)")
+        return over_error(None, None)
+    reached = None
     if end.reason == "target":
-        return MatchStateError("the match is over: {winner} reached {points} in hand {at}",
-                               winner=_team_word(end.winner, table.team_names),
-                               points=hands[end.at - 1].totals[end.winner], at=end.at)
-    if end.reason == "time":
-        return MatchStateError("the match is over: time ran out")
-    return MatchStateError("the match is over after {at} hands", at=end.at)
+        reached = (_team_word(end.winner, table.team_names),
+                   fold.tally.records[end.at - 1].totals[end.winner])
+    return over_error(end.at, end.reason, reached)
 
 
 def _edit(table: _Table, fold: _Fold, ev: dict) -> _Fold:
-    index = ev.get("hand")
     n = len(fold.entries)
-    if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < n:
-        if n == 0:
-            raise MatchStateError("edit: no hand has been scored yet")
-        if isinstance(index, int) and not isinstance(index, bool):
-            raise MatchStateError("edit: there is no hand {number} to change "
-                                  "(hands 1 to {n} are finished; 'hand' counts from 0)",
-                                  number=index + 1, n=n)
-        raise MatchStateError("edit: 'hand' must be the index of a finished hand (0 to {last})",
-                              last=n - 1)
+    index, data = edited_hand(ev, n)
     number = index + 1
-    data = ev.get("data")
     dealer = (table.first_dealer + index) % 4
-    if isinstance(data, dict) and "source" not in data:  # a correction typed at the kiosk
-        data = {**data, "source": "points" if "points" in data else "cards"}
     try:
         entry = entry_from_hand_json(data, dealer, table.rules)
     except BotifarraError as e:
@@ -245,15 +232,6 @@ def _edit(table: _Table, fold: _Fold, ev: dict) -> _Fold:
     played = fold.played[:index] + (None,) + fold.played[index + 1:]  # typed: not as played
     new = _with(fold, entries=entries, played=played,
                 tally=_tally(table.rules, table.first_dealer, entries, fold.stop_after))
-    end = new.tally.ending
-    if end.at is not None and end.at < n:
-        raise MatchStateError(
-            "with this change the match would end after hand {at}, "
-            "but {more} more hand(s) were played; undo those first",
-            at=end.at, more=n - end.at).within(HAND, number=number)
-    if end.at is not None and fold.contract is not None and fold.contract.started:
-        raise MatchStateError(
-            "with this change the match would end after hand {at}, "
-            "but hand {next} has already begun; undo its bids first",
-            at=end.at, next=n + 1).within(HAND, number=number)
+    check_edit_end(new.tally.ending.at, n, fold.contract is not None and fold.contract.started,
+                   number)
     return new

@@ -7,21 +7,25 @@ Below :mod:`kiosk.game.match` (which uses it to apply an ``edit``) and
 from __future__ import annotations
 
 from kiosk.game.bidding import Contract, bid_events, contract_for
-from kiosk.game.errors import MatchStateError
+from kiosk.game.errors import IllegalBidError, InvalidScoreError, MatchStateError
 from kiosk.game.rules import Doubling, Rules, Trump
 
 HAND_KEYS = frozenset({"trump", "delegated", "doubling", "piles", "points", "penalty", "misdeal",
              "source", "evidence", "dealer", "tricks"})
 
 
+SOURCES = ("camera", "cards", "points", "json")  # where a hand's result came from
+
 _TRUMPS = {t.value: t for t in Trump}  # the common spelling, without Trump.parse's search
 
 
 def _owned(value: object) -> object:
-    """A copy of a hand's piles or points (one level of lists in a dict), else as given
-    (the core refuses it with its own message)."""
+    """A copy of a hand's piles or points (one level of lists in a dict by pair, or in a list
+    by seat), else as given (the core refuses it with its own message)."""
     if isinstance(value, dict):
         return {k: list(v) if isinstance(v, list) else v for k, v in value.items()}
+    if isinstance(value, list):
+        return [list(v) if isinstance(v, list) else v for v in value]
     return value
 
 
@@ -51,20 +55,8 @@ def read_hand(data: object, dealer: int,
         unknown = sorted(set(data) - HAND_KEYS)
         raise MatchStateError("unknown field {field!r} (use trump, delegated, doubling, "
                               "piles, points, penalty or misdeal)", field=unknown[0])
-    if "dealer" in data and data["dealer"] != dealer:
-        raise MatchStateError("the dealer is seat {dealer} (from first_dealer and the rotation), "
-                              "not {value!r}", dealer=dealer, value=data["dealer"])
-    misdeal = data.get("misdeal", False)
-    if not isinstance(misdeal, bool):
-        raise MatchStateError("misdeal must be true or false")
-    results = [k for k in ("piles", "points", "penalty") if k in data]
-    if misdeal and results:
-        raise MatchStateError("a misdealt hand cannot also have {field}", field=results[0])
-    if not misdeal and len(results) != 1:
-        if not results:
-            raise MatchStateError("say how the hand ended: piles, points, penalty or misdeal")
-        raise MatchStateError("give only one of piles, points and penalty (got {fields})",
-                              fields=" and ".join(results))
+    check_dealer(data, dealer)
+    misdeal = is_misdeal(data)
     delegated = data.get("delegated", False)
     if not isinstance(delegated, bool):
         raise MatchStateError("delegated must be true or false")
@@ -86,17 +78,81 @@ def read_hand(data: object, dealer: int,
             raise MatchStateError("tricks need the hand's trump")
         events += card_events(data["tricks"], trump=data["trump"], first_lead=(dealer + 1) % 4, rules=rules)
         contract = None  # the cards are folded one by one
-    # copies of the caller's piles and points: the Match owns its events
+    events.append(result_event(data, misdeal))
+    return events, contract
+
+
+def check_dealer(data: dict, dealer: int) -> None:
+    """A hand that names its dealer names the one the rotation gives (every game alike)."""
+    if "dealer" in data and data["dealer"] != dealer:
+        raise MatchStateError("the dealer is seat {dealer} (from first_dealer and the rotation), "
+                              "not {value!r}", dealer=dealer, value=data["dealer"])
+
+
+def is_misdeal(data: dict) -> bool:
+    """Whether the hand was misdealt, once it says it ended one way only: a misdeal, or one of
+    piles, points and penalty (every game alike). Raises ``MatchStateError``."""
+    misdeal = data.get("misdeal", False)
+    if not isinstance(misdeal, bool):
+        raise MatchStateError("misdeal must be true or false")
+    results = [k for k in ("piles", "points", "penalty") if k in data]
+    if misdeal and results:
+        raise MatchStateError("a misdealt hand cannot also have {field}", field=results[0])
+    if not misdeal and len(results) != 1:
+        if not results:
+            raise MatchStateError("say how the hand ended: piles, points, penalty or misdeal")
+        raise MatchStateError("give only one of piles, points and penalty (got {fields})",
+                              fields=" and ".join(results))
+    return misdeal
+
+
+def result_event(data: dict, misdeal: bool) -> dict:
+    """The event that ends a hand of the match JSON: its misdeal, penalty or score (piles or
+    points, copied: the match owns its events), with its source and evidence."""
     source, evidence = data.get("source", "json"), data.get("evidence")
     if misdeal:
-        events.append({"type": "misdeal", "source": source, "evidence": evidence})
-    elif "penalty" in data:
-        events.append({"type": "penalty", "offender": data["penalty"], "source": source,
-                       "evidence": evidence})
-    elif "piles" in data:
-        events.append({"type": "hand_scored", "piles": _owned(data["piles"]), "source": source,
-                       "evidence": evidence})
+        return {"type": "misdeal", "source": source, "evidence": evidence}
+    if "penalty" in data:
+        return {"type": "penalty", "offender": data["penalty"], "source": source,
+                "evidence": evidence}
+    key = "piles" if "piles" in data else "points"
+    return {"type": "hand_scored", key: _owned(data[key]), "source": source, "evidence": evidence}
+
+
+def result_source(ev: dict) -> tuple[str, str | None]:
+    """Where a hand's closing event came from (one of ``SOURCES``) and its evidence photo,
+    checked as every game checks them. Raises ``InvalidScoreError``."""
+    source = ev.get("source", "cards")
+    if source not in SOURCES:
+        raise InvalidScoreError("unknown source {source!r} (camera, cards, points or json)", source=source)
+    evidence = ev.get("evidence")
+    if evidence is not None and not isinstance(evidence, str):
+        raise InvalidScoreError("evidence must be an image path or null")
+    return source, evidence
+
+
+def check_trump_chosen(trump: object, kind: str) -> None:
+    """A hand is scored (``kind`` ``hand_scored`` or ``penalty``) only once trump is chosen."""
+    if trump is None:
+        if kind == "penalty":
+            raise IllegalBidError("trump has not been chosen, so a penalty cannot be scored yet")
+        raise IllegalBidError("trump has not been chosen, so the hand cannot be scored yet")
+
+
+def ended_json(said: dict, kind: str, offender: object, piles: object, points: object,
+               source: str, evidence: str | None) -> dict:
+    """A finished hand in the match JSON: ``said`` (its trump and doubling) and how it ended,
+    as ``result_event`` reads it back: misdeal, the ``offender`` of a penalty, or its
+    ``piles`` (when given) or ``points``; then its source and evidence."""
+    if kind == "misdeal":
+        said["misdeal"] = True
+    elif kind == "penalty":
+        said["penalty"] = offender
+    elif piles is not None:
+        said["piles"] = piles
     else:
-        events.append({"type": "hand_scored", "points": _owned(data["points"]), "source": source,
-                       "evidence": evidence})
-    return events, contract
+        said["points"] = points
+    said["source"] = source
+    if evidence is not None:
+        said["evidence"] = evidence
+    return said

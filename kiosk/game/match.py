@@ -12,40 +12,21 @@ from typing import Iterable
 
 from kiosk.game.bidding import Contract
 from kiosk.game.bids import Bid, Phase
-from kiosk.game.errors import MatchStateError, RulesError
+from kiosk.game.errors import RulesError
 from kiosk.game.fold import _Fold, _with, extend, extend_hands, step
 from kiosk.game.handrecord import HandInPlay
-from kiosk.game.log import AppendLog
+from kiosk.game.history import History, checked_event, first_event, open_events, replay
 from kiosk.game.rules import Rules
 from kiosk.game.scoring import HandRecord
 from kiosk.game.seats import check_seat, roles_for, Roles
-from kiosk.game.tally import SOURCES, _Ending  # noqa: F401
+from kiosk.game.tally import SOURCES  # noqa: F401
+from kiosk.game.finished import Ending, ending_json
 from kiosk.game.variantmatch import VariantMatch
 
 EVENT_TYPES = ("match_created", "trump", "delegate", "double", "play", "hand_scored",
                "penalty", "misdeal", "undo", "redo", "edit", "time_up", "match_ended",
                "card_played", "card_corrected")
-# the events extend folds without apply's checks of shape (undo and redo refold)
-_PLAIN_EVENTS = frozenset(EVENT_TYPES) - {"match_created", "undo", "redo"}
 END_REASONS = ("target", "hands", "time", "abandoned")
-
-
-_SCALARS = frozenset({str, int, float, bool, type(None)})
-
-
-def _copy_json(value):
-    """A deep copy of JSON data (dicts, lists, scalars); what ``copy.deepcopy`` does for an
-    event, several times faster (no memo: JSON has no shared or cyclic parts). Most parts
-    of an event hold only scalars (a pile's cards): copied whole, at C speed."""
-    if isinstance(value, dict):
-        if _SCALARS.issuperset(map(type, value.values())):
-            return dict(value)
-        return {k: _copy_json(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        if _SCALARS.issuperset(map(type, value)):
-            return list(value)
-        return [_copy_json(v) for v in value]
-    return value
 
 
 @dataclass(frozen=True)
@@ -56,9 +37,7 @@ class Match:
     first_dealer: int
     players: tuple[str | None, ...]
     team_names: dict[str, str]
-    _events: AppendLog = field(repr=False)
-    _done: AppendLog = field(repr=False, default_factory=AppendLog)
-    _undone: AppendLog = field(repr=False, default_factory=AppendLog)
+    _history: History = field(repr=False)
     _fold: _Fold = field(repr=False, default=_Fold())
 
     # -- building ---------------------------------------------------------------------
@@ -105,7 +84,7 @@ class Match:
         stored = {"type": "match_created", "rules": rules.to_dict(), "first_dealer": first_dealer,
                   "players": list(players), "team_names": dict(names)}
         m = cls(rules=rules, first_dealer=first_dealer, players=tuple(players),
-                team_names=dict(names), _events=AppendLog([stored]),
+                team_names=dict(names), _history=History.of(stored),
                 _fold=_Fold(contract=Contract(first_dealer)))
         return m
 
@@ -113,29 +92,18 @@ class Match:
     def from_events(cls, events: list[dict]) -> "Match":
         """Fold a journal's events (the first must be ``match_created``). A match_created
         with a ``variant`` gives a ``VariantMatch`` (kiosk.game.variantmatch)."""
-        if not isinstance(events, (list, tuple)) or not events:
-            raise MatchStateError("no events: a match starts with match_created")
-        first = events[0]
-        if not isinstance(first, dict) or first.get("type") != "match_created":
-            raise MatchStateError("the first event must be match_created")
+        first = first_event(events)
         if first.get("variant") is not None:  # four each for himself, three, two
             return VariantMatch.from_events(events)  # type: ignore[return-value]
         m = cls._created(first)
-        run: list[dict] = []  # plain events folded together (see extend); undo/redo one by one
-        for ev in events[1:]:
-            if isinstance(ev, dict) and ev.get("type") in _PLAIN_EVENTS:
-                run.append(_copy_json(ev))
-                continue
-            m, run = m.extend(run), []
-            m = m.apply(ev)
-        return m.extend(run)
+        for part in replay(events[1:], EVENT_TYPES):  # plain runs folded together (see extend)
+            m = m.extend(part) if isinstance(part, list) else m.apply(part)  # type: ignore[arg-type]
+        return m
 
     @property
-    def _ending(self) -> _Ending:
+    def _ending(self) -> Ending:
         f = self._fold
-        if f.abandoned and f.tally.ending.at is None:
-            return _Ending(len(f.entries), "abandoned", None)
-        return f.tally.ending
+        return f.tally.ending.or_abandoned(f.abandoned, len(f.entries))
 
     # -- reading ----------------------------------------------------------------------
     @property
@@ -145,12 +113,12 @@ class Match:
 
     @property
     def events(self) -> list[dict]:
-        return copy.deepcopy(list(self._events))
+        return copy.deepcopy(list(self._history.events))
 
     def iter_events(self):
         """The events without copying them, for a caller that only reads them (the
         journal encodes each one)."""
-        return iter(self._events)
+        return iter(self._history.events)
 
     @property
     def hands(self) -> list[HandRecord]:
@@ -225,30 +193,18 @@ class Match:
 
     def available_events(self) -> list[str]:
         """The event types that make sense now (to enable buttons); bids: see ``legal_bids``."""
-        out: list[str] = []
-        if not self.is_over:
-            c = self._fold.contract
-            if c is not None and c.trump is not None:
-                out += ["hand_scored", "penalty"]
-            out += ["misdeal"]
-            if not self.time_up:
-                out.append("time_up")
-            out.append("match_ended")
-        if self._fold.entries:
-            out.append("edit")
-        if self.can_undo:
-            out.append("undo")
-        if self.can_redo:
-            out.append("redo")
-        return out
+        c = self._fold.contract
+        return open_events(self._history, over=self.is_over, time_up=self.time_up,
+                           trump_chosen=c is not None and c.trump is not None,
+                           hands=len(self._fold.entries))
 
     @property
     def can_undo(self) -> bool:
-        return bool(self._done)
+        return self._history.can_undo
 
     @property
     def can_redo(self) -> bool:
-        return bool(self._undone)
+        return self._history.can_redo
 
     def state(self) -> dict:
         """What a screen shows, as plain data (hands excluded)."""
@@ -268,28 +224,19 @@ class Match:
     # -- changing (returns a new Match) -------------------------------------------------
     def apply(self, event: dict) -> "Match":
         """Validate ``event`` and return the match after it. Raises a ``BotifarraError``."""
-        if not isinstance(event, dict):
-            raise MatchStateError("an event must be an object with a 'type'")
-        kind = event.get("type")
-        if kind not in EVENT_TYPES:
-            raise MatchStateError("unknown event type {kind!r}", kind=kind)
-        ev = _copy_json(event)
-        if kind == "match_created":
-            raise MatchStateError("the match already exists")
+        ev = checked_event(event, EVENT_TYPES)
+        kind, history = ev["type"], self._history
         if kind == "undo":
-            if not self._done:
-                raise MatchStateError("nothing to undo")
-            done = self._done[:-1]
+            history = history.undo(ev)
             # the fold of what is left, from the start (linear: see kiosk.game.fold)
-            fold, _ = extend(self, _Fold(contract=Contract(self.first_dealer)), done)
-            return self._next(ev, fold, done, self._undone + (self._done[-1],))
-        if kind == "redo":
-            if not self._undone:
-                raise MatchStateError("nothing to redo")
-            again = self._undone[-1]
-            return self._next(ev, step(self, self._fold, again), self._done + (again,),
-                              self._undone[:-1])
-        return self._next(ev, step(self, self._fold, ev), self._done + (ev,), ())
+            fold, _ = extend(self, _Fold(contract=Contract(self.first_dealer)), history.done)
+        elif kind == "redo":
+            history = history.redo(ev)
+            fold = step(self, self._fold, history.done[-1])
+        else:
+            fold = step(self, self._fold, ev)
+            history = history.add([ev])
+        return _with(self, _history=history, _fold=fold)
 
     def extend(self, events: Iterable[dict]) -> "Match":
         """``apply`` of several events whose shape is known to be right (match JSON's
@@ -304,11 +251,7 @@ class Match:
     def _extended(self, fold: _Fold, taken: list[dict]) -> "Match":
         if not taken:
             return self
-        return _with(self, _events=self._events + taken, _done=self._done + taken,
-                     _undone=AppendLog(), _fold=fold)
-
-    def _next(self, ev: dict, fold: _Fold, done: AppendLog, undone: AppendLog) -> "Match":
-        return _with(self, _events=self._events + (ev,), _done=done, _undone=undone, _fold=fold)
+        return _with(self, _history=self._history.add(taken), _fold=fold)
 
     # -- JSON (the match JSON of issue 2; read back by kiosk.game.matchjson) ----------
     def to_json(self) -> dict:
@@ -318,12 +261,8 @@ class Match:
                "players": list(self.players), "team_names": dict(self.team_names),
                "hands": [_with_tricks(e.to_json(), fold.played[i] if i < len(fold.played) else None)
                          for i, e in enumerate(fold.entries)]}
-        if fold.stop_after is not None and fold.stop_after <= len(fold.entries):
-            out["time_up_after"] = fold.stop_after
-        if fold.abandoned:
-            out["ended"] = next((e.get("reason", "abandoned") for e in reversed(self._done)
-                                 if e["type"] == "match_ended"), "abandoned")
-        return out
+        return ending_json(out, self._history, stop_after=fold.stop_after,
+                           hands=len(fold.entries), abandoned=fold.abandoned)
 
 
 def _with_tricks(hand: dict, played: HandInPlay | None) -> dict:

@@ -11,9 +11,10 @@ from dataclasses import dataclass, field
 
 from kiosk.game.bidding import Contract
 from kiosk.game.errors import (
-    HAND, N_, BotifarraError, IllegalBidError, InvalidScoreError, Message, RulesError,
+    HAND, N_, BotifarraError, InvalidScoreError, Message, RulesError,
 )
-from kiosk.game.handjson import hand_events
+from kiosk.game.finished import NOT_OVER, Ending
+from kiosk.game.handjson import SOURCES, check_trump_chosen, ended_json, hand_events, result_source  # noqa: F401
 from kiosk.game.log import AppendLog
 from kiosk.game.rules import Doubling, Rules, Trump
 from kiosk.game.scoring import (
@@ -21,7 +22,6 @@ from kiosk.game.scoring import (
 )
 from kiosk.game.seats import TEAMS, check_team
 
-SOURCES = ("camera", "cards", "points", "json")
 
 
 def _in_hand(err: BotifarraError, number: int) -> BotifarraError:
@@ -47,30 +47,11 @@ class _Entry:
     evidence: str | None = None
 
     def to_json(self) -> dict:
-        d: dict = {}
-        if self.trump is not None:
-            d["trump"] = self.trump.value
-            d["delegated"] = self.delegated
-            d["doubling"] = self.doubling.key
-        if self.kind == "misdeal":
-            d["misdeal"] = True
-        elif self.kind == "penalty":
-            d["penalty"] = self.offender
-        elif self.piles is not None:
-            d["piles"] = {t: list(v) for t, v in self.piles.items()}
-        else:
-            d["points"] = dict(self.points_given or {})
-        d["source"] = self.source
-        if self.evidence is not None:
-            d["evidence"] = self.evidence
-        return d
-
-
-@dataclass(frozen=True, slots=True)
-class _Ending:
-    at: int | None            # number of hands after which the match ended (None: not over)
-    reason: str | None = None
-    winner: str | None = None
+        said = {} if self.trump is None else {
+            "trump": self.trump.value, "delegated": self.delegated, "doubling": self.doubling.key}
+        piles = None if self.piles is None else {t: list(v) for t, v in self.piles.items()}
+        return ended_json(said, self.kind, self.offender, piles, dict(self.points_given or {}),
+                          self.source, self.evidence)
 
 
 def _team_word(team: str, names: dict[str, str]) -> Message:
@@ -80,16 +61,13 @@ def _team_word(team: str, names: dict[str, str]) -> Message:
     return Message(N_("team {team} ({name})"), team=team, name=name)
 
 
-_NOT_OVER = _Ending(None)
-
-
 def _end_check(rules: Rules, totals: dict[str, int], counted: int, k: int,
-               stop_after: int | None) -> _Ending | None:
+               stop_after: int | None) -> Ending | None:
     """Does the match end after ``k`` hands (``counted`` of them not misdeals)?"""
     if rules.target is not None:
         for t in TEAMS:
             if totals[t] >= rules.target:
-                return _Ending(k, "target", t)
+                return Ending(k, "target", t)
     hands_done = rules.max_hands is not None and counted >= rules.max_hands
     timed_out = stop_after is not None and k >= stop_after
     if not (hands_done or timed_out):  # the usual case, once per hand: decided without the lead
@@ -99,11 +77,11 @@ def _end_check(rules: Rules, totals: dict[str, int], counted: int, k: int,
     if hands_done:
         extra = counted - rules.max_hands  # type: ignore[operator]
         if lead is not None and (not rules.tie_extra_hands or extra % rules.tie_extra_hands == 0):
-            return _Ending(k, "hands", lead)
+            return Ending(k, "hands", lead)
         if lead is None and not rules.tie_extra_hands:
-            return _Ending(k, "hands", None)
+            return Ending(k, "hands", None)
     if timed_out:
-        return _Ending(k, "time", lead)
+        return Ending(k, "time", lead)
     return None
 
 
@@ -113,7 +91,7 @@ class _Tally:
 
     records: AppendLog = field(default_factory=AppendLog)  # of HandRecord
     counted: int = 0
-    ending: _Ending = _NOT_OVER
+    ending: Ending = NOT_OVER
 
     @property
     def totals(self) -> dict[str, int]:
@@ -168,7 +146,7 @@ class _Running:
             dict(hp.tricks) if hp and hp.tricks else None,
             scored, dict(totals), e.source, e.evidence, e.offender, e.piles,
         ))
-        self.ending = _end_check(rules, totals, self.counted, i + 1, self.stop_after) or _NOT_OVER
+        self.ending = _end_check(rules, totals, self.counted, i + 1, self.stop_after) or NOT_OVER
 
     def frozen(self) -> _Tally:
         records = self.base.records + self.added if self.added else self.base.records
@@ -178,7 +156,7 @@ class _Running:
 def _tally(rules: Rules, first_dealer: int, entries: tuple[_Entry, ...],
            stop_after: int | None) -> _Tally:
     """The whole tally from scratch (after an edit); stops where the match ended."""
-    start = _Tally(ending=_end_check(rules, {"A": 0, "B": 0}, 0, 0, stop_after) or _NOT_OVER)
+    start = _Tally(ending=_end_check(rules, {"A": 0, "B": 0}, 0, 0, stop_after) or NOT_OVER)
     running = _Running(rules, first_dealer, start, stop_after)
     for e in entries:
         if running.ending.at is not None:
@@ -190,12 +168,7 @@ def _tally(rules: Rules, first_dealer: int, entries: tuple[_Entry, ...],
 def entry_from_event(contract: Contract, ev: dict) -> _Entry:
     """A finished hand from its closing event (hand_scored, penalty or misdeal)."""
     kind = ev["type"]
-    source = ev.get("source", "cards")
-    if source not in SOURCES:
-        raise InvalidScoreError("unknown source {source!r} (camera, cards, points or json)", source=source)
-    evidence = ev.get("evidence")
-    if evidence is not None and not isinstance(evidence, str):
-        raise InvalidScoreError("evidence must be an image path or null")
+    source, evidence = result_source(ev)
     # _Entry(kind, trump, delegated, doubling, hand_points, piles, points_given, offender,
     # source, evidence), positionally: one per hand of a match
     trump, delegated, doubling = contract.trump, contract.delegated, contract.doubling
@@ -204,10 +177,7 @@ def entry_from_event(contract: Contract, ev: dict) -> _Entry:
             delegated = False
         return _Entry("misdeal", trump, delegated, doubling, None, None, None, None, source,
                       evidence)
-    if trump is None:
-        if kind == "penalty":
-            raise IllegalBidError("trump has not been chosen, so a penalty cannot be scored yet")
-        raise IllegalBidError("trump has not been chosen, so the hand cannot be scored yet")
+    check_trump_chosen(trump, kind)
     if kind == "penalty":
         offender = ev.get("offender")
         try:

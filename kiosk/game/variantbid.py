@@ -13,8 +13,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from kiosk.game.bids import Bid, BidKind, Phase
-from kiosk.game.errors import IllegalBidError, RulesError, player
+from kiosk.game.bids import (
+    Bid, BidKind, Phase, check_play, double_out_of_turn, double_too_soon, said_level, said_trump,
+    seat_namer,
+)
+from kiosk.game.errors import IllegalBidError, RulesError
 from kiosk.game.rules import Doubling, Trump
 from kiosk.game.variantrules import VariantRules
 from kiosk.game.variants import Variant
@@ -66,15 +69,10 @@ class Call:
     def bid(self, event: dict, game: Variant, rules: VariantRules, *,
             players: "tuple | list | None" = None) -> "Call":
         """Apply one bid event (``trump``, ``double``, ``play``); ``delegate`` is refused."""
-        def who(s: int):
-            return player(s, players[s] if players and 0 <= s < len(players) else None)
-
+        who = seat_namer(players)
         kind = event.get("type")
         if kind == "play":
-            if self.trump is None:
-                raise IllegalBidError("trump has not been chosen yet, so play cannot start")
-            if self.closed:
-                raise IllegalBidError("play has already started")
+            check_play(self.trump, self.closed)
             return Call(self.dealer, self.trump, self.doubling, self.doubled_by, True,
                         self.multiplier)
         if kind == "delegate":
@@ -89,22 +87,14 @@ class Call:
             if seat != self.dealer:
                 raise IllegalBidError("the dealer, {chooser}, chooses trump, not {player}",
                                       chooser=who(self.dealer), player=who(seat))
-            try:
-                trump = Trump.parse(event.get("trump"))
-            except RulesError as e:
-                raise IllegalBidError.from_error(e) from None
+            trump = said_trump(event)
             if trump is Trump.BOTIFARRA and game.pair_style and rules.two_trump == "turned":
                 raise IllegalBidError("trump is the turned card of the dealer's last pile: "
                                       "a suit, not botifarra")
             return Call(self.dealer, trump, self.doubling, self.doubled_by, self.closed,
                         rules.base.multiplier(trump))
         if kind == "double":
-            try:
-                level = Doubling.parse(event.get("level"))
-            except RulesError as e:
-                raise IllegalBidError.from_error(e) from None
-            if level is Doubling.NONE:
-                raise IllegalBidError("a double must be contro, recontro or sant_vicenc")
+            level = said_level(event)
             refusal = self._why_not(level, seat, game, rules, who)
             if refusal is not None:
                 raise refusal
@@ -116,20 +106,17 @@ class Call:
     def _why_not(self, level: Doubling, seat: int, game: Variant, rules: VariantRules,
                  who) -> IllegalBidError | None:
         name = level.key
-        if self.trump is None:
-            return IllegalBidError("{level} comes after trump is chosen", level=name)
-        if self.closed:
-            return IllegalBidError("play has started, it is too late for {level}", level=name)
+        refusal = double_too_soon(level, self.trump, self.closed)
+        if refusal is not None:
+            return refusal
         if not game.pair_style:
             if level > Doubling.CONTRO:
                 return IllegalBidError("only contro is played, not {level}", level=name)
             if self.trump is Trump.BOTIFARRA:
                 return IllegalBidError("contro is not allowed when trump is botifarra")
-        if level != self.doubling + 1:
-            if level <= self.doubling:
-                return IllegalBidError("{level} was already said", level=name)
-            return IllegalBidError("{level} is only possible after {needed}", level=name,
-                                   needed=Doubling(level - 1).key)
+        refusal = double_out_of_turn(level, self.doubling)
+        if refusal is not None:
+            return refusal
         refusal = rules.base.doubling_refusal(level, self.trump)
         if refusal is not None:
             return IllegalBidError.from_error(refusal)

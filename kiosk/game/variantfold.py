@@ -10,22 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from kiosk.game.errors import HAND, BotifarraError, MatchStateError, player
+from kiosk.game.finished import NOT_OVER, Ending, check_edit_end, edited_hand, over_error
 from kiosk.game.variantbid import BID_TYPES, Call
 from kiosk.game.varianthand import VariantEntry, VariantHand, entry_from_event, hand_events, hand_scores
 from kiosk.game.variantrules import VariantRules
 from kiosk.game.variants import Variant
 
 RESULT_TYPES = frozenset({"hand_scored", "penalty", "misdeal"})
-
-
-@dataclass(frozen=True, slots=True)
-class Ending:
-    at: int | None            # hands after which the match ended (None: not over)
-    reason: str | None = None  # "target" | "hands" | "time" | "abandoned"
-    winner: int | None = None  # a seat, or None (a draw, or not over)
-
-
-NOT_OVER = Ending(None)
 
 
 def in_hand(err: BotifarraError, number: int) -> BotifarraError:
@@ -150,30 +141,16 @@ class _Build:
 
     def _over_error(self) -> MatchStateError:
         end = self.ending
-        if end.at is None:
-            return MatchStateError("the match is over (it was stopped)")
-        if end.reason == "target" and end.winner is not None:
-            return MatchStateError("the match is over: {winner} reached {points} in hand {at}",
-                                   winner=player(end.winner, self.players[end.winner]),
-                                   points=self.hands[end.at - 1].totals[end.winner], at=end.at)
-        if end.reason == "time":
-            return MatchStateError("the match is over: time ran out")
-        return MatchStateError("the match is over after {at} hands", at=end.at)
+        reached = None
+        if end.at is not None and end.winner is not None:
+            reached = (player(end.winner, self.players[end.winner]),
+                       self.hands[end.at - 1].totals[end.winner])
+        return over_error(end.at, end.reason, reached)
 
     def _edit(self, ev: dict) -> None:
-        index, n = ev.get("hand"), len(self.entries)
-        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < n:
-            if n == 0:
-                raise MatchStateError("edit: no hand has been scored yet")
-            if isinstance(index, int) and not isinstance(index, bool):
-                raise MatchStateError("edit: there is no hand {number} to change "
-                                      "(hands 1 to {n} are finished; 'hand' counts from 0)",
-                                      number=index + 1, n=n)
-            raise MatchStateError("edit: 'hand' must be the index of a finished hand (0 to {last})",
-                                  last=n - 1)
-        number, data = index + 1, ev.get("data")
-        if isinstance(data, dict) and "source" not in data:  # a correction typed at the kiosk
-            data = {**data, "source": "points" if "points" in data else "cards"}
+        n = len(self.entries)
+        index, data = edited_hand(ev, n)
+        number = index + 1
         try:
             events = hand_events(self.game, data, self.dealer(index))
             call = Call(self.dealer(index))
@@ -189,17 +166,7 @@ class _Build:
             if redo.ending.at is not None:
                 break
             redo._add(e)
-        end = redo.ending
-        if end.at is not None and end.at < n:
-            raise MatchStateError(
-                "with this change the match would end after hand {at}, "
-                "but {more} more hand(s) were played; undo those first",
-                at=end.at, more=n - end.at).within(HAND, number=number)
-        if end.at is not None and self.call.started:
-            raise MatchStateError(
-                "with this change the match would end after hand {at}, "
-                "but hand {next} has already begun; undo its bids first",
-                at=end.at, next=n + 1).within(HAND, number=number)
+        check_edit_end(redo.ending.at, n, self.call.started, number)
         self.entries, self.hands, self.totals = redo.entries, redo.hands, redo.totals
         self.counted, self.ending = redo.counted, redo.ending
 

@@ -9,13 +9,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from kiosk.game.handjson import (
+    check_dealer, check_trump_chosen, ended_json, is_misdeal, result_event, result_source,
+)
 from kiosk.game.errors import IllegalBidError, InvalidScoreError, MatchStateError, RulesError
 from kiosk.game.rules import Doubling, Trump
 from kiosk.game.variantbid import Call, bid_events, check_seat
 from kiosk.game.variantrules import VariantRules
 from kiosk.game.variants import Variant
 
-SOURCES = ("camera", "cards", "points", "json")
 HAND_KEYS = frozenset({"trump", "delegated", "doubling", "piles", "points", "penalty", "misdeal",
                        "source", "evidence", "dealer"})
 
@@ -37,22 +39,11 @@ class VariantEntry:
     evidence: str | None = None
 
     def to_json(self) -> dict:
-        d: dict = {}
-        if self.trump is not None:
-            d["trump"] = self.trump.value
-            d["doubling"] = self.doubling.key
-        if self.kind == "misdeal":
-            d["misdeal"] = True
-        elif self.kind == "penalty":
-            d["penalty"] = self.offender
-        elif self.piles is not None:
-            d["piles"] = [list(p) for p in self.piles]
-        else:
-            d["points"] = list(self.points or ())
-        d["source"] = self.source
-        if self.evidence is not None:
-            d["evidence"] = self.evidence
-        return d
+        said = {} if self.trump is None else {"trump": self.trump.value,
+                                              "doubling": self.doubling.key}
+        piles = None if self.piles is None else [list(p) for p in self.piles]
+        return ended_json(said, self.kind, self.offender, piles, list(self.points or ()),
+                          self.source, self.evidence)
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,19 +103,11 @@ def hand_scores(game: Variant, rules: VariantRules, e: VariantEntry) -> tuple[tu
 def entry_from_event(game: Variant, call: Call, ev: dict) -> VariantEntry:
     """A finished hand from its closing event (hand_scored, penalty or misdeal)."""
     kind = ev["type"]
-    source = ev.get("source", "cards")
-    if source not in SOURCES:
-        raise InvalidScoreError("unknown source {source!r} (camera, cards, points or json)", source=source)
-    evidence = ev.get("evidence")
-    if evidence is not None and not isinstance(evidence, str):
-        raise InvalidScoreError("evidence must be an image path or null")
+    source, evidence = result_source(ev)
     said = (call.trump, call.doubling, call.doubled_by)
     if kind == "misdeal":
         return VariantEntry("misdeal", *said, source=source, evidence=evidence)
-    if call.trump is None:
-        if kind == "penalty":
-            raise IllegalBidError("trump has not been chosen, so a penalty cannot be scored yet")
-        raise IllegalBidError("trump has not been chosen, so the hand cannot be scored yet")
+    check_trump_chosen(call.trump, kind)
     if kind == "penalty":
         offender = ev.get("offender")
         try:
@@ -158,25 +141,13 @@ def hand_events(game: Variant, data: object, dealer: int) -> list[dict]:
         unknown = sorted(set(data) - HAND_KEYS)
         raise MatchStateError("unknown field {field!r} (use trump, doubling, piles, points, "
                               "penalty or misdeal)", field=unknown[0])
-    if "dealer" in data and data["dealer"] != dealer:
-        raise MatchStateError("the dealer is seat {dealer} (from first_dealer and the rotation), "
-                              "not {value!r}", dealer=dealer, value=data["dealer"])
+    check_dealer(data, dealer)
     delegated = data.get("delegated", False)  # false is harmless (the pair JSON writes it)
     if not isinstance(delegated, bool):
         raise MatchStateError("delegated must be true or false")
     if delegated:
         raise IllegalBidError("there is no delegating in this game: the dealer chooses trump")
-    misdeal = data.get("misdeal", False)
-    if not isinstance(misdeal, bool):
-        raise MatchStateError("misdeal must be true or false")
-    results = [k for k in ("piles", "points", "penalty") if k in data]
-    if misdeal and results:
-        raise MatchStateError("a misdealt hand cannot also have {field}", field=results[0])
-    if not misdeal and len(results) != 1:
-        if not results:
-            raise MatchStateError("say how the hand ended: piles, points, penalty or misdeal")
-        raise MatchStateError("give only one of piles, points and penalty (got {fields})",
-                              fields=" and ".join(results))
+    misdeal = is_misdeal(data)
     events: list[dict] = []
     if data.get("trump") is not None:
         trump = Trump.parse(data["trump"])
@@ -185,17 +156,5 @@ def hand_events(game: Variant, data: object, dealer: int) -> list[dict]:
         raise MatchStateError("trump is missing (oros, copes, espases, bastos or botifarra)")
     elif data.get("doubling") not in (None, "none"):
         raise MatchStateError("doubling or delegated given without trump")
-    source, evidence = data.get("source", "json"), data.get("evidence")
-    end: dict = {"source": source, "evidence": evidence}
-    if misdeal:
-        end["type"] = "misdeal"
-    elif "penalty" in data:
-        end.update(type="penalty", offender=data["penalty"])
-    else:
-        key = "piles" if "piles" in data else "points"
-        value = data[key]
-        if isinstance(value, list):  # the match owns its events: a copy
-            value = [list(v) if isinstance(v, list) else v for v in value]
-        end.update(type="hand_scored", **{key: value})
-    events.append(end)
+    events.append(result_event(data, misdeal))
     return events

@@ -13,11 +13,13 @@ import copy
 from dataclasses import dataclass, field
 
 from kiosk.game.bids import Bid, Phase
-from kiosk.game.errors import BotifarraError, MatchStateError, RulesError
+from kiosk.game.errors import BotifarraError, RulesError
+from kiosk.game.history import History, checked_event, first_event, open_events, replay
 from kiosk.game.matchinput import match_envelope
 from kiosk.game.variantbid import Call, check_seat
 from kiosk.game.varianthand import VariantHand, hand_events
-from kiosk.game.variantfold import Ending, VariantState, fold, in_hand, start
+from kiosk.game.finished import Ending, ending_json
+from kiosk.game.variantfold import VariantState, fold, in_hand, start
 from kiosk.game.variantrules import VariantRules
 from kiosk.game.variants import VARIANTS, Variant
 
@@ -39,9 +41,7 @@ class VariantMatch:
     rules: VariantRules
     first_dealer: int
     players: tuple[str | None, ...]
-    _events: tuple[dict, ...] = field(repr=False)
-    _done: tuple[dict, ...] = field(repr=False, default=())
-    _undone: tuple[dict, ...] = field(repr=False, default=())
+    _history: History = field(repr=False)
     _state: VariantState | None = field(repr=False, default=None)
 
     # -- building -------------------------------------------------------------------
@@ -80,27 +80,16 @@ class VariantMatch:
             raise RulesError("team_names: this game has no pairs")
         stored = {"type": "match_created", "variant": game.key, "rules": rules.to_dict(),
                   "first_dealer": first_dealer, "players": list(players)}
-        return cls(game, rules, first_dealer, tuple(players), (stored,),
+        return cls(game, rules, first_dealer, tuple(players), History.of(stored),
                    _state=start(game, first_dealer))
 
     @classmethod
     def from_events(cls, events: list[dict]) -> "VariantMatch":
         """Fold a journal's events (the first is ``match_created`` with a ``variant``)."""
-        if not isinstance(events, (list, tuple)) or not events:
-            raise MatchStateError("no events: a match starts with match_created")
-        first = events[0]
-        if not isinstance(first, dict) or first.get("type") != "match_created":
-            raise MatchStateError("the first event must be match_created")
-        m = cls._created(first)
-        run: list[dict] = []
-        for ev in events[1:]:
-            if isinstance(ev, dict) and ev.get("type") in EVENT_TYPES \
-                    and ev["type"] not in ("match_created", "undo", "redo"):
-                run.append(copy.deepcopy(ev))
-                continue
-            m, run = m._extend(run), []
-            m = m.apply(ev)
-        return m._extend(run)
+        m = cls._created(first_event(events))
+        for part in replay(events[1:], EVENT_TYPES):
+            m = m._extend(part) if isinstance(part, list) else m.apply(part)  # type: ignore[arg-type]
+        return m
 
     def _fold(self, events) -> VariantState:
         return fold(self.game, self.rules, self.first_dealer, self.players,
@@ -109,9 +98,8 @@ class VariantMatch:
     def _extend(self, events: list[dict]) -> "VariantMatch":
         if not events:
             return self
-        return VariantMatch(self.game, self.rules, self.first_dealer, self.players,
-                            self._events + tuple(events), self._done + tuple(events), (),
-                            self._fold(events))
+        state = self._fold(events)
+        return self._next(self._history.add(events), state)
 
     # -- reading ----------------------------------------------------------------------
     @property
@@ -122,9 +110,7 @@ class VariantMatch:
     @property
     def _ending(self) -> Ending:
         s = self._s
-        if s.abandoned and s.ending.at is None:
-            return Ending(len(s.entries), "abandoned", None)
-        return s.ending
+        return s.ending.or_abandoned(s.abandoned, len(s.entries))
 
     @property
     def variant(self) -> str:
@@ -133,10 +119,10 @@ class VariantMatch:
 
     @property
     def events(self) -> list[dict]:
-        return copy.deepcopy(list(self._events))
+        return copy.deepcopy(list(self._history.events))
 
     def iter_events(self):
-        return iter(self._events)
+        return iter(self._history.events)
 
     @property
     def hands(self) -> list[VariantHand]:
@@ -183,11 +169,11 @@ class VariantMatch:
 
     @property
     def can_undo(self) -> bool:
-        return bool(self._done)
+        return self._history.can_undo
 
     @property
     def can_redo(self) -> bool:
-        return bool(self._undone)
+        return self._history.can_redo
 
     def bids(self) -> tuple[Bid, ...]:
         """Every bid allowed now, typed (none once the match is over)."""
@@ -199,21 +185,8 @@ class VariantMatch:
 
     def available_events(self) -> list[str]:
         """The event types that make sense now (to enable buttons); bids: ``legal_bids``."""
-        out: list[str] = []
-        if not self.is_over:
-            if self._s.call.trump is not None:
-                out += ["hand_scored", "penalty"]
-            out.append("misdeal")
-            if not self.time_up:
-                out.append("time_up")
-            out.append("match_ended")
-        if self._s.entries:
-            out.append("edit")
-        if self.can_undo:
-            out.append("undo")
-        if self.can_redo:
-            out.append("redo")
-        return out
+        return open_events(self._history, over=self.is_over, time_up=self.time_up,
+                           trump_chosen=self._s.call.trump is not None, hands=len(self._s.entries))
 
     def state(self) -> dict:
         """What a screen shows, as plain data (hands excluded)."""
@@ -233,31 +206,20 @@ class VariantMatch:
     # -- changing -----------------------------------------------------------------------
     def apply(self, event: dict) -> "VariantMatch":
         """Validate ``event`` and return the match after it. Raises a ``BotifarraError``."""
-        if not isinstance(event, dict):
-            raise MatchStateError("an event must be an object with a 'type'")
-        kind = event.get("type")
-        if kind not in EVENT_TYPES:
-            raise MatchStateError("unknown event type {kind!r}", kind=kind)
-        if kind == "match_created":
-            raise MatchStateError("the match already exists")
-        ev = copy.deepcopy(event)
+        ev = checked_event(event, EVENT_TYPES)
+        kind, history = ev["type"], self._history
         if kind == "undo":
-            if not self._done:
-                raise MatchStateError("nothing to undo")
-            done = self._done[:-1]
-            state = fold(self.game, self.rules, self.first_dealer, self.players,
-                         start(self.game, self.first_dealer), done)
-            return self._next(ev, state, done, self._undone + (self._done[-1],))
+            history = history.undo(ev)
+            return self._next(history, fold(self.game, self.rules, self.first_dealer, self.players,
+                                            start(self.game, self.first_dealer), history.done))
         if kind == "redo":
-            if not self._undone:
-                raise MatchStateError("nothing to redo")
-            again = self._undone[-1]
-            return self._next(ev, self._fold([again]), self._done + (again,), self._undone[:-1])
-        return self._next(ev, self._fold([ev]), self._done + (ev,), ())
+            history = history.redo(ev)
+            return self._next(history, self._fold([history.done[-1]]))
+        state = self._fold([ev])
+        return self._next(history.add([ev]), state)
 
-    def _next(self, ev: dict, state: VariantState, done: tuple, undone: tuple) -> "VariantMatch":
-        return VariantMatch(self.game, self.rules, self.first_dealer, self.players,
-                            self._events + (ev,), done, undone, state)
+    def _next(self, history: History, state: VariantState) -> "VariantMatch":
+        return VariantMatch(self.game, self.rules, self.first_dealer, self.players, history, state)
 
     # -- JSON -------------------------------------------------------------------------
     def to_json(self) -> dict:
@@ -266,12 +228,8 @@ class VariantMatch:
         out = {"variant": self.variant, "rules": self.rules.to_dict(),
                "first_dealer": self.first_dealer, "players": list(self.players),
                "hands": [e.to_json() for e in s.entries]}
-        if s.stop_after is not None and s.stop_after <= len(s.entries):
-            out["time_up_after"] = s.stop_after
-        if s.abandoned:
-            out["ended"] = next((e.get("reason", "abandoned") for e in reversed(self._done)
-                                 if e["type"] == "match_ended"), "abandoned")
-        return out
+        return ending_json(out, self._history, stop_after=s.stop_after, hands=len(s.entries),
+                           abandoned=s.abandoned)
 
     @classmethod
     def from_json(cls, data: dict) -> "VariantMatch":

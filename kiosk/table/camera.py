@@ -61,6 +61,7 @@ class CameraScoring:
         state = session.state
         self.evidence_path = (Path(evidence_dir) / f"match{state.match_id}-hand{state.hand_number}.jpg"
                               if evidence_dir is not None and state.has_match else None)
+        self._to_ui = to_ui
         self._add = to_ui(self._add_cards)
         self._result_done = to_ui(on_result) if on_result is not None else None
         self._on_still = on_still
@@ -90,10 +91,14 @@ class CameraScoring:
         """SCAN: a still now; False when the camera takes no stills (the caller decides)."""
         return self.service is not None and self.service.request_still()
 
-    def finish(self) -> bool:
-        """The table pressed done: the reader looks once more at the latest frame. True: it
-        handed reads over (through ``to_ui``: what the caller hands over next comes after them)."""
-        return self.service is not None and self.service.finish()
+    def finish_then(self, propose: Callable[[], None]) -> None:
+        """The table pressed done: the reader looks once more at the latest frame (a last
+        card dealt while the hand lingered is read now), then ``propose`` runs, after what
+        that look read: through ``to_ui`` behind its reads when it handed any over, else now."""
+        if self.service is not None and self.service.finish():
+            self._to_ui(propose)()
+        else:
+            propose()
 
     def _hand_over(self, codes: tuple[str, ...]) -> None:
         if not codes:

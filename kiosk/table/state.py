@@ -251,6 +251,11 @@ class TableState:
     game: SeatGame | None = None  # a game without pairs: one total per seat (kiosk.table.variants)
 
     @property
+    def pile_owner_chosen(self) -> bool:
+        """The table said whose pile is being scored (until then no pair is lit)."""
+        return self.draft is not None and self.draft.pile_owner_chosen
+
+    @property
     def progress(self) -> dict:
         if not self.target:
             return {"A": 0.0, "B": 0.0}

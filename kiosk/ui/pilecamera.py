@@ -98,7 +98,7 @@ class PileCamera(EventDispatcher):
         draft = state.draft
         self.name_a, self.name_b = state.team_names["A"], state.team_names["B"]
         # no pair lit until chosen
-        self.team = draft.team if draft is not None and draft.pile_owner_chosen else ""
+        self.team = draft.team if state.pile_owner_chosen else ""
         self.cards = list(draft.cards) if draft is not None else []
         self.update()
 
@@ -229,17 +229,26 @@ class PileCamera(EventDispatcher):
 
     def correct(self) -> None:
         """Open the card grid with what was read, to fix it card by card."""
-        evidence = self.scoring.evidence if self.scoring is not None else None
         self.app.act(self.session.begin_score, "cards", team=self.team or None, cards=list(self.cards),
-                     source="camera", evidence=evidence)
+                     source="camera", evidence=self.evidence)
+
+    @property
+    def evidence(self) -> str | None:
+        """The photo of this read once it exists (None without a camera reading)."""
+        return self.scoring.evidence if self.scoring is not None else None
+
+    def finish_then(self, propose: Callable[[], None]) -> None:
+        """OK: the reader looks at the pile once more (a last card dealt while the hand
+        lingered is read now), then ``propose`` runs, after what that look read; at once
+        without a camera reading (``CameraScoring.finish_then``)."""
+        if self.scoring is not None:
+            self.scoring.finish_then(propose)
+        else:
+            propose()
 
     def done(self) -> None:
-        """OK: the reader looks at the pile once more (a last card dealt while the hand
-        lingered is read now), then the pile is proposed, after what that look read."""
-        if self.scoring is not None and self.scoring.finish():
-            self.app.to_ui(self._propose_read)()
-            return
-        self._propose()
+        """OK: the pile is proposed after the reader's last look."""
+        self.finish_then(self._propose_read)
 
     def _propose_read(self) -> None:
         self.refresh()  # (the session's draft, with what the last look read)
@@ -253,8 +262,7 @@ class PileCamera(EventDispatcher):
         if p.problem:
             self.app.show_message(p.problem)
             return
-        evidence = self.scoring.evidence if self.scoring is not None else None
-        self.app.act(self.session.propose, p.result(source="camera", evidence=evidence))
+        self.app.act(self.session.propose, p.result(source="camera", evidence=self.evidence))
 
     def scan(self) -> bool:
         """SCAN: a full-resolution still of the pile now; without stills, as OK. True: the

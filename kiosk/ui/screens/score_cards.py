@@ -97,7 +97,7 @@ class ScoreCardsScreen(KioskScreen):
 
     def _update(self) -> None:
         p = self.picker
-        self.team = p.team if self._owner_chosen() else ""  # no pair lit until one is chosen
+        self.team = p.team if self.session.state.pile_owner_chosen else ""  # no pair lit until one is chosen
         for card, b in self._buttons.items():
             b.selected = card in p.selected
             b.disabled = card in p.other
@@ -105,11 +105,11 @@ class ScoreCardsScreen(KioskScreen):
         self.count = tally(cards=len(p.selected), card_points=p.card_points, tricks=p.tricks, total=p.points)
         # The warning's line keeps its space (the grid never moves under a finger) and
         # says something only once OK was pressed on a count that is not whole tricks.
-        owner = "" if self._owner_chosen() else _("Whose pile is it? Tap the pair first.")
+        owner = "" if self.session.state.pile_owner_chosen else _("Whose pile is it? Tap the pair first.")
         self.problem = (p.problem or owner) if self._asked else ""
 
     def done(self) -> None:
-        if not self._owner_chosen():
+        if not self.session.state.pile_owner_chosen:
             self._asked = True  # said in the reserved line: the grid does not move
             self._update()
             return
@@ -120,10 +120,6 @@ class ScoreCardsScreen(KioskScreen):
         source = (self.session.state.draft.source if self.session.state.draft else None) or "cards"
         self.app.act(self.session.propose, self.picker.result(source=source,
                                                          evidence=self.session.state.draft.evidence if self.session.state.draft else None))
-
-    def _owner_chosen(self) -> bool:
-        draft = self.session.state.draft
-        return bool(draft is not None and draft.pile_owner_chosen)
 
     def on_confirm_button(self):
         self.done()

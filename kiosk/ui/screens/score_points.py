@@ -40,24 +40,20 @@ class ScorePointsScreen(KioskScreen):
         self.session.update_draft(team=team, digits=self.pad.digits)
 
     def _update(self) -> None:
-        self.team = self.pad.team if self._owner_chosen() else ""  # no pair lit until one is chosen
+        self.team = self.pad.team if self.session.state.pile_owner_chosen else ""  # no pair lit until one is chosen
         self.display = self.pad.digits or "?"
         v = self.pad.value
         self.hint = (self.pad.problem or
                      _("The other pair: {n}").format(n=72 - v))
 
     def done(self) -> None:
-        if not self._owner_chosen():
+        if not self.session.state.pile_owner_chosen:
             self.app.show_message(_("Whose pile is it? Tap the pair first."))
             return
         if self.pad.problem:
             self.app.show_message(self.pad.problem)
             return
         self.app.act(self.session.propose, self.pad.result())
-
-    def _owner_chosen(self) -> bool:
-        draft = self.session.state.draft
-        return bool(draft is not None and draft.pile_owner_chosen)
 
     def on_confirm_button(self):
         self.done()

@@ -169,9 +169,16 @@ class SeatRing(Widget):
                          width=1.5 * self.u)
 
 
-def fill_totals(boxes, names, totals, *, marked: int | None) -> None:
-    """One large total per player in ``boxes`` (built once per player count, then changed
-    in place); ``marked`` lights one seat (the dealer on the board, the winner at the end)."""
+def seat_names(state) -> list[str]:
+    """Every player's name (or seat word), by seat, in a game without pairs."""
+    return [seat_name(state, s) for s in range(state.game.seats)]
+
+
+def fill_totals(boxes, state, *, marked: int | None) -> None:
+    """One large total per player of ``state``'s game in ``boxes`` (built once per player
+    count, then changed in place); ``marked`` lights one seat (the dealer on the board, the
+    winner at the end)."""
+    names, totals = seat_names(state), state.game.totals
     if len(boxes.children) != len(names):
         boxes.clear_widgets()
         for seat in range(len(names)):
@@ -211,8 +218,8 @@ class VariantBoardScreen(KioskScreen):
             if not self.question:
                 self.asking = ""
         self.can_undo, self.can_redo = state.can_undo, state.can_redo
-        names = [seat_name(state, s) for s in range(game.seats)]
-        fill_totals(self.ids.totals, names, game.totals, marked=game.dealer)
+        names = seat_names(state)
+        fill_totals(self.ids.totals, state, marked=game.dealer)
         self.ids.ring.names = names
         self.ids.ring.dealer = game.dealer
         self.status = _("Hand {n} · {dealer} deals").format(n=state.hand_number, dealer=names[game.dealer]) \

@@ -164,22 +164,16 @@ class VariantCameraScreen(KioskScreen):
 
     def correct(self) -> None:
         """The card grid with the piles read so far, to fix them card by card."""
-        evidence = self.scoring.evidence if self.scoring is not None else None
         self.session.update_draft(step=Step.SCORE_CARDS, piles=self._piles(), cards=(), source="camera",
-                                  evidence=evidence)
+                                  evidence=self.pile.evidence)
 
     def done(self) -> None:
-        """OK: the reader looks at the pile once more (a last card dealt while the hand
-        lingered is read now), then the piles are proposed, after what that look read."""
-        if self.scoring is not None and self.scoring.finish():
-            self.app.to_ui(self._propose)()
-            return
-        self._propose()
+        """OK: the piles are proposed after the reader's last look (``PileCamera.finish_then``)."""
+        self.pile.finish_then(self._propose)
 
     def _propose(self) -> None:
         piles = completed(self._piles(), VARIANTS[self.session.state.game.key].deck)
-        evidence = self.scoring.evidence if self.scoring is not None else None
-        self.app.act(self.session.propose, piles_result(piles, source="camera", evidence=evidence))
+        self.app.act(self.session.propose, piles_result(piles, source="camera", evidence=self.pile.evidence))
 
     def on_scan_button(self):
         if self.scoring is None or not self.scoring.request_still():

@@ -24,8 +24,7 @@ class VariantWonScreen(KioskScreen):
         self.seats = game.seats
         self.winner = _("{name} wins!").format(name=seat_name(state, game.winner)) \
             if game.winner is not None else _("A draw")
-        fill_totals(self.ids.totals, [seat_name(state, s) for s in range(game.seats)], game.totals,
-                    marked=game.winner)
+        fill_totals(self.ids.totals, state, marked=game.winner)
 
     def on_undo_button(self):
         self.app.act(self.session.undo)
