@@ -28,9 +28,21 @@ from kivy.uix.scrollview import ScrollView
 from kivy.uix.stencilview import StencilView
 
 from kiosk.settings import Settings
-from tests.ui.harness import PACE_S
+from tests.ui.harness import DRIVE_SIZE, PACE_S, SIZES
 
 INTERVALS = (0.06, 0.3)  # seconds between the two touches of a double tap
+
+
+def intervals_at(size, n: int) -> tuple[float, ...]:
+    """The intervals the ``n``-th button walked is double-tapped at, at ``size``: every one
+    on the Pi's own screen (``DRIVE_SIZE``); one on each other size, taking turns with the
+    button's number and the size's, so that over those three sizes each button meets every
+    interval too (where the sizes show the same buttons; a button shown at one size only is
+    double-tapped there at one interval). The tap guard's clock does not depend on the window: a size changes where
+    a button is and whether it shows, which one double tap there proves."""
+    if tuple(size) == tuple(DRIVE_SIZE):
+        return INTERVALS
+    return (INTERVALS[(n + SIZES.index(tuple(size))) % len(INTERVALS)],)
 BLANK = "walk-blank"  # an empty screen the warm restore passes through
 
 
@@ -50,6 +62,8 @@ class Place:
 class Tally:
     buttons: int = 0
     runs: int = 0
+    buttons_walked: int = 0  # the buttons' running number (which interval each takes)
+    planned: int = 0  # the double taps the walk meant to make (``intervals_at``)
     restarts: int = 0  # the kiosk built again on a place's files
     warm: int = 0  # the running kiosk put back at a place instead
     refused_place_taps: int = 0  # a place's own tap the guard refused (tapped again)
@@ -331,7 +345,10 @@ class Walker:
                                     if k not in keys]
             events = journal_events(self.kiosk.db)
             for key in keys:
-                for interval in INTERVALS:
+                intervals = intervals_at(self.size, self.tally.buttons_walked)
+                self.tally.buttons_walked += 1
+                self.tally.planned += len(intervals)
+                for interval in intervals:
                     # A restore only when the last double tap left the screen, wrote to the
                     # journal or changed which buttons there are: a card or a digit more
                     # changes none of these, and the next button means what it meant.

@@ -1,5 +1,6 @@
 """A double tap never records what nobody chose: every button of every screen, at every size,
-tapped twice (60 ms and 300 ms apart). The journal must hold exactly the one event the first
+tapped twice (60 ms and 300 ms apart: both on the Pi's 800x480 screen, one of the two, in turn,
+at each other size; ``doubletap.intervals_at``). The journal must hold exactly the one event the first
 tap meant (or none), and the screen must be the one that first tap led to.
 
 The walk finds the buttons itself (tests/ui/doubletap.py), on places taken along a table's
@@ -18,7 +19,7 @@ import pytest
 
 from kiosk.commands.run import camera_factory
 from kiosk.ui.screens import SCREEN_MODULES
-from tests.ui.doubletap import INTERVALS, Table, Walker
+from tests.ui.doubletap import INTERVALS, Table, Walker, intervals_at
 from tests.ui.flows import pile
 from tests.ui.harness import ROOT, SIZES
 from tests.table.trickplay import play_hand
@@ -229,7 +230,8 @@ def test_double_tap_every_button_of_every_screen(kiosk, size, table):
     if not table.places:
         _places(w)
     tally = w.walk()
-    runs = f"{tally.buttons} buttons x 1 size x {len(INTERVALS)} intervals = {tally.runs} double taps"
+    runs = (f"{tally.buttons} buttons x 1 size x {len(intervals_at(size, 0))} interval(s) each "
+            f"= {tally.runs} double taps")
     print(f"\n{size[0]}x{size[1]}: {runs} on {len(w.places)} places "
           f"({tally.restarts} restarts, {tally.warm} warm restores, "
           f"{tally.refused_place_taps} place taps refused by the guard)")
@@ -237,5 +239,7 @@ def test_double_tap_every_button_of_every_screen(kiosk, size, table):
     out.mkdir(parents=True, exist_ok=True)
     (out / f"count-{size[0]}x{size[1]}.txt").write_text(runs + "\n")
     assert tally.screens >= set(SCREEN_MODULES), set(SCREEN_MODULES) - tally.screens
-    assert tally.runs == tally.buttons * len(INTERVALS)
+    assert tally.runs == tally.planned == tally.buttons * len(intervals_at(size, 0))
+    # over the three other sizes each button meets every interval: the turns take both
+    assert {intervals_at(s, 0)[0] for s in SIZES[1:]} == set(INTERVALS)
     assert not tally.problems, "\n".join(tally.problems)
