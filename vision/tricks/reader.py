@@ -22,20 +22,18 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Mapping
 
-import cv2
 import numpy as np
 
 from kiosk.game.cards import Card
 from kiosk.game.errors import IllegalPlayError
 from kiosk.game.handrecord import CardPlayed, HandInPlay
 from vision.deck.model import DeckModel
-from vision.deck.views import views_around
 from vision.tricks.glimpse import Glimpses
+from vision.tricks.naming import CardNamer
 from vision.tricks.zones import Patch, TableWatch
 
 READ_TRIES = 4  # frames a card is looked at before it is asked about
 WHOLE_TRICK_S = 2.0  # the least time four cards are laid and swept off in: a longer gap may hide a trick
-REACH = 9  # warp px the outline may be off (views_around)
 ZONE = 0.6  # of the nearest other seat's distance: farther off, not that seat's card
 WAIT_FRAMES = 2  # a later seat's card waiting this long: the seat to play was passed over unread
 LONG_SIDE = (0.25, 0.85)  # a card's long side against the distance between neighbouring seats
@@ -101,6 +99,7 @@ class TrickReader:
         self.seats = {s: np.float32(seats[s]) for s in range(4)}
         near = min(float(np.linalg.norm(self.seats[a] - self.seats[b])) for a in range(4) for b in range(a))
         self.watch = TableWatch(frame_size, (LONG_SIDE[0] * near, LONG_SIDE[1] * near))
+        self.namer = CardNamer(model, self.watch)
         self.zone_px = ZONE * near
         self.seen: dict[int, _Seen] = {}  # seat -> the card lying there, not yet in the hand
         self.down: dict[int, Card] = {}  # seat -> its card in the trick on the table
@@ -267,11 +266,9 @@ class TrickReader:
         return seat if d[seat] <= self.zone_px else None
 
     def _read(self, frame: np.ndarray, seat: int, seen: _Seen) -> list[TrickEvent]:
-        quad = self._outline(frame, seen.patch)
         # a card already in the hand cannot lie here: no rival of the card seen (a 10 is not
         # held back for a 12 of its suit played before; at the last trick three cards are left)
-        naming = self.model.identify(views_around(frame, quad, reach=REACH),
-                                     ruled_out=[p.card for p in self.hand.events])
+        naming = self.namer.name(frame, seen.patch, ruled_out=[p.card for p in self.hand.events])
         seen.tries += 1
         card = naming.card
         if card is not None and card == self.swept.get(seat):
@@ -307,8 +304,7 @@ class TrickReader:
         seen = self.seen.get(seat)
         if seen is not None and (seen.card is not None or seen.asked):
             return
-        naming = self.model.identify(views_around(frame, self._outline(frame, patch), reach=REACH),
-                                     ruled_out=[p.card for p in self.hand.events])
+        naming = self.namer.name(frame, patch, ruled_out=[p.card for p in self.hand.events])
         card = naming.card
         if card is not None and (self._played(card) or card == self.swept.get(seat)):
             card = None
@@ -373,26 +369,3 @@ class TrickReader:
         led = [h for h in self.hands if h.to_play == first]
         if led:
             self.hands = led
-
-    def _outline(self, frame: np.ndarray, patch: Patch) -> np.ndarray:
-        """The card's corners in the frame: the work-size outline, tightened on the full
-        frame to the bright paper inside it (a neighbour's card it touches is outside it)."""
-        rough = self.watch.to_frame(patch.quad)
-        h, w = frame.shape[:2]
-        pad = 6 / self.watch.scale
-        x0, y0 = np.maximum(np.floor(rough.min(0) - pad).astype(int), 0)
-        x1, y1 = np.minimum(np.ceil(rough.max(0) + pad).astype(int), (w, h))
-        grey = cv2.cvtColor(frame[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY)
-        inside = np.zeros(grey.shape, np.uint8)
-        grown = rough - (x0, y0)
-        c = grown.mean(0)
-        cv2.fillConvexPoly(inside, np.round(c + (grown - c) * 1.08).astype(np.int32), 1)
-        _, paper = cv2.threshold(grey, 0, 1, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-        pts = np.column_stack(np.nonzero(paper & inside)[::-1]).astype(np.float32)
-        if len(pts) < 0.6 * cv2.contourArea(grown.astype(np.float32)):
-            return rough
-        rect = cv2.minAreaRect(pts)
-        if rect[1][0] * rect[1][1] > cv2.contourArea(grown.astype(np.float32)):
-            return rough  # paper as bright as the table (a pale mat, marble): the table's, not a card's
-        box = cv2.boxPoints(rect) + (x0, y0)
-        return box.astype(np.float32)
