@@ -92,9 +92,9 @@ def test_a_noisier_camera_raises_the_threshold():
     assert limits[8.0].grey > limits[1.0].grey and limits[8.0].colour > limits[1.0].colour
 
 
-def bare_reader() -> tuple[TrickReader, np.random.Generator, np.ndarray]:
+def bare_reader(deck: DeckModel | None = None) -> tuple[TrickReader, np.random.Generator, np.ndarray]:
     empty = DeckModel("none", [], np.zeros((0, 1), np.float32), np.zeros((0, 1), np.float32))
-    reader = TrickReader(empty, SEATS, HandInPlay("oros", first_lead=1), frame_size=SIZE)
+    reader = TrickReader(deck or empty, SEATS, HandInPlay("oros", first_lead=1), frame_size=SIZE)
     rng = np.random.default_rng(7)
     table = pale_table(rng, 1.5)
     for _ in range(4):
@@ -114,3 +114,46 @@ def test_frames_lost_long_enough_to_hide_a_trick_ask_for_its_cards_in_turn():
     named = reader.answer(1, Card.parse("1O"))
     assert [(e.trick, e.seat, e.card.code) for e in named if isinstance(e, TrickPlay)] == [(1, 1, "1O")]
     assert [(e.trick, e.seat, e.reason) for e in named if isinstance(e, TrickAsk)] == [(1, 2, "taken")]
+
+
+def glint(image: np.ndarray, centre: tuple[float, float], n: int) -> np.ndarray:
+    """The lamp's reflection on a varnished table: a clipped white glint, sharp-edged,
+    swaying to and fro across ``centre`` from frame to frame."""
+    out = image.copy()
+    x = centre[0] + 45 * np.sin(n * 0.9)
+    cv2.ellipse(out, (int(x), int(centre[1])), (30, 18), 0, 0, 360, (255, 255, 255), -1, cv2.LINE_AA)
+    return out
+
+
+def test_a_trick_swept_off_while_a_reflection_sways_over_one_place_is_gone_with_it():
+    """The winner takes the four cards at once. With the lamp's glint swaying over the
+    leader's place, that place never looks like the bare table again (something moves
+    there in every frame), but the card's print is no longer where it lay: it went with the
+    other three. Before, it was kept as lying there; the next trick waited for it, and the
+    next card laid there, unlike it only in its print, was never outlined (rough hand 504:
+    4 asks, a second late)."""
+    photo = np.full((400, 400, 3), 90, np.uint8)  # one learnt card, striped, nothing like the ones laid
+    for k in range(0, 400, 24):
+        cv2.line(photo, (k, 100), (k + 60, 300), (200, 40, 40), 6)
+    quad = np.float32([[140, 105], [260, 105], [260, 295], [140, 295]])
+    striped = DeckModel.learn("striped", {Card.parse("9B"): (photo, quad)})
+    reader, rng, table = bare_reader(striped)
+    lying: list[int] = []
+    for seat, code in zip((1, 2, 3, 0), ("1O", "3O", "12O", "2O")):  # the empty deck: each asked, answered
+        lying.append(seat)
+        for _ in range(12):
+            image = table.copy()
+            for s in lying:
+                paste_card(image, SEATS[s])
+            asks = [e for e in reader.feed(shot(image, rng, 1.5)) if isinstance(e, TrickAsk)]
+            if asks:
+                assert [(a.seat, a.reason) for a in asks] == [(seat, "unnamed")]
+                assert [e.card.code for e in reader.answer(seat, Card.parse(code))] == [code]
+                break
+    assert len(reader.hand.tricks) == 1 and set(reader.down) == {0, 1, 2, 3}
+    for n in range(10):  # swept off, the glint swaying over seat 1's place
+        assert reader.feed(glint(shot(table, rng, 1.5), SEATS[1], n)) == []
+        if n == 5:
+            assert set(reader.down) <= {1}  # the other three places bare
+    assert reader.down == {}
+    assert reader.hand.to_play == 1  # the ace of trumps won: its seat leads the next trick

@@ -111,7 +111,8 @@ class TrickReader:
         self.taken = False  # the trick in play was taken off with cards not read: ask for them
         self.vanished: dict[int, Card] = {}  # seat -> its card, named and waiting for its turn, gone in this trick
         self.named: dict[int, Card] = {}  # seat -> a card the table named that the camera did not see
-        self.lingering: dict[int, tuple[int, int, int, int]] = {}  # seat -> a swept trick's card still there
+        # seat -> a swept trick's card still there: where, and how it looked (work px, grey)
+        self.lingering: dict[int, tuple[tuple[int, int, int, int], np.ndarray]] = {}
         self.gap_in: int | None = None  # the trick in play when frames were lost
         self.glimpses = Glimpses()  # the cards not steady to the camera, named so far
         self.frame_no = -1
@@ -152,8 +153,11 @@ class TrickReader:
         self.frame_no += 1
         events: list[TrickEvent] = []
         patches = self.watch.step(frame)
-        for seat, box in list(self.lingering.items()):
-            if self.watch.looks_bare(box):
+        for seat, (box, look) in list(self.lingering.items()):
+            # gone once its place is bare, or its print is no longer there (under a swaying
+            # reflection the place never looks bare: the next card laid there, unlike the
+            # card left lying only in its print, was never outlined)
+            if self.watch.looks_bare(box) or not self.watch.still_there(box, look):
                 self.watch.forget(box)
                 del self.lingering[seat]
         if self.down and not self.hand.trick:
@@ -245,9 +249,16 @@ class TrickReader:
 
     def _sweep(self) -> None:
         """The trick on the table is complete: each of its cards' places seen bare again
-        (still, nothing on it) is cleared."""
+        (still, nothing on it) is cleared. The winner takes its four cards at once: once one
+        place is bare, a card whose print is no longer where it lay went with the others
+        (under a swaying reflection its place never looks bare; kept, it held the next trick
+        back, and the next card laid there, unlike it only in its print, was never
+        outlined). A card still lying there is named as that card again: left lying."""
         for seat in [s for s, box in self.down_box.items() if self.watch.looks_bare(box)]:
             self._gone(seat)
+        if len(self.down) < 4:
+            for seat in [s for s in self.down if not self.watch.still_there(self.down_box[s], self.down_look[s])]:
+                self._gone(seat)
 
     def _gone(self, seat: int) -> None:
         self.vanished.clear()
@@ -275,7 +286,7 @@ class TrickReader:
             # the last trick's card, still there (only touched, or not yet taken): table,
             # until it is taken (then its place is the bare table again)
             self.watch.settle(seen.box)
-            self.lingering[seat] = seen.box
+            self.lingering[seat] = (seen.box, self.watch.look(seen.box))
             del self.seen[seat]
             return []
         if card is not None and self._played(card):
