@@ -23,6 +23,37 @@ from vision.deck.views import views_around
 from vision.tricks.zones import Patch, TableWatch
 
 REACH = 9  # warp px the outline may be off (views_around)
+AROUND = 16  # work px round a still card's patch its picture is averaged over
+
+
+class StillPicture:
+    """A card lying still, its picture averaged over the frames it was looked at in: it does
+    not move, nor does the camera, so its print stays put while the camera's noise (the gain
+    of a dim table) falls by the square root of their number.
+
+    >>> picture = StillPicture()
+    >>> frame = picture.add(frame, (300, 200, 420, 380))  # the frame, that region averaged
+    """
+
+    def __init__(self) -> None:
+        self.region: tuple[int, int, int, int] | None = None
+        self.sum: np.ndarray | None = None
+        self.count = 0
+
+    def add(self, frame: np.ndarray, region: tuple[int, int, int, int]) -> np.ndarray:
+        """``frame`` with the first region given (x0, y0, x1, y1, frame px) averaged over the
+        frames added so far."""
+        if self.region is None:
+            self.region = region
+        x0, y0, x1, y1 = self.region
+        crop = frame[y0:y1, x0:x1].astype(np.float32)
+        self.sum = crop if self.sum is None else self.sum + crop
+        self.count += 1
+        if self.count == 1:
+            return frame
+        out = frame.copy()
+        out[y0:y1, x0:x1] = np.clip(self.sum / self.count + 0.5, 0, 255).astype(np.uint8)
+        return out
 
 
 class CardNamer:
@@ -40,6 +71,12 @@ class CardNamer:
         """The deck's naming of the card in ``patch`` (``ruled_out``: the cards that cannot
         lie there, as rivals only)."""
         return self.model.identify(views_around(frame, self.outline(frame, patch), reach=REACH), ruled_out=ruled_out)
+
+    def region(self, frame: np.ndarray, patch: Patch) -> tuple[int, int, int, int]:
+        """Where the card in ``patch`` lies in the full frame, with room round it (x0, y0, x1, y1)."""
+        h, w = frame.shape[:2]
+        x0, y0, x1, y1 = (np.float32(patch.mask_box) + (-AROUND, -AROUND, AROUND, AROUND)) / self.watch.scale
+        return max(int(x0), 0), max(int(y0), 0), min(int(np.ceil(x1)), w), min(int(np.ceil(y1)), h)
 
     def outline(self, frame: np.ndarray, patch: Patch) -> np.ndarray:
         """The card's corners in the frame: the work-size outline, tightened on the full

@@ -29,7 +29,7 @@ from kiosk.game.errors import IllegalPlayError
 from kiosk.game.handrecord import CardPlayed, HandInPlay
 from vision.deck.model import DeckModel
 from vision.tricks.glimpse import Glimpses
-from vision.tricks.naming import CardNamer
+from vision.tricks.naming import CardNamer, StillPicture
 from vision.tricks.zones import Patch, TableWatch
 
 READ_TRIES = 4  # frames a card is looked at before it is asked about
@@ -75,6 +75,7 @@ class _Seen:
     held: bool = False  # not named after READ_TRIES looks, its seat's turn not come: asked when it comes
     answered: bool = False  # ``card`` is the table's answer, not the camera's
     box: tuple[int, int, int, int] = field(default=(0, 0, 0, 0))
+    picture: StillPicture = field(default_factory=StillPicture)  # its frames lying still, averaged
 
 
 class TrickReader:
@@ -279,7 +280,12 @@ class TrickReader:
     def _read(self, frame: np.ndarray, seat: int, seen: _Seen) -> list[TrickEvent]:
         # a card already in the hand cannot lie here: no rival of the card seen (a 10 is not
         # held back for a 12 of its suit played before; at the last trick three cards are left)
-        naming = self.namer.name(frame, seen.patch, ruled_out=[p.card for p in self.hand.events])
+        ruled_out = [p.card for p in self.hand.events]
+        naming = self.namer.name(frame, seen.patch, ruled_out=ruled_out)
+        picture = seen.picture.add(frame, self.namer.region(frame, seen.patch))
+        if naming.card is None and picture is not frame:
+            # its frames lying still averaged: the camera's noise less, the same margins
+            naming = self.namer.name(picture, seen.patch, ruled_out=ruled_out)
         seen.tries += 1
         card = naming.card
         if card is not None and card == self.swept.get(seat):
