@@ -107,6 +107,7 @@ class TrickReader:
         self.down_box: dict[int, tuple[int, int, int, int]] = {}  # where it lies (work px)
         self.down_look: dict[int, np.ndarray] = {}  # how it looked there, laid (work px, grey)
         self.swept: dict[int, Card] = {}  # seat -> its card in the trick taken last
+        self.left: dict[int, tuple[tuple[int, int, int, int], np.ndarray]] = {}  # seat -> where that card lay, its look
         self.asked_taken: tuple[int, int] | None = None  # (trick, seat) asked about last
         self.asked_skipped: tuple[int, int] | None = None  # (trick, seat) asked as passed over
         self.taken = False  # the trick in play was taken off with cards not read: ask for them
@@ -263,8 +264,9 @@ class TrickReader:
 
     def _gone(self, seat: int) -> None:
         self.vanished.clear()
-        self.watch.forget(self.down_box.pop(seat))
-        self.down_look.pop(seat, None)
+        box = self.down_box.pop(seat)
+        self.watch.forget(box)
+        self.left[seat] = (box, self.down_look.pop(seat))
         self.swept[seat] = self.down.pop(seat)
 
     def _overlaps(self, seat: int, patch: Patch) -> bool:
@@ -288,9 +290,11 @@ class TrickReader:
             naming = self.namer.name(picture, seen.patch, ruled_out=ruled_out)
         seen.tries += 1
         card = naming.card
-        if card is not None and card == self.swept.get(seat):
+        if card is not None and card == self.swept.get(seat) or card is None and self._left_lying(seat):
             # the last trick's card, still there (only touched, or not yet taken): table,
-            # until it is taken (then its place is the bare table again)
+            # until it is taken (then its place is the bare table again). Not named, its
+            # print where it lay says it (held unnamed, it was asked about at its seat's
+            # turn before the next card was laid: 501 trick 9)
             self.watch.settle(seen.box)
             self.lingering[seat] = (seen.box, self.watch.look(seen.box))
             del self.seen[seat]
@@ -328,6 +332,10 @@ class TrickReader:
         since = self.glimpses.see(seat, card, patch.centre, self.frame_no)
         if since is not None:
             self.seen[seat] = _Seen(patch, since, card=card, box=patch.mask_box)
+
+    def _left_lying(self, seat: int) -> bool:
+        left = self.left.get(seat)
+        return left is not None and self.watch.still_there(*left)
 
     def _played(self, card: Card) -> bool:
         return any(p.card == card for p in self.hand.events) or any(
@@ -375,6 +383,7 @@ class TrickReader:
             self.down[seat] = seen.card
             self.down_box[seat] = seen.box
             self.down_look[seat] = self.watch.look(seen.box)
+            self.left.pop(seat, None)  # (the card of the trick before is gone from under it)
             del self.seen[seat]
         return out
 
