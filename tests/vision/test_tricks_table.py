@@ -5,6 +5,9 @@ gone unseen are asked about, never guessed). Frames are drawn here, in code."""
 
 from __future__ import annotations
 
+import copy
+from functools import lru_cache
+
 import cv2
 import numpy as np
 import pytest
@@ -135,6 +138,19 @@ def striped_reader() -> tuple[TrickReader, np.random.Generator, np.ndarray]:
     return bare_reader(DeckModel.learn("striped", {Card.parse("9B"): (photo, quad)}))
 
 
+@lru_cache(maxsize=1)
+def _laid() -> tuple[TrickReader, np.random.Generator, np.ndarray]:
+    reader, rng, table = striped_reader()
+    lay_trick(reader, rng, table)
+    return reader, rng, table
+
+
+def laid_trick() -> tuple[TrickReader, np.random.Generator, np.ndarray]:
+    """A reader (:func:`striped_reader`) with trick 1 laid and answered, lying complete (a
+    copy: each test goes on from there its own way)."""
+    return copy.deepcopy(_laid())
+
+
 def lay_trick(reader: TrickReader, rng: np.random.Generator, table: np.ndarray) -> None:
     """Trick 1 laid in turn from seat 1 and answered: the ace of trumps (seat 1) wins."""
     lying: list[int] = []
@@ -166,8 +182,7 @@ def test_a_trick_swept_off_while_a_reflection_sways_over_one_place_is_gone_with_
     other three. Before, it was kept as lying there; the next trick waited for it, and the
     next card laid there, unlike it only in its print, was never outlined (rough hand 504:
     4 asks, a second late)."""
-    reader, rng, table = striped_reader()
-    lay_trick(reader, rng, table)
+    reader, rng, table = laid_trick()
     for n in range(10):  # swept off, the glint swaying over seat 1's place
         assert reader.feed(glint(shot(table, rng, 1.5), SEATS[1], n)) == []
         if n == 5:
@@ -184,8 +199,7 @@ def test_a_trick_card_touched_and_left_lying_is_known_by_its_print_not_asked_abo
     lay: the last trick's card left lying, part of the table, not a new card. Before, it was
     asked about at its seat, whose turn it was, before the next card was laid, and the answer
     put a card not yet laid into the next trick."""
-    reader, rng, table = striped_reader()
-    lay_trick(reader, rng, table)
+    reader, rng, table = laid_trick()
     events = []
     rest = with_cards(table, (0, 1, 2, 3))
     cv2.ellipse(rest, (int(SEATS[1][0]) + 55, int(SEATS[1][1]) + 35), (45, 28), 30, 0, 360, (110, 140, 190), -1)
