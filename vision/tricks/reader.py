@@ -334,8 +334,10 @@ class TrickReader:
             self.seen[seat] = _Seen(patch, since, card=card, box=patch.mask_box)
 
     def _left_lying(self, seat: int) -> bool:
+        """Is the card of the complete trick cleared at ``seat`` still lying there (its print
+        where it lay)? Only while that trick lies on the table: taken, it went with it."""
         left = self.left.get(seat)
-        return left is not None and self.watch.still_there(*left)
+        return left is not None and bool(self.down) and not self.hand.trick and self.watch.still_there(*left)
 
     def _played(self, card: Card) -> bool:
         return any(p.card == card for p in self.hand.events) or any(
