@@ -22,20 +22,18 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Mapping
 
-import cv2
 import numpy as np
 
 from kiosk.game.cards import Card
 from kiosk.game.errors import IllegalPlayError
 from kiosk.game.handrecord import CardPlayed, HandInPlay
 from vision.deck.model import DeckModel
-from vision.deck.views import views_around
 from vision.tricks.glimpse import Glimpses
+from vision.tricks.naming import CardNamer, StillPicture
 from vision.tricks.zones import Patch, TableWatch
 
 READ_TRIES = 4  # frames a card is looked at before it is asked about
 WHOLE_TRICK_S = 2.0  # the least time four cards are laid and swept off in: a longer gap may hide a trick
-REACH = 9  # warp px the outline may be off (views_around)
 ZONE = 0.6  # of the nearest other seat's distance: farther off, not that seat's card
 WAIT_FRAMES = 2  # a later seat's card waiting this long: the seat to play was passed over unread
 LONG_SIDE = (0.25, 0.85)  # a card's long side against the distance between neighbouring seats
@@ -77,6 +75,7 @@ class _Seen:
     held: bool = False  # not named after READ_TRIES looks, its seat's turn not come: asked when it comes
     answered: bool = False  # ``card`` is the table's answer, not the camera's
     box: tuple[int, int, int, int] = field(default=(0, 0, 0, 0))
+    picture: StillPicture = field(default_factory=StillPicture)  # its frames lying still, averaged
 
 
 class TrickReader:
@@ -101,18 +100,21 @@ class TrickReader:
         self.seats = {s: np.float32(seats[s]) for s in range(4)}
         near = min(float(np.linalg.norm(self.seats[a] - self.seats[b])) for a in range(4) for b in range(a))
         self.watch = TableWatch(frame_size, (LONG_SIDE[0] * near, LONG_SIDE[1] * near))
+        self.namer = CardNamer(model, self.watch)
         self.zone_px = ZONE * near
         self.seen: dict[int, _Seen] = {}  # seat -> the card lying there, not yet in the hand
         self.down: dict[int, Card] = {}  # seat -> its card in the trick on the table
         self.down_box: dict[int, tuple[int, int, int, int]] = {}  # where it lies (work px)
         self.down_look: dict[int, np.ndarray] = {}  # how it looked there, laid (work px, grey)
         self.swept: dict[int, Card] = {}  # seat -> its card in the trick taken last
+        self.left: dict[int, tuple[tuple[int, int, int, int], np.ndarray]] = {}  # seat -> where that card lay, its look
         self.asked_taken: tuple[int, int] | None = None  # (trick, seat) asked about last
         self.asked_skipped: tuple[int, int] | None = None  # (trick, seat) asked as passed over
         self.taken = False  # the trick in play was taken off with cards not read: ask for them
         self.vanished: dict[int, Card] = {}  # seat -> its card, named and waiting for its turn, gone in this trick
         self.named: dict[int, Card] = {}  # seat -> a card the table named that the camera did not see
-        self.lingering: dict[int, tuple[int, int, int, int]] = {}  # seat -> a swept trick's card still there
+        # seat -> a swept trick's card still there: where, and how it looked (work px, grey)
+        self.lingering: dict[int, tuple[tuple[int, int, int, int], np.ndarray]] = {}
         self.gap_in: int | None = None  # the trick in play when frames were lost
         self.glimpses = Glimpses()  # the cards not steady to the camera, named so far
         self.frame_no = -1
@@ -153,8 +155,11 @@ class TrickReader:
         self.frame_no += 1
         events: list[TrickEvent] = []
         patches = self.watch.step(frame)
-        for seat, box in list(self.lingering.items()):
-            if self.watch.looks_bare(box):
+        for seat, (box, look) in list(self.lingering.items()):
+            # gone once its place is bare, or its print is no longer there (under a swaying
+            # reflection the place never looks bare: the next card laid there, unlike the
+            # card left lying only in its print, was never outlined)
+            if self.watch.looks_bare(box) or not self.watch.still_there(box, look):
                 self.watch.forget(box)
                 del self.lingering[seat]
         if self.down and not self.hand.trick:
@@ -246,14 +251,22 @@ class TrickReader:
 
     def _sweep(self) -> None:
         """The trick on the table is complete: each of its cards' places seen bare again
-        (still, nothing on it) is cleared."""
+        (still, nothing on it) is cleared. The winner takes its four cards at once: once one
+        place is bare, a card whose print is no longer where it lay went with the others
+        (under a swaying reflection its place never looks bare; kept, it held the next trick
+        back, and the next card laid there, unlike it only in its print, was never
+        outlined). A card still lying there is named as that card again: left lying."""
         for seat in [s for s, box in self.down_box.items() if self.watch.looks_bare(box)]:
             self._gone(seat)
+        if len(self.down) < 4:
+            for seat in [s for s in self.down if not self.watch.still_there(self.down_box[s], self.down_look[s])]:
+                self._gone(seat)
 
     def _gone(self, seat: int) -> None:
         self.vanished.clear()
-        self.watch.forget(self.down_box.pop(seat))
-        self.down_look.pop(seat, None)
+        box = self.down_box.pop(seat)
+        self.watch.forget(box)
+        self.left[seat] = (box, self.down_look.pop(seat))
         self.swept[seat] = self.down.pop(seat)
 
     def _overlaps(self, seat: int, patch: Patch) -> bool:
@@ -267,18 +280,23 @@ class TrickReader:
         return seat if d[seat] <= self.zone_px else None
 
     def _read(self, frame: np.ndarray, seat: int, seen: _Seen) -> list[TrickEvent]:
-        quad = self._outline(frame, seen.patch)
         # a card already in the hand cannot lie here: no rival of the card seen (a 10 is not
         # held back for a 12 of its suit played before; at the last trick three cards are left)
-        naming = self.model.identify(views_around(frame, quad, reach=REACH),
-                                     ruled_out=[p.card for p in self.hand.events])
+        ruled_out = [p.card for p in self.hand.events]
+        naming = self.namer.name(frame, seen.patch, ruled_out=ruled_out)
+        picture = seen.picture.add(frame, self.namer.region(frame, seen.patch))
+        if naming.card is None and picture is not frame:
+            # its frames lying still averaged: the camera's noise less, the same margins
+            naming = self.namer.name(picture, seen.patch, ruled_out=ruled_out)
         seen.tries += 1
         card = naming.card
-        if card is not None and card == self.swept.get(seat):
+        if card is not None and card == self.swept.get(seat) or card is None and self._left_lying(seat):
             # the last trick's card, still there (only touched, or not yet taken): table,
-            # until it is taken (then its place is the bare table again)
+            # until it is taken (then its place is the bare table again). Not named, its
+            # print where it lay says it (held unnamed, it was asked about at its seat's
+            # turn before the next card was laid: 501 trick 9)
             self.watch.settle(seen.box)
-            self.lingering[seat] = seen.box
+            self.lingering[seat] = (seen.box, self.watch.look(seen.box))
             del self.seen[seat]
             return []
         if card is not None and self._played(card):
@@ -307,14 +325,19 @@ class TrickReader:
         seen = self.seen.get(seat)
         if seen is not None and (seen.card is not None or seen.asked):
             return
-        naming = self.model.identify(views_around(frame, self._outline(frame, patch), reach=REACH),
-                                     ruled_out=[p.card for p in self.hand.events])
+        naming = self.namer.name(frame, patch, ruled_out=[p.card for p in self.hand.events])
         card = naming.card
         if card is not None and (self._played(card) or card == self.swept.get(seat)):
             card = None
         since = self.glimpses.see(seat, card, patch.centre, self.frame_no)
         if since is not None:
             self.seen[seat] = _Seen(patch, since, card=card, box=patch.mask_box)
+
+    def _left_lying(self, seat: int) -> bool:
+        """Is the card of the complete trick cleared at ``seat`` still lying there (its print
+        where it lay)? Only while that trick lies on the table: taken, it went with it."""
+        left = self.left.get(seat)
+        return left is not None and bool(self.down) and not self.hand.trick and self.watch.still_there(*left)
 
     def _played(self, card: Card) -> bool:
         return any(p.card == card for p in self.hand.events) or any(
@@ -362,6 +385,7 @@ class TrickReader:
             self.down[seat] = seen.card
             self.down_box[seat] = seen.box
             self.down_look[seat] = self.watch.look(seen.box)
+            self.left.pop(seat, None)  # (the card of the trick before is gone from under it)
             del self.seen[seat]
         return out
 
@@ -373,26 +397,3 @@ class TrickReader:
         led = [h for h in self.hands if h.to_play == first]
         if led:
             self.hands = led
-
-    def _outline(self, frame: np.ndarray, patch: Patch) -> np.ndarray:
-        """The card's corners in the frame: the work-size outline, tightened on the full
-        frame to the bright paper inside it (a neighbour's card it touches is outside it)."""
-        rough = self.watch.to_frame(patch.quad)
-        h, w = frame.shape[:2]
-        pad = 6 / self.watch.scale
-        x0, y0 = np.maximum(np.floor(rough.min(0) - pad).astype(int), 0)
-        x1, y1 = np.minimum(np.ceil(rough.max(0) + pad).astype(int), (w, h))
-        grey = cv2.cvtColor(frame[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY)
-        inside = np.zeros(grey.shape, np.uint8)
-        grown = rough - (x0, y0)
-        c = grown.mean(0)
-        cv2.fillConvexPoly(inside, np.round(c + (grown - c) * 1.08).astype(np.int32), 1)
-        _, paper = cv2.threshold(grey, 0, 1, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-        pts = np.column_stack(np.nonzero(paper & inside)[::-1]).astype(np.float32)
-        if len(pts) < 0.6 * cv2.contourArea(grown.astype(np.float32)):
-            return rough
-        rect = cv2.minAreaRect(pts)
-        if rect[1][0] * rect[1][1] > cv2.contourArea(grown.astype(np.float32)):
-            return rough  # paper as bright as the table (a pale mat, marble): the table's, not a card's
-        box = cv2.boxPoints(rect) + (x0, y0)
-        return box.astype(np.float32)
