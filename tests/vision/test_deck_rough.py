@@ -18,7 +18,7 @@ from tests.realcam.rough.nuisances import pushed, realistic_nuisances
 from tests.vision import deckdraw, realdeck
 from vision.deck.darker import DARKER_SCALE
 from vision.deck.service import DealService
-from vision.deck.tracker import ALREADY, ASK_KINDS, COUNTED, DARKER, SHOW_AGAIN, TWO_CARDS, DealTracker
+from vision.deck.tracker import ALREADY, ASK_KINDS, COUNTED, DARKER, GLARE, SHOW_AGAIN, TWO_CARDS, DealTracker
 from vision.sources.base import FrameSource
 
 STYLE = "fournier"
@@ -267,3 +267,25 @@ def test_the_last_card_is_read_when_dealing_is_declared_done():
     assert service.finish() is True
     assert [(r.deal.kind, r.codes) for r in said] == [(COUNTED, (seq.truth[1],))]
     assert service.tracker.finish() == [] and [c.code for c in service.tracker.cards] == seq.truth
+
+
+def test_a_card_dealt_under_the_reflection_over_the_pile_is_not_taken_for_the_last_one_lifted():
+    """31000's last cards (its resting hand at 0.5), read from the 10th on (5O, read as dealt
+    at once; only the last three cards learnt): the lamp's reflection clips the picture over
+    the whole pile. 3E is counted; its next look (3E still there, 6E landing next) found the
+    table "as before 3E" and answered "taken back", dropping 3E off the count: under the
+    reflection a card is white on white, and the darker frame takes the table before's own
+    values where that one clipped, so "as before" says nothing of a card dealt since. Under
+    the reflection the pile keeps its cards: what came is asked about (moved out of the
+    light), or nothing is said."""
+    nu = dataclasses.replace(realistic_nuisances(np.random.default_rng([31000, 1])), linger=0.5)
+    seq = deal_sequence(31000, nu, resolution="720p", cards=12, deck_style=STYLE)
+    tracker = DealTracker(realdeck.learnt(STYLE, tuple(sorted(seq.truth[9:]))), darker_scale=DARKER_SCALE)
+    said = []
+    for n, events in _with_darker(tracker, seq, start=58):
+        said += [(e.kind, e.card.code if e.card else seq.frame_truth[n].top) for e in events if e.kind != DARKER]
+        if n >= 68:
+            break
+    assert seq.truth[9:12] == ["5O", "3E", "6E"] and min(seq.frame_truth[n].glare for n in range(58, 69)) > 1.0
+    assert said == [(COUNTED, "5O"), (COUNTED, "3E"), (GLARE, "6E")], said
+    assert [c.code for c in tracker.cards] == ["5O", "3E"]
