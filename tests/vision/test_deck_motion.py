@@ -69,3 +69,31 @@ def test_new_edges_tell_a_card_that_came_from_light_that_moved():
     bump = 80.0 * np.exp(-((xx - 240) ** 2 + (yy - 210) ** 2) / (2 * 40.0 ** 2))
     lit = np.clip(ref + bump[..., None], 0, 255).astype(np.uint8)
     assert new_edge_share(lit, ref, changed, long_px, level=6.0, aspect=CARD_ASPECT) < 0.2
+
+
+def test_a_resting_hand_twitching_by_the_pile_lingers_and_the_dealing_hand_does_not():
+    """32003 (1080p, marble): 9C lies frames 21-24 with the dealer's hand resting at the view's
+    bottom edge, its fingers twitching apart from the pile (9E's outline, the last read); 12C
+    comes at 25. The tracker's card is 8 % short of the drawn one there (34.7 motion px), and
+    the twitch 22 -> 23 is 0.55 of that card: taken for the dealing hand, no two frames lay
+    still, 9C was never looked at alone ("two cards" at 29). A hand that moved at the view's
+    edge a frame before already rests there: it lingers moving up to 0.75 of a card (one just
+    come in, with the next card, up to 0.5); the dealing hand bringing 12C moves 1.26 cards'
+    worth, and comes over the pile."""
+    from tests.realcam.rough.dealing import deal_sequence
+    from tests.realcam.rough.nuisances import realistic_nuisances
+    from vision.deck.locate import shrunk
+    from vision.deck.motion import RESTING, movement
+
+    seq = deal_sequence(32003, realistic_nuisances(np.random.default_rng([32003, 1])), resolution="1080p",
+                        cards=12, deck_style="moderna")
+    assert [seq.frame_truth[n].top for n in (19, 22, 24)] == ["9E", "9C", "9C"] and seq.frame_truth[25].flying
+    small = {n: shrunk(seq.frame(n).image, W, 5) for n in range(21, 26)}
+    pile = seq.frame_truth[19].quad * (W / 1920)  # 9E's outline, motion px
+    tracker_long = 34.7  # (the drawn card: 37.6 px)
+    steps = {(a, b): moving_mask(small[a], small[b]) for a, b in ((21, 22), (22, 23), (24, 25))}
+    assert movement(steps[21, 22], pile, tracker_long) == (0, False, True)  # (the hand at the edge, still)
+    assert movement(steps[22, 23], pile, tracker_long)[1]  # (a twitch like a hand just come in)
+    assert movement(steps[22, 23], pile, tracker_long, linger=RESTING) == (0, False, True)
+    dealing = movement(steps[24, 25], pile, tracker_long, linger=RESTING)
+    assert dealing[1] and dealing[0] > 900

@@ -33,6 +33,7 @@ HAND_LEAST = 0.05  # of a card's area: a change from the frame's edge at least t
 NEAR_PILE = 1.0  # of a card's long side around the pile's outline: movement there counts
 APART = 0.35  # of a card's long side: a hand at the view's edge no nearer the pile's outline lingers apart from it
 LINGER = 0.5  # of a card's area moving at most, for such a hand: its fingers twitching, not the dealing arm
+RESTING = 0.75  # ... for one that moved at the view's edge a frame before too: resting there, not just come in
 CLIPPING = 228  # every channel this bright (motion size, blurred): the reflection, whose sway is light
 
 
@@ -66,7 +67,8 @@ def counts(moving: np.ndarray, pile: np.ndarray | None, card_long: float) -> int
     return movement(moving, pile, card_long)[0]
 
 
-def movement(moving: np.ndarray, pile: np.ndarray | None, card_long: float) -> tuple[int, bool, bool]:
+def movement(moving: np.ndarray, pile: np.ndarray | None, card_long: float, *,
+             linger: float = LINGER) -> tuple[int, bool, bool]:
     """How many moving pixels matter, whether a hand is among them, and whether anything
     moved at the view's edge at all. A region's pieces a
     few px apart are joined first (a twitching hand's fingers move apart from its arm; specks
@@ -77,8 +79,10 @@ def movement(moving: np.ndarray, pile: np.ndarray | None, card_long: float) -> t
     swaying or flickering) or a card landing on its own. A hand lingering at the frame's
     edge, away from the pile, does not matter at all, unless it moves more than a twitch; nor
     does one whose moving fingers stay ``APART`` from the pile's outline, moving less than
-    ``LINGER`` of a card (a hand resting near the pile, twitching: the dealing hand, its arm
-    sliding, moves more, and comes over the pile)."""
+    ``linger`` of a card (a hand resting near the pile, twitching: the dealing hand, its arm
+    sliding, moves more, and comes over the pile). A hand that was at the view's edge a frame
+    before already may twitch more (``RESTING``; the tracker's card may be a few per cent short)
+    than one just come in with the next card (``LINGER``)."""
     n, labels, stats, _ = cv2.connectedComponentsWithStats(moving, connectivity=8)
     if n <= 1:
         return 0, False, False
@@ -99,7 +103,7 @@ def movement(moving: np.ndarray, pile: np.ndarray | None, card_long: float) -> t
         qx0, qy0 = pile.min(axis=0) - grow
         qx1, qy1 = pile.max(axis=0) + grow
         close = (x <= qx1) & (x + bw >= qx0) & (y <= qy1) & (y + bh >= qy0)
-        lingering = edge & ~close & (area < LINGER * card_long * card_long / CARD_ASPECT)
+        lingering = edge & ~close & (area < linger * card_long * card_long / CARD_ASPECT)
         matter &= ~lingering
     else:
         band = 0.3 * min(h, w) + JOIN

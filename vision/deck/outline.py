@@ -28,6 +28,10 @@ from vision.deck.views import inward_normal
 MIN_SUPPORT = 0.55  # of the perimeter on an edge of the frame: a card on top shows ~0.9
 SIZES = (1.0, 0.95, 1.05)  # around the expected long side
 GROW = 0.4  # the change's box grown by this share of a card's long side: where to look
+SURE = 0.85  # of the perimeter on edges at the direction found: less, and the rectangle is tried turned
+TURNS = (-9.0, -6.0, -3.0, 3.0, 6.0, 9.0)  # degrees the rectangle is turned to (a card's sides washed out in part)
+TURN_PAD = 0.08  # of a card's long side: the search's room around the rectangle, for its corners turned
+TURN_GAIN = 0.03  # the turned rectangle's score over the one found: it lies along the card's sides
 
 
 @dataclass(frozen=True)
@@ -177,12 +181,13 @@ def _sums(box: tuple[np.ndarray, np.ndarray], y0: int, x0: int, y1: int, x1: int
 def find_outlines(current: np.ndarray, reference: np.ndarray | None, changed: np.ndarray,
                   long_px: float, *, level: float, aspect: float, sizes: tuple[float, ...] = SIZES,
                   box: tuple[int, int, int, int] | None = None, exclude: list[np.ndarray] = (),
-                  directions: int = 3) -> list[Outline]:
+                  directions: int = 3, turns: tuple[float, ...] = TURNS) -> list[Outline]:
     """The best card rectangle (``long_px`` long, ``aspect`` long/short) around the change
     ``changed`` (uint8 mask, detail size) in ``current``, against ``reference`` (None: the
     current frame's edges are all new). ``level``: an edge's least step per pixel (above the
     frames' noise). ``exclude``: outlines already found (their sides are not counted again).
-    ``directions``: how many of the patch's dominant edge directions are tried. Returns at
+    ``directions``: how many of the patch's dominant edge directions are tried; ``turns``: the
+    degrees an outline whose sides barely hold is tried turned by, around them. Returns at
     most one outline, or none when nothing there has a card's four sides."""
     h, w = current.shape[:2]
     if box is None:
@@ -231,6 +236,18 @@ def find_outlines(current: np.ndarray, reference: np.ndarray | None, changed: np
     cv2.fillPoly(near, [np.round(rough).astype(np.int32)], 1)
     fine = _search(cur[gy0:gy1, gx0:gx1], None if ref is None else ref[gy0:gy1, gx0:gx1],
                    near[gy0:gy1, gx0:gx1], [ang], [(a, b)], level)
+    if fine is not None and fine[1] < SURE and turns:
+        # (under a moving reflection or a shadow the patch's strongest directions may be the
+        # light's or the pile's, and the card's own sides, washed out in part, too short for
+        # :func:`_turn`: the outline came out turned 7-11 degrees. Its direction is fitted
+        # where the card lies: the rectangle turned either way, kept if its sides hold better)
+        pad = 8 + int(np.ceil(TURN_PAD * long_px))
+        tx0, ty0 = np.maximum(rough.min(axis=0) - pad, 0).astype(int)
+        tx1, ty1 = np.minimum(rough.max(axis=0) + pad + 1, cur.shape[::-1]).astype(int)
+        turned = _search(cur[ty0:ty1, tx0:tx1], None if ref is None else ref[ty0:ty1, tx0:tx1],
+                         near[ty0:ty1, tx0:tx1], [ang + d for d in turns], [(a, b)], level)
+        if turned is not None and turned[0] > fine[0] + TURN_GAIN:
+            fine, gx0, gy0 = turned, tx0, ty0
     if fine is None or fine[1] < MIN_SUPPORT:
         return []
     quad = _corners(fine) + np.float32([x0 + gx0, y0 + gy0])

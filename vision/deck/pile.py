@@ -16,7 +16,9 @@ four sides are edges, and new ones:
 - one card: warped flat from the full-resolution frame and named; a reflection on it asks
   to move it; a low margin asks to show it again; a card counted already: "ja comptada".
 
-The table going back to how it was before the last card means that card was lifted off again.
+The table going back to how it was before the last card means that card was lifted off again,
+unless the lamp's reflection lies over the pile: a card dealt under it is not seen, so how the
+table was before the last card says nothing (what came is asked about, or nothing is said).
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ import cv2
 import numpy as np
 
 from kiosk.game import Card
-from vision.deck.darker import came_in, tone_map
+from vision.deck.darker import came_in, glare_near, tone_map
 from vision.deck.events import ALREADY, COUNTED, GLARE, HAND, SHOW_AGAIN, TAKEN_BACK, TWO_CARDS, DealEvent
 from vision.deck.exposure import Change, compare
 from vision.deck.locate import CARD_ASPECT
@@ -212,9 +214,9 @@ class Pile:
         before = ref(self.settled[-2]) if len(self.settled) >= 2 and not last.pending else None
         under = self.settled[-2].where if before is not None else None  # the card under the last
         # (the card on top now is the one under the last, and the table as it was before the
-        # last card: that card was lifted off the pile again)
+        # last card: that card was lifted off the pile again; not known under the reflection)
         if before is not None and (not found or under is None or iou(found[0].quad, under) > SAME_PLACE) \
-                and cv2.countNonZero(changed(before).mask) < LIFTED * area:
+                and not self._veiled(detail, under, area) and cv2.countNonZero(changed(before).mask) < LIFTED * area:
             gone = self.settled.pop()
             return [DealEvent(TAKEN_BACK, gone.card, frame_number=n)]
         below = found and found[0].new < NOT_NEW and (last.where is None or iou(found[0].quad, last.where) <= SAME_PLACE)
@@ -249,6 +251,17 @@ class Pile:
                 return self.unnamed(detail, dark, None, naming, glare=dark is not None)
             return self.name(frame, detail, top, dark, normal, naming=naming)
         return self.name(frame, detail, top, dark, normal)
+
+    def _veiled(self, detail: np.ndarray, under: np.ndarray | None, area: float) -> bool:
+        """Whether the lamp's reflection clips the picture over the pile (the last card's and
+        the one under it's outlines), now (``detail``, the normal exposure) or in the table as it
+        was before the last card. A card dealt under it is white on white there, and the
+        darker frame is compared with the table before where that one clipped by its own
+        values: "as before the last card" then says nothing of the card dealt since, and
+        taking the last card off the count would drop a card that lies there."""
+        pile = [q for q in (self.settled[-1].where, under) if q is not None]
+        earlier = self.settled[-2].detail
+        return bool(pile) and any(glare_near(d, pile, area) for d in (detail, earlier) if d is not None)
 
     def _dealt_over(self, seen: np.ndarray, change: Change, top: Outline, long_px: float, area: float) -> bool:
         """Whether an outline with no new sides is a card dealt squared on one further down

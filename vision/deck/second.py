@@ -34,8 +34,10 @@ def second_card(current: np.ndarray, reference: np.ndarray, changed: np.ndarray,
     outside = cv2.morphologyEx(outside, cv2.MORPH_OPEN, disc)
     if cv2.countNonZero(outside) < 0.08 * long_px * short:
         return None
+    # (not turned to fit its sides: beside a new card, its print and the old edges below
+    # hold a turned rectangle well enough to pass for a second card)
     found = find_outlines(current, reference, outside, top.long, level=level, aspect=aspect, sizes=(1.0,),
-                          exclude=[top.quad])
+                          exclude=[top.quad], turns=())
     if not found:
         return None
     other = found[0]

@@ -44,7 +44,7 @@ from vision.deck.events import (  # noqa: F401  (the events are the tracker's AP
 from vision.deck.exposure import Change, compare
 from vision.deck.locate import CARD_ASPECT, shrunk
 from vision.deck.model import DeckModel
-from vision.deck.motion import counts, movement, moving_mask
+from vision.deck.motion import LINGER, RESTING, counts, movement, moving_mask
 from vision.deck.pile import CHANGE_LEVEL, MIN_CHANGE, Pile, Settled
 from vision.deck.scale import TableScale
 
@@ -89,6 +89,7 @@ class DealTracker:
     _held: _Look | None = None
     _looked: np.ndarray | None = None  # the motion-size frame last looked at
     _lit: bool = False  # this still spell had movement with no hand in view (light)
+    _at_edge: bool = False  # something moved at the view's edge a frame before (a hand resting there)
     _mat_due: int = 0  # looks since the last search for the mat's markers
     _mat_wait: int = 1  # ... before the next one
     _backstop: Backstop = field(default_factory=Backstop)  # a card never passed over in silence
@@ -232,7 +233,9 @@ class DealTracker:
         moving = moving_mask(self._previous, small)  # (:mod:`vision.deck.motion`: what movement is)
         self._previous = small
         k, long_, least = self._motion_scale(small)
-        count, hand, edge = movement(moving, None if pile is None else pile * k, long_)
+        count, hand, edge = movement(moving, None if pile is None else pile * k, long_,
+                                     linger=RESTING if self._at_edge else LINGER)
+        self._at_edge = edge
         # (half a card's worth of movement is a card in the air or landing, held by a hand whose
         # plain sleeve shows no movement at the view's edge: not the light; the table under the
         # pile is taken from frames that agree but for the light, nothing moving at the edge)
