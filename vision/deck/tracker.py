@@ -93,6 +93,7 @@ class DealTracker:
     _mat_wait: int = 1  # ... before the next one
     _backstop: Backstop = field(default_factory=Backstop)  # a card never passed over in silence
     _stale: np.ndarray | None = None  # the last darker frame, when the next hand came over the pile in it
+    _hand_on: Settled | None = None  # the pile's state when a hand last moved in view
 
     def __post_init__(self) -> None:
         self._pile = Pile(self.model)
@@ -213,11 +214,13 @@ class DealTracker:
     def _spoiled(self, look: _Look, before: Settled) -> list[DealEvent]:
         """The next hand came over the pile in the darker frame (a brisk dealer's next card in
         the air there) and the darker look saw nothing: the frame that asked is read as with no
-        darker frame. When that settles nothing yet a card came there unread
+        darker frame. When that settles nothing yet a card came there unread since a hand last
+        moved (the pile's state is older than that hand: read in an earlier still spell)
         (:func:`vision.deck.backstop.came_unread`), under the reflection, that the next one will
         cover: it is asked to be moved (never passed over in silence)."""
         events = [replace(e, earlier=True) for e in self._judged(look.frame, look.detail, None)]
-        if self._pile.settled[-1] is not before or not came_unread(self._pile, look.detail):
+        if self._pile.settled[-1] is not before or before is not self._hand_on \
+                or not came_unread(self._pile, look.detail):
             return events
         self._still = 0
         return [replace(e, earlier=True) for e in self._pile.unnamed(look.detail, None, None, None, glare=True)]
@@ -276,6 +279,7 @@ class DealTracker:
             # one leaving the hand may still be in the air)
             if hand:
                 self._still, self._lit = 0, False
+                self._hand_on = self._pile.settled[-1] if self._pile.settled else None
                 self._dealt = self._dealt or (count > 0 and not self._pile.settled)  # (before the table lay still)
                 return []
             self._lit = True
