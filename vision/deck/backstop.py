@@ -23,7 +23,8 @@ import numpy as np
 from vision.deck.exposure import compare
 from vision.deck.locate import CARD_ASPECT
 from vision.deck.motion import NEAR_PILE
-from vision.deck.outline import new_edge_share
+from vision.deck.outline import iou, new_edge_share
+from vision.deck.pile import CHANGE_LEVEL, NOT_NEW, SAME_CARD, SAME_PLACE, Pile
 
 WAIT = 2  # still frames past the look (still_frames) with nothing said: checked without waiting for movement
 LEVEL = 18  # least change, in levels of the brightest channel (the tracker's CHANGE_LEVEL)
@@ -90,3 +91,21 @@ def unsaid(before: np.ndarray, after: np.ndarray, pile: np.ndarray | None, long_
         return False
     return new_edge_share(after, change.reference, mask, long_px, level=change.edge,
                           aspect=CARD_ASPECT) >= UNSAID_EDGES
+
+
+def came_unread(pile: Pile, detail: np.ndarray) -> bool:
+    """Whether a card came onto the pile since its last state that the look at ``detail``
+    (detail size, the normal exposure) did not read: the pile's region gained a card's share
+    of new edges (:func:`unsaid`), and what lies on top is not the last card found again
+    (its outline where that card lay: the lamp's reflection swayed over it, no card came).
+    For a look whose darker frame the next hand spoiled (the next card in the air over the
+    pile): that card will cover this one, so it is asked about now or never."""
+    last = pile.settled[-1]
+    if last.detail is None:
+        return False
+    long_px = pile.long_px(detail)
+    if not unsaid(last.detail, detail, last.where, long_px):
+        return False
+    found = pile.find(detail, compare(last.detail, detail, floor=CHANGE_LEVEL), long_px)
+    return not (found and last.where is not None
+                and iou(found[0].quad, last.where) > (SAME_PLACE if found[0].new < NOT_NEW else SAME_CARD))

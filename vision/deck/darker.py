@@ -32,6 +32,7 @@ import numpy as np
 
 from vision.deck.glare import GLARE_LEVEL
 from vision.deck.locate import CARD_ASPECT, change_mask, channel_max
+from vision.deck.motion import hand_over
 
 DARKER_SCALE = 0.4  # of the automatic exposure: a reflection twice as bright as the card's white keeps its print
 NEAR = 0.5  # the reflection counts within this share of a card's long side around the change
@@ -149,3 +150,12 @@ def came_in(normal: np.ndarray, dark: np.ndarray, *, level: int, min_pixels: int
     edge = (x == 0) | (y == 0) | (x + bw >= w) | (y + bh >= h)
     edge[0] = False  # (the background)
     return cv2.dilate(edge[labels].astype(np.uint8) * 255, _RING)
+
+
+def hand_came_over(normal: np.ndarray, dark: np.ndarray, quad: np.ndarray | None, card_area: float, *,
+                   level: int, min_pixels: int) -> bool:
+    """Whether the next hand came in from the view's edge over the pile (``quad``: its last
+    outline, detail px) between the frame that asked for a darker frame and the darker frame:
+    a brisk dealer's next card may be in the air over the pile there, hiding the card the look
+    was for. Such a darker frame shows nothing of that card: the look is done as with none."""
+    return hand_over(came_in(normal, dark, level=level, min_pixels=min_pixels), quad, card_area)

@@ -37,15 +37,15 @@ import cv2
 import numpy as np
 
 from kiosk.game import Card, pile_points
-from vision.deck.backstop import Backstop, unsaid
-from vision.deck.darker import DarkerRequest, glare_near, reflection_in_view, tone_map
+from vision.deck.backstop import Backstop, came_unread, unsaid
+from vision.deck.darker import DarkerRequest, glare_near, hand_came_over, reflection_in_view, tone_map
 from vision.deck.events import (  # noqa: F401  (the events are the tracker's API)
     ALREADY, ASK_KINDS, COUNTED, DARKER, GLARE, HAND, SHOW_AGAIN, TAKEN_BACK, TWO_CARDS, DealEvent, Tally)
 from vision.deck.exposure import Change, compare
 from vision.deck.locate import CARD_ASPECT, shrunk
 from vision.deck.model import DeckModel
 from vision.deck.motion import LINGER, RESTING, counts, movement, moving_mask
-from vision.deck.pile import CHANGE_LEVEL, MIN_CHANGE, Pile, Settled
+from vision.deck.pile import CHANGE_LEVEL, DARKER_CHANGE_LEVEL, DARKER_MIN_PIXELS, MIN_CHANGE, Pile, Settled
 from vision.deck.scale import TableScale
 
 MOTION_CARD = 0.04  # of a card's area moving (motion size) is movement, if less than motion_share of the view
@@ -93,6 +93,8 @@ class DealTracker:
     _mat_due: int = 0  # looks since the last search for the mat's markers
     _mat_wait: int = 1  # ... before the next one
     _backstop: Backstop = field(default_factory=Backstop)  # a card never passed over in silence
+    _stale: np.ndarray | None = None  # the last darker frame, when the next hand came over the pile in it
+    _hand_on: Settled | None = None  # the pile's state when a hand last moved in view
 
     def __post_init__(self) -> None:
         self._pile = Pile(self.model)
@@ -170,6 +172,23 @@ class DealTracker:
             return [] if look.mat else self._judged(look.frame, look.detail, None)
         self.darker_frames += 1
         dark = shrunk(image, self.detail_width, 3)
+        before = self._pile.settled[-1]
+        came = hand_came_over(look.detail, dark, before.where, self._pile.long_px(dark) ** 2 / CARD_ASPECT,
+                              level=DARKER_CHANGE_LEVEL, min_pixels=DARKER_MIN_PIXELS)
+        events = self._darker_look(look, image, dark, came)
+        stale, self._stale = before.darker is not None and before.darker is self._stale, dark if came else None
+        if stale and not any(e.kind != HAND for e in events) and self._pile.settled[-1] is before:
+            # (the last darker frame held the next hand, maybe its card in the air: a hand there
+            # "gone" is no hand now; the table is compared with the frame that asked instead)
+            kept, before.darker = before.darker, None
+            again = self._darker_look(look, image, dark, came)
+            if any(e.kind != HAND for e in again) or self._pile.settled[-1] is not before:
+                return again
+            before.darker = kept
+        return events
+
+    def _darker_look(self, look: _Look, image: np.ndarray, dark: np.ndarray, came: bool) -> list[DealEvent]:
+        """The look at the darker frame (``came``: the next hand came over the pile in it)."""
         if look.mat:
             self._pile.settled[0].darker = dark
             # (dealing started at once under the reflection: the first card, not named in the
@@ -179,6 +198,8 @@ class DealTracker:
             return self._came_between(look, image, dark)
         before = self._pile.settled[-1]
         events = self._judged(image, look.detail, dark, normal=look.frame)
+        if not events and self._pile.settled[-1] is before and came:
+            return self._spoiled(look, before)
         got = self._pile.settled[-1]
         if any(e.kind == COUNTED for e in events) and len(self._pile.settled) >= 2 and self._pile.settled[-2] is before \
                 and before.detail is not None and got.where is not None \
@@ -190,6 +211,20 @@ class DealTracker:
                 return again
             self._pile.settled[:], self._pile.uncertain, self._still = saved, uncertain, still
         return events  # (kept unless the card under it is named: an ask there is no better)
+
+    def _spoiled(self, look: _Look, before: Settled) -> list[DealEvent]:
+        """The next hand came over the pile in the darker frame (a brisk dealer's next card in
+        the air there) and the darker look saw nothing: the frame that asked is read as with no
+        darker frame. When that settles nothing yet a card came there unread since a hand last
+        moved (the pile's state is older than that hand: read in an earlier still spell)
+        (:func:`vision.deck.backstop.came_unread`), under the reflection, that the next one will
+        cover: it is asked to be moved (never passed over in silence)."""
+        events = [replace(e, earlier=True) for e in self._judged(look.frame, look.detail, None)]
+        if self._pile.settled[-1] is not before or before is not self._hand_on \
+                or not came_unread(self._pile, look.detail):
+            return events
+        self._still = 0
+        return [replace(e, earlier=True) for e in self._pile.unnamed(look.detail, None, None, None, glare=True)]
 
     def _came_between(self, look: _Look, image: np.ndarray, dark: np.ndarray) -> list[DealEvent]:
         """The next card already lies in the darker frame (a brisk dealer, no frame in flight):
@@ -247,6 +282,7 @@ class DealTracker:
             # one leaving the hand may still be in the air)
             if hand:
                 self._still, self._lit = 0, False
+                self._hand_on = self._pile.settled[-1] if self._pile.settled else None
                 self._dealt = self._dealt or (count > 0 and not self._pile.settled)  # (before the table lay still)
                 return []
             self._lit = True
