@@ -216,7 +216,7 @@ class Pile:
         # (the card on top now is the one under the last, and the table as it was before the
         # last card: that card was lifted off the pile again; not known under the reflection)
         if before is not None and (not found or under is None or iou(found[0].quad, under) > SAME_PLACE) \
-                and not self._veiled(detail, under, area) and cv2.countNonZero(changed(before).mask) < LIFTED * area:
+                and cv2.countNonZero(changed(before).mask) < LIFTED * area and not self._veiled(detail, under, area):
             gone = self.settled.pop()
             return [DealEvent(TAKEN_BACK, gone.card, frame_number=n)]
         below = found and found[0].new < NOT_NEW and (last.where is None or iou(found[0].quad, last.where) <= SAME_PLACE)

@@ -32,7 +32,8 @@ class StillPicture:
     of a dim table) falls by the square root of their number.
 
     >>> picture = StillPicture()
-    >>> frame = picture.add(frame, (300, 200, 420, 380))  # the frame, that region averaged
+    >>> picture.add(frame, (300, 200, 420, 380))  # that region of each frame summed
+    >>> averaged = picture.over(frame)  # the frame, that region averaged (once there are two)
     """
 
     def __init__(self) -> None:
@@ -40,17 +41,22 @@ class StillPicture:
         self.sum: np.ndarray | None = None
         self.count = 0
 
-    def add(self, frame: np.ndarray, region: tuple[int, int, int, int]) -> np.ndarray:
-        """``frame`` with the first region given (x0, y0, x1, y1, frame px) averaged over the
-        frames added so far."""
+    def add(self, frame: np.ndarray, region: tuple[int, int, int, int]) -> None:
+        """The first region given (x0, y0, x1, y1, frame px) of ``frame`` added to the sum."""
         if self.region is None:
             self.region = region
         x0, y0, x1, y1 = self.region
         crop = frame[y0:y1, x0:x1].astype(np.float32)
         self.sum = crop if self.sum is None else self.sum + crop
         self.count += 1
-        if self.count == 1:
-            return frame
+
+    def over(self, frame: np.ndarray) -> np.ndarray | None:
+        """``frame`` with the region averaged over the frames added so far; None until two
+        were (one alone is the frame itself). Built only when asked: most cards are named on
+        one frame, and a full frame's copy at every look would be spent for nothing."""
+        if self.count < 2:
+            return None
+        x0, y0, x1, y1 = self.region
         out = frame.copy()
         out[y0:y1, x0:x1] = np.clip(self.sum / self.count + 0.5, 0, 255).astype(np.uint8)
         return out

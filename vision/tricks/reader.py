@@ -284,9 +284,9 @@ class TrickReader:
         # held back for a 12 of its suit played before; at the last trick three cards are left)
         ruled_out = [p.card for p in self.hand.events]
         naming = self.namer.name(frame, seen.patch, ruled_out=ruled_out)
-        picture = seen.picture.add(frame, self.namer.region(frame, seen.patch))
-        if naming.card is None and picture is not frame:
-            # its frames lying still averaged: the camera's noise less, the same margins
+        seen.picture.add(frame, self.namer.region(frame, seen.patch))
+        picture = seen.picture.over(frame) if naming.card is None else None
+        if picture is not None:  # its frames lying still averaged: the camera's noise less, the same margins
             naming = self.namer.name(picture, seen.patch, ruled_out=ruled_out)
         seen.tries += 1
         card = naming.card
