@@ -11,9 +11,11 @@ themselves. Threads (camera, GPIO buttons) reach the UI only through ``self.to_u
 
 from __future__ import annotations
 
+import gc
 import importlib
 import logging
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 from kivy.app import App
@@ -78,6 +80,27 @@ class LazyScreenManager(ScreenManager):
             module = importlib.import_module(f"kiosk.ui.screens.{name}")
             self.add_widget(getattr(module, SCREEN_MODULES[name])(name=name, session=self._session, app=self._app))
         return super().get_screen(name)
+
+
+@contextmanager
+def no_sweep_while_dispatching():
+    """Collect dropped widgets first, and none while the block runs.
+
+    Kivy's dispatch holds on to the next observer before it calls the current one. A widget
+    collected by the cycle collector during the dispatch unbinds its kv rules, but the one
+    already held is still called, and writes to the widget that is gone: ``ReferenceError:
+    weakly-referenced object no longer exists`` (seen on a resize, after a screen dropped
+    some widgets). Collected before, a dropped widget's rules are unbound before the dispatch
+    starts; the collector is off only for the block.
+    """
+    gc.collect()
+    was_on = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_on:
+            gc.enable()
 
 
 class KioskApp(App):
@@ -227,7 +250,10 @@ class KioskApp(App):
 
     def _rescale(self, *args):
         w, h = Window.size
-        self.u = max(0.5, min(w, h) / 480.0)
+        u = max(0.5, min(w, h) / 480.0)
+        if u != self.u:
+            with no_sweep_while_dispatching():
+                self.u = u  # some 500 kv rules follow it
 
     # ------------------------------------------------------------------ navigation
     def _show(self) -> None:

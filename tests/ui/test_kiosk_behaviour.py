@@ -116,3 +116,47 @@ def test_enter_confirms_a_hand(kiosk):
     score_points(d, "B", 46)
     d.key(13)
     assert d.screen == "scoreboard" and d.app.session.state.totals == {"A": 0, "B": 10}
+
+
+
+
+def test_a_resize_writes_to_no_widget_that_a_collection_took_during_it(kiosk):
+    """The scale ``u`` that some 500 kv rules follow changes on a resize. Widgets a screen
+    dropped (the card grid, rebuilt when the window turns) wait for the cycle collector,
+    which any thread may run at any moment while it is on (the camera's, the screenshot
+    writer's). Here another thread runs it at the worst one: as Kivy calls a dropped label's
+    rule. Kivy then writes to the label that is gone: "ReferenceError: weakly-referenced
+    object no longer exists" (CI, once). The resize collects first, and not while it runs."""
+    import gc
+    import sys
+    import threading
+
+    from kiosk.ui.widgets import KLabel
+
+    d = kiosk.start()
+    dropped = []
+    for i in range(6):
+        label = KLabel(text=str(i))
+        label.cycle = label  # only the cycle collector frees it
+        dropped.append(label.proxy_ref)
+    ids = {id(p.__self__) for p in dropped}
+    del label
+    collections = []
+
+    def another_thread_collects_at_the_worst_moment(frame, event, arg):
+        if event == "call" and frame.f_code.co_name == "call_fn" and gc.isenabled():
+            if id(getattr(frame.f_locals["args"][0], "__self__", None)) in ids:
+                collector = threading.Thread(target=lambda: collections.append(gc.collect()))
+                collector.start()
+                collector.join()
+
+    sys.setprofile(another_thread_collects_at_the_worst_moment)
+    try:
+        d.resize((1280, 720))
+        d.resize((800, 480))
+    finally:
+        sys.setprofile(None)
+    assert d.app.u == 1.0 and collections == []
+    for proxy in dropped:  # collected before the scale changed
+        with pytest.raises(ReferenceError):
+            proxy.text
