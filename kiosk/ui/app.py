@@ -83,17 +83,15 @@ class LazyScreenManager(ScreenManager):
 
 
 @contextmanager
-def no_sweep_while_dispatching():
-    """Collect dropped widgets first, and none while the block runs.
+def no_collection_while_dispatching():
+    """No cycle collection, in any thread, while the block runs.
 
-    Kivy's dispatch holds on to the next observer before it calls the current one. A widget
-    collected by the cycle collector during the dispatch unbinds its kv rules, but the one
-    already held is still called, and writes to the widget that is gone: ``ReferenceError:
-    weakly-referenced object no longer exists`` (seen on a resize, after a screen dropped
-    some widgets). Collected before, a dropped widget's rules are unbound before the dispatch
-    starts; the collector is off only for the block.
+    Kivy's dispatch may call a kv rule of a widget that a collection took an instant before,
+    in this thread or another (the camera's, the screenshot writer's): it then writes to a
+    widget that is gone, ``ReferenceError: weakly-referenced object no longer exists`` (seen
+    on a resize). A dropped widget not yet collected is written to harmlessly, and collected
+    after. (A collection first would cost a second on a loaded heap.)
     """
-    gc.collect()
     was_on = gc.isenabled()
     gc.disable()
     try:
@@ -252,7 +250,7 @@ class KioskApp(App):
         w, h = Window.size
         u = max(0.5, min(w, h) / 480.0)
         if u != self.u:
-            with no_sweep_while_dispatching():
+            with no_collection_while_dispatching():
                 self.u = u  # some 500 kv rules follow it
 
     # ------------------------------------------------------------------ navigation
