@@ -150,6 +150,7 @@ class Driver:
         """Touch the centre of the button named ``action`` through the event loop."""
         if shot:
             self.shot()
+        self.pump(1)  # the screen as a person sees it: laid out, after what changed it
         widget = self.find(action)
         x, y = widget.to_window(*widget.center)
         self.touch_at(x, y)
