@@ -20,10 +20,11 @@ import numpy as np
 from kiosk.game.cards import Card
 from vision.deck.model import DeckModel, Naming
 from vision.deck.views import views_around
-from vision.tricks.zones import Patch, TableWatch
+from vision.tricks.zones import CARD_ASPECT, CARD_FILL, Patch, TableWatch
 
 REACH = 9  # warp px the outline may be off (views_around)
 AROUND = 16  # work px round a still card's patch its picture is averaged over
+PIECE_SHARE = 0.5  # of the change's outline a card's paper piece covers at least (a halo 1.2 times its sides: 0.7)
 
 
 class StillPicture:
@@ -98,11 +99,36 @@ class CardNamer:
         c = grown.mean(0)
         cv2.fillConvexPoly(inside, np.round(c + (grown - c) * 1.08).astype(np.int32), 1)
         _, paper = cv2.threshold(grey, 0, 1, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-        pts = np.column_stack(np.nonzero(paper & inside)[::-1]).astype(np.float32)
-        if len(pts) < 0.6 * cv2.contourArea(grown.astype(np.float32)):
+        paper &= inside
+        area = cv2.contourArea(grown.astype(np.float32))
+        pts = np.column_stack(np.nonzero(paper)[::-1]).astype(np.float32)
+        rect = cv2.minAreaRect(pts) if len(pts) >= 0.6 * area else self._paper_piece(paper, area)
+        if rect is None:
             return rough
-        rect = cv2.minAreaRect(pts)
-        if rect[1][0] * rect[1][1] > cv2.contourArea(grown.astype(np.float32)):
+        if rect[1][0] * rect[1][1] > area:
             return rough  # paper as bright as the table (a pale mat, marble): the table's, not a card's
         box = cv2.boxPoints(rect) + (x0, y0)
         return box.astype(np.float32)
+
+    def _paper_piece(self, paper: np.ndarray, area: float) -> tuple | None:
+        """The rotated rectangle of the card's paper when it fills less of the outline than
+        usual: the change's outline round a card on dark felt can be a halo wider than the
+        card (its colour against the felt's, smoothed), 1.2 times its sides, and the paper,
+        less its dark print, is then under 0.6 of it (1080p felt: the outline 20 px off, the
+        card scoring 0.35-0.55 where its true outline scores 0.9 and more). Taken only when
+        it is a card: the largest bright piece, its print filled in, card-shaped (as the
+        table watch's patches), filling its rectangle, at least ``PIECE_SHARE`` of the
+        outline and a card's size; anything else (Otsu cutting a reflection's spot, or
+        a neighbour's card joined to it) is no card's paper, and the outline stays."""
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(paper, connectivity=8)
+        if count < 2:
+            return None
+        k = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+        contours, _ = cv2.findContours((labels == k).view(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        contour = max(contours, key=cv2.contourArea)
+        rect = cv2.minAreaRect(contour)
+        long, short = max(rect[1]), max(min(rect[1]), 1.0)
+        low, high = (side / self.watch.scale for side in self.watch.long)
+        shaped = (CARD_ASPECT[0] <= long / short <= CARD_ASPECT[1] and low <= long <= high
+                  and cv2.contourArea(contour) >= CARD_FILL * long * short and long * short >= PIECE_SHARE * area)
+        return rect if shaped else None
