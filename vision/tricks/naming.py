@@ -20,10 +20,12 @@ import numpy as np
 from kiosk.game.cards import Card
 from vision.deck.model import DeckModel, Naming
 from vision.deck.views import views_around
-from vision.tricks.zones import Patch, TableWatch
+from vision.tricks.zones import CARD_ASPECT, CARD_FILL, Patch, TableWatch
 
 REACH = 9  # warp px the outline may be off (views_around)
 AROUND = 16  # work px round a still card's patch its picture is averaged over
+SHRUNK = (0.88, 0.91, 0.94, 0.97, 1.0, 1.03)  # the outline's scales looked at when it named no card
+PIECE_SHARE = 0.5  # of the change's outline a card's paper piece covers at least (a halo 1.2 times its sides: 0.7)
 
 
 class StillPicture:
@@ -76,7 +78,18 @@ class CardNamer:
     def name(self, frame: np.ndarray, patch: Patch, *, ruled_out: Collection[Card]) -> Naming:
         """The deck's naming of the card in ``patch`` (``ruled_out``: the cards that cannot
         lie there, as rivals only)."""
-        return self.model.identify(views_around(frame, self.outline(frame, patch), reach=REACH), ruled_out=ruled_out)
+        outline = self.outline(frame, patch)
+        naming = self.model.identify(views_around(frame, outline, reach=REACH), ruled_out=ruled_out)
+        if naming.card is not None:
+            return naming
+        # The change's outline is never smaller than the card, often larger: on a table as
+        # bright as the paper (marble, a pale mat) it cannot be tightened to the paper, and
+        # its halo (the card's colour smoothed, its shadow) leaves it 5-10 % too large on
+        # each side (406: 9E scoring 0.37-0.42 on it, 0.82-0.85 on its true outline). Looked
+        # at again down to that much smaller too, every card at its own best alignment as
+        # before (the same floor and margins).
+        again = self.model.identify(views_around(frame, outline, reach=REACH, scales=SHRUNK), ruled_out=ruled_out)
+        return again if again.card is not None else naming
 
     def region(self, frame: np.ndarray, patch: Patch) -> tuple[int, int, int, int]:
         """Where the card in ``patch`` lies in the full frame, with room round it (x0, y0, x1, y1)."""
@@ -98,11 +111,36 @@ class CardNamer:
         c = grown.mean(0)
         cv2.fillConvexPoly(inside, np.round(c + (grown - c) * 1.08).astype(np.int32), 1)
         _, paper = cv2.threshold(grey, 0, 1, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-        pts = np.column_stack(np.nonzero(paper & inside)[::-1]).astype(np.float32)
-        if len(pts) < 0.6 * cv2.contourArea(grown.astype(np.float32)):
+        paper &= inside
+        area = cv2.contourArea(grown.astype(np.float32))
+        pts = np.column_stack(np.nonzero(paper)[::-1]).astype(np.float32)
+        rect = cv2.minAreaRect(pts) if len(pts) >= 0.6 * area else self._paper_piece(paper, area)
+        if rect is None:
             return rough
-        rect = cv2.minAreaRect(pts)
-        if rect[1][0] * rect[1][1] > cv2.contourArea(grown.astype(np.float32)):
+        if rect[1][0] * rect[1][1] > area:
             return rough  # paper as bright as the table (a pale mat, marble): the table's, not a card's
         box = cv2.boxPoints(rect) + (x0, y0)
         return box.astype(np.float32)
+
+    def _paper_piece(self, paper: np.ndarray, area: float) -> tuple | None:
+        """The rotated rectangle of the card's paper when it fills less of the outline than
+        usual: the change's outline round a card on dark felt can be a halo wider than the
+        card (its colour against the felt's, smoothed), 1.2 times its sides, and the paper,
+        less its dark print, is then under 0.6 of it (1080p felt: the outline 20 px off, the
+        card scoring 0.35-0.55 where its true outline scores 0.9 and more). Taken only when
+        it is a card: the largest bright piece, its print filled in, card-shaped (as the
+        table watch's patches), filling its rectangle, at least ``PIECE_SHARE`` of the
+        outline and a card's size; anything else (Otsu cutting a reflection's spot, or
+        a neighbour's card joined to it) is no card's paper, and the outline stays."""
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(paper, connectivity=8)
+        if count < 2:
+            return None
+        k = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+        contours, _ = cv2.findContours((labels == k).view(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        contour = max(contours, key=cv2.contourArea)
+        rect = cv2.minAreaRect(contour)
+        long, short = max(rect[1]), max(min(rect[1]), 1.0)
+        low, high = (side / self.watch.scale for side in self.watch.long)
+        shaped = (CARD_ASPECT[0] <= long / short <= CARD_ASPECT[1] and low <= long <= high
+                  and cv2.contourArea(contour) >= CARD_FILL * long * short and long * short >= PIECE_SHARE * area)
+        return rect if shaped else None
