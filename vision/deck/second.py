@@ -18,19 +18,13 @@ MIN_NEW_SECOND = 0.12  # of a second card's perimeter on NEW edges (a card below
 MIN_SUPPORT_SECOND = 0.55  # of its perimeter on edges (the card on top hides some of it)
 MIN_NEW_VISIBLE = 0.4  # of its sides in view (outside the card on top) on NEW edges: a card under it, not a ghost
 GHOST_DEG, GHOST_IOU = 4.0, 0.15  # a second outline this parallel to the top card and over it: maybe its ghost
-ON_THE_LAST = 0.75  # overlap with the last card's outline: that card found again ...
-LAST_KEPT = 0.2  # ... when less of its print in view than this changed (a card squared on it changes it)
 
 
 def second_card(current: np.ndarray, reference: np.ndarray, changed: np.ndarray, top: Outline,
-                long_px: float, *, level: float, aspect: float, sizes: tuple[float, ...] = SIZES,
-                last: np.ndarray | None = None) -> Outline | None:
+                long_px: float, *, level: float, aspect: float, sizes: tuple[float, ...] = SIZES) -> Outline | None:
     """Another card's outline, new and apart from ``top`` (two cards dealt at once), or None.
     Only where the table changed outside the top card is looked at: a shadow, a reflection
-    or a strip of the card below uncovered has no new outline of a card's size. ``last``: the
-    outline of the card read last (the one ``top`` was dealt on): a second outline lying where
-    it lies, its sides in view old and its print in view unchanged, is that card found again
-    (the new card's edges and shadow beside its old sides), not a card dealt with the top one."""
+    or a strip of the card below uncovered has no new outline of a card's size."""
     short = long_px / aspect
     k = max(3, int(0.12 * short)) | 1
     disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
@@ -49,23 +43,12 @@ def second_card(current: np.ndarray, reference: np.ndarray, changed: np.ndarray,
     other = found[0]
     if other.support < MIN_SUPPORT_SECOND or other.new < MIN_NEW_SECOND or iou(other.quad, top.quad) > 0.5:
         return None
-    if last is not None and iou(other.quad, last) > ON_THE_LAST and _changed_in(changed, other.quad, top.quad) < LAST_KEPT \
-            and visible_new(current, reference, other.quad, top.quad, level) < MIN_NEW_VISIBLE:
-        return None
     # (edges inside the new top card are all new, its print too: a rectangle shifted along
     # it, parallel, gets its "new" sides there; a card under it shows new sides in view)
     if _turned(other.quad, top.quad) < GHOST_DEG and iou(other.quad, top.quad) > GHOST_IOU \
             and visible_new(current, reference, other.quad, top.quad, level) < MIN_NEW_VISIBLE:
         return None
     return other
-
-
-def _changed_in(changed: np.ndarray, quad: np.ndarray, over: np.ndarray) -> float:
-    """The share of ``quad``'s area outside ``over`` (the card on top) where the table changed."""
-    inside = np.zeros_like(changed)
-    cv2.fillPoly(inside, [np.round(quad).astype(np.int32)], 255)
-    cv2.fillPoly(inside, [np.round(over).astype(np.int32)], 0)
-    return cv2.countNonZero(cv2.bitwise_and(changed, inside)) / max(cv2.countNonZero(inside), 1)
 
 
 def _turned(a: np.ndarray, b: np.ndarray) -> float:
