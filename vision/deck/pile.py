@@ -238,8 +238,8 @@ class Pile:
             return [DealEvent(HAND, frame_number=n)]
         if last.where is not None and iou(top.quad, last.where) > (SAME_PLACE if top.new < NOT_NEW else SAME_CARD):
             return self._looked_again(frame, detail, top, change, dark, normal, area)
-        if second_card(seen, change.reference, change.mask, top, long_px, level=change.edge, aspect=CARD_ASPECT,
-                       sizes=self.sizes(), last=last.where if last.card is not None else None) is not None:
+        if second_card(seen, change.reference, change.mask, top, long_px, level=change.edge,
+                       aspect=CARD_ASPECT, sizes=self.sizes()) is not None:
             if last.pending:
                 self.settled.pop()
             self.push(detail, None, pending=True, darker=dark, where=top.quad)
