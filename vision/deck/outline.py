@@ -42,6 +42,7 @@ class Outline:
     support: float  # share of the perimeter on an edge of the current frame
     new: float  # share of the perimeter on an edge that is not in the reference
     long: float  # its long side (detail px)
+    straight: np.ndarray | None = None  # turned to fit its sides (:data:`TURNS`): the rectangle found before it
 
     @property
     def centre(self) -> np.ndarray:
@@ -236,6 +237,7 @@ def find_outlines(current: np.ndarray, reference: np.ndarray | None, changed: np
     cv2.fillPoly(near, [np.round(rough).astype(np.int32)], 1)
     fine = _search(cur[gy0:gy1, gx0:gx1], None if ref is None else ref[gy0:gy1, gx0:gx1],
                    near[gy0:gy1, gx0:gx1], [ang], [(a, b)], level)
+    straight = None
     if fine is not None and fine[1] < SURE and turns:
         # (under a moving reflection or a shadow the patch's strongest directions may be the
         # light's or the pile's, and the card's own sides, washed out in part, too short for
@@ -247,11 +249,13 @@ def find_outlines(current: np.ndarray, reference: np.ndarray | None, changed: np
         turned = _search(cur[ty0:ty1, tx0:tx1], None if ref is None else ref[ty0:ty1, tx0:tx1],
                          near[ty0:ty1, tx0:tx1], [ang + d for d in turns], [(a, b)], level)
         if turned is not None and turned[0] > fine[0] + TURN_GAIN:
+            if fine[1] >= MIN_SUPPORT:  # (the card may still be named surer at it)
+                straight = (_corners(fine) + np.float32([x0 + gx0, y0 + gy0])).astype(np.float32)
             fine, gx0, gy0 = turned, tx0, ty0
     if fine is None or fine[1] < MIN_SUPPORT:
         return []
     quad = _corners(fine) + np.float32([x0 + gx0, y0 + gy0])
-    return [Outline(quad.astype(np.float32), fine[1], fine[2], float(max(a, b)))]
+    return [Outline(quad.astype(np.float32), fine[1], fine[2], float(max(a, b)), straight)]
 
 
 def _where(changed: np.ndarray, long_px: float, aspect: float) -> tuple[int, int, int, int] | None:
@@ -356,7 +360,8 @@ def card_in_view(detail: np.ndarray, long_px: float, *, level: float, aspect: fl
                           aspect=aspect, sizes=sizes, directions=6)
     if not found:
         return None
-    return Outline(found[0].quad * 2, found[0].support, found[0].new, found[0].long * 2)
+    straight = None if found[0].straight is None else found[0].straight * 2
+    return Outline(found[0].quad * 2, found[0].support, found[0].new, found[0].long * 2, straight)
 
 
 def iou(a: np.ndarray, b: np.ndarray) -> float:

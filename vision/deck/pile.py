@@ -299,6 +299,13 @@ class Pile:
         quad = where * (frame.shape[1] / detail.shape[1])
         views = views_around(frame, quad)
         naming = naming if naming is not None else self.model.identify(views)
+        if naming.card is None and top.straight is not None:
+            # (the outline was turned where its sides barely hold: the card may be named at the
+            # rectangle found before it turned, when not at the turned one)
+            at = views_around(frame, top.straight * (frame.shape[1] / detail.shape[1]))
+            straight = self.model.identify(at)
+            if straight.card is not None:
+                views, naming, where = at, straight, top.straight
         if naming.card is None and normal is not None:
             # The darker frame is noisier: a card the reflection only grazes may still be
             # named, with its own margins, in the frame at the normal exposure (a narrower

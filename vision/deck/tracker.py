@@ -233,7 +233,10 @@ class DealTracker:
         in the darker frame, against it."""
         top = self._pile.settled[-1]
         under = self._judged(look.frame, look.detail, None)
-        if self._pile.settled[-1] is top and not any(e.kind == HAND for e in under):
+        if self._pile.settled[-1] is top and not any(e.kind == HAND for e in under) \
+                and came_unread(self._pile, look.detail):
+            # (only a card that came since the pile's last state and was not read: with none,
+            # the card under the new one is the last one read, counted or asked about already)
             under += self._pile.unnamed(look.detail, None, None, None, glare=False)
         under = [replace(e, earlier=True) for e in under]
         new = self._judged(image, look.detail, dark)  # (not named again in the frame that asked: it shows the card under)
