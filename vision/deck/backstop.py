@@ -43,19 +43,28 @@ class Backstop:
     _spell: int = 0  # still frames in the current spell
     _moved: bool = False  # movement came since ``_before``
     _checked: bool = False
+    _cut: bool = False  # a look in this still spell answered "a hand is there" (its card not read yet)
 
     def hand(self) -> None:
         """The tracker answered "a hand is there": it looks again once the hand keeps still."""
-        self._spell = 0
+        self._spell, self._cut = 0, True
+
+    def said(self, top: object) -> None:
+        """The backstop's own ask was made (``top``: the pile's state after it): not the tracker
+        speaking about what comes next (the next card's landing is an episode of its own)."""
+        self._top = top
 
     def step(self, frame: np.ndarray, moved: bool, top: object, still_frames: int) -> tuple | None:
         self._spoke |= top is not self._top
         self._top = top
         if moved:
-            due = self._due() if self._spell >= still_frames else None
-            if self._spell >= still_frames or self._before is None:
+            # (a card landed in the spell: it lay still for a look, or a look at it answered
+            # "hand" and the next movement came before the look again; each is an episode)
+            landed = self._spell >= still_frames or self._cut
+            due = self._due() if landed else None
+            if landed or self._before is None:
                 self._before, self._spoke, self._checked = self._after, False, False
-            self._moved, self._spell = True, 0
+            self._moved, self._spell, self._cut = True, 0, False
             return due
         self._spell += 1
         self._after = frame

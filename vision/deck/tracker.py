@@ -255,8 +255,11 @@ class DealTracker:
         if due is None or events or top is None or self._wanted is not None:
             return events  # (:mod:`vision.deck.backstop`: a card that came is never passed over in silence)
         before, after = (shrunk(f, self.detail_width, 3) for f in due)
-        new = unsaid(before, after, pile, self._pile.long_px(after))  # (a hand passed, the light changed: not new)
-        return self._pile.unnamed(after, None, None, None, glare=False) if new else events
+        if not unsaid(before, after, pile, self._pile.long_px(after)):
+            return events  # (a hand passed, the light changed: not new)
+        asked = self._pile.unnamed(after, None, None, None, glare=False)
+        self._backstop.said(self._pile.settled[-1])
+        return asked
 
     def _read(self, frame: np.ndarray, pile: np.ndarray | None) -> list[DealEvent]:
         self._pile.frame += 1
