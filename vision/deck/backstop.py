@@ -2,8 +2,10 @@
 
 The tracker (:mod:`vision.deck.tracker`) may say nothing about a card that came: a still
 spell that a lingering hand or a far-swaying reflection fills, or a look whose darker frame
-finds no change. So each spell of movement near the pile is an episode: the table in the
-last still frame before it against the table once it lies still again. When the tracker
+finds no change. So each card landing is an episode: the table in the last still frame
+before the movement against the table once it lies still again (a still spell long enough
+for a look; or one whose look answered "a hand is there", a resting hand at the view's edge,
+cut short by the next movement before the look again: a card landed all the same). When the tracker
 said nothing in that still spell (no card, no ask: the pile's last state is the one it had
 before the movement) up to the next movement, or for ``WAIT`` frames past its look, and the
 pile's region brought new edges (:func:`vision.deck.outline.new_edge_share`, exposures
