@@ -378,3 +378,22 @@ def test_a_card_a_lingering_hand_kept_unread_is_asked_about_before_the_next_land
     asked = {i for i, kind, _ in told if kind in ASK_KINDS}
     assert all(seq.truth[i] == code for i, kind, code in told if kind == COUNTED), told
     assert 8 in asked and {7, 9} <= counted | asked, told
+
+
+def test_the_last_card_a_lingering_hand_kept_unread_is_asked_about_when_dealing_is_done():
+    """40006's last card (1C; 720p, gain 6.1, a reflection of 1.6, the dealer's hand lingering at
+    0.96 of a card), read from its 9th card (9C, read as dealt at once; only the last four learnt):
+    the look at 1C answered "a hand is there" (the resting hand moved), the hand stayed by the
+    pile to the end, and "Fet" found no card's outline: 1C passed over in silence. "Fet" ends the
+    last card's landing as the next movement would: the backstop asks about it."""
+    seq = deal_sequence(40006, realistic_nuisances(np.random.default_rng([40006, 1])), resolution="720p",
+                        cards=12, deck_style="moderna")
+    tracker = DealTracker(realdeck.learnt("moderna", tuple(sorted(seq.truth[8:]))), darker_scale=DARKER_SCALE)
+    told = []
+    for n, events in _with_darker(tracker, seq, start=60):
+        told += [(seq.frame_truth[n].top_index, e.kind, e.card.code if e.card else None)
+                 for e in events if e.kind != DARKER]
+    told += [(seq.frame_truth[-1].top_index, e.kind, None) for e in tracker.finish()]
+    assert seq.truth[8:] == ["9C", "3E", "5C", "1C"], seq.truth
+    assert all(seq.truth[i] == code for i, kind, code in told if kind == COUNTED), told
+    assert 11 in {i for i, kind, _ in told if kind in ASK_KINDS + (COUNTED,)}, told

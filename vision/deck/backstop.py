@@ -74,6 +74,15 @@ class Backstop:
             self._before = frame
         return self._due() if self._spell == still_frames + WAIT else None
 
+    def end(self, frame: np.ndarray, top: object) -> tuple | None:
+        """Dealing is declared done ("Fet"): the last card's landing ends its episode now (a
+        hand lingering by the pile may have kept it from lying still for a look, or its look
+        answered "hand"): the two frames to compare when the tracker said nothing since the
+        movement, else None."""
+        self._spoke |= top is not self._top
+        self._top, self._after = top, frame
+        return self._due()
+
     def _due(self) -> tuple | None:
         if not self._moved or self._checked or self._spoke or self._before is None or self._after is None:
             return None
