@@ -47,9 +47,11 @@ class Backstop:
     _checked: bool = False
     _cut: bool = False  # a look in this still spell answered "a hand is there" (its card not read yet)
 
-    def hand(self) -> None:
-        """The tracker answered "a hand is there": it looks again once the hand keeps still."""
-        self._spell, self._cut = 0, True
+    def hand(self, *, apart: bool) -> None:
+        """The tracker answered "a hand is there": it looks again once the hand keeps still.
+        ``apart``: the hand lingers at the view's edge apart from the pile (a resting hand that
+        moved), not over it: the card may lie there unread, its look cut short."""
+        self._spell, self._cut = 0, apart
 
     def said(self, top: object) -> None:
         """The backstop's own ask was made (``top``: the pile's state after it): not the tracker

@@ -257,7 +257,7 @@ class DealTracker:
         pile = next((s.where for s in reversed(self._pile.settled) if s.where is not None), None)
         events = self._read(frame, pile)
         top = self._pile.settled[-1] if self._pile.settled else None
-        due = self._backstop.hand() if any(e.kind == HAND for e in events) else \
+        due = self._backstop.hand(apart=self._pile.restless) if any(e.kind == HAND for e in events) else \
             self._backstop.step(frame, self._still == 0, top, self.still_frames)
         if due is None or events or top is None or self._wanted is not None:
             return events  # (:mod:`vision.deck.backstop`: a card that came is never passed over in silence)
