@@ -358,3 +358,46 @@ def test_a_card_whose_darker_frame_holds_the_next_hand_is_never_passed_over():
         assert all(seq.truth[i] == code for i, code in counted), (seed, told, seq.truth)
         assert sorted({i for i, kind, _ in told if kind in ASK_KINDS}) == asked, (seed, told)
         assert sorted(i for i, _ in counted) == [i for i in range(4) if i not in asked], (seed, told, seq.truth)
+
+
+def test_a_card_a_lingering_hand_kept_unread_is_asked_about_before_the_next_lands():
+    """37001's camera (1080p, gain 6.6, the dealer's hand resting at the view's edge), read from
+    its 8th card (4E, read as dealt at once; only 4E, 3E and 3C learnt). 3E's look answered "a
+    hand is there" (the resting hand moved since 4E, no outline found), which cuts the still
+    spell: the next card came a frame later, no look again, and the backstop's episode ran on into 3C's, counted: 3E passed
+    over in silence. A look answered "hand" and the next movement before the look again: a card
+    landed, its own episode; the backstop's ask about it is not the tracker speaking about 3C (with
+    the bench's models 3C is then counted at 55; here the window ends at 3C's first look)."""
+    seq = deal_sequence(37001, realistic_nuisances(np.random.default_rng([37001, 1])), resolution="1080p",
+                        cards=12, deck_style=STYLE)
+    tracker = DealTracker(realdeck.learnt(STYLE, tuple(sorted(seq.truth[7:10]))), darker_scale=DARKER_SCALE)
+    told = []
+    for n, events in _with_darker(tracker, seq, start=40):
+        told += [(seq.frame_truth[n].top_index, e.kind, e.card.code if e.card else None)
+                 for e in events if e.kind != DARKER]
+        if n >= 55:
+            break
+    assert seq.truth[7:10] == ["4E", "3E", "3C"], seq.truth
+    counted = {i for i, kind, _ in told if kind == COUNTED}
+    asked = {i for i, kind, _ in told if kind in ASK_KINDS}
+    assert all(seq.truth[i] == code for i, kind, code in told if kind == COUNTED), told
+    assert 8 in asked and 7 in counted, told  # (main: [(7, counted 4E), (8, hand)], 3E silent)
+
+
+def test_the_last_card_a_lingering_hand_kept_unread_is_asked_about_when_dealing_is_done():
+    """40006's last card (1C; 720p, gain 6.1, a reflection of 1.6, the dealer's hand lingering at
+    0.96 of a card), read from its 9th card (9C, read as dealt at once; only the last four learnt):
+    the look at 1C answered "a hand is there" (the resting hand moved), the hand stayed by the
+    pile to the end, and "Fet" found no card's outline: 1C passed over in silence. "Fet" ends the
+    last card's landing as the next movement would: the backstop asks about it."""
+    seq = deal_sequence(40006, realistic_nuisances(np.random.default_rng([40006, 1])), resolution="720p",
+                        cards=12, deck_style="moderna")
+    tracker = DealTracker(realdeck.learnt("moderna", tuple(sorted(seq.truth[8:]))), darker_scale=DARKER_SCALE)
+    told = []
+    for n, events in _with_darker(tracker, seq, start=60):
+        told += [(seq.frame_truth[n].top_index, e.kind, e.card.code if e.card else None)
+                 for e in events if e.kind != DARKER]
+    told += [(seq.frame_truth[-1].top_index, e.kind, None) for e in tracker.finish()]
+    assert seq.truth[8:] == ["9C", "3E", "5C", "1C"], seq.truth
+    assert all(seq.truth[i] == code for i, kind, code in told if kind == COUNTED), told
+    assert 11 in {i for i, kind, _ in told if kind in ASK_KINDS + (COUNTED,)}, told

@@ -2,8 +2,10 @@
 
 The tracker (:mod:`vision.deck.tracker`) may say nothing about a card that came: a still
 spell that a lingering hand or a far-swaying reflection fills, or a look whose darker frame
-finds no change. So each spell of movement near the pile is an episode: the table in the
-last still frame before it against the table once it lies still again. When the tracker
+finds no change. So each card landing is an episode: the table in the last still frame
+before the movement against the table once it lies still again (a still spell long enough
+for a look; or one whose look answered "a hand is there", a resting hand at the view's edge,
+cut short by the next movement before the look again: a card landed all the same). When the tracker
 said nothing in that still spell (no card, no ask: the pile's last state is the one it had
 before the movement) up to the next movement, or for ``WAIT`` frames past its look, and the
 pile's region brought new edges (:func:`vision.deck.outline.new_edge_share`, exposures
@@ -43,25 +45,45 @@ class Backstop:
     _spell: int = 0  # still frames in the current spell
     _moved: bool = False  # movement came since ``_before``
     _checked: bool = False
+    _cut: bool = False  # a look in this still spell answered "a hand is there" (its card not read yet)
 
-    def hand(self) -> None:
-        """The tracker answered "a hand is there": it looks again once the hand keeps still."""
-        self._spell = 0
+    def hand(self, *, apart: bool) -> None:
+        """The tracker answered "a hand is there": it looks again once the hand keeps still.
+        ``apart``: the hand lingers at the view's edge apart from the pile (a resting hand that
+        moved), not over it: the card may lie there unread, its look cut short."""
+        self._spell, self._cut = 0, apart
+
+    def said(self, top: object) -> None:
+        """The backstop's own ask was made (``top``: the pile's state after it): not the tracker
+        speaking about what comes next (the next card's landing is an episode of its own)."""
+        self._top = top
 
     def step(self, frame: np.ndarray, moved: bool, top: object, still_frames: int) -> tuple | None:
         self._spoke |= top is not self._top
         self._top = top
         if moved:
-            due = self._due() if self._spell >= still_frames else None
-            if self._spell >= still_frames or self._before is None:
+            # (a card landed in the spell: it lay still for a look, or a look at it answered
+            # "hand" and the next movement came before the look again; each is an episode)
+            landed = self._spell >= still_frames or self._cut
+            due = self._due() if landed else None
+            if landed or self._before is None:
                 self._before, self._spoke, self._checked = self._after, False, False
-            self._moved, self._spell = True, 0
+            self._moved, self._spell, self._cut = True, 0, False
             return due
         self._spell += 1
         self._after = frame
         if self._before is None:
             self._before = frame
         return self._due() if self._spell == still_frames + WAIT else None
+
+    def end(self, frame: np.ndarray, top: object) -> tuple | None:
+        """Dealing is declared done ("Fet"): the last card's landing ends its episode now (a
+        hand lingering by the pile may have kept it from lying still for a look, or its look
+        answered "hand"): the two frames to compare when the tracker said nothing since the
+        movement, else None."""
+        self._spoke |= top is not self._top
+        self._top, self._after = top, frame
+        return self._due()
 
     def _due(self) -> tuple | None:
         if not self._moved or self._checked or self._spoke or self._before is None or self._after is None:

@@ -215,7 +215,7 @@ class Pile:
         under = self.settled[-2].where if before is not None else None  # the card under the last
         # (the card on top now is the one under the last, and the table as it was before the
         # last card: that card was lifted off the pile again; not known under the reflection)
-        if before is not None and (not found or under is None or iou(found[0].quad, under) > SAME_PLACE) \
+        if before is not None and self._shows_under(found, under) \
                 and cv2.countNonZero(changed(before).mask) < LIFTED * area and not self._veiled(detail, under, area):
             gone = self.settled.pop()
             return [DealEvent(TAKEN_BACK, gone.card, frame_number=n)]
@@ -251,6 +251,17 @@ class Pile:
                 return self.unnamed(detail, dark, None, naming, glare=dark is not None)
             return self.name(frame, detail, top, dark, normal, naming=naming)
         return self.name(frame, detail, top, dark, normal)
+
+    @staticmethod
+    def _shows_under(found: list[Outline], under: np.ndarray | None) -> bool:
+        """Whether what lies on top is the card under the last one, as a card lifted off leaves
+        it: that card's outline found again where it lay. With no outline known under the last
+        card (the bare table, or a card asked about unseen), no other card's outline on top
+        is needed. No outline found where one lay is no lift: under the lamp's reflection a
+        card's sides wash out, and a card dealt there since leaves the table much as before."""
+        if under is None:
+            return True
+        return bool(found) and iou(found[0].quad, under) > SAME_PLACE
 
     def _veiled(self, detail: np.ndarray, under: np.ndarray | None, area: float) -> bool:
         """Whether the lamp's reflection clips the picture over the pile (the last card's and

@@ -143,23 +143,30 @@ class DealTracker:
         events = self.feed_darker(self._wanted, None) if self._wanted is not None else []
         if self._prior is None or not self._pile.settled or self._pile.settled[-1].detail is None:
             return events  # (the table under the pile never lay still: nothing to read it against)
+        events += self._last_look()
+        if any(e.kind in (COUNTED, ALREADY) + ASK_KINDS for e in events):
+            return events
+        return events + self._backstopped(self._backstop.end(self._prior, self._pile.settled[-1]))
+
+    def _last_look(self) -> list[DealEvent]:
+        """"Fet"'s look at the latest frame (:meth:`finish`)."""
         pile = next((s.where for s in reversed(self._pile.settled) if s.where is not None), None)
         small = shrunk(self._prior, self.motion_width, 5)
         if self._looked is not None and not self._came_since_look(small, pile):
-            return events  # (looked at already, nothing came since: a card taken back by hand stays forgotten)
+            return []  # (looked at already, nothing came since: a card taken back by hand stays forgotten)
         self._looked = small
         detail = shrunk(self._prior, self.detail_width, 3)
         change = compare(self._pile.settled[-1].detail, detail, floor=CHANGE_LEVEL)
         long_px = self._pile.long_px(detail)
         if cv2.countNonZero(change.mask) < MIN_CHANGE * long_px * long_px / CARD_ASPECT:
-            return events
+            return []
         found = self._pile.find(detail, change, long_px)
         if not found:
-            return events  # (only a card's outline is read now: a lingering hand's twitch is no card)
+            return []  # (only a card's outline is read now: a lingering hand's twitch is no card)
         self._pile.before = None  # (no frame after it: what lies there now is what was dealt)
         self._pile.unsteady = self._pile.restless = False
         self._still = 0
-        return events + self._judged(self._prior, detail, None, change)
+        return self._judged(self._prior, detail, None, change)
 
     def feed_darker(self, request: DarkerRequest, image: np.ndarray | None) -> list[DealEvent]:
         """The answer to a :data:`DARKER` event: ``image`` is the table at
@@ -253,13 +260,24 @@ class DealTracker:
         pile = next((s.where for s in reversed(self._pile.settled) if s.where is not None), None)
         events = self._read(frame, pile)
         top = self._pile.settled[-1] if self._pile.settled else None
-        due = self._backstop.hand() if any(e.kind == HAND for e in events) else \
+        due = self._backstop.hand(apart=self._pile.restless) if any(e.kind == HAND for e in events) else \
             self._backstop.step(frame, self._still == 0, top, self.still_frames)
         if due is None or events or top is None or self._wanted is not None:
             return events  # (:mod:`vision.deck.backstop`: a card that came is never passed over in silence)
+        return self._backstopped(due)
+
+    def _backstopped(self, due: tuple | None) -> list[DealEvent]:
+        """The backstop's check (:mod:`vision.deck.backstop`): the card asked about when the pile's
+        region gained new edges since before the movement and nothing was said."""
+        if due is None:
+            return []
+        pile = next((s.where for s in reversed(self._pile.settled) if s.where is not None), None)
         before, after = (shrunk(f, self.detail_width, 3) for f in due)
-        new = unsaid(before, after, pile, self._pile.long_px(after))  # (a hand passed, the light changed: not new)
-        return self._pile.unnamed(after, None, None, None, glare=False) if new else events
+        if not unsaid(before, after, pile, self._pile.long_px(after)):
+            return []  # (a hand passed, the light changed: not new)
+        asked = self._pile.unnamed(after, None, None, None, glare=False)
+        self._backstop.said(self._pile.settled[-1])
+        return asked
 
     def _read(self, frame: np.ndarray, pile: np.ndarray | None) -> list[DealEvent]:
         self._pile.frame += 1
