@@ -97,3 +97,25 @@ def test_a_resting_hand_twitching_by_the_pile_lingers_and_the_dealing_hand_does_
     assert movement(steps[22, 23], pile, tracker_long, linger=RESTING) == (0, False, True)
     dealing = movement(steps[24, 25], pile, tracker_long, linger=RESTING)
     assert dealing[1] and dealing[0] > 900
+
+
+def test_the_same_two_frames_are_compared_once_and_another_frame_afresh():
+    """A look asks the same comparison of the same two frames more than once (vision.deck.recent):
+    the second answer is the first one; a frame that is another object, even of equal pixels
+    or changed from a copy, is compared afresh, and a frame pushed out of the last few too."""
+    from vision.deck.exposure import compare
+    before = _table()
+    after = before.copy()
+    cv2.rectangle(after, (60, 40), (92, 61), (235, 235, 235), -1)  # a card came
+    first = compare(before, after, floor=18)
+    assert compare(before, after, floor=18) is first
+    assert cv2.countNonZero(first.mask) > 400
+    again = compare(before.copy(), after, floor=18)  # (equal pixels, another frame)
+    assert again is not first and np.array_equal(again.mask, first.mask)
+    assert compare(before, after, floor=18, min_pixels=6) is not first  # (other options)
+    moved = after.copy()
+    cv2.rectangle(moved, (200, 40), (232, 61), (235, 235, 235), -1)  # and a second one
+    assert cv2.countNonZero(compare(before, moved, floor=18).mask) > cv2.countNonZero(first.mask) + 400
+    for _ in range(4):  # four other comparisons push the first out
+        compare(before.copy(), after, floor=18)
+    assert compare(before, after, floor=18) is not first

@@ -19,12 +19,14 @@ import cv2
 import numpy as np
 
 from vision.deck.locate import change_mask, channel_max
+from vision.deck.recent import recent
 
 NOISE_K = 4.5  # x the median difference: above the noise of two frames
 EDGE_K = 0.8  # an edge's step per pixel over the median difference
 MIN_EDGE = 3.0
 LOW, HIGH = 24, 240  # levels a ratio is measured between (noise below, clipping above)
 MAX_GAIN = 1.5
+RECENT = 4  # comparisons remembered (vision.deck.recent): a look asks the same one again
 
 
 @dataclass(frozen=True)
@@ -37,6 +39,7 @@ class Change:
     reference: np.ndarray  # the reference at the current frame's exposure
 
 
+@recent(RECENT)
 def gain_matched(reference: np.ndarray, current: np.ndarray) -> np.ndarray:
     """``reference`` (BGR uint8) at ``current``'s exposure: one robust gain per channel."""
     gains = np.ones(3)
@@ -51,6 +54,7 @@ def gain_matched(reference: np.ndarray, current: np.ndarray) -> np.ndarray:
     return cv2.transform(reference, np.diag(gains))
 
 
+@recent(RECENT)
 def noise_of(reference: np.ndarray, current: np.ndarray) -> float:
     """The median difference of the brightest channel between two frames of one exposure."""
     d = channel_max(cv2.absdiff(reference[::2, ::2], current[::2, ::2]))
@@ -60,6 +64,7 @@ def noise_of(reference: np.ndarray, current: np.ndarray) -> float:
     return (int(np.searchsorted(below, (n - 1) // 2, side="right")) + int(np.searchsorted(below, n // 2, side="right"))) / 2
 
 
+@recent(RECENT)
 def compare(reference: np.ndarray, current: np.ndarray, *, floor: float, min_pixels: int = 6) -> Change:
     """Where ``current`` differs from ``reference`` by more than the light and the noise."""
     ref = gain_matched(reference, current)

@@ -23,6 +23,7 @@ import numpy as np
 
 from vision.deck.exposure import NOISE_K, gain_matched
 from vision.deck.locate import CARD_ASPECT, channel_max
+from vision.deck.recent import recent
 
 MOTION_LEVEL = 16  # least change of detail between two frames that is movement
 DETAIL_SIGMA = 6.0  # px (motion size): the local mean taken off each frame
@@ -37,6 +38,7 @@ RESTING = 0.75  # ... for one that moved at the view's edge a frame before too: 
 CLIPPING = 228  # every channel this bright (motion size, blurred): the reflection, whose sway is light
 
 
+@recent(4)  # (a frame is compared with the one before it and, as that one, with the next; and with the last look)
 def _detail(small: np.ndarray) -> np.ndarray:
     return cv2.subtract(small, cv2.GaussianBlur(small, (0, 0), DETAIL_SIGMA), dtype=cv2.CV_16S)
 
@@ -57,6 +59,7 @@ def moving_mask(previous: np.ndarray, current: np.ndarray, *, glare_is_light: bo
     return cv2.bitwise_and(moved, 1 - cv2.dilate(bright, np.ones((3, 3), np.uint8)))
 
 
+@recent(4)
 def _clipping(small: np.ndarray) -> np.ndarray:
     b, g, r = cv2.split(small)
     return (cv2.min(cv2.min(b, g), r) >= CLIPPING).astype(np.uint8)

@@ -137,13 +137,7 @@ def _best_in(maps: tuple[np.ndarray, ...], a: int, b: int, inside: np.ndarray | 
     if a + 2 >= w or b + 2 >= h:
         return None
     per = 2.0 * (a + b)
-    # a vertical side at column x spanning rows y..y+b: _box_sums along rows
-    vs = _box_sums(vert, b, 0)  # (h-b+1) x w
-    hs = _box_sums(horiz, a, 1)  # h x (w-a+1)
-    vns = _box_sums(vnew, b, 0)
-    hns = _box_sums(hnew, a, 1)
     ny, nx = h - b, w - a
-    vws, hws = _box_sums(vw, b, 0), _box_sums(hw, a, 1)
     # only the placements whose centre lies where the table changed are scored (the box
     # around them: the rest scores 0), the same sums as over all of them
     y0, x0, y1, x1 = 0, 0, ny, nx
@@ -151,24 +145,38 @@ def _best_in(maps: tuple[np.ndarray, ...], a: int, b: int, inside: np.ndarray | 
         centres = inside[b // 2:b // 2 + ny, a // 2:a // 2 + nx]
         pts = cv2.findNonZero((centres > 0).astype(np.uint8))
         if pts is None:  # (nothing scores: the first placement, as argmax over zeros)
-            return _first(vs, hs, vns, hns, a, b, per)
+            return _first(maps, a, b, per)
         x0, y0, cw, ch = cv2.boundingRect(pts)
         x1, y1 = x0 + cw, y0 + ch
-    sup = _sums((vs, hs), y0, x0, y1, x1, a, b, per)
-    new = _sums((vns, hns), y0, x0, y1, x1, a, b, per)
-    score = sup + 0.5 * new + 0.2 * _sums((vws, hws), y0, x0, y1, x1, a, b, per)
+    # the sides' sums only over the maps those placements reach (a vertical side at column x
+    # spanning rows y..y+b: _box_sums along rows; exact sums, wherever they start)
+    vs, hs, vns, hns, vws, hws = _side_sums(maps, a, b, y0, x0, y1, x1)
+    sup = _sums((vs, hs), 0, 0, y1 - y0, x1 - x0, a, b, per)
+    new = _sums((vns, hns), 0, 0, y1 - y0, x1 - x0, a, b, per)
+    score = sup + 0.5 * new + 0.2 * _sums((vws, hws), 0, 0, y1 - y0, x1 - x0, a, b, per)
     if inside is not None:  # the rectangle's centre where the table changed
         score = np.where(centres[y0:y1, x0:x1] > 0, score, 0)
     k = int(np.argmax(score))
     y, x = divmod(k, x1 - x0)
     if score[y, x] <= 0:  # (argmax over all placements: the first one)
-        return _first(vs, hs, vns, hns, a, b, per)
+        return _first(maps, a, b, per)
     return float(score[y, x]), float(sup[y, x]), float(new[y, x]), x + x0, y + y0
 
 
-def _first(vs: np.ndarray, hs: np.ndarray, vns: np.ndarray, hns: np.ndarray, a: int, b: int,
-           per: float) -> tuple[float, float, float, int, int]:
+def _side_sums(maps: tuple[np.ndarray, ...], a: int, b: int, y0: int, x0: int, y1: int, x1: int
+               ) -> tuple[np.ndarray, ...]:
+    """The box sums of the maps for the placements y0:y1, x0:x1 (top-left corners of ``a`` x
+    ``b`` rectangles), indexed from (y0, x0): vertical sides' along ``b`` rows, horizontal
+    sides' along ``a`` columns."""
+    part = [m[y0:y1 + b, x0:x1 + a] for m in maps]
+    vert, horiz, vnew, hnew, vw, hw = part
+    return (_box_sums(vert, b, 0), _box_sums(horiz, a, 1), _box_sums(vnew, b, 0), _box_sums(hnew, a, 1),
+            _box_sums(vw, b, 0), _box_sums(hw, a, 1))
+
+
+def _first(maps: tuple[np.ndarray, ...], a: int, b: int, per: float) -> tuple[float, float, float, int, int]:
     """The first placement, scoring 0 (what an argmax over none that scores returns)."""
+    vs, hs, vns, hns, _, _ = _side_sums(maps, a, b, 0, 0, 1, 1)
     return 0.0, float(_sums((vs, hs), 0, 0, 1, 1, a, b, per)[0, 0]), float(_sums((vns, hns), 0, 0, 1, 1, a, b, per)[0, 0]), 0, 0
 
 
