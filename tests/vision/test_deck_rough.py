@@ -319,7 +319,9 @@ def test_a_card_under_a_moving_reflection_is_outlined_along_its_sides(before, af
     assert straight is not None and iou(straight, found[0].quad) < 0.95 and iou(straight, truth) < iou(found[0].quad, truth)
     side, true_side = (q[1] - q[0] for q in (found[0].quad, truth))
     turn = (np.degrees(np.arctan2(side[1], side[0]) - np.arctan2(true_side[1], true_side[0])) + 45) % 90 - 45
-    assert abs(turn) < 4 and iou(found[0].quad, truth) > 0.8, (turn, iou(found[0].quad, truth))
+    # (the outlines this guards against were turned 6 and 10 degrees; the same code gives 3.x
+    # degrees on some machines and 4.3 on an AMD EPYC with AVX2: OpenCV's float paths differ)
+    assert abs(turn) < 5 and iou(found[0].quad, truth) > 0.8, (turn, iou(found[0].quad, truth))
 
 
 def _told(seq) -> list[tuple[int, str, str | None]]:
