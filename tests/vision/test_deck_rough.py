@@ -329,17 +329,7 @@ def _told(seq) -> list[tuple[int, str, str | None]]:
     exposure control delivers the frames: an event of a darker look is about the darker frame,
     unless it is about the frame that asked (``earlier``); then "Fet" on the last frame."""
     tracker = DealTracker(realdeck.learnt(STYLE, tuple(sorted(seq.truth))), darker_scale=DARKER_SCALE)
-    told, taken = [], -1
-    for n in range(len(seq)):
-        if n <= taken:
-            continue  # (the darker frame stood in for this one)
-        events = [(n, e) for e in tracker.feed(seq.frame(n).image)]
-        for ask in [e.darker for _, e in events if e.kind == DARKER]:
-            taken = min(n + 1, len(seq) - 1)
-            dark = seq.frame(taken, exposure_scale=ask.exposure_scale).image
-            events += [(n if e.earlier else taken, e) for e in tracker.feed_darker(ask, dark)]
-        told += [(seq.frame_truth[k].top_index, e.kind, e.card.code if e.card else None)
-                 for k, e in events if e.kind != DARKER]
+    told = realdeck.told_between(tracker, seq, 0, len(seq))
     return told + [(seq.frame_truth[-1].top_index, e.kind, e.card.code if e.card else None) for e in tracker.finish()]
 
 

@@ -9,7 +9,7 @@ from tests.realcam.rough.dealing import deal_sequence
 from tests.realcam.rough.nuisances import realistic_nuisances
 from tests.vision import realdeck
 from vision.deck.darker import DARKER_SCALE
-from vision.deck.tracker import ASK_KINDS, COUNTED, DARKER, DealTracker
+from vision.deck.tracker import ASK_KINDS, COUNTED, DealTracker
 
 
 def _told(seed: int, resolution: str, style: str, start: int, stop: int, *, learnt: int
@@ -21,18 +21,7 @@ def _told(seed: int, resolution: str, style: str, start: int, stop: int, *, lear
     seq = deal_sequence(seed, realistic_nuisances(np.random.default_rng([seed, 1])), resolution=resolution,
                         cards=12, deck_style=style)
     tracker = DealTracker(realdeck.learnt(style, tuple(sorted(seq.truth[:learnt]))), darker_scale=DARKER_SCALE)
-    told, taken = [], -1
-    for n in range(start, stop):
-        if n <= taken:
-            continue
-        events = [(n, e) for e in tracker.feed(seq.frame(n).image)]
-        for ask in [e.darker for _, e in events if e.kind == DARKER]:
-            taken = min(n + 1, len(seq) - 1)
-            dark = seq.frame(taken, exposure_scale=ask.exposure_scale).image
-            events += [(n if e.earlier else taken, e) for e in tracker.feed_darker(ask, dark)]
-        told += [(seq.frame_truth[k].top_index, e.kind, e.card.code if e.card else None)
-                 for k, e in events if e.kind != DARKER]
-    return told, seq.truth
+    return realdeck.told_between(tracker, seq, start, stop), seq.truth
 
 
 def test_the_card_under_a_brisk_dealers_next_card_is_not_asked_about_when_it_was_read():
