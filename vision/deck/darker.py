@@ -23,9 +23,7 @@ pixels that did not change (most of the view), not assumed from a camera model.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
-from functools import wraps
 
 import cv2
 import numpy as np
@@ -33,6 +31,7 @@ import numpy as np
 from vision.deck.glare import GLARE_LEVEL
 from vision.deck.locate import CARD_ASPECT, change_mask, channel_max
 from vision.deck.motion import hand_over
+from vision.deck.recent import recent
 
 DARKER_SCALE = 0.4  # of the automatic exposure: a reflection twice as bright as the card's white keeps its print
 NEAR = 0.5  # the reflection counts within this share of a card's long side around the change
@@ -41,7 +40,8 @@ CLIPPED_SHARE = 0.02  # of a card's area clipped around the change: the darker f
 MIN_SAMPLES = 100  # pixels to measure the exposures' ratio on
 _RING = np.ones((5, 5), np.uint8)
 MIN_LEVEL = 16  # darker than this a pixel is mostly noise: no ratio taken from it
-RECENT = 4  # results kept by :func:`_recent` (a darker frame's look asks for each a few times)
+RECENT = 4  # results kept (:func:`vision.deck.recent.recent`: a darker frame's look compares the same
+# two frames up to three times: did a card come between, what changed, the hand come in)
 
 
 @dataclass(frozen=True)
@@ -95,25 +95,7 @@ def _linear_to_srgb(x: np.ndarray) -> np.ndarray:
     return 255 * np.where(x <= 0.0031308, x * 12.92, 1.055 * np.power(x, 1 / 2.4) - 0.055)
 
 
-def _recent(fn: Callable[..., np.ndarray]) -> Callable[..., np.ndarray]:
-    """``fn`` over frames (read, never written) remembers its last few results by the frames'
-    identity: a look at a darker frame compares the same two frames up to three times (did a
-    card come between, what changed, the hand come in), which made it the slowest frame read."""
-    kept: list[tuple[tuple, np.ndarray]] = []
-
-    @wraps(fn)
-    def call(*frames: np.ndarray, **kw: int) -> np.ndarray:
-        key = (frames, tuple(sorted(kw.items())))
-        for (seen, args), out in list(kept):
-            if args == key[1] and len(seen) == len(frames) and all(a is b for a, b in zip(seen, frames)):
-                return out
-        out = fn(*frames, **kw)
-        kept[:] = [(key, out)] + kept[:RECENT - 1]
-        return out
-    return call
-
-
-@_recent
+@recent(RECENT)
 def tone_map(normal: np.ndarray, darker: np.ndarray) -> np.ndarray:
     """``normal`` (a frame at the automatic exposure) as it would look at ``darker``'s
     exposure: a shorter exposure scales the light by one factor per channel, measured as the
@@ -136,7 +118,7 @@ def tone_map(normal: np.ndarray, darker: np.ndarray) -> np.ndarray:
     return cv2.merge(out)
 
 
-@_recent
+@recent(RECENT)
 def came_in(normal: np.ndarray, dark: np.ndarray, *, level: int, min_pixels: int) -> np.ndarray:
     """What came into view from the frame's edge between the frame that asked for a darker
     frame (``normal``) and the darker frame (``dark``), both detail copies: a brisk dealer's
