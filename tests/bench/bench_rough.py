@@ -24,7 +24,10 @@ event. ``BENCH_ROUGH_DARKER=0``: a camera without exposure control.
 
 The decks are learnt from the realistic enrolment photos (``tests.realcam.deal.enrol_photo``:
 1080p, even light, on the mat), kept on disk between runs (the realistic camera's cache).
-Frames are rendered as they are read (about 0.1 s of CPU a 720p frame), not kept.
+Frames are rendered as they are read (about 0.1 s of CPU a 720p frame), not kept, unless
+``BENCH_ROUGH_FRAMES=DIR`` keeps them there (lossless; a second run reads the very same frames
+back: see ``tests/bench/deck_rough.py``). ``BENCH_ROUGH_ONLY=3,7``: those mixed sequences alone
+(their numbers in the set, from 0).
 """
 
 from __future__ import annotations
@@ -116,7 +119,10 @@ def run_mixed(quick: bool, styles: tuple[str, ...], learnt: dict, darker: bool, 
     cards = 12 if quick else int(_env("CARDS", "24"))
     rows: dict[str, Tally] = {}
     total = Tally()
-    for args in mixed_args(n, n_neat, cards, styles):
+    only = {int(k) for k in _env("ONLY", "").split(",") if k.strip()}  # e.g. "3,7": those sequences alone
+    for k, args in enumerate(mixed_args(n, n_neat, cards, styles)):
+        if only and k not in only:
+            continue
         names = args.pop("rows")
         seq = deal_sequence(**args)
         t = read(seq, learnt[args["deck_style"]], darker=darker, verbose=verbose)

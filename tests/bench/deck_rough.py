@@ -19,15 +19,26 @@ frame is rendered at that exposure (``DealSequence.frame(n, exposure_scale=)``) 
 in its place, as ``tests/bench/bench_deck.py`` does. The time of each ``feed``/``feed_darker``
 call is this process's CPU time (other load does not inflate it much; one core).
 
+``BENCH_ROUGH_FRAMES=DIR``: each rendered frame is kept in ``DIR`` (lossless PNG, keyed by the
+generator's source, the sequence and the exposure) and read back from there, so that a second
+run (another branch, another threshold) reads the very same frames and costs the tracker's
+time only. Rendering, not reading, is most of a run's time.
+
 At the end of each sequence the players press "Fet" (done): ``DealTracker.finish()`` looks at
 the last frame once more, as the kiosk's deal screen does; its events are scored at that frame.
 """
 
 from __future__ import annotations
 
+import hashlib
+import os
 import time
 from collections import Counter
 from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
 
 from tests.realcam.rough.dealing import DealSequence
 from vision.deck.darker import DARKER_SCALE
@@ -74,6 +85,37 @@ def _timed(call, ms: list[float]):
     return out
 
 
+def _generator() -> str:
+    """The rough camera's own source (and what it draws with): a frame kept under another
+    version is never read back."""
+    from tests.realcam.dataset import generator_version
+
+    h = hashlib.sha1(generator_version().encode())
+    for p in sorted(Path(__file__).parents[1].joinpath("realcam", "rough").glob("*.py")):
+        h.update(p.read_bytes())
+    return h.hexdigest()[:12]
+
+
+def frame_image(seq: DealSequence, n: int, exposure_scale: float = 1.0) -> np.ndarray:
+    """Frame ``n`` of ``seq`` at ``exposure_scale``: rendered, or read back from
+    ``BENCH_ROUGH_FRAMES`` when it was rendered there before."""
+    root = os.environ.get("BENCH_ROUGH_FRAMES")
+    if not root:
+        return seq.frame(n, exposure_scale=exposure_scale).image
+    key = hashlib.sha1(repr((seq.seed, seq.resolution, seq.deck_style, seq.truth, seq.nuisances)).encode())
+    path = Path(root) / _generator() / f"{seq.seed}-{key.hexdigest()[:10]}" / f"{n:03d}-{exposure_scale:.4f}.png"
+    if path.exists():
+        image = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)
+        if image is not None:
+            return image
+    image = seq.frame(n, exposure_scale=exposure_scale).image
+    path.parent.mkdir(parents=True, exist_ok=True)
+    part = path.with_suffix(f".{os.getpid()}.png")
+    cv2.imwrite(str(part), image, [cv2.IMWRITE_PNG_COMPRESSION, 1])
+    os.replace(part, path)  # (another process reading the same frame sees it whole or not at all)
+    return image
+
+
 def read(seq: DealSequence, model, *, darker: bool = True, verbose: bool = False) -> Tally:
     """Read ``seq`` frame by frame with a fresh ``DealTracker(model)``; the tally of its cards."""
     tracker = DealTracker(model, darker_scale=DARKER_SCALE if darker else None)
@@ -89,12 +131,12 @@ def read(seq: DealSequence, model, *, darker: bool = True, verbose: bool = False
         if n == len(seq):  # the players press "Fet": the latest frame looked at once more
             events = [(len(seq) - 1, e) for e in _timed(tracker.finish, ms)]
         else:
-            frame = seq.frame(n)
-            got = _timed(lambda: tracker.feed(frame.image), ms)
+            image = frame_image(seq, n)
+            got = _timed(lambda: tracker.feed(image), ms)
             events = [(n, e) for e in got if e.kind != DARKER]
             for ask in [e.darker for e in got if e.kind == DARKER]:
                 taken = min(n + 1, len(seq) - 1)
-                dark = seq.frame(taken, exposure_scale=ask.exposure_scale).image
+                dark = frame_image(seq, taken, ask.exposure_scale)
                 t.darker += 1
                 events += [(n if e.earlier else taken, e) for e in _timed(lambda: tracker.feed_darker(ask, dark), ms)]
         for k, e in events:
