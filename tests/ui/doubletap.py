@@ -5,8 +5,9 @@ guard sees them), so a button added later is walked too. Each table situation ("
 a copy of the kiosk's files (journal, draft, what the table shows) taken once, plus the few
 taps that open a screen's own state after a restart (the PIN typed, a question asked); every
 button is tried on the kiosk put back at that copy, so nothing one tap did leaks into the
-next: a real restart the first time a worker meets the place (at whichever size), then the
-running kiosk put back as a restart would find it (``Walker._warm``: building the app and its
+next: a real restart the first time a worker meets the place (at whichever size; the start
+that took a place without taps of its own is one), then the running kiosk put back as a
+restart would find it (``Walker._warm``: building the app and its
 screens again was most of the walk's time), at that size and the others. A warm restore
 must show the buttons a real restart showed at the place (``looks``), else the place is
 restarted for real: it once showed others (the journal's folds kept across the copy put a
@@ -210,6 +211,9 @@ class Walker:
             shutil.copy2(f, folder / f.name)
         self.places.append(Place(name, folder, settings, taps))
         self.start(settings)
+        if not taps:  # this start is a real restart on the place's files: what one shows there
+            self._screen.setdefault(name, self.d.screen)
+            self._looks.setdefault(name, set()).add(look(self.d))
 
     def also(self, name: str, *, taps: tuple[str, ...], settings: tuple = (),
              again: tuple[str, ...] = ()) -> None:

@@ -160,7 +160,7 @@ def test_a_renunci_is_shown_confirmed_and_another_dismissed(kiosk):
     assert d.app.session.state.totals[("B" if r.team == "A" else "A")] == 36  # x1: no contro
 
 
-RENDERED_TRICKS = 2
+RENDERED_TRICKS = 1
 LOST_EVERY = 12  # one frame in this many replaced by the next before the reader took it
 
 
@@ -184,7 +184,7 @@ def busy_source(folder):
 
 
 def test_tricks_read_by_the_trick_camera_from_rendered_frames(kiosk, tmp_path, monkeypatch):
-    """The first tricks of a hand at a rough table, rendered (tests/overhead/rough.py: kept on
+    """The first trick of a hand at a rough table, rendered (tests/overhead/rough.py: kept on
     disk after the first time), through the kiosk's camera path from the source on: the deck
     learnt on this kiosk and the seats' places in the settings (``trick_camera_factory``
     checks them), the trick reader on its own thread (``TrickService``), the feed, the app's
@@ -201,11 +201,12 @@ def test_tricks_read_by_the_trick_camera_from_rendered_frames(kiosk, tmp_path, m
     from vision.sources.base import ENDED
     from vision.tricks import TrickReader, TrickService
 
-    # The first tricks of a hand of the bench (tricks_rough): every frame of a whole hand is
+    # The first trick of a hand of the bench (tricks_rough): every frame of a whole hand is
     # about 550 frames, a minute and a half of rendering on a fresh machine, too much for the
-    # suite; the whole hand from rendered frames through this same path is the bench's
-    # (tests/bench/bench_tricks_kiosk.py), and test_a_hand_played_by_camera_... plays a
-    # whole hand to the confirmation from the reader's events.
+    # suite (a second trick doubled this test's time for the same path); the whole hand from
+    # rendered frames through this same path is the bench's (tests/bench/bench_tricks_kiosk.py),
+    # test_a_hand_played_by_camera_... plays a whole hand to the confirmation from the reader's
+    # events, and tests/vision/test_tricks.py reads a trick swept off and the next one.
     seq = rough_overhead(401, mode="720p", height_cm=70.0, tricks=RENDERED_TRICKS)
     for _ in seq.frames():  # rendered once, kept on disk
         pass
