@@ -4,7 +4,7 @@ screenshots of every screen at every supported size.
 Kivy allows one window per process, so the session keeps one window; each test builds a
 fresh KioskApp (its own journal file) into it. A screenshot is taken at the Pi's size in
 every test, and at every supported size (the window resized to each in turn) the first time
-a test of this process shows that screen and state: a resize lays every label out again at
+a test of this run (any xdist worker) shows that screen and state: a resize lays every label out again at
 its new font size, which was three quarters of the UI tests' time when every test shot every
 screen at every size.
 """
@@ -25,6 +25,25 @@ DRIVE_SIZE = SIZES[0]  # the Pi 7" screen
 # 720x1280 share it), back at the size the tests drive at.
 SHOT_ORDER = (SIZES[1], SIZES[3], SIZES[2], SIZES[0])
 _SHOWN_AT_EVERY_SIZE: set[str] = set()  # the screens and states this process shot at every size
+
+
+def _first_at_every_size(name: str) -> bool:
+    """True the first time in this test run that a screen and state is shot: in this process,
+    and under xdist in any worker of the run (a file taken once, atomically, per run), so
+    two workers do not both write every size of the same screen."""
+    if name in _SHOWN_AT_EVERY_SIZE:
+        return False
+    _SHOWN_AT_EVERY_SIZE.add(name)
+    run = os.environ.get("PYTEST_XDIST_TESTRUNUID")
+    if not run:
+        return True
+    taken = SHOTS / ".every-size" / run / re.sub(r"[^A-Za-z0-9_-]+", "_", name)
+    taken.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        os.close(os.open(taken, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+    except FileExistsError:
+        return False
+    return True
 # A person's pace between two taps that both mean to act (read the screen, then tap): over
 # the tap guard's settling time (kiosk/ui/tapguard.py), so an ordinary flow is not refused.
 PACE_S = 0.6
@@ -193,14 +212,13 @@ class Driver:
 
     def shot(self, *, force: bool = False, state: str = "") -> None:
         """The current screen at the Pi's size, and at every supported size the first time a
-        test of this process shows it (once per screen and ``state`` per test; ``state``
+        test of this run shows it (once per screen and ``state`` per test; ``state``
         names a second look at the same screen, as its file name's end)."""
         name = f"{self.screen}-{state}" if state else self.screen
         if not self.shots or (name in self.shot_screens and not force):
             return
         self.shot_screens.add(name)
-        sizes = (DRIVE_SIZE,) if name in _SHOWN_AT_EVERY_SIZE else SHOT_ORDER
-        _SHOWN_AT_EVERY_SIZE.add(name)
+        sizes = SHOT_ORDER if _first_at_every_size(name) else (DRIVE_SIZE,)
         for size in sizes:
             self.resize(size)
             self.grab(SHOTS / f"{size[0]}x{size[1]}" / f"{self.test_name}-{name}.png")
