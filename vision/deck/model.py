@@ -19,7 +19,7 @@ Example::
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Collection
 
 import cv2
@@ -59,6 +59,9 @@ class Naming:
     margin: float
     corner_margin: float | None = None  # None when the corners were not needed
     why: str = ""  # when not sure: "score" (like no learnt card), "suit" (margin), "rank" (corners)
+    # named at the outline fitted to its print (the second look): that outline, in the px of the
+    # frame the views were taken from (None: named at the views given, or not named)
+    where: np.ndarray | None = field(default=None, compare=False)
 
     @property
     def sure(self) -> bool:
@@ -157,7 +160,7 @@ class DeckModel:
         if quad is None:
             return naming
         fitted, _ = self._identify(views_around(views[k].frame, quad, reach=CELL, scales=(1.0,)), out)
-        return fitted if fitted.card == naming.best else naming
+        return replace(fitted, where=quad) if fitted.card == naming.best else naming
 
     def light_template(self, i: int, o: int) -> np.ndarray:
         """Card ``i``'s learnt lightness cells (orientation ``o``), WHOLE_H x WHOLE_W."""
