@@ -33,7 +33,7 @@ MAX_TURN_DEG = 10.0
 MAX_SHIFT_CELLS = 3.0  # the card's middle moved at most this far (6 mm)
 LOCAL_CELLS = 4.0  # the neighbourhood (about 8 mm)
 SIZES = (0.88, 0.91, 0.94, 0.97, 1.0, 1.03, 1.06, 1.09, 1.12)  # sizes the search starts from
-_CRITERIA = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 40, 1e-4)
+_CRITERIA = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 15, 1e-3)
 
 
 def fitted_quad(view: CardView, template: np.ndarray) -> np.ndarray | None:
