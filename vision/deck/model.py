@@ -19,7 +19,7 @@ Example::
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Collection
 
 import cv2
@@ -28,7 +28,9 @@ import numpy as np
 from kiosk.game import DECK, Card
 from vision.deck.errors import EnrolmentError
 from vision.deck.glare import kept, spared
-from vision.deck.views import CHROMA_H, CHROMA_W, CardView, corner_score, local_contrast, views_both_ways
+from vision.deck.fit import fitted_quad
+from vision.deck.views import (CELL, CHROMA_H, CHROMA_W, WHOLE_H, WHOLE_W, CardView, corner_score, local_contrast,
+                               views_around, views_both_ways)
 
 MIN_SCORE = 0.55  # below this the thing is not one of the learnt cards (or not lit alike)
 MIN_MARGIN = 0.04  # over the best card of the same rank (another suit)
@@ -57,6 +59,9 @@ class Naming:
     margin: float
     corner_margin: float | None = None  # None when the corners were not needed
     why: str = ""  # when not sure: "score" (like no learnt card), "suit" (margin), "rank" (corners)
+    # named at the outline fitted to its print (the second look): that outline, in the px of the
+    # frame the views were taken from (None: named at the views given, or not named)
+    where: np.ndarray | None = field(default=None, compare=False)
 
     @property
     def sure(self) -> bool:
@@ -138,21 +143,45 @@ class DeckModel:
         alignments: each learnt card scores its best alignment), or say it is not sure
         (``card`` None). ``ruled_out``: cards that cannot lie there (trick mode: already
         played); they are no rivals of the best card, which itself is never taken from the
-        others (a best card ruled out is named as it is, for the caller to refuse)."""
+        others (a best card ruled out is named as it is, for the caller to refuse).
+
+        Not sure at the alignments given, the card is looked at once more at its outline
+        fitted to the best card's print (:func:`vision.deck.fit.fitted_quad`: the outline a
+        few per cent small, or turned), named there by the same rules against every card,
+        and that naming counts only when it names the card the outline was fitted to."""
         views = [views] if isinstance(views, CardView) else views
         out = frozenset(self.cards.index(c) for c in ruled_out if c in self.cards)
+        naming, scores = self._identify(views, out)
+        if naming.card is not None:
+            return naming
+        i = self.cards.index(naming.best)
+        k, o = np.unravel_index(int(np.argmax(scores[:, 2 * i:2 * i + 2])), (len(views), 2))
+        quad = fitted_quad(views[k], self.light_template(i, int(o)))
+        if quad is None:
+            return naming
+        fitted, _ = self._identify(views_around(views[k].frame, quad, reach=CELL, scales=(1.0,)), out)
+        return replace(fitted, where=quad) if fitted.card == naming.best else naming
+
+    def light_template(self, i: int, o: int) -> np.ndarray:
+        """Card ``i``'s learnt lightness cells (orientation ``o``), WHOLE_H x WHOLE_W."""
+        return self.whole[2 * i + o, :WHOLE_H * WHOLE_W].reshape(WHOLE_H, WHOLE_W)
+
+    def _identify(self, views: list[CardView], out: frozenset[int]) -> tuple[Naming, np.ndarray]:
+        """The naming at ``views`` (the reflection's looks too), and the views x learnt-views
+        scores of the first look."""
         # A reflection is first compared as it is: where it clips the paper white, the
         # learnt card is white too. Where it washed print out too, the margin is lost; then
         # the card is compared again on the cells the reflection spared only, on both
         # sides, and must clear twice the margins (less card is left to tell cards apart).
         seen = np.stack([v.whole for v in views])
-        naming = self._decide(local_contrast(seen) @ self.local.T, views, 1.0, out)
+        scores = local_contrast(seen) @ self.local.T
+        naming = self._decide(scores, views, 1.0, out)
         cells = views[0].glare_cells
         if naming.card is None and cells is not None and cells.any() and cells.mean() < MAX_SPARED_GLARE:
             hw = (CHROMA_H, CHROMA_W)
             spared_naming = self._decide(spared(seen, cells, hw) @ spared(self.whole, cells, hw).T, views, 2.0, out)
             if spared_naming.card is not None:
-                return spared_naming
+                return spared_naming, scores
         burnt = views[0].burnt_cells
         if naming.card is None and burnt is not None and burnt.any() and 1.0 - burnt.mean() >= MIN_KEPT:
             # Where the reflection burnt the print out, nothing is left to compare; the print
@@ -161,8 +190,8 @@ class DeckModel:
             kept_naming = self._decide(kept(local_contrast(seen), burnt, hw) @ kept(self.local, burnt, hw).T, views,
                                        KEPT_STRICT, out, least=KEPT_MARGIN)
             if kept_naming.card is not None:
-                return kept_naming
-        return naming
+                return kept_naming, scores
+        return naming, scores
 
     def _decide(self, all_s: np.ndarray, views: list[CardView], strict: float, out: frozenset[int] = frozenset(),
                 *, least: float = 0.0) -> Naming:

@@ -91,6 +91,17 @@ def warp_card(image: np.ndarray, quad: np.ndarray, *, pad: int = 0) -> np.ndarra
     return _warp(image, order_quad(quad), pad)[0]
 
 
+def warp_and_back(image: np.ndarray, quad: np.ndarray, pad: int) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`warp_card` and the map from that warp back to ``image`` (3 x 3); the card's
+    own corners fall at ``card_in_warp(pad)`` in it."""
+    return _warp(image, order_quad(quad), pad)
+
+
+def card_in_warp(pad: int) -> np.ndarray:
+    """Where the card's corners (portrait order) fall in a warp with ``pad`` pixels around."""
+    return _WARP_CARD + np.float32(pad)
+
+
 @lru_cache(maxsize=8)
 def _plane_basis(h: int, w: int) -> tuple[np.ndarray, np.ndarray]:
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
