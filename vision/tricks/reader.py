@@ -28,6 +28,7 @@ from kiosk.game.cards import Card
 from kiosk.game.errors import IllegalPlayError
 from kiosk.game.handrecord import CardPlayed, HandInPlay
 from vision.deck.model import DeckModel
+from vision.tricks.events import TrickAsk, TrickEvent, TrickPlay
 from vision.tricks.glimpse import Glimpses
 from vision.tricks.naming import CardNamer, StillPicture
 from vision.tricks.zones import Patch, TableWatch
@@ -37,32 +38,6 @@ WHOLE_TRICK_S = 2.0  # the least time four cards are laid and swept off in: a lo
 ZONE = 0.6  # of the nearest other seat's distance: farther off, not that seat's card
 WAIT_FRAMES = 2  # a later seat's card waiting this long: the seat to play was passed over unread
 LONG_SIDE = (0.25, 0.85)  # a card's long side against the distance between neighbouring seats
-
-
-@dataclass(frozen=True)
-class TrickPlay:
-    """A card named at its seat, in its trick (``frame``: the frame it was read in)."""
-
-    trick: int
-    seat: int
-    card: Card
-    frame: int
-
-
-@dataclass(frozen=True)
-class TrickAsk:
-    """A card at ``seat`` the reader cannot name (``reason`` "unnamed"), names as one
-    already played ("played": ``card``), or did not see before its trick was taken off
-    ("taken"): the table is asked to show or say it."""
-
-    trick: int
-    seat: int
-    reason: str
-    frame: int
-    card: Card | None = None
-
-
-TrickEvent = TrickPlay | TrickAsk
 
 
 @dataclass
