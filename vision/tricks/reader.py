@@ -31,6 +31,7 @@ from vision.deck.model import DeckModel
 from vision.tricks.events import TrickAsk, TrickEvent, TrickPlay
 from vision.tricks.glimpse import Glimpses
 from vision.tricks.naming import CardNamer, StillPicture
+from vision.tricks.rank import RankLooks
 from vision.tricks.zones import Patch, TableWatch
 
 READ_TRIES = 4  # frames a card is looked at before it is asked about
@@ -51,6 +52,7 @@ class _Seen:
     answered: bool = False  # ``card`` is the table's answer, not the camera's
     box: tuple[int, int, int, int] = field(default=(0, 0, 0, 0))
     picture: StillPicture = field(default_factory=StillPicture)  # its frames lying still, averaged
+    ranks: RankLooks = field(default_factory=RankLooks)  # its looks' leans, a 10 or 12 the corners left
 
 
 class TrickReader:
@@ -258,13 +260,16 @@ class TrickReader:
         # a card already in the hand cannot lie here: no rival of the card seen (a 10 is not
         # held back for a 12 of its suit played before; at the last trick three cards are left)
         ruled_out = [p.card for p in self.hand.events]
-        naming = self.namer.name(frame, seen.patch, ruled_out=ruled_out)
+        naming, lean = self.namer.look(frame, seen.patch, ruled_out=ruled_out)
         seen.picture.add(frame, self.namer.region(frame, seen.patch))
         picture = seen.picture.over(frame) if naming.card is None else None
         if picture is not None:  # its frames lying still averaged: the camera's noise less, the same margins
-            naming = self.namer.name(picture, seen.patch, ruled_out=ruled_out)
+            naming, lean = self.namer.look(picture, seen.patch, ruled_out=ruled_out)
         seen.tries += 1
+        seen.ranks.add(lean)
         card = naming.card
+        if card is None and seen.tries >= READ_TRIES:
+            card = seen.ranks.card()  # a 10 or 12 its corners could not tell, its whole card did in every look
         if card is not None and card == self.swept.get(seat) or card is None and self._left_lying(seat):
             # the last trick's card, still there (only touched, or not yet taken): table,
             # until it is taken (then its place is the bare table again). Not named, its
