@@ -20,6 +20,7 @@ import numpy as np
 from kiosk.game.cards import Card
 from vision.deck.model import DeckModel, Naming
 from vision.deck.views import views_around
+from vision.tricks.rank import RankLean, rank_lean
 from vision.tricks.zones import CARD_ASPECT, CARD_FILL, Patch, TableWatch
 
 REACH = 9  # warp px the outline may be off (views_around)
@@ -78,10 +79,17 @@ class CardNamer:
     def name(self, frame: np.ndarray, patch: Patch, *, ruled_out: Collection[Card]) -> Naming:
         """The deck's naming of the card in ``patch`` (``ruled_out``: the cards that cannot
         lie there, as rivals only)."""
+        return self.look(frame, patch, ruled_out=ruled_out)[0]
+
+    def look(self, frame: np.ndarray, patch: Patch, *,
+             ruled_out: Collection[Card]) -> tuple[Naming, RankLean | None]:
+        """The naming, and for a card the deck left to its corners, where its whole card
+        leans (vision/tricks/rank.py: named from several such looks)."""
         outline = self.outline(frame, patch)
-        naming = self.model.identify(views_around(frame, outline, reach=REACH), ruled_out=ruled_out)
+        views = views_around(frame, outline, reach=REACH)
+        naming = self.model.identify(views, ruled_out=ruled_out)
         if naming.card is not None:
-            return naming
+            return naming, None
         # The change's outline is never smaller than the card, often larger: on a table as
         # bright as the paper (marble, a pale mat) it cannot be tightened to the paper, and
         # its halo (the card's colour smoothed, its shadow) leaves it 5-10 % too large on
@@ -89,7 +97,9 @@ class CardNamer:
         # at again down to that much smaller too, every card at its own best alignment as
         # before (the same floor and margins).
         again = self.model.identify(views_around(frame, outline, reach=REACH, scales=SHRUNK), ruled_out=ruled_out)
-        return again if again.card is not None else naming
+        if again.card is not None:
+            return again, None
+        return naming, rank_lean(self.model, views, naming, ruled_out)
 
     def region(self, frame: np.ndarray, patch: Patch) -> tuple[int, int, int, int]:
         """Where the card in ``patch`` lies in the full frame, with room round it (x0, y0, x1, y1)."""

@@ -28,8 +28,10 @@ from kiosk.game.cards import Card
 from kiosk.game.errors import IllegalPlayError
 from kiosk.game.handrecord import CardPlayed, HandInPlay
 from vision.deck.model import DeckModel
+from vision.tricks.events import TrickAsk, TrickEvent, TrickPlay
 from vision.tricks.glimpse import Glimpses
 from vision.tricks.naming import CardNamer, StillPicture
+from vision.tricks.rank import RankLooks
 from vision.tricks.zones import Patch, TableWatch
 
 READ_TRIES = 4  # frames a card is looked at before it is asked about
@@ -37,32 +39,6 @@ WHOLE_TRICK_S = 2.0  # the least time four cards are laid and swept off in: a lo
 ZONE = 0.6  # of the nearest other seat's distance: farther off, not that seat's card
 WAIT_FRAMES = 2  # a later seat's card waiting this long: the seat to play was passed over unread
 LONG_SIDE = (0.25, 0.85)  # a card's long side against the distance between neighbouring seats
-
-
-@dataclass(frozen=True)
-class TrickPlay:
-    """A card named at its seat, in its trick (``frame``: the frame it was read in)."""
-
-    trick: int
-    seat: int
-    card: Card
-    frame: int
-
-
-@dataclass(frozen=True)
-class TrickAsk:
-    """A card at ``seat`` the reader cannot name (``reason`` "unnamed"), names as one
-    already played ("played": ``card``), or did not see before its trick was taken off
-    ("taken"): the table is asked to show or say it."""
-
-    trick: int
-    seat: int
-    reason: str
-    frame: int
-    card: Card | None = None
-
-
-TrickEvent = TrickPlay | TrickAsk
 
 
 @dataclass
@@ -76,6 +52,7 @@ class _Seen:
     answered: bool = False  # ``card`` is the table's answer, not the camera's
     box: tuple[int, int, int, int] = field(default=(0, 0, 0, 0))
     picture: StillPicture = field(default_factory=StillPicture)  # its frames lying still, averaged
+    ranks: RankLooks = field(default_factory=RankLooks)  # its looks' leans, a 10 or 12 the corners left
 
 
 class TrickReader:
@@ -283,13 +260,16 @@ class TrickReader:
         # a card already in the hand cannot lie here: no rival of the card seen (a 10 is not
         # held back for a 12 of its suit played before; at the last trick three cards are left)
         ruled_out = [p.card for p in self.hand.events]
-        naming = self.namer.name(frame, seen.patch, ruled_out=ruled_out)
+        naming, lean = self.namer.look(frame, seen.patch, ruled_out=ruled_out)
         seen.picture.add(frame, self.namer.region(frame, seen.patch))
         picture = seen.picture.over(frame) if naming.card is None else None
         if picture is not None:  # its frames lying still averaged: the camera's noise less, the same margins
-            naming = self.namer.name(picture, seen.patch, ruled_out=ruled_out)
+            naming, lean = self.namer.look(picture, seen.patch, ruled_out=ruled_out)
         seen.tries += 1
+        seen.ranks.add(lean)
         card = naming.card
+        if card is None and seen.tries >= READ_TRIES:
+            card = seen.ranks.card()  # a 10 or 12 its corners could not tell, its whole card did in every look
         if card is not None and card == self.swept.get(seat) or card is None and self._left_lying(seat):
             # the last trick's card, still there (only touched, or not yet taken): table,
             # until it is taken (then its place is the bare table again). Not named, its

@@ -23,7 +23,8 @@ from typing import Callable
 from kiosk.game.cards import Card
 from kiosk.game.handrecord import HandInPlay
 from vision.service import FrameLoop, call_safely, follow_frames
-from vision.tricks.reader import TrickEvent, TrickReader
+from vision.tricks.events import TrickEvent
+from vision.tricks.reader import TrickReader
 
 
 class TrickService:
