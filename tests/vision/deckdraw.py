@@ -289,13 +289,25 @@ def deal(cards: list[Card], *, style: str = "A", seed: int = 0, size=(1280, 720)
 def learnt(style: str = "A", light: Light = Light(), cards: tuple[Card, ...] = tuple(DECK)):
     """A deck model learnt from drawn enrolment photos (kept for the process)."""
     from vision.deck.model import DeckModel
-    from vision.deck.store import learn_photo
-    photos = {}
+    photos, sizes = {}, []
     for card in cards:
         image = enrol_photo(card, style=style, light=light)
-        photos[card] = (image, learn_photo(image)[0])
-    return DeckModel.learn(f"deck{style}", photos, card_long_frac=float(np.median(
-        [learn_photo(p[0])[1] for p in list(photos.values())[:3]])))
+        quad, size = _learnt_photo(card, style, light, image)
+        photos[card] = (image, quad)
+        sizes.append(size)
+    return DeckModel.learn(f"deck{style}", photos, card_long_frac=float(np.median(sizes[:3])))
+
+
+_learnt_photos: dict[tuple[Card, str, Light], tuple[np.ndarray, float]] = {}
+
+
+def _learnt_photo(card: Card, style: str, light: Light, image: np.ndarray) -> tuple[np.ndarray, float]:
+    """``learn_photo`` of ``card``'s enrolment photo (the same photo for the same card, style and
+    light), found once for the process: a deck learnt again without a card finds it again."""
+    from vision.deck.store import learn_photo
+    if (card, style, light) not in _learnt_photos:
+        _learnt_photos[card, style, light] = learn_photo(image)
+    return _learnt_photos[card, style, light]
 
 
 def run_tracker(model, frames, **options):
