@@ -3,6 +3,7 @@ deck tests that are about a few cards and their neighbours: only those cards are
 
 from __future__ import annotations
 
+import os
 from functools import lru_cache
 
 import cv2
@@ -29,7 +30,7 @@ def enrolment(style: str, code: str) -> tuple[np.ndarray, np.ndarray]:
         image = shot.image  # (decoded from shot.jpeg: the same pixels as read back)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_suffix(".tmp")
+            tmp = path.with_suffix(f".{os.getpid()}.tmp")  # (another worker may write the same photo)
             tmp.write_bytes(shot.jpeg)
             tmp.replace(path)
         except OSError:
