@@ -65,13 +65,17 @@ VARIANT_KEYS = KEYS + ["variant", "renunci", "tie", "two_trump", "two_layout", "
 
 
 def _nodes(value, path=()):
-    yield path, value
-    if isinstance(value, dict):
-        for k, v in value.items():
-            yield from _nodes(v, path + (k,))
-    elif isinstance(value, list):
-        for i, v in enumerate(value):
-            yield from _nodes(v, path + (i,))
+    """Every (path, node) of ``value``, depth first, parents before their children (a stack,
+    not nested generators: each node passed up through every level above it was a third of
+    the run's time)."""
+    stack = [(path, value)]
+    while stack:
+        path, value = stack.pop()
+        yield path, value
+        if isinstance(value, dict):
+            stack += [(path + (k,), v) for k, v in reversed(value.items())]
+        elif isinstance(value, list):
+            stack += [(path + (i,), value[i]) for i in range(len(value) - 1, -1, -1)]
 
 
 def _set(doc, path, value):

@@ -119,6 +119,7 @@ def test_an_unfinished_hand_never_accuses_wrongly_and_its_proof_is_final(seed):
     rng = random.Random(seed)
     drawn = deal_and_play(rng, renunci=True)
     whole = check(drawn.doc)
+    final = check_hand(read_played_hand(drawn.doc)).renunci  # (the whole hand's: the same for every cut)
     for cards in range(1, 48):
         out = check(cut(drawn.doc, cards))
         assert out["winners"] == whole["winners"][:len(out["winners"])]
@@ -130,7 +131,6 @@ def test_an_unfinished_hand_never_accuses_wrongly_and_its_proof_is_final(seed):
         assert r["proof"] in (None, w["proof"])
         # the card that shows it at once is among the cards played, and stays the same
         found = check_hand(read_played_hand(cut(drawn.doc, cards))).renunci
-        final = check_hand(read_played_hand(drawn.doc)).renunci
         played = {c for t in cut(drawn.doc, cards)["tricks"] for c in t}
         if found.shown_by is not None:
             assert found.shown_by == final.shown_by and found.shown_by.card.code in played

@@ -132,10 +132,17 @@ SECOND_LIGHT = Light(gain=0.8, gradient=0.3, cast=(0.9, 1.0, 1.1), noise=4.0)
 
 
 def _mat(size: tuple[int, int], seed: int) -> np.ndarray:
+    return _felt(size, seed).copy()
+
+
+@lru_cache(maxsize=4)
+def _felt(size: tuple[int, int], seed: int) -> np.ndarray:
+    """The bare felt (drawn once for a size and seed: every photo and deal starts from it)."""
     w, h = size
     rng = np.random.default_rng(1000 + seed)
     felt = np.full((h, w, 3), (50, 95, 40), np.float32)
     felt += rng.normal(0, 4, (h // 8 + 1, w // 8 + 1, 1)).repeat(8, 0).repeat(8, 1)[:h, :w]
+    felt.setflags(write=False)
     return felt
 
 
@@ -189,8 +196,14 @@ def _noise(shape, rng: np.random.Generator) -> np.ndarray:
 def camera(scene: np.ndarray, light: Light, rng: np.random.Generator, *, blur: float = 0.0,
            jpeg: int = 88) -> np.ndarray:
     h, w = scene.shape[:2]
-    ramp = 1.0 - light.gradient / 2 + light.gradient * np.linspace(0, 1, w, dtype=np.float32)[None, :, None]
-    img = scene * ramp * light.gain * np.float32(light.cast)
+    ramp = 1.0 - light.gradient / 2 + light.gradient * np.linspace(0, 1, w, dtype=np.float32)
+    # (each pixel's channels in one row of w * 3, the ramp and the cast repeated along it: the
+    # same float32 products in the same order, the same pixels, without numpy's loop over
+    # 3 channels at a time)
+    img = scene.reshape(h, w * 3) * np.repeat(ramp, 3)[None, :]
+    img *= light.gain
+    img *= np.tile(np.float32(light.cast), w)[None, :]
+    img = img.reshape(h, w, 3)
     if blur > 0:
         k = int(blur) * 2 + 1
         kernel = np.zeros((k, k), np.float32)
@@ -198,7 +211,7 @@ def camera(scene: np.ndarray, light: Light, rng: np.random.Generator, *, blur: f
         img = cv2.filter2D(img, -1, kernel)
     img = cv2.GaussianBlur(img, (3, 3), 0.7)
     img += _noise(img.shape, rng) * light.noise
-    img = np.clip(img, 0, 255).astype(np.uint8)
+    img = np.clip(img, 0, 255, out=img).astype(np.uint8)
     ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, jpeg])
     return cv2.imdecode(buf, cv2.IMREAD_COLOR)
 
@@ -239,7 +252,7 @@ def deal(cards: list[Card], *, style: str = "A", seed: int = 0, size=(1280, 720)
     w, h = size
     table = _mat(size, seed)
     pile = (w * 0.5, h * 0.5)
-    frames = [camera(table.copy(), light, rng) for _ in range(still)]  # the empty mat first
+    frames = [camera(table, light, rng) for _ in range(still)]  # the empty mat first
 
     def lay(group: list[Card], c, ang: float, stain: bool = False) -> None:
         nonlocal table
@@ -267,7 +280,7 @@ def deal(cards: list[Card], *, style: str = "A", seed: int = 0, size=(1280, 720)
         _hand(s, ((c[0] + 0.1 * w), c[1] + 0.25 * h), edge)
         frames.append(camera(s, light, rng, blur=8))
         for _ in range(still):
-            frames.append(camera(table.copy(), light, rng))
+            frames.append(camera(table, light, rng))
 
     i = 0
     while i < len(cards):
@@ -289,13 +302,25 @@ def deal(cards: list[Card], *, style: str = "A", seed: int = 0, size=(1280, 720)
 def learnt(style: str = "A", light: Light = Light(), cards: tuple[Card, ...] = tuple(DECK)):
     """A deck model learnt from drawn enrolment photos (kept for the process)."""
     from vision.deck.model import DeckModel
-    from vision.deck.store import learn_photo
-    photos = {}
+    photos, sizes = {}, []
     for card in cards:
         image = enrol_photo(card, style=style, light=light)
-        photos[card] = (image, learn_photo(image)[0])
-    return DeckModel.learn(f"deck{style}", photos, card_long_frac=float(np.median(
-        [learn_photo(p[0])[1] for p in list(photos.values())[:3]])))
+        quad, size = _learnt_photo(card, style, light, image)
+        photos[card] = (image, quad)
+        sizes.append(size)
+    return DeckModel.learn(f"deck{style}", photos, card_long_frac=float(np.median(sizes[:3])))
+
+
+_learnt_photos: dict[tuple[Card, str, Light], tuple[np.ndarray, float]] = {}
+
+
+def _learnt_photo(card: Card, style: str, light: Light, image: np.ndarray) -> tuple[np.ndarray, float]:
+    """``learn_photo`` of ``card``'s enrolment photo (the same photo for the same card, style and
+    light), found once for the process: a deck learnt again without a card finds it again."""
+    from vision.deck.store import learn_photo
+    if (card, style, light) not in _learnt_photos:
+        _learnt_photos[card, style, light] = learn_photo(image)
+    return _learnt_photos[card, style, light]
 
 
 def run_tracker(model, frames, **options):

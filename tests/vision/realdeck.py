@@ -3,7 +3,11 @@ deck tests that are about a few cards and their neighbours: only those cards are
 
 from __future__ import annotations
 
+import os
 from functools import lru_cache
+
+import cv2
+import numpy as np
 
 from kiosk.game import Card
 from tests.realcam.deal import enrol_photo
@@ -11,14 +15,42 @@ from vision.deck.model import DeckModel
 from vision.deck.store import learn_photo
 
 
+def enrolment(style: str, code: str) -> tuple[np.ndarray, np.ndarray]:
+    """``enrol_photo(code, deck_style=style)``'s image (the JPEG the camera delivered, decoded)
+    and the card's outline the learner finds in it. The photo is kept on disk after its first
+    render like the realcam shots (``tests.realcam.dataset.cache_dir``, under the generator's
+    version), the outline for the process: the decks of several tests share cards."""
+    from tests.realcam.dataset import cache_dir, generator_version
+
+    path = cache_dir() / generator_version() / f"enrol-{style}-{code}.jpg"
+    if path.exists():
+        image = cv2.imdecode(np.frombuffer(path.read_bytes(), np.uint8), cv2.IMREAD_COLOR)
+    else:
+        shot = enrol_photo(code, deck_style=style)
+        image = shot.image  # (decoded from shot.jpeg: the same pixels as read back)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(f".{os.getpid()}.tmp")  # (another worker may write the same photo)
+            tmp.write_bytes(shot.jpeg)
+            tmp.replace(path)
+        except OSError:
+            pass  # a read-only cache: render every time
+    return image, _outline(style, code, image)
+
+
+_outlines: dict[tuple[str, str], np.ndarray] = {}
+
+
+def _outline(style: str, code: str, image: np.ndarray) -> np.ndarray:
+    if (style, code) not in _outlines:
+        _outlines[style, code] = learn_photo(image)[0]
+    return _outlines[style, code]
+
+
 @lru_cache(maxsize=8)
 def learnt(style: str, codes: tuple[str, ...]) -> DeckModel:
     """``codes`` learnt from one enrolment photo each, of deck ``style`` (kept for the process)."""
-    photos = {}
-    for code in codes:
-        shot = enrol_photo(code, deck_style=style)
-        photos[Card.parse(code)] = (shot.image, learn_photo(shot.image)[0])
-    return DeckModel.learn(style, photos)
+    return DeckModel.learn(style, {Card.parse(code): enrolment(style, code) for code in codes})
 
 
 def told_between(tracker, seq, start: int, stop: int) -> list[tuple[int, str, str | None]]:

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from kiosk.cli import main
+from kiosk.decks import deck_store
 from kiosk.game import DECK, Card
 from tests.vision import deckdraw
 from vision.deck.errors import DeckError, DeckNotFoundError, EnrolmentError
@@ -23,14 +24,20 @@ def photos(tmp_path_factory):
     return folder
 
 
+@pytest.fixture(scope="module")
+def bar(photos):
+    """The deck learnt from ``photos`` (learnt once: several tests read the same model)."""
+    return learn_folder("bar", photos)
+
+
 @pytest.fixture
 def data_dir(tmp_path, monkeypatch):
     monkeypatch.setenv("BOTIFARRA_DATA_DIR", str(tmp_path / "data"))
     return tmp_path / "data"
 
 
-def test_learns_all_48_cards_and_keeps_them_by_name(photos, tmp_path):
-    model = learn_folder("bar", photos)
+def test_learns_all_48_cards_and_keeps_them_by_name(bar, tmp_path):
+    model = bar
     assert model.codes == [c.code for c in DECK]
     assert model.missing == []
     store = DeckStore(tmp_path / "decks")
@@ -50,8 +57,8 @@ def test_a_missing_card_is_named(photos, tmp_path):
     assert "8B" in str(err.value) and err.value.code == "8B"
 
 
-def test_the_same_card_photographed_for_two_codes_is_flagged(photos, tmp_path, data_dir, capsys):
-    assert learn_folder("bar", photos).similar_pairs() == []
+def test_the_same_card_photographed_for_two_codes_is_flagged(photos, bar, tmp_path, data_dir, capsys):
+    assert bar.similar_pairs() == []
     folder = tmp_path / "dup"
     shutil.copytree(photos, folder)
     # 7C photographed again, at another place on the mat, and filed as 6C
@@ -120,8 +127,8 @@ def test_command_learn_exits_2_with_one_line_for_a_missing_card(photos, data_dir
     assert not (data_dir / "decks" / "bar.npz").exists()
 
 
-def test_read_deal_prints_the_cards_in_the_order_dealt(photos, data_dir, tmp_path, capsys):
-    assert main(["deck", "learn", "bar", str(photos)]) == 0
+def test_read_deal_prints_the_cards_in_the_order_dealt(bar, data_dir, tmp_path, capsys):
+    deck_store().save(bar)  # (where `deck learn bar` keeps it: the command itself is tested above)
     order = [Card.parse(c) for c in ("9O", "1C", "12E", "4B", "10O")]
     deal = deckdraw.deal(order, seed=4)
     names = []

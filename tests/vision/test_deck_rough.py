@@ -7,6 +7,7 @@ passed over in silence (the backstop asks)."""
 from __future__ import annotations
 
 import dataclasses
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -22,6 +23,16 @@ from vision.deck.tracker import ALREADY, ASK_KINDS, COUNTED, DARKER, GLARE, SHOW
 from vision.sources.base import FrameSource
 
 STYLE = "fournier"
+DEALT_ORDER = [Card.parse(c) for c in ("9O", "8O", "1C")]
+
+
+@lru_cache(maxsize=1)
+def dealt() -> deckdraw.Deal:
+    """``deckdraw.deal(DEALT_ORDER, seed=21)``, drawn once for the six readings below (read-only)."""
+    deal = deckdraw.deal(DEALT_ORDER, seed=21)
+    for frame in deal.frames:
+        frame.setflags(write=False)
+    return deal
 
 
 def _read(seq) -> tuple[list[str], list[str]]:
@@ -91,7 +102,7 @@ def test_a_card_looked_at_twice_in_one_still_spell_is_counted_once():
     """A twitch at the view's far corner makes two still spells of one lying card: the second
     look finds the same card where it lay and says nothing (not "ja comptada")."""
     order = [Card.parse(c) for c in ("9O", "8O", "1C")]
-    deal = deckdraw.deal(order, seed=21)
+    deal = dealt()
     tracker, events = deckdraw.run_tracker(deckdraw.learnt("A"), deal.frames)
     assert [e.card for e in events if e.kind == COUNTED] == order
     last = deal.frames[-1]
@@ -110,7 +121,7 @@ def test_a_card_the_look_missed_is_asked_about_and_a_passing_hand_is_nothing():
     asks to show the card again, never a guessed card. A hand that passes over the pile and
     leaves it as it was is nothing."""
     order = [Card.parse(c) for c in ("9O", "8O", "1C")]
-    deal = deckdraw.deal(order, seed=21)
+    deal = dealt()
     h, w = deal.frames[0].shape[:2]
     yy, xx = np.mgrid[0:h, 0:w]
     lamp = 400.0 * np.exp(-((xx - w / 2) ** 2 + (yy - 0.42 * h) ** 2) / (2 * 50.0 ** 2))[..., None]
@@ -127,7 +138,7 @@ def test_a_card_the_look_missed_is_asked_about_and_a_passing_hand_is_nothing():
     assert [e for e in said if e[0] > 24] == [(34, SHOW_AGAIN)], said  # (the look at frame 32 said nothing)
     assert Card.parse("1C") not in tracker.cards
 
-    clean = deckdraw.deal(order, seed=21).frames
+    clean = dealt().frames
     tracker, events = deckdraw.run_tracker(deckdraw.learnt("A"), clean)
     assert [e.card for e in events if e.kind == COUNTED] == order
     last = clean[-1]
@@ -147,7 +158,7 @@ def test_without_the_mat_no_look_waits_for_a_marker_search(monkeypatch):
     from vision.deck.scale import TableScale
 
     order = [Card.parse(c) for c in ("9O", "8O", "1C")]
-    deal = deckdraw.deal(order, seed=21)  # (drawn on felt: no mat, no markers)
+    deal = dealt()  # (drawn on felt: no mat, no markers)
     real = TableScale.find
     searched, said, n = [], [], 0
 
@@ -164,13 +175,10 @@ def test_without_the_mat_no_look_waits_for_a_marker_search(monkeypatch):
     assert len(searched) <= len(order)
 
 
-DEALT_ORDER = [Card.parse(c) for c in ("9O", "8O", "1C")]
-
-
 def dealt_under_a_swaying_reflection(*, from_first_frame: bool) -> list[Card]:
     """The cards counted when a lamp's reflection (not clipping) sways beside the pile in
     every frame: from the first frame on, or only once the first card lies there."""
-    deal = deckdraw.deal(DEALT_ORDER, seed=21)
+    deal = dealt()
     h, w = deal.frames[0].shape[:2]
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     tracker = DealTracker(deckdraw.learnt("A"))
