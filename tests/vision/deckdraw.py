@@ -300,7 +300,31 @@ def deal(cards: list[Card], *, style: str = "A", seed: int = 0, size=(1280, 720)
 
 @lru_cache(maxsize=4)
 def learnt(style: str = "A", light: Light = Light(), cards: tuple[Card, ...] = tuple(DECK)):
-    """A deck model learnt from drawn enrolment photos (kept for the process)."""
+    """A deck model learnt from drawn enrolment photos (kept for the process, and on disk in
+    the realistic camera's cache for the other test processes: saved and loaded as the kiosk
+    keeps a learnt deck, under the drawing's and the learning's own source)."""
+    import hashlib
+    from pathlib import Path
+
+    import vision.deck
+    from tests.realcam.dataset import cache_dir
+    from vision.deck.store import load_model, save_model
+
+    key = hashlib.sha1(repr((style, light, tuple(c.code for c in cards))).encode())
+    for f in [Path(__file__)] + sorted(Path(vision.deck.__file__).parent.glob("*.py")):
+        key.update(f.read_bytes())
+    path = cache_dir() / "deckdraw" / f"deck{style}-{key.hexdigest()[:16]}.npz"
+    if path.exists():
+        return load_model(path)
+    model = _learnt(style, light, cards)
+    try:
+        save_model(model, path)  # (written whole under a temporary name, then renamed)
+    except OSError:
+        pass
+    return model
+
+
+def _learnt(style: str, light: Light, cards: tuple[Card, ...]):
     from vision.deck.model import DeckModel
     photos, sizes = {}, []
     for card in cards:
