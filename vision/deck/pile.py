@@ -211,6 +211,8 @@ class Pile:
                 last.darker = dark  # (the next card is not looked for blind under the reflection)
             return []
         found = self.find(seen, change, long_px)
+        if not found and dark is not None:
+            found = self._outlined_at_normal(detail, last.detail, long_px)
         before = ref(self.settled[-2]) if len(self.settled) >= 2 and not last.pending else None
         under = self.settled[-2].where if before is not None else None  # the card under the last
         # (the card on top now is the one under the last, and the table as it was before the
@@ -251,6 +253,16 @@ class Pile:
                 return self.unnamed(detail, dark, None, naming, glare=dark is not None)
             return self.name(frame, detail, top, dark, normal, naming=naming)
         return self.name(frame, detail, top, dark, normal)
+
+    def _outlined_at_normal(self, detail: np.ndarray, reference: np.ndarray, long_px: float) -> list[Outline]:
+        """The new card's outline in the frame that asked for the darker one (``detail``), against
+        the table before it at the same, normal exposure (``reference``), when the darker frame
+        holds none: a shorter exposure is noisier and shrinks every step, so the card's sides away
+        from the reflection may not hold there, where they do in the frame that asked. The card
+        is still named in the darker frame (the print the reflection washed out shows there).
+        Only an outline with new sides: the last card found again is no card come."""
+        found = self.find(detail, compare(reference, detail, floor=CHANGE_LEVEL), long_px)
+        return found if found and found[0].new >= NOT_NEW else []
 
     @staticmethod
     def _shows_under(found: list[Outline], under: np.ndarray | None) -> bool:
