@@ -36,7 +36,7 @@ from vision.deck.locate import CARD_ASPECT
 from vision.deck.model import DeckModel, Naming
 from vision.deck.motion import hand_over
 from vision.deck.outline import Outline, card_in_view, find_outlines, iou, new_edge_share
-from vision.deck.second import second_card
+from vision.deck.second import DEALT_OVER, SAME_PLACE, second_card
 from vision.deck.scale import TableScale
 from vision.deck.views import views_around
 
@@ -46,7 +46,6 @@ DARKER_CHANGE_LEVEL = 12  # the same between darker frames: the print's contrast
 DARKER_MIN_PIXELS = 16  # detail px: a darker frame's noise makes specks
 MIN_CHANGE = 0.05  # of a card's area: less changed is nothing (specks, a flicker)
 NOT_NEW = 0.25  # of the outline on new edges: less, and the card found is the one that lay there
-SAME_PLACE = 0.75  # overlap with the last card's outline: it lies where that card lay
 MOVED_ON = 0.7  # overlap at most between the card a darker frame named and the one found in the frame that asked: two cards
 SAME_CARD = 0.88  # ... so much that it is that card whatever changed (a darker frame shows edges anew)
 PRINT_CHANGED = 0.08  # of the card's area changed inside an outline that is not new: maybe another card
@@ -54,7 +53,6 @@ LIFTED = 0.15  # of a card's area changed since the table before the last card: 
 FIRST_EDGE = 6.0  # an edge's least step per pixel in the first settled frame (no second frame to measure noise)
 UNSTEADY = 0.35  # of a card's area changed since the frame before: not lying still yet (in the air)
 UNSEEN_CARD = 0.5  # card perimeters of new edges where no card's outline was found: a card came all the same
-DEALT_OVER = 0.2  # of an outline with no new sides changed inside: a card dealt over (0.28-0.4 seen)
 FIRST_SUPPORT = 0.8  # of a card's outline on edges, to be taken for a card already there
 
 
@@ -241,7 +239,8 @@ class Pile:
         if last.where is not None and iou(top.quad, last.where) > (SAME_PLACE if top.new < NOT_NEW else SAME_CARD):
             return self._looked_again(frame, detail, top, change, dark, normal, area)
         if second_card(seen, change.reference, change.mask, top, long_px, level=change.edge,
-                       aspect=CARD_ASPECT, sizes=self.sizes()) is not None:
+                       aspect=CARD_ASPECT, sizes=self.sizes(),
+                       pile=tuple(s.where for s in self.settled if s.where is not None)) is not None:
             if last.pending:
                 self.settled.pop()
             self.push(detail, None, pending=True, darker=dark, where=top.quad)
