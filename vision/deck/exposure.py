@@ -72,3 +72,18 @@ def compare(reference: np.ndarray, current: np.ndarray, *, floor: float, min_pix
     level = max(floor, NOISE_K * med)
     mask = change_mask(ref, current, level=int(round(level)), min_pixels=min_pixels)
     return Change(mask, level, max(MIN_EDGE, EDGE_K * med), ref)
+
+
+def changed_inside(reference: np.ndarray, current: np.ndarray, quad: np.ndarray, *, floor: float,
+                   min_pixels: int = 6) -> float:
+    """The share of ``quad``'s area (px, 4x2) where ``current`` differs from ``reference``
+    (:func:`compare` over the quad's box and a margin: the light and the noise measured there)."""
+    h, w = current.shape[:2]
+    x0, y0 = np.maximum(np.floor(quad.min(axis=0)) - 8, 0).astype(int)
+    x1, y1 = np.minimum(np.ceil(quad.max(axis=0)) + 8, (w, h)).astype(int)
+    if x1 - x0 < 8 or y1 - y0 < 8:
+        return 0.0
+    change = compare(reference[y0:y1, x0:x1], current[y0:y1, x0:x1], floor=floor, min_pixels=min_pixels)
+    inside = np.zeros_like(change.mask)
+    cv2.fillPoly(inside, [np.round(quad - (x0, y0)).astype(np.int32)], 255)
+    return cv2.countNonZero(cv2.bitwise_and(change.mask, inside)) / max(cv2.countNonZero(inside), 1)

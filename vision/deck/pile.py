@@ -31,12 +31,12 @@ import numpy as np
 from kiosk.game import Card
 from vision.deck.darker import came_in, glare_near, tone_map
 from vision.deck.events import ALREADY, COUNTED, GLARE, HAND, SHOW_AGAIN, TAKEN_BACK, TWO_CARDS, DealEvent
-from vision.deck.exposure import Change, compare
+from vision.deck.exposure import Change, changed_inside, compare
 from vision.deck.locate import CARD_ASPECT
 from vision.deck.model import DeckModel, Naming
 from vision.deck.motion import hand_over
 from vision.deck.outline import Outline, card_in_view, find_outlines, iou, new_edge_share
-from vision.deck.second import second_card
+from vision.deck.second import DEALT_OVER, SAME_PLACE, second_card
 from vision.deck.scale import TableScale
 from vision.deck.views import views_around
 
@@ -46,7 +46,6 @@ DARKER_CHANGE_LEVEL = 12  # the same between darker frames: the print's contrast
 DARKER_MIN_PIXELS = 16  # detail px: a darker frame's noise makes specks
 MIN_CHANGE = 0.05  # of a card's area: less changed is nothing (specks, a flicker)
 NOT_NEW = 0.25  # of the outline on new edges: less, and the card found is the one that lay there
-SAME_PLACE = 0.75  # overlap with the last card's outline: it lies where that card lay
 MOVED_ON = 0.7  # overlap at most between the card a darker frame named and the one found in the frame that asked: two cards
 SAME_CARD = 0.88  # ... so much that it is that card whatever changed (a darker frame shows edges anew)
 PRINT_CHANGED = 0.08  # of the card's area changed inside an outline that is not new: maybe another card
@@ -54,7 +53,6 @@ LIFTED = 0.15  # of a card's area changed since the table before the last card: 
 FIRST_EDGE = 6.0  # an edge's least step per pixel in the first settled frame (no second frame to measure noise)
 UNSTEADY = 0.35  # of a card's area changed since the frame before: not lying still yet (in the air)
 UNSEEN_CARD = 0.5  # card perimeters of new edges where no card's outline was found: a card came all the same
-DEALT_OVER = 0.2  # of an outline with no new sides changed inside: a card dealt over (0.28-0.4 seen)
 FIRST_SUPPORT = 0.8  # of a card's outline on edges, to be taken for a card already there
 
 
@@ -211,6 +209,8 @@ class Pile:
                 last.darker = dark  # (the next card is not looked for blind under the reflection)
             return []
         found = self.find(seen, change, long_px)
+        if not found and dark is not None:
+            found = self._outlined_at_normal(frame, detail, dark, last.detail, long_px)
         before = ref(self.settled[-2]) if len(self.settled) >= 2 and not last.pending else None
         under = self.settled[-2].where if before is not None else None  # the card under the last
         # (the card on top now is the one under the last, and the table as it was before the
@@ -239,7 +239,8 @@ class Pile:
         if last.where is not None and iou(top.quad, last.where) > (SAME_PLACE if top.new < NOT_NEW else SAME_CARD):
             return self._looked_again(frame, detail, top, change, dark, normal, area)
         if second_card(seen, change.reference, change.mask, top, long_px, level=change.edge,
-                       aspect=CARD_ASPECT, sizes=self.sizes()) is not None:
+                       aspect=CARD_ASPECT, sizes=self.sizes(),
+                       pile=tuple(s.where for s in self.settled if s.where is not None)) is not None:
             if last.pending:
                 self.settled.pop()
             self.push(detail, None, pending=True, darker=dark, where=top.quad)
@@ -251,6 +252,28 @@ class Pile:
                 return self.unnamed(detail, dark, None, naming, glare=dark is not None)
             return self.name(frame, detail, top, dark, normal, naming=naming)
         return self.name(frame, detail, top, dark, normal)
+
+    def _outlined_at_normal(self, frame: np.ndarray, detail: np.ndarray, dark: np.ndarray,
+                            reference: np.ndarray, long_px: float) -> list[Outline]:
+        """The new card's outline in the frame that asked for the darker one (``detail``), against
+        the table before it at the same, normal exposure (``reference``), when the darker frame
+        holds none: a shorter exposure is noisier and shrinks every step, so the card's sides away
+        from the reflection may not hold there, where they do in the frame that asked. The card
+        is still named in the darker frame (the print the reflection washed out shows there).
+        Only an outline with new sides (the last card found again is no card come), of a card
+        lying still from the frame that asked into the darker one (``dark``), that names a card
+        in the darker frame (``frame``): else the look goes on as with no outline (a second
+        chance at the card, never a new ask: the frame that asked may hold the next card in the
+        air, which the darker frame blurs)."""
+        found = self.find(detail, compare(reference, detail, floor=CHANGE_LEVEL), long_px)
+        if not found or found[0].new < NOT_NEW:
+            return []
+        # (it lies still into the darker frame: not the next card in the air in the frame that asked)
+        if not _lay_still(tone_map(detail, dark), dark, found[0].quad, floor=DARKER_CHANGE_LEVEL,
+                          min_pixels=DARKER_MIN_PIXELS):
+            return []
+        naming = self.model.identify(views_around(frame, found[0].quad * (frame.shape[1] / detail.shape[1])))
+        return found if naming.card is not None else []
 
     @staticmethod
     def _shows_under(found: list[Outline], under: np.ndarray | None) -> bool:
@@ -353,18 +376,7 @@ class Pile:
     def _steady(self, detail: np.ndarray, quad: np.ndarray) -> bool:
         """Whether the card at ``quad`` lay there in the frame before (:attr:`before`) too:
         little of its area changed. A card still in the air a frame before lay elsewhere."""
-        if self.before is None:
-            return True
-        h, w = detail.shape[:2]
-        x0, y0 = np.maximum(np.floor(quad.min(axis=0)) - 8, 0).astype(int)
-        x1, y1 = np.minimum(np.ceil(quad.max(axis=0)) + 8, (w, h)).astype(int)
-        if x1 - x0 < 8 or y1 - y0 < 8:
-            return True
-        change = compare(self.before[y0:y1, x0:x1], detail[y0:y1, x0:x1], floor=CHANGE_LEVEL)
-        inside = np.zeros_like(change.mask)
-        cv2.fillPoly(inside, [np.round(quad - (x0, y0)).astype(np.int32)], 255)
-        share = cv2.countNonZero(cv2.bitwise_and(change.mask, inside)) / max(cv2.countNonZero(inside), 1)
-        return share < UNSTEADY
+        return self.before is None or _lay_still(self.before, detail, quad, floor=CHANGE_LEVEL)
 
     def unnamed(self, detail: np.ndarray, dark: np.ndarray | None, where: np.ndarray | None,
                  naming: Naming | None, *, glare: bool) -> list[DealEvent]:
@@ -375,3 +387,11 @@ class Pile:
         self.uncertain += 1
         self.push(detail, None, pending=True, darker=dark, where=where)
         return [DealEvent(GLARE if glare else SHOW_AGAIN, naming=naming, frame_number=self.frame)]
+
+
+
+def _lay_still(before: np.ndarray, detail: np.ndarray, quad: np.ndarray, *, floor: float,
+               min_pixels: int = 6) -> bool:
+    """Whether what lies at ``quad`` in ``detail`` lay there in ``before`` too (detail copies at
+    the same exposure): less than :data:`UNSTEADY` of its area changed."""
+    return changed_inside(before, detail, quad, floor=floor, min_pixels=min_pixels) < UNSTEADY

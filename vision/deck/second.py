@@ -18,13 +18,17 @@ MIN_NEW_SECOND = 0.12  # of a second card's perimeter on NEW edges (a card below
 MIN_SUPPORT_SECOND = 0.55  # of its perimeter on edges (the card on top hides some of it)
 MIN_NEW_VISIBLE = 0.4  # of its sides in view (outside the card on top) on NEW edges: a card under it, not a ghost
 GHOST_DEG, GHOST_IOU = 4.0, 0.15  # a second outline this parallel to the top card and over it: maybe its ghost
+DEALT_OVER = 0.2  # of an outline with no new sides changed inside: a card dealt over (0.28-0.4 seen); less, one below
+SAME_PLACE = 0.75  # overlap with a card's outline (the last one, one on the pile): it lies where that card lay
 
 
 def second_card(current: np.ndarray, reference: np.ndarray, changed: np.ndarray, top: Outline,
-                long_px: float, *, level: float, aspect: float, sizes: tuple[float, ...] = SIZES) -> Outline | None:
+                long_px: float, *, level: float, aspect: float, sizes: tuple[float, ...] = SIZES,
+                pile: tuple[np.ndarray, ...] = ()) -> Outline | None:
     """Another card's outline, new and apart from ``top`` (two cards dealt at once), or None.
     Only where the table changed outside the top card is looked at: a shadow, a reflection
-    or a strip of the card below uncovered has no new outline of a card's size."""
+    or a strip of the card below uncovered has no new outline of a card's size. ``pile``: the
+    outlines of the cards read on the pile (a card below found again is no second card)."""
     short = long_px / aspect
     k = max(3, int(0.12 * short)) | 1
     disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
@@ -48,7 +52,28 @@ def second_card(current: np.ndarray, reference: np.ndarray, changed: np.ndarray,
     if _turned(other.quad, top.quad) < GHOST_DEG and iou(other.quad, top.quad) > GHOST_IOU \
             and visible_new(current, reference, other.quad, top.quad, level) < MIN_NEW_VISIBLE:
         return None
+    if _found_again(current, reference, changed, other.quad, top.quad, pile, level):
+        return None
     return other
+
+
+def _found_again(current: np.ndarray, reference: np.ndarray, changed: np.ndarray, quad: np.ndarray,
+                 over: np.ndarray, pile: tuple[np.ndarray, ...], level: float) -> bool:
+    """Whether the second outline is a card on the pile found again: it lies where one was
+    read, and what of it is in view (outside the top card, ``over``) is as it was: its sides
+    there are old edges (new ones less than a second card's share, :data:`MIN_NEW_SECOND`) and
+    its print there barely changed (less than a card dealt over changes, :data:`DEALT_OVER`).
+    Its "new" sides are then under the new top card, whose print is all new. A card that came
+    unread, even where one lay before, changes what is in view of it."""
+    if not any(iou(quad, q) > SAME_PLACE for q in pile):
+        return False
+    seen = np.zeros(changed.shape[:2], np.uint8)
+    cv2.fillPoly(seen, [np.round(quad).astype(np.int32)], 255)
+    cv2.fillPoly(seen, [np.round(over).astype(np.int32)], 0)
+    shown = cv2.countNonZero(seen)
+    if not shown or cv2.countNonZero(cv2.bitwise_and(seen, changed)) >= DEALT_OVER * shown:
+        return False
+    return visible_new(current, reference, quad, over, level) < MIN_NEW_SECOND
 
 
 def _turned(a: np.ndarray, b: np.ndarray) -> float:
