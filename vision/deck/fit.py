@@ -46,10 +46,10 @@ def fitted_quad(view: CardView, template: np.ndarray) -> np.ndarray | None:
     luma = cv2.cvtColor(flat, cv2.COLOR_BGR2GRAY)
     h, w = luma.shape
     cells = cv2.resize(luma, (w // CELL, h // CELL), interpolation=cv2.INTER_AREA).astype(np.float32)
-    start = _start(_local(np.ascontiguousarray(template, np.float32)), _local(cells))
+    learnt, seen = _local(np.ascontiguousarray(template, np.float32)), _local(cells)
+    start = _start(learnt, seen)
     try:
-        _, warp = cv2.findTransformECC(_local(np.ascontiguousarray(template, np.float32)), _local(cells), start,
-                                       cv2.MOTION_AFFINE, _CRITERIA, None, 1)
+        _, warp = cv2.findTransformECC(learnt, seen, start, cv2.MOTION_AFFINE, _CRITERIA, None, 1)
     except cv2.error:  # no convergence
         return None
     if not _plausible(warp):

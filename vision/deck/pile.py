@@ -389,7 +389,6 @@ class Pile:
         return [DealEvent(GLARE if glare else SHOW_AGAIN, naming=naming, frame_number=self.frame)]
 
 
-
 def _lay_still(before: np.ndarray, detail: np.ndarray, quad: np.ndarray, *, floor: float,
                min_pixels: int = 6) -> bool:
     """Whether what lies at ``quad`` in ``detail`` lay there in ``before`` too (detail copies at
