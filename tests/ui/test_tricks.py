@@ -60,6 +60,7 @@ def test_a_hand_played_by_camera_with_a_misread_the_last_trick_and_a_restart(kio
     s = d.current
     assert s.seats[1]["card"] == plays[0][2] and s.seats[0]["card"] == ""
     assert s.header.startswith("Basa 1 · Nosaltres 0 – Vosaltres 0")
+    assert s.match_line == "Partida: Nosaltres 0 – Vosaltres 0  ·  a 101"  # the match, toward 101
     d.shot(state="first-trick")
     # a card already played, read at seat 0's place: refused, asked again at that seat
     camera(d, TrickPlay(1, plays[3][1], Card.parse(plays[0][2]), 0))

@@ -87,6 +87,7 @@ def card_colour(code: str | None) -> tuple:
 
 class TricksScreen(KioskScreen):
     header = StringProperty("")
+    match_line = StringProperty("")  # the match's totals toward the target ("Partida: 34 – 57 · a 101")
     status = StringProperty("")
     panel = StringProperty("")  # "", "last" (Última basa), "renunci", "pick"
     pick_seat = NumericProperty(-1)
@@ -184,6 +185,9 @@ class TricksScreen(KioskScreen):
         self.header = _("Trick {n} · {a} {pa} – {b} {pb}").format(
             n=view.number, a=names["A"], pa=view.points["A"], b=names["B"], pb=view.points["B"]) \
             + f"  ·  {trump_name(state.contract.trump)}"
+        self.match_line = _("Match: {a} {ta} – {b} {tb}").format(
+            a=names["A"], ta=state.totals.get("A", 0), b=names["B"], tb=state.totals.get("B", 0)) \
+            + ("  ·  " + _("to {target}").format(target=state.target) if state.target else "")
         if self.panel == "renunci" and view.renunci is None:
             self.panel = ""
         if view.renunci is not None and self.panel != "pick":
