@@ -74,8 +74,10 @@ def _angles(cur: np.ndarray, ref: np.ndarray | None, level: float, weight_mask: 
         w = w * (0.1 + np.clip(cv2.magnitude(gx - rx, gy - ry) / np.maximum(mag, 1e-3), 0, 1))
     if weight_mask is not None:
         w = w * (0.2 + weight_mask)
-    ang = (np.degrees(np.arctan2(gy, gx)) % 90.0)
-    hist = np.bincount(np.minimum((ang * 2).astype(np.int32), 179).ravel(), weights=w.ravel(), minlength=180)
+    # (the direction only where a step weighs: the others add nothing to the histogram)
+    keep = w > 0
+    ang = np.degrees(np.arctan2(gy[keep], gx[keep])) % 90.0
+    hist = np.bincount(np.minimum((ang * 2).astype(np.int32), 179), weights=w[keep], minlength=180)
     # (smoothed over a few degrees: the table's texture at a side tilts its steps either way)
     hist = np.concatenate([hist[-12:], hist, hist[:12]])
     hist = cv2.GaussianBlur(hist.astype(np.float64).reshape(1, -1), (25, 1), 4).ravel()[12:-12]
