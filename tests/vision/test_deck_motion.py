@@ -119,3 +119,23 @@ def test_the_same_two_frames_are_compared_once_and_another_frame_afresh():
     for _ in range(4):  # four other comparisons push the first out
         compare(before.copy(), after, floor=18)
     assert compare(before, after, floor=18) is not first
+
+
+def test_the_reference_is_brought_to_the_exposure_by_each_channels_median_ratio():
+    """gain_matched: one gain a channel, the median of the sample's ratios (every 4th pixel,
+    levels clear of noise and clipping), exactly np.median's value, whatever the frame's size."""
+    from vision.deck.exposure import gain_matched
+    rng = np.random.default_rng(3)
+    # (small and noisy: the ratios next to the median differ, a sample pixel more or less shows)
+    for h, w in ((72, 72), (70, 73)):  # (the second: a size OpenCV does not sample)
+        before = cv2.resize(_table(), (w, h))
+        before = np.clip(before + rng.normal(0, 25, before.shape), 0, 255).astype(np.uint8)
+        before[:8, :16] = 255  # clipped, left out
+        after = np.clip(before * np.float32([1.07, 0.96, 1.0]) + rng.normal(0, 8, before.shape), 0, 255)
+        after = after.astype(np.uint8)
+        gains = []
+        for a, b in zip(cv2.split(before[::4, ::4]), cv2.split(after[::4, ::4])):
+            ok = (a > 24) & (a < 240) & (b > 24) & (b < 240)
+            gains.append(float(np.clip(np.median(b[ok].astype(np.float32) / a[ok].astype(np.float32)), 1 / 1.5, 1.5)))
+        assert abs(gains[0] - 1.07) < 0.02 and abs(gains[1] - 0.96) < 0.02
+        assert np.array_equal(gain_matched(before, after), cv2.transform(before, np.diag(gains)))

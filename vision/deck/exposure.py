@@ -39,19 +39,43 @@ class Change:
     reference: np.ndarray  # the reference at the current frame's exposure
 
 
+def _ratios() -> tuple[np.ndarray, np.ndarray]:
+    """Every pair of levels a gain is measured from (``a << 8 | b``, LOW < a, b < HIGH) and
+    its ratio b / a (float32, as a pixel's own), in the ratios' order."""
+    a, b = np.meshgrid(np.arange(LOW + 1, HIGH), np.arange(LOW + 1, HIGH), indexing="ij")
+    ratio = (b.astype(np.float32) / a.astype(np.float32)).ravel()
+    order = np.argsort(ratio, kind="stable")
+    return (a << 8 | b).ravel()[order], ratio[order]
+
+
+PAIRS, RATIOS = _ratios()
+
+
 @recent(RECENT)
 def gain_matched(reference: np.ndarray, current: np.ndarray) -> np.ndarray:
     """``reference`` (BGR uint8) at ``current``'s exposure: one robust gain per channel."""
     gains = np.ones(3)
-    # (each channel of the sample apart, compared as levels; only the kept pixels in float)
-    for c, (a, b) in enumerate(zip(cv2.split(reference[::4, ::4]), cv2.split(current[::4, ::4]))):
-        ok = (a > LOW) & (a < HIGH) & (b > LOW) & (b < HIGH)
-        if np.count_nonzero(ok) >= 200:
-            ratio = b[ok].astype(np.float32) / a[ok].astype(np.float32)
-            gains[c] = float(np.clip(np.median(ratio), 1 / MAX_GAIN, MAX_GAIN))
+    # (each channel of the sample apart: the median of its pixels' ratios b / a between the
+    # levels, from how many pixels hold each pair of levels: exactly np.median's value)
+    for c, (a, b) in enumerate(zip(cv2.split(_every_4th(reference)), cv2.split(_every_4th(current)))):
+        held = np.bincount((a.astype(np.int32) << 8 | b).ravel(), minlength=1 << 16)[PAIRS]
+        n = int(held.sum())
+        if n >= 200:
+            below = np.cumsum(held)
+            middle = RATIOS[[np.searchsorted(below, (n - 1) // 2, side="right"), np.searchsorted(below, n // 2, side="right")]]
+            gains[c] = float(np.clip(np.median(middle), 1 / MAX_GAIN, MAX_GAIN))
     if np.all(np.abs(gains - 1) < 0.004):
         return reference
     return cv2.transform(reference, np.diag(gains))
+
+
+def _every_4th(image: np.ndarray) -> np.ndarray:
+    """``image[::4, ::4]``, contiguous (taken by OpenCV, where the sizes allow: the very same
+    pixels, without numpy's strided copy)."""
+    h, w = image.shape[:2]
+    if h % 4 or w % 4:
+        return image[::4, ::4]
+    return cv2.resize(image, (w // 4, h // 4), interpolation=cv2.INTER_NEAREST)
 
 
 @recent(RECENT)

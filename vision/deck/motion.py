@@ -131,6 +131,12 @@ def hand_over(mask: np.ndarray, quad: np.ndarray | None, area: float) -> bool:
         return False
     if quad is None:
         return True
-    inside = np.zeros_like(mask)
-    cv2.fillPoly(inside, [np.round(quad).astype(np.int32)], 1)
-    return int(np.count_nonzero(edge[labels] & (inside > 0))) >= HAND_OVER * area
+    # (counted over the quad's box only: nothing outside it is inside)
+    pts = np.round(quad).astype(np.int32)
+    x0, y0 = np.maximum(pts.min(axis=0), 0)
+    x1, y1 = np.minimum(pts.max(axis=0) + 1, (w, h))
+    if x1 <= x0 or y1 <= y0:
+        return 0 >= HAND_OVER * area  # (nothing of the view inside: a count of 0)
+    inside = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillPoly(inside, [pts - (x0, y0)], 1)
+    return int(np.count_nonzero(edge[labels[y0:y1, x0:x1]] & (inside > 0))) >= HAND_OVER * area

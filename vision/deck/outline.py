@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.deck.placing import corners, edge_maps, search
 from vision.deck.views import inward_normal
 
 MIN_SUPPORT = 0.55  # of the perimeter on an edge of the frame: a card on top shows ~0.9
@@ -55,35 +56,6 @@ def grey(bgr: np.ndarray) -> np.ndarray:
     return cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
 
 
-def _edge_maps(cur: np.ndarray, ref: np.ndarray | None, level: float) -> tuple[np.ndarray, ...]:
-    """In an axis-aligned (turned) patch: where a vertical and a horizontal edge lies now
-    (uint8 0/1, each widened a pixel across), and which of them are new."""
-    gx = cv2.Sobel(cur, cv2.CV_32F, 1, 0, ksize=3) / 8
-    gy = cv2.Sobel(cur, cv2.CV_32F, 0, 1, ksize=3) / 8
-    ax, ay = np.abs(gx), np.abs(gy)
-    vert = (ax > level) & (ax > 1.5 * ay)
-    horiz = (ay > level) & (ay > 1.5 * ax)
-    kx, ky = np.ones((1, 3), np.uint8), np.ones((3, 1), np.uint8)
-    if ref is None:
-        vnew, hnew = vert, horiz
-    else:
-        # new: no step along the same direction within a pixel in the reference (a step
-        # whose contrast only changed, under a reflection that moved, is not new)
-        rx = np.abs(cv2.Sobel(ref, cv2.CV_32F, 1, 0, ksize=3) / 8)
-        ry = np.abs(cv2.Sobel(ref, cv2.CV_32F, 0, 1, ksize=3) / 8)
-        was_v = cv2.dilate(((rx > level) & (rx > 1.5 * ry)).astype(np.uint8), kx) > 0
-        was_h = cv2.dilate(((ry > level) & (ry > 1.5 * rx)).astype(np.uint8), ky) > 0
-        vnew, hnew = vert & ~was_v, horiz & ~was_h
-    kx, ky = np.ones((1, 3), np.uint8), np.ones((3, 1), np.uint8)
-    out = [cv2.dilate(m.astype(np.uint8), k) for m, k in zip((vert, horiz, vnew, hnew), (kx, ky, kx, ky))]
-    # the step's strength, peaked across the side: where in the widened band the side lies
-    cap = 4 * level
-    vw = cv2.filter2D(np.where(vert, np.minimum(ax, cap), 0).astype(np.float32), -1, np.float32([[0.25, 0.5, 0.25]]))
-    hw = cv2.filter2D(np.where(horiz, np.minimum(ay, cap), 0).astype(np.float32), -1,
-                      np.float32([[0.25], [0.5], [0.25]]))
-    return (*out, vw / cap, hw / cap)
-
-
 def _angles(cur: np.ndarray, ref: np.ndarray | None, level: float, weight_mask: np.ndarray | None,
             n: int = 3) -> list[float]:
     """The dominant edge directions (degrees, mod 90) of the patch, best first: new edges
@@ -102,8 +74,10 @@ def _angles(cur: np.ndarray, ref: np.ndarray | None, level: float, weight_mask: 
         w = w * (0.1 + np.clip(cv2.magnitude(gx - rx, gy - ry) / np.maximum(mag, 1e-3), 0, 1))
     if weight_mask is not None:
         w = w * (0.2 + weight_mask)
-    ang = (np.degrees(np.arctan2(gy, gx)) % 90.0)
-    hist = np.bincount(np.minimum((ang * 2).astype(np.int32), 179).ravel(), weights=w.ravel(), minlength=180)
+    # (the direction only where a step weighs: the others add nothing to the histogram)
+    keep = w > 0
+    ang = np.degrees(np.arctan2(gy[keep], gx[keep])) % 90.0
+    hist = np.bincount(np.minimum((ang * 2).astype(np.int32), 179), weights=w[keep], minlength=180)
     # (smoothed over a few degrees: the table's texture at a side tilts its steps either way)
     hist = np.concatenate([hist[-12:], hist, hist[:12]])
     hist = cv2.GaussianBlur(hist.astype(np.float64).reshape(1, -1), (25, 1), 4).ravel()[12:-12]
@@ -118,73 +92,6 @@ def _angles(cur: np.ndarray, ref: np.ndarray | None, level: float, weight_mask: 
         for d in range(-10, 11):
             hist[(k + d) % 180] = 0
     return out
-
-
-def _box_sums(m: np.ndarray, length: int, axis: int) -> np.ndarray:
-    """Sums of ``length`` consecutive entries of ``m`` along ``axis`` (for every start)."""
-    ksize = (1, length) if axis == 0 else (length, 1)
-    anchor = (0, 0)
-    out = cv2.boxFilter(m, cv2.CV_32F, ksize, anchor=anchor, normalize=False, borderType=cv2.BORDER_CONSTANT)
-    return out[:m.shape[0] - length + 1] if axis == 0 else out[:, :m.shape[1] - length + 1]
-
-
-def _best_in(maps: tuple[np.ndarray, ...], a: int, b: int, inside: np.ndarray | None
-             ) -> tuple[float, float, float, int, int] | None:
-    """The best placed ``a`` x ``b`` (width x height) rectangle in the turned patch: its
-    score, supports and top-left corner."""
-    vert, horiz, vnew, hnew, vw, hw = maps
-    h, w = vert.shape
-    if a + 2 >= w or b + 2 >= h:
-        return None
-    per = 2.0 * (a + b)
-    ny, nx = h - b, w - a
-    # only the placements whose centre lies where the table changed are scored (the box
-    # around them: the rest scores 0), the same sums as over all of them
-    y0, x0, y1, x1 = 0, 0, ny, nx
-    if inside is not None:
-        centres = inside[b // 2:b // 2 + ny, a // 2:a // 2 + nx]
-        pts = cv2.findNonZero((centres > 0).astype(np.uint8))
-        if pts is None:  # (nothing scores: the first placement, as argmax over zeros)
-            return _first(maps, a, b, per)
-        x0, y0, cw, ch = cv2.boundingRect(pts)
-        x1, y1 = x0 + cw, y0 + ch
-    # the sides' sums only over the maps those placements reach (a vertical side at column x
-    # spanning rows y..y+b: _box_sums along rows; exact sums, wherever they start)
-    vs, hs, vns, hns, vws, hws = _side_sums(maps, a, b, y0, x0, y1, x1)
-    sup = _sums((vs, hs), 0, 0, y1 - y0, x1 - x0, a, b, per)
-    new = _sums((vns, hns), 0, 0, y1 - y0, x1 - x0, a, b, per)
-    score = sup + 0.5 * new + 0.2 * _sums((vws, hws), 0, 0, y1 - y0, x1 - x0, a, b, per)
-    if inside is not None:  # the rectangle's centre where the table changed
-        score = np.where(centres[y0:y1, x0:x1] > 0, score, 0)
-    k = int(np.argmax(score))
-    y, x = divmod(k, x1 - x0)
-    if score[y, x] <= 0:  # (argmax over all placements: the first one)
-        return _first(maps, a, b, per)
-    return float(score[y, x]), float(sup[y, x]), float(new[y, x]), x + x0, y + y0
-
-
-def _side_sums(maps: tuple[np.ndarray, ...], a: int, b: int, y0: int, x0: int, y1: int, x1: int
-               ) -> tuple[np.ndarray, ...]:
-    """The box sums of the maps for the placements y0:y1, x0:x1 (top-left corners of ``a`` x
-    ``b`` rectangles), indexed from (y0, x0): vertical sides' along ``b`` rows, horizontal
-    sides' along ``a`` columns."""
-    part = [m[y0:y1 + b, x0:x1 + a] for m in maps]
-    vert, horiz, vnew, hnew, vw, hw = part
-    return (_box_sums(vert, b, 0), _box_sums(horiz, a, 1), _box_sums(vnew, b, 0), _box_sums(hnew, a, 1),
-            _box_sums(vw, b, 0), _box_sums(hw, a, 1))
-
-
-def _first(maps: tuple[np.ndarray, ...], a: int, b: int, per: float) -> tuple[float, float, float, int, int]:
-    """The first placement, scoring 0 (what an argmax over none that scores returns)."""
-    vs, hs, vns, hns, _, _ = _side_sums(maps, a, b, 0, 0, 1, 1)
-    return 0.0, float(_sums((vs, hs), 0, 0, 1, 1, a, b, per)[0, 0]), float(_sums((vns, hns), 0, 0, 1, 1, a, b, per)[0, 0]), 0, 0
-
-
-def _sums(box: tuple[np.ndarray, np.ndarray], y0: int, x0: int, y1: int, x1: int, a: int, b: int,
-          per: float) -> np.ndarray:
-    """A rectangle's four sides' box sums over the perimeter, for placements y0:y1, x0:x1."""
-    vs, hs = box
-    return (vs[y0:y1, x0:x1] + vs[y0:y1, x0 + a:x1 + a] + hs[y0:y1, x0:x1] + hs[y0 + b:y1 + b, x0:x1]) / per
 
 
 def find_outlines(current: np.ndarray, reference: np.ndarray | None, changed: np.ndarray,
@@ -229,10 +136,10 @@ def find_outlines(current: np.ndarray, reference: np.ndarray | None, changed: np
         long_, short = int(round(long_px * k / 2)), int(round(long_px * k / aspect / 2))
         sizes_px += [(long_, short), (short, long_)]
     angles = _angles(half[0], half[1], level, hmask.astype(np.float32), directions)
-    best = _search(half[0], half[1], hmask, angles, sizes_px, level)
+    best = search(half[0], half[1], hmask, angles, sizes_px, level)
     if best is None or best[1] < MIN_SUPPORT:
         return []
-    rough = _corners(best) * 2
+    rough = corners(best) * 2
     ang = best[-1] + _turn(cur, rough, level, reach=5.0)
     k = max(best[5:7]) * 2 / long_px  # the size found, at full size
     a, b = int(round(long_px * k)), int(round(long_px * k / aspect))
@@ -243,7 +150,7 @@ def find_outlines(current: np.ndarray, reference: np.ndarray | None, changed: np
     gx1, gy1 = np.minimum(rough.max(axis=0) + 9, cur.shape[::-1]).astype(int)
     near = np.zeros_like(mask)
     cv2.fillPoly(near, [np.round(rough).astype(np.int32)], 1)
-    fine = _search(cur[gy0:gy1, gx0:gx1], None if ref is None else ref[gy0:gy1, gx0:gx1],
+    fine = search(cur[gy0:gy1, gx0:gx1], None if ref is None else ref[gy0:gy1, gx0:gx1],
                    near[gy0:gy1, gx0:gx1], [ang], [(a, b)], level)
     straight = None
     if fine is not None and fine[1] < SURE and turns:
@@ -254,15 +161,15 @@ def find_outlines(current: np.ndarray, reference: np.ndarray | None, changed: np
         pad = 8 + int(np.ceil(TURN_PAD * long_px))
         tx0, ty0 = np.maximum(rough.min(axis=0) - pad, 0).astype(int)
         tx1, ty1 = np.minimum(rough.max(axis=0) + pad + 1, cur.shape[::-1]).astype(int)
-        turned = _search(cur[ty0:ty1, tx0:tx1], None if ref is None else ref[ty0:ty1, tx0:tx1],
+        turned = search(cur[ty0:ty1, tx0:tx1], None if ref is None else ref[ty0:ty1, tx0:tx1],
                          near[ty0:ty1, tx0:tx1], [ang + d for d in turns], [(a, b)], level)
         if turned is not None and turned[0] > fine[0] + TURN_GAIN:
             if fine[1] >= MIN_SUPPORT:  # (the card may still be named surer at it)
-                straight = (_corners(fine) + np.float32([x0 + gx0, y0 + gy0])).astype(np.float32)
+                straight = (corners(fine) + np.float32([x0 + gx0, y0 + gy0])).astype(np.float32)
             fine, gx0, gy0 = turned, tx0, ty0
     if fine is None or fine[1] < MIN_SUPPORT:
         return []
-    quad = _corners(fine) + np.float32([x0 + gx0, y0 + gy0])
+    quad = corners(fine) + np.float32([x0 + gx0, y0 + gy0])
     return [Outline(quad.astype(np.float32), fine[1], fine[2], float(max(a, b)), straight)]
 
 
@@ -284,41 +191,6 @@ def _where(changed: np.ndarray, long_px: float, aspect: float) -> tuple[int, int
     x1 = max(stats[i, 0] + stats[i, 2] for i in big) * step
     y1 = max(stats[i, 1] + stats[i, 3] for i in big) * step
     return int(x0), int(y0), int(x1), int(y1)
-
-
-def _search(cur: np.ndarray, ref: np.ndarray | None, mask: np.ndarray, angles: list[float],
-            sizes_px: list[tuple[int, int]], level: float) -> tuple | None:
-    """The best rectangle over the ``angles`` (degrees) and sizes (width, height px) in the
-    patch: (score, support, new, x, y, width, height, turn matrix, angle) or None."""
-    best: tuple | None = None
-    ph, pw = cur.shape
-    centre = (pw / 2, ph / 2)
-    for ang in angles:
-        rot = cv2.getRotationMatrix2D(centre, ang, 1.0)
-        # the turned patch big enough to hold all of the patch
-        c, s = abs(rot[0, 0]), abs(rot[0, 1])
-        nw, nh = int(pw * c + ph * s) + 2, int(pw * s + ph * c) + 2
-        rot[0, 2] += nw / 2 - centre[0]
-        rot[1, 2] += nh / 2 - centre[1]
-        tc = cv2.warpAffine(cur, rot, (nw, nh), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-        tr = None if ref is None else cv2.warpAffine(ref, rot, (nw, nh), flags=cv2.INTER_LINEAR,
-                                                      borderMode=cv2.BORDER_REPLICATE)
-        tm = cv2.warpAffine(mask, rot, (nw, nh), flags=cv2.INTER_NEAREST)
-        tm = cv2.dilate(tm, np.ones((5, 5), np.uint8))
-        maps = _edge_maps(tc, tr, level)
-        for a, b in sizes_px:
-            got = _best_in(maps, a, b, tm)
-            if got is not None and (best is None or got[0] > best[0] + 0.01):  # (ties: the first size, the biggest)
-                best = (*got, a, b, rot, ang)
-    return best
-
-
-def _corners(best: tuple) -> np.ndarray:
-    """A search result's rectangle in the patch's own pixels (4x2, in order around it)."""
-    x, y, a, b, rot = best[3:8]
-    corners = np.float32([[x + 0.5, y + 0.5], [x + a + 0.5, y + 0.5], [x + a + 0.5, y + b + 0.5],
-                          [x + 0.5, y + b + 0.5]])
-    return cv2.transform(corners[None], cv2.invertAffineTransform(rot))[0]
 
 
 def _turn(grey: np.ndarray, quad: np.ndarray, level: float, reach: float = 4.0) -> float:
@@ -393,7 +265,7 @@ def new_edge_share(current: np.ndarray, reference: np.ndarray, changed: np.ndarr
     h_, w_ = current.shape[:2]
     x0, y0, x1, y1 = max(x - g, 0), max(y - g, 0), min(x + w + g, w_), min(y + h + g, h_)
     cur, ref = grey(current[y0:y1, x0:x1]), grey(reference[y0:y1, x0:x1])
-    _, _, vnew, hnew, _, _ = _edge_maps(cur, ref, level)
+    _, _, vnew, hnew, _, _ = edge_maps(cur, ref, level)
     near = cv2.dilate((changed[y0:y1, x0:x1] > 0).astype(np.uint8), np.ones((5, 5), np.uint8))
     fresh = cv2.countNonZero(cv2.bitwise_and(cv2.bitwise_or(vnew, hnew), near))
     return fresh / (3.0 * 2.0 * (long_px + long_px / aspect))  # (an edge is widened to 3 px across)
