@@ -32,6 +32,8 @@ class Patch:
     card_shaped: bool
     bare: bool  # it looks like the bare table again: something was taken away
     steady: bool = True  # False: its outline stays put but a reflection's halo sways beside it
+    by_print: bool = False  # steady by its own print only, something still moving beside it (a hand's
+    # shadow may lie over it): a look that names it counts, one that does not is no try
 
 
 @dataclass(frozen=True)

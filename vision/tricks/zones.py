@@ -242,7 +242,8 @@ class TableWatch:
                     continue
                 times, printed = self._held.see(patch, g)
                 if times > STILL_FRAMES:
-                    out.append(patch if steady or printed else replace(patch, steady=False))
+                    out.append(patch if steady else replace(patch, by_print=True) if printed
+                               else replace(patch, steady=False))
         self._held.next_frame()
         return out
 
