@@ -251,6 +251,30 @@ def test_a_card_under_a_swaying_reflection_on_marble_is_named_once_it_lies_still
     assert plays[0][0] - seq.frame_of(first.still_s) <= 2
 
 
+def test_cards_lying_still_under_a_swaying_reflection_are_read_by_their_own_print():
+    """A rough table (tests/overhead/rough.py, hand 402, trick 7): green felt, the lamp's
+    reflection swaying at the edge of seat 1's card, and seat 2's card laid touching it (the
+    two are one patch until seat 1's is read). Something moves at seat 1's card in nearly
+    every frame and the outline its change gives it shifts with the halo, so it was never
+    outlined, nor seat 2's with it (both asked "taken" once the trick was swept, 1.8 s
+    late). Its own print stays where it is: each card read within half a second of lying
+    still, no ask, every card at its seat. (Read from frame 277, the four places clear and
+    no hand over them: the reader takes its first frame for the bare table.)"""
+    seed, height, trick, start = 402, 74.0, 7, 277
+    seq = rough_overhead(seed, mode="720p", height_cm=height, renunci=True)  # (as the bench draws it)
+    hand = hand_of(seq)
+    for p in seq.plan.plays:
+        if p.trick < trick:
+            hand = hand.play(CardPlayed(p.trick, p.seat, Card.parse(p.code)))
+    plays = [p for p in seq.plan.plays if p.trick == trick]
+    reader = TrickReader(learnt_deck(), seq.seats_px, hand, frame_size=seq.size)
+    events = [(f.n, e) for f in seq.frames(start=start, limit=seq.frame_of(plays[-1].still_s) + 6)
+              for e in reader.feed(f.image)]
+    assert not [e for _, e in events if isinstance(e, TrickAsk)]
+    assert [(e.seat, e.card.code) for _, e in events] == [(p.seat, p.code) for p in plays]
+    assert max(n - seq.frame_of(p.still_s) for (n, _), p in zip(events, plays)) <= 5
+
+
 def test_a_card_already_played_is_no_rival_and_never_renamed():
     """The deck's naming with cards ruled out (trick mode: already played): every other card
     ruled out, the card seen is named as itself; itself ruled out, it is still named as

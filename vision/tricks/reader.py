@@ -261,6 +261,8 @@ class TrickReader:
         # held back for a 12 of its suit played before; at the last trick three cards are left)
         ruled_out = [p.card for p in self.hand.events]
         naming, lean = self.namer.look(frame, seen.patch, ruled_out=ruled_out)
+        if naming.card is None and seen.patch.by_print:
+            return []  # still by its print only, something moving beside it: no try, nor a frame to average
         seen.picture.add(frame, self.namer.region(frame, seen.patch))
         picture = seen.picture.over(frame) if naming.card is None else None
         if picture is not None:  # its frames lying still averaged: the camera's noise less, the same margins

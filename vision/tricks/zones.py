@@ -25,12 +25,13 @@ judged lying still.
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 import cv2
 import numpy as np
 
 from vision.tricks.noise import CHANGE_LEVEL, NOISE_FRAMES, Thresholds, frame_sigma
+from vision.tricks.patches import HeldOutlines, Patch, alike, detail, filled, near
 
 WORK_WIDTH = 640
 MOVE_LEVEL = 14  # grey levels between two frames: a hand, a shadow, a card sliding
@@ -45,21 +46,7 @@ CARD_FILL = 0.78  # of its rotated rectangle a card's patch fills
 MARGIN = 3  # small px around a patch that must be still as well
 SMOOTH_PX = 8.0  # a change smoother than this (work px) is light changing, not a thing moving
 LEVEL_ROWS = 9.0  # rows the exposure's per-row level is smoothed over (a band is ~100 of 360)
-STILL_THERE = 0.7  # a card's print and outline against their settled picture (correlation): the card still lies there
-DETAIL_PX = 3.0  # the detail compared (work px): a card's print and edges, not the light over it
 DETAIL_PAD = 16  # work px round a patch its detail is looked at in (the change may miss a card's edge)
-
-
-@dataclass(frozen=True)
-class Patch:
-    """A change against the settled table, in work pixels, lying still."""
-
-    quad: np.ndarray  # 4 x 2 corners of its rotated rectangle
-    mask_box: tuple[int, int, int, int]  # x0, y0, x1, y1 (exclusive)
-    centre: tuple[float, float]
-    card_shaped: bool
-    bare: bool  # it looks like the bare table again: something was taken away
-    steady: bool = True  # False: its outline stays put but a reflection's halo sways beside it
 
 
 class TableWatch:
@@ -84,7 +71,7 @@ class TableWatch:
         self.moved = np.zeros(self.size[::-1], np.int32)  # the frame each pixel last moved in
         self.n = 0
         self._kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
-        self._outlines: list = []  # (centre, extent, frames) of card outlines whose inside changes
+        self._held = HeldOutlines()  # card outlines whose inside changes, frame to frame
 
     def small(self, frame: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The small grey frame, and its colour (a, b, smoothed; zero for a grey camera)."""
@@ -117,7 +104,7 @@ class TableWatch:
         score = self.change(g, ab, self.settled, self.colour["settled"])
         score[self._shade(g, ab)] = 0
         self._score = score
-        unlike = _filled(score > 1)
+        unlike = filled(score > 1)
         changed = unlike & (self.moved <= self.n - STILL_FRAMES)
         min_area = 0.25 * self.long[0] ** 2
         if np.count_nonzero(changed) < min_area:
@@ -190,9 +177,9 @@ class TableWatch:
         h, w = mask.shape
         x0, y0 = max(x - DETAIL_PAD, 0), max(y - DETAIL_PAD, 0)
         x1, y1 = min(x + w + DETAIL_PAD, self.size[0]), min(y + h + DETAIL_PAD, self.size[1])
-        d = cv2.absdiff(_detail(self.current[y0:y1, x0:x1]), _detail(self.settled[y0:y1, x0:x1]))
+        d = cv2.absdiff(detail(self.current[y0:y1, x0:x1]), detail(self.settled[y0:y1, x0:x1]))
         edges = cv2.morphologyEx((d > self.limits.grey / 2).view(np.uint8), cv2.MORPH_CLOSE, self._kernel)
-        parts = [p for p in self._parts(_filled(edges.view(bool)), (x0, y0), min_area)
+        parts = [p for p in self._parts(filled(edges.view(bool)), (x0, y0), min_area)
                  if x <= p.centre[0] < x + w and y <= p.centre[1] < y + h]
         return parts or [patch]
 
@@ -224,13 +211,15 @@ class TableWatch:
         self.limits = Thresholds.from_noise(float(sig[0]), float(sig[1]))
 
     def _glared(self, changed: np.ndarray, found: list[Patch], min_area: float) -> list[Patch]:
-        """Cards lying still under a reflection that moves or flickers over them: their
-        outline stays put while their inside changes (movement only inside the card, none
-        around it), the same rotated rectangle for ``STILL_FRAMES`` frames and more."""
+        """Cards lying still under a reflection that moves or flickers over them or round
+        them: their inside changes, or the halo round them sways, but the card's own outline
+        or its print stays put (:class:`HeldOutlines`) for ``STILL_FRAMES`` frames and more.
+        Steady when nothing moved beside it, or when its print held all along (the outline
+        the change gives it shifts a few pixels with the halo; the card does not)."""
         g = self.current
         recent = self.moved > self.n - STILL_FRAMES
         count, labels, stats, _ = cv2.connectedComponentsWithStats(changed, connectivity=8)
-        outlines, out = [], []
+        out = []
         for i in range(1, count):
             x, y, w, h, area = (int(v) for v in stats[i])
             if area < min_area:
@@ -249,14 +238,13 @@ class TableWatch:
             if steady and len(split) != 1:
                 continue
             for patch in split:
-                if not patch.card_shaped or any(_near(patch, p) for p in found if p.card_shaped):
+                if not patch.card_shaped or any(near(patch, p) for p in found if p.card_shaped):
                     continue
-                outline = (patch.centre, tuple(np.round(np.ptp(patch.quad, axis=0), 0)))
-                times = next((k for c, d, k in self._outlines if _same(c, d, outline)), 0) + 1
-                outlines.append((*outline, times))
+                times, printed = self._held.see(patch, g)
                 if times > STILL_FRAMES:
-                    out.append(patch if steady else replace(patch, steady=False))
-        self._outlines = outlines
+                    out.append(patch if steady else replace(patch, by_print=True) if printed
+                               else replace(patch, steady=False))
+        self._held.next_frame()
         return out
 
     def _moved(self, g: np.ndarray, prev: np.ndarray) -> np.ndarray:
@@ -353,9 +341,7 @@ class TableWatch:
         the detail but leaves it where it was (0.9 and more under a lamp's reflection on
         marble); a card taken, covered by another, or slid away leaves little of it (0.3
         and less)."""
-        now, then = _detail(self.look(box)), _detail(then)
-        scale = float(np.sqrt(np.sum(now * now) * np.sum(then * then)))
-        return scale > 0 and float(np.sum(now * then)) / scale >= STILL_THERE
+        return alike(detail(self.look(box)), detail(then))
 
     def _p90(self, ref: np.ndarray, name: str, box: tuple[int, int, int, int]) -> float:
         x0, y0, x1, y1 = box
@@ -373,28 +359,3 @@ class TableWatch:
     def to_frame(self, quad: np.ndarray) -> np.ndarray:
         """A work-pixel quadrilateral in the full frame's pixels."""
         return (np.asarray(quad, np.float32) + 0.5) / self.scale - 0.5
-
-
-def _near(a: Patch, b: Patch) -> bool:
-    return bool(np.hypot(a.centre[0] - b.centre[0], a.centre[1] - b.centre[1]) < 4)
-
-
-def _same(centre, extent, outline) -> bool:
-    """The same outline as last frame's, give or take a pixel."""
-    (c, e) = outline
-    return bool(np.hypot(centre[0] - c[0], centre[1] - c[1]) <= 1.5 and max(abs(a - b) for a, b in zip(extent, e)) <= 2)
-
-
-def _detail(g: np.ndarray) -> np.ndarray:
-    """``g`` less its smooth part (light), zero mean."""
-    f = g.astype(np.float32)
-    d = f - cv2.GaussianBlur(f, (0, 0), DETAIL_PX)
-    return d - d.mean()
-
-
-def _filled(mask: np.ndarray) -> np.ndarray:
-    """``mask`` with its holes filled: a card's print may be as dark as a shadow, or as the table."""
-    contours, _ = cv2.findContours(mask.view(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    out = np.zeros(mask.shape, np.uint8)
-    cv2.drawContours(out, contours, -1, 1, thickness=cv2.FILLED)
-    return out.view(bool)
