@@ -40,7 +40,7 @@ class Organiser(ChildProcess):
         return self
 
     def get(self, path: str):
-        with urllib.request.urlopen(self.base + path, timeout=10) as r:
+        with urllib.request.urlopen(self.base + path, timeout=60) as r:
             return json.load(r)
 
     def post(self, path: str, body: dict, *, token: str | None = None):
@@ -50,7 +50,7 @@ class Organiser(ChildProcess):
             headers["Authorization"] = f"Bearer {token}"
         req = urllib.request.Request(self.base + path, data=json.dumps(body).encode(), headers=headers)
         try:
-            with urllib.request.urlopen(req, timeout=10) as r:
+            with urllib.request.urlopen(req, timeout=60) as r:
                 return r.status, json.load(r)
         except urllib.error.HTTPError as exc:
             return exc.code, json.load(exc)

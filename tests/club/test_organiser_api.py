@@ -13,7 +13,7 @@ ENDS = {"target": 101, "max_hands": 12, "time_limit_min": 60, "points_cap": 121}
 
 
 def _raw(organiser: Organiser, path: str) -> bytes:
-    with urllib.request.urlopen(organiser.base + path, timeout=10) as r:
+    with urllib.request.urlopen(organiser.base + path, timeout=60) as r:
         return r.read()
 
 

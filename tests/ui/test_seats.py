@@ -28,14 +28,14 @@ def test_the_seats_are_learnt_on_the_screen_and_kept(kiosk, tmp_path, monkeypatc
     assert d.screen == "seats"
     screen = d.current
     assert screen.learnt == [False] * 4 and not d.has("save") and "Seient 1" in screen.prompt
-    assert wait_for(d, lambda: screen.learnt[1], timeout=30), screen.prompt
+    assert wait_for(d, lambda: screen.learnt[1], timeout=90), screen.prompt
     assert "Seient 3" in screen.prompt and not d.has("save")
     d.shot(state="two")
     d.tap("start_again")  # forget them: the next cards count from seat 1 again
     assert screen.learnt == [False] * 4
     d.tap("back")
     d.tap("seats")  # the file starts again with the camera: the four cards from the first
-    assert wait_for(d, lambda: screen.complete, timeout=40), screen.prompt
+    assert wait_for(d, lambda: screen.complete, timeout=120), screen.prompt
     d.shot(state="learnt")
     d.tap("save")
     assert d.screen == "settings"

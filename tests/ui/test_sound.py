@@ -41,7 +41,7 @@ def test_each_cue_plays_through_the_sdl_mixer_and_ends(tmp_path, caplog):
     assert player.available is None  # nothing opened before the first use
     started = time.monotonic()
     assert player.prepare() is True and player.available is True
-    assert time.monotonic() - started < 1.0
+    assert time.monotonic() - started < 4.0  # no hang on opening the device (the UI would freeze)
     for name in CUES:
         player.play(name)
         assert player.playing(name), name

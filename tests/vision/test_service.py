@@ -9,14 +9,6 @@ from vision.service import StickerService
 from vision.sources import NO_CAMERA, FileSource, FrameSource, OpenCVSource
 
 
-class SlowReader(PileReader):
-    """A real reader that takes its time (a slow Pi), to show the preview does not wait."""
-
-    def read(self, image):
-        time.sleep(0.3)
-        return super().read(image)
-
-
 def _folder(tmp_path, n=4):
     truth = set()
     for i in range(n):
@@ -51,14 +43,41 @@ def test_frames_and_cards_come_on_their_threads_and_stop_joins(tmp_path):
     assert photo.shape == frame.image.shape and (photo != frame.image).any()
 
 
+class HeldReader(PileReader):
+    """A real reader held inside its first read until the test lets it go (a Pi busy for as
+    long as it takes): whatever the machine's load, the preview is seen going on meanwhile."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.inside, self.release = threading.Event(), threading.Event()
+
+    def read(self, image):
+        self.inside.set()
+        self.release.wait(30)
+        return super().read(image)
+
+
 def test_preview_never_waits_for_recognition(tmp_path):
     _folder(tmp_path, 2)
-    svc = StickerService(FileSource(tmp_path, fps=30), SlowReader())
+    reader = HeldReader()
+    svc = StickerService(FileSource(tmp_path, fps=30), reader)
     svc.start()
-    time.sleep(1.5)
-    svc.stop()
-    assert svc.frames >= 25
-    assert 2 <= svc.reads <= 6
+    try:
+        assert reader.inside.wait(30)
+        held_at = svc.frames
+        deadline = time.monotonic() + 30
+        while svc.frames < held_at + 15 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert svc.frames >= held_at + 15 and svc.reads == 0  # 15 frames shown, none read yet
+        reader.release.set()
+        deadline = time.monotonic() + 30
+        while svc.reads < 2 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert svc.reads >= 2  # once free, recognition takes the newest frames again
+    finally:
+        reader.release.set()
+        svc.stop()
+    assert svc.reads < svc.frames  # frames handed on while it worked were skipped, not queued
 
 
 def test_recognition_on_a_downscaled_frame_reports_full_size_corners(tmp_path):
