@@ -42,6 +42,7 @@ from vision.deck.darker import DarkerRequest, glare_near, hand_came_over, reflec
 from vision.deck.events import (  # noqa: F401  (the events are the tracker's API)
     ALREADY, ASK_KINDS, COUNTED, DARKER, GLARE, HAND, SHOW_AGAIN, TAKEN_BACK, TWO_CARDS, DealEvent, Tally)
 from vision.deck.exposure import Change, compare
+from vision.deck.first import first_card
 from vision.deck.locate import CARD_ASPECT, shrunk
 from vision.deck.model import DeckModel
 from vision.deck.motion import LINGER, RESTING, counts, movement, moving_mask
@@ -200,7 +201,7 @@ class DealTracker:
             self._pile.settled[0].darker = dark
             # (dealing started at once under the reflection: the first card, not named in the
             # frame that asked, may be named in the darker one; never taken for the table)
-            return self._pile.first_card(look.frame, look.detail, dealt=self._dealt, darker=image, dark=dark)
+            return first_card(self._pile, look.frame, look.detail, dealt=self._dealt, darker=image, dark=dark)
         if self._pile.came_between(look.detail, dark):
             return self._came_between(look, image, dark)
         before = self._pile.settled[-1]
@@ -329,7 +330,7 @@ class DealTracker:
         self._mat_due += 1
         if not self._pile.settled:  # the empty mat, once it first lies still: what is new is dealt
             self._pile.settled.append(Settled(detail))
-            first = self._pile.first_card(frame, detail, dealt=self._dealt)
+            first = first_card(self._pile, frame, detail, dealt=self._dealt)
             if first:
                 return first
             if self._pile.unsteady:  # (a card in the air over the table: the table is taken later)
