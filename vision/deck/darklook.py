@@ -17,7 +17,7 @@ import numpy as np
 from vision.deck.backstop import came_unread
 from vision.deck.darker import tone_map
 from vision.deck.events import ALREADY, ASK_KINDS, COUNTED, HAND, DealEvent
-from vision.deck.first import first_card
+from vision.deck.first import first_card, unseen_first
 from vision.deck.pile import Pile, Settled
 
 
@@ -45,7 +45,10 @@ class DarkerLooks:
             self._pile.settled[0].darker = dark
             # (dealing started at once under the reflection: the first card, not named in the
             # frame that asked, may be named in the darker one; never taken for the table)
-            return first_card(self._pile, look.frame, look.detail, dealt=self._dealt, darker=image, dark=dark)
+            first = first_card(self._pile, look.frame, look.detail, dealt=self._dealt, darker=image, dark=dark)
+            if first or self._pile.unsteady or not self._dealt:
+                return first
+            return unseen_first(self._pile, look.detail, dark)  # (dealing started: never the table in silence)
         if self._pile.came_between(look.detail, dark):
             return self._came_between(look, image, dark)
         before = self._pile.settled[-1]

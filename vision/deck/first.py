@@ -61,3 +61,14 @@ def first_card(pile: Pile, frame: np.ndarray, detail: np.ndarray, *, dealt: bool
     if naming.card is None:
         return pile.unnamed(detail, None, top.quad, naming, glare=False)
     return pile.name(named_in, detail, top, None, naming=naming)
+
+
+def unseen_first(pile: Pile, detail: np.ndarray, dark: np.ndarray | None) -> list[DealEvent]:
+    """Dealing started at once (a hand moved in view before the table first lay still) under
+    the lamp's reflection, and no card's outline was found in the first frames that agree (nor
+    in their darker frame, ``dark``, when one was taken): the card that hand laid may lie under
+    the reflection, white on white. It is asked to be moved out of it, never taken for the
+    table in silence; the table under it was never seen, and what comes next is read against
+    ``detail`` (the frame that asked)."""
+    pile.settled[0] = Settled(None)
+    return pile.unnamed(detail, dark, None, None, glare=True)

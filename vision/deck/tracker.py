@@ -43,7 +43,7 @@ from vision.deck.darklook import DarkerLooks, HeldLook
 from vision.deck.events import (  # noqa: F401  (the events are the tracker's API)
     ALREADY, ASK_KINDS, COUNTED, DARKER, GLARE, HAND, SHOW_AGAIN, TAKEN_BACK, TWO_CARDS, DealEvent, Tally)
 from vision.deck.exposure import Change, compare
-from vision.deck.first import first_card
+from vision.deck.first import first_card, unseen_first
 from vision.deck.locate import CARD_ASPECT, shrunk
 from vision.deck.model import DeckModel
 from vision.deck.motion import LINGER, RESTING, counts, movement, moving_mask
@@ -271,9 +271,11 @@ class DealTracker(DarkerLooks):
             if self._pile.unsteady:  # (a card in the air over the table: the table is taken later)
                 self._pile.settled.clear()
                 return []
-            if self.darker_scale and reflection_in_view(detail):
-                # the reflection is in view: the first card under it is found against this
-                return self._ask_darker(frame, detail, small, mat=True)
+            if reflection_in_view(detail):
+                if self.darker_scale:  # the reflection is in view: the first card under it is found against this
+                    return self._ask_darker(frame, detail, small, mat=True)
+                if self._dealt:  # (dealing started, no darker frame to be had: the card may lie under it)
+                    return unseen_first(self._pile, detail, None)
             return []
         return self._look(frame, detail, small)
 
