@@ -38,7 +38,7 @@ from vision.deck.motion import hand_over
 from vision.deck.outline import Outline, find_outlines, iou, new_edge_share
 from vision.deck.second import DEALT_OVER, SAME_PLACE, second_card
 from vision.deck.scale import TableScale
-from vision.deck.views import views_around
+from vision.deck.views import order_quad, views_around
 
 KEEP_DETAIL = 4  # settled frames kept at detail size (older ones are only for "lifted off")
 CHANGE_LEVEL = 18  # least change between two settled frames, in levels of the brightest channel
@@ -330,7 +330,11 @@ class Pile:
             return [DealEvent(ALREADY, naming.card, naming, n)]
         self.push(detail, naming.card, darker=dark, where=where)
         if self.scale is None:  # the cards' size as seen, for the next outlines
-            self.longs = (self.longs + [top.long])[-5:]
+            long = top.long
+            if naming.where is not None:  # (named at the outline fitted to its print: that one's size)
+                q = order_quad(naming.where) * (detail.shape[1] / frame.shape[1])
+                long = float(np.linalg.norm(q[3] - q[0]) + np.linalg.norm(q[2] - q[1])) / 2
+            self.longs = (self.longs + [long])[-5:]
             self.card_long = float(np.median(self.longs))
         return [DealEvent(COUNTED, naming.card, naming, n)]
 
