@@ -86,6 +86,29 @@ def test_the_first_card_is_read_when_dealing_starts_at_once():
     assert [k for k in kinds if k in ASK_KINDS] == []
 
 
+def test_the_first_card_under_the_reflection_is_never_taken_for_the_table_when_dealing_starts_at_once():
+    """36002's first cards (720p on marble, gain 6.4, a reflection of 1.13; dealing started at
+    once: the camera never saw the bare table, the first card lies under the reflection). A
+    hand moved in view before the first frames agreed, and no card's outline holds there, at
+    the normal exposure nor in the darker frame the look asked for: the first card (4O) was
+    taken for the table, in silence (main: ``[(1, glare), (2, counted 5B)]``). Dealing had
+    started, so it may lie under the reflection: it is asked to be moved. Every card landed
+    in the window is named or asked about; the same camera with the bare table first seen
+    asks nothing about the empty table."""
+    nu = realistic_nuisances(np.random.default_rng([36002, 1]))
+    seq = deal_sequence(36002, nu, resolution="720p", cards=12, deck_style="moderna")
+    model = realdeck.learnt("moderna", tuple(sorted(seq.truth[:3])))
+    told = realdeck.told_between(DealTracker(model, darker_scale=DARKER_SCALE), seq, 0, 16)
+    assert nu.at_once and seq.frame_truth[15].top_index == 2, seq.frame_truth[15]
+    assert all(seq.truth[i] == code for i, kind, code in told if kind == COUNTED), told
+    assert {i for i, kind, _ in told if kind in ASK_KINDS + (COUNTED,)} >= {0, 1, 2}, told
+    assert (0, GLARE, None) in told, told
+    bare = deal_sequence(36002, dataclasses.replace(nu, at_once=False), resolution="720p", cards=1,
+                         deck_style="moderna")
+    told = realdeck.told_between(DealTracker(model, darker_scale=DARKER_SCALE), bare, 0, len(bare))
+    assert [t for t in told if t[0] < 0 and t[1] in ASK_KINDS] == [], told  # (nothing asked of the bare table)
+
+
 @pytest.mark.parametrize("name,level", [("gain", 8.0), ("jitter", 0.12)])
 def test_an_empty_table_in_dim_wandering_light_is_nothing(name, level):
     """At gain 8 the noise specks of two frames of the same empty mat joined into a change
