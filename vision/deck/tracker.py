@@ -47,6 +47,7 @@ from vision.deck.first import first_card, unseen_first
 from vision.deck.locate import CARD_ASPECT, shrunk
 from vision.deck.model import DeckModel
 from vision.deck.motion import LINGER, RESTING, counts, movement, moving_mask
+from vision.deck.peek import Peek
 from vision.deck.pile import CHANGE_LEVEL, DARKER_CHANGE_LEVEL, DARKER_MIN_PIXELS, MIN_CHANGE, Pile, Settled
 from vision.deck.scale import TableScale
 
@@ -88,9 +89,11 @@ class DealTracker(DarkerLooks):
     _backstop: Backstop = field(default_factory=Backstop)  # a card never passed over in silence
     _stale: np.ndarray | None = None  # the last darker frame, when the next hand came over the pile in it
     _hand_on: Settled | None = None  # the pile's state when a hand last moved in view
+    _peek: Peek = field(init=False)  # the frames read without a look (a card covered unread: "two cards")
 
     def __post_init__(self) -> None:
         self._pile = Pile(self.model)
+        self._peek = Peek(self.detail_width)
         TableScale.prepare()  # the marker detector is built now, not in the first still frame
 
     @property
@@ -165,6 +168,9 @@ class DealTracker(DarkerLooks):
         """The answer to a :data:`DARKER` event: ``image`` is the table at
         ``request.exposure_scale`` of the exposure, taken right after the frame that asked
         (the same size), or None when none could be had. Returns what the look found."""
+        return self._peek.checked(self._pile, self._answer_darker(request, image))
+
+    def _answer_darker(self, request: DarkerRequest, image: np.ndarray | None) -> list[DealEvent]:
         if request is None or request is not self._wanted or self._held is None:
             return []
         look, self._wanted, self._held = self._held, None, None
@@ -194,7 +200,7 @@ class DealTracker(DarkerLooks):
 
     def _feed(self, frame: np.ndarray) -> list[DealEvent]:
         pile = next((s.where for s in reversed(self._pile.settled) if s.where is not None), None)
-        events = self._read(frame, pile)
+        events = self._peek.checked(self._pile, self._read(frame, pile))
         top = self._pile.settled[-1] if self._pile.settled else None
         due = self._backstop.hand(apart=self._pile.restless) if any(e.kind == HAND for e in events) else \
             self._backstop.step(frame, self._still == 0, top, self.still_frames)
@@ -241,6 +247,8 @@ class DealTracker(DarkerLooks):
                 self._still, self._lit = 0, False
                 self._hand_on = self._pile.settled[-1] if self._pile.settled else None
                 self._dealt = self._dealt or (count > 0 and not self._pile.settled)  # (before the table lay still)
+                if self._pile.settled:
+                    self._peek.keep(self._pile.settled[-1], frame)
                 return []
             self._lit = True
         elif edge and self._pile.settled:
@@ -250,6 +258,8 @@ class DealTracker(DarkerLooks):
         # the moment the screen opens, before a card's 0.3 s of stillness has passed.
         first = 1 if not self._pile.settled else self.still_frames
         if self._still < first or (self._still > first and not self._pile.settled and not self._pile.unsteady):
+            if self._pile.settled:  # (no look: a card may lie there all the same, :mod:`vision.deck.peek`)
+                self._peek.keep(self._pile.settled[-1], frame)
             return []
         if self._still > first and not self._pile.unsteady and (self._looked is None or not self._came_since_look(small, pile)):
             self._find_mat(frame)  # (a still frame with nothing to look at: the time for the marker search)
