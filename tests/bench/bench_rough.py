@@ -27,11 +27,13 @@ The decks are learnt from the realistic enrolment photos (``tests.realcam.deal.e
 Frames are rendered as they are read (about 0.1 s of CPU a 720p frame), not kept, unless
 ``BENCH_ROUGH_FRAMES=DIR`` keeps them there (lossless; a second run reads the very same frames
 back: see ``tests/bench/deck_rough.py``). ``BENCH_ROUGH_ONLY=3,7``: those mixed sequences alone
-(their numbers in the set, from 0).
+(their numbers in the set, from 0). ``BENCH_ROUGH_AT_ONCE=1``: every mixed sequence starts dealing at
+once (no empty frame: the camera never sees the bare table), every other nuisance as drawn.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import os
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
@@ -74,6 +76,8 @@ def mixed_args(n: int, n_neat: int, cards: int, styles: tuple[str, ...]) -> list
     for k in range(n):
         seed = int(_env("SEED", str(SEED_MIXED))) + k
         nu = realistic_nuisances(np.random.default_rng([seed, 1]))
+        if _env("AT_ONCE", "0") == "1":  # (every deal starts at once; every other nuisance as drawn)
+            nu = dataclasses.replace(nu, at_once=True)
         res = ("720p", "1080p")[k % 2]
         rows = [f"mixed, {res}", f"mixed, on {nu.background}"]
         if nu.gain >= 6:

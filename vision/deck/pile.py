@@ -35,10 +35,10 @@ from vision.deck.exposure import Change, changed_inside, compare
 from vision.deck.locate import CARD_ASPECT
 from vision.deck.model import DeckModel, Naming
 from vision.deck.motion import hand_over
-from vision.deck.outline import Outline, card_in_view, find_outlines, iou, new_edge_share
+from vision.deck.outline import Outline, find_outlines, iou, new_edge_share
 from vision.deck.second import DEALT_OVER, SAME_PLACE, second_card
 from vision.deck.scale import TableScale
-from vision.deck.views import views_around
+from vision.deck.views import order_quad, views_around
 
 KEEP_DETAIL = 4  # settled frames kept at detail size (older ones are only for "lifted off")
 CHANGE_LEVEL = 18  # least change between two settled frames, in levels of the brightest channel
@@ -50,10 +50,8 @@ MOVED_ON = 0.7  # overlap at most between the card a darker frame named and the 
 SAME_CARD = 0.88  # ... so much that it is that card whatever changed (a darker frame shows edges anew)
 PRINT_CHANGED = 0.08  # of the card's area changed inside an outline that is not new: maybe another card
 LIFTED = 0.15  # of a card's area changed since the table before the last card: it was lifted off
-FIRST_EDGE = 6.0  # an edge's least step per pixel in the first settled frame (no second frame to measure noise)
 UNSTEADY = 0.35  # of a card's area changed since the frame before: not lying still yet (in the air)
 UNSEEN_CARD = 0.5  # card perimeters of new edges where no card's outline was found: a card came all the same
-FIRST_SUPPORT = 0.8  # of a card's outline on edges, to be taken for a card already there
 
 
 @dataclass
@@ -114,43 +112,6 @@ class Pile:
         self.settled.append(Settled(detail, card, pending, darker, where))
         if len(self.settled) > KEEP_DETAIL:
             self.settled[-KEEP_DETAIL - 1].detail = self.settled[-KEEP_DETAIL - 1].darker = None
-
-    def first_card(self, frame: np.ndarray, detail: np.ndarray, *, dealt: bool = False,
-                   darker: np.ndarray | None = None, dark: np.ndarray | None = None) -> list[DealEvent]:
-        """Dealing started at once: the first frames that agree may already hold the first
-        card. Nothing to compare with, so every edge counts as new: a card's whole outline
-        in view (found at half size: the whole view is searched) that names a learnt card
-        is that card, and the table under it was never seen. ``dealt``: a hand moved in view
-        before these frames: a card's outline there that cannot be named is asked about
-        (never taken for the table in silence). ``darker``: the same table at a darker
-        exposure (the look at the table asked for it: the reflection is in view): the card
-        is named in it, where the reflection washed its print out of ``frame``, and its outline
-        found in ``dark`` (its detail copy), where the reflection washed out its edges."""
-        if dark is not None:
-            detail = dark
-        long_px = self.long_px(detail)
-        top = card_in_view(detail, long_px, level=FIRST_EDGE, aspect=CARD_ASPECT, sizes=self.sizes())
-        if top is None:
-            return []
-        # (the whole view is searched coarsely: a card turned a few degrees off the sides found
-        # there is fitted again where it lies, as a look fits a change)
-        there = np.zeros(detail.shape[:2], np.uint8)
-        cv2.fillPoly(there, [np.round(top.quad).astype(np.int32)], 255)
-        finer = find_outlines(detail, None, there, long_px, level=FIRST_EDGE, aspect=CARD_ASPECT, sizes=self.sizes())
-        top = finer[0] if finer and finer[0].support >= top.support else top
-        if top.support < FIRST_SUPPORT:
-            return []
-        named_in = frame if darker is None else darker
-        naming = self.model.identify(views_around(named_in, top.quad * (frame.shape[1] / detail.shape[1])))
-        if naming.card is None and (not dealt or darker is not None):
-            return []  # (something card-shaped, not a card it knows: the table; asked about once)
-        if not self._steady(detail, top.quad):
-            self.unsteady = True  # (looked at again in the next frame)
-            return []
-        self.settled[0] = Settled(None)
-        if naming.card is None:
-            return self.unnamed(detail, None, top.quad, naming, glare=False)
-        return self.name(named_in, detail, top, None, naming=naming)
 
     def came_between(self, normal: np.ndarray, dark: np.ndarray) -> bool:
         """Whether a card came between the frame that asked for a darker frame and the darker
@@ -327,7 +288,7 @@ class Pile:
               normal: np.ndarray | None = None, *, naming: Naming | None = None) -> list[DealEvent]:
         n = self.frame
         where = top.quad
-        if not self._steady(detail, where):
+        if not self.steady(detail, where):
             self.unsteady = True  # (looked at again in the next frame)
             return []
         quad = where * (frame.shape[1] / detail.shape[1])
@@ -369,11 +330,15 @@ class Pile:
             return [DealEvent(ALREADY, naming.card, naming, n)]
         self.push(detail, naming.card, darker=dark, where=where)
         if self.scale is None:  # the cards' size as seen, for the next outlines
-            self.longs = (self.longs + [top.long])[-5:]
+            long = top.long
+            if naming.where is not None:  # (named at the outline fitted to its print: that one's size)
+                q = order_quad(naming.where) * (detail.shape[1] / frame.shape[1])
+                long = float(np.linalg.norm(q[3] - q[0]) + np.linalg.norm(q[2] - q[1])) / 2
+            self.longs = (self.longs + [long])[-5:]
             self.card_long = float(np.median(self.longs))
         return [DealEvent(COUNTED, naming.card, naming, n)]
 
-    def _steady(self, detail: np.ndarray, quad: np.ndarray) -> bool:
+    def steady(self, detail: np.ndarray, quad: np.ndarray) -> bool:
         """Whether the card at ``quad`` lay there in the frame before (:attr:`before`) too:
         little of its area changed. A card still in the air a frame before lay elsewhere."""
         return self.before is None or _lay_still(self.before, detail, quad, floor=CHANGE_LEVEL)

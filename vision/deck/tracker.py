@@ -31,35 +31,29 @@ Example::
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
 
 from kiosk.game import Card, pile_points
-from vision.deck.backstop import Backstop, came_unread, unsaid
-from vision.deck.darker import DarkerRequest, glare_near, hand_came_over, reflection_in_view, tone_map
+from vision.deck.backstop import Backstop, unsaid
+from vision.deck.darker import DarkerRequest, glare_near, hand_came_over, reflection_in_view
+from vision.deck.darklook import DarkerLook, HeldLook
 from vision.deck.events import (  # noqa: F401  (the events are the tracker's API)
     ALREADY, ASK_KINDS, COUNTED, DARKER, GLARE, HAND, SHOW_AGAIN, TAKEN_BACK, TWO_CARDS, DealEvent, Tally)
 from vision.deck.exposure import Change, compare
+from vision.deck.first import first_card, unseen_first
 from vision.deck.locate import CARD_ASPECT, shrunk
 from vision.deck.model import DeckModel
 from vision.deck.motion import LINGER, RESTING, counts, movement, moving_mask
+from vision.deck.peek import Peek
 from vision.deck.pile import CHANGE_LEVEL, DARKER_CHANGE_LEVEL, DARKER_MIN_PIXELS, MIN_CHANGE, Pile, Settled
 from vision.deck.scale import TableScale
 
 MOTION_CARD = 0.04  # of a card's area moving (motion size) is movement, if less than motion_share of the view
 LIGHT_CARD = 0.5  # of a card's area moving (motion size) before the table is known: not the light
 MAT_AGAIN = 32  # at most so many looks between two searches for the mat's markers when it is not in view
-
-
-@dataclass(frozen=True)
-class _Look:
-    """A look waiting for its darker frame: the frame that asked, its detail and motion copies."""
-    frame: np.ndarray
-    detail: np.ndarray
-    small: np.ndarray
-    mat: bool  # the empty mat: the darker frame is only kept as the reference
 
 
 @dataclass
@@ -86,7 +80,7 @@ class DealTracker:
     _dealt: bool = False  # a hand moved in view before the table under the pile first lay still
     _still: int = 0
     _wanted: DarkerRequest | None = None
-    _held: _Look | None = None
+    _held: HeldLook | None = None
     _looked: np.ndarray | None = None  # the motion-size frame last looked at
     _lit: bool = False  # this still spell had movement with no hand in view (light)
     _at_edge: bool = False  # something moved at the view's edge a frame before (a hand resting there)
@@ -95,9 +89,11 @@ class DealTracker:
     _backstop: Backstop = field(default_factory=Backstop)  # a card never passed over in silence
     _stale: np.ndarray | None = None  # the last darker frame, when the next hand came over the pile in it
     _hand_on: Settled | None = None  # the pile's state when a hand last moved in view
+    _peek: Peek = field(init=False)  # the frames read without a look (a card covered unread: "two cards")
 
     def __post_init__(self) -> None:
         self._pile = Pile(self.model)
+        self._peek = Peek(self.detail_width)
         TableScale.prepare()  # the marker detector is built now, not in the first still frame
 
     @property
@@ -172,6 +168,9 @@ class DealTracker:
         """The answer to a :data:`DARKER` event: ``image`` is the table at
         ``request.exposure_scale`` of the exposure, taken right after the frame that asked
         (the same size), or None when none could be had. Returns what the look found."""
+        return self._peek.checked(self._pile, self._answer_darker(request, image))
+
+    def _answer_darker(self, request: DarkerRequest, image: np.ndarray | None) -> list[DealEvent]:
         if request is None or request is not self._wanted or self._held is None:
             return []
         look, self._wanted, self._held = self._held, None, None
@@ -194,71 +193,21 @@ class DealTracker:
             before.darker = kept
         return events
 
-    def _darker_look(self, look: _Look, image: np.ndarray, dark: np.ndarray, came: bool) -> list[DealEvent]:
-        """The look at the darker frame (``came``: the next hand came over the pile in it)."""
-        if look.mat:
-            self._pile.settled[0].darker = dark
-            # (dealing started at once under the reflection: the first card, not named in the
-            # frame that asked, may be named in the darker one; never taken for the table)
-            return self._pile.first_card(look.frame, look.detail, dealt=self._dealt, darker=image, dark=dark)
-        if self._pile.came_between(look.detail, dark):
-            return self._came_between(look, image, dark)
-        before = self._pile.settled[-1]
-        events = self._judged(image, look.detail, dark, normal=look.frame)
-        if not events and self._pile.settled[-1] is before and came:
-            return self._spoiled(look, before)
-        got = self._pile.settled[-1]
-        if any(e.kind == COUNTED for e in events) and len(self._pile.settled) >= 2 and self._pile.settled[-2] is before \
-                and before.detail is not None and got.where is not None \
-                and self._pile.moved_on(look.detail, before.detail, got.where):
-            saved, uncertain, still = list(self._pile.settled), self._pile.uncertain, self._still
-            self._pile.settled.pop()  # (the card under it, in the frame that asked, is read first)
-            again = self._came_between(look, image, dark)
-            if any(e.kind == COUNTED and e.earlier for e in again):
-                return again
-            self._pile.settled[:], self._pile.uncertain, self._still = saved, uncertain, still
-        return events  # (kept unless the card under it is named: an ask there is no better)
-
-    def _spoiled(self, look: _Look, before: Settled) -> list[DealEvent]:
-        """The next hand came over the pile in the darker frame (a brisk dealer's next card in
-        the air there) and the darker look saw nothing: the frame that asked is read as with no
-        darker frame. When that settles nothing yet a card came there unread since a hand last
-        moved (the pile's state is older than that hand: read in an earlier still spell)
-        (:func:`vision.deck.backstop.came_unread`), under the reflection, that the next one will
-        cover: it is asked to be moved (never passed over in silence)."""
-        events = [replace(e, earlier=True) for e in self._judged(look.frame, look.detail, None)]
-        if self._pile.settled[-1] is not before or before is not self._hand_on \
-                or not came_unread(self._pile, look.detail):
-            return events
-        self._still = 0
-        return [replace(e, earlier=True) for e in self._pile.unnamed(look.detail, None, None, None, glare=True)]
-
-    def _came_between(self, look: _Look, image: np.ndarray, dark: np.ndarray) -> list[DealEvent]:
-        """The next card already lies in the darker frame (a brisk dealer, no frame in flight):
-        the card under it is read in the frame that asked, at the normal exposure, and asked
-        about when it cannot be named there (never passed over in silence); then the new card
-        in the darker frame, against it."""
-        top = self._pile.settled[-1]
-        under = self._judged(look.frame, look.detail, None)
-        if self._pile.settled[-1] is top and not any(e.kind == HAND for e in under) \
-                and came_unread(self._pile, look.detail):
-            # (only a card that came since the pile's last state and was not read: with none,
-            # the card under the new one is the last one read, counted or asked about already)
-            under += self._pile.unnamed(look.detail, None, None, None, glare=False)
-        under = [replace(e, earlier=True) for e in under]
-        new = self._judged(image, look.detail, dark)  # (not named again in the frame that asked: it shows the card under)
-        if any(e.kind in (COUNTED, ALREADY) + ASK_KINDS for e in new):  # (the table as it lies now, normal exposure)
-            self._pile.settled[-1].detail = tone_map(dark, look.detail)
-        return under + new
+    def _darker_look(self, look: HeldLook, image: np.ndarray, dark: np.ndarray, came: bool) -> list[DealEvent]:
+        seen = DarkerLook(self._pile, dealt=self._dealt, hand_on=self._hand_on)
+        events = seen.look(look, image, dark, came)
+        if seen.still_again:
+            self._still = 0
+        return events
 
     def _ask_darker(self, frame: np.ndarray, detail: np.ndarray, small: np.ndarray, *, mat: bool) -> list[DealEvent]:
         self._wanted = DarkerRequest(self._pile.frame, float(self.darker_scale))
-        self._held = _Look(frame, detail, small, mat)
+        self._held = HeldLook(frame, detail, small, mat)
         return [DealEvent(DARKER, frame_number=self._pile.frame, darker=self._wanted)]
 
     def _feed(self, frame: np.ndarray) -> list[DealEvent]:
         pile = next((s.where for s in reversed(self._pile.settled) if s.where is not None), None)
-        events = self._read(frame, pile)
+        events = self._peek.checked(self._pile, self._read(frame, pile))
         top = self._pile.settled[-1] if self._pile.settled else None
         due = self._backstop.hand(apart=self._pile.restless) if any(e.kind == HAND for e in events) else \
             self._backstop.step(frame, self._still == 0, top, self.still_frames)
@@ -305,6 +254,8 @@ class DealTracker:
                 self._still, self._lit = 0, False
                 self._hand_on = self._pile.settled[-1] if self._pile.settled else None
                 self._dealt = self._dealt or (count > 0 and not self._pile.settled)  # (before the table lay still)
+                if self._pile.settled:
+                    self._peek.keep(self._pile.settled[-1], frame)
                 return []
             self._lit = True
         elif edge and self._pile.settled:
@@ -314,6 +265,8 @@ class DealTracker:
         # the moment the screen opens, before a card's 0.3 s of stillness has passed.
         first = 1 if not self._pile.settled else self.still_frames
         if self._still < first or (self._still > first and not self._pile.settled and not self._pile.unsteady):
+            if self._pile.settled:  # (no look: a card may lie there all the same, :mod:`vision.deck.peek`)
+                self._peek.keep(self._pile.settled[-1], frame)
             return []
         if self._still > first and not self._pile.unsteady and (self._looked is None or not self._came_since_look(small, pile)):
             self._find_mat(frame)  # (a still frame with nothing to look at: the time for the marker search)
@@ -329,15 +282,17 @@ class DealTracker:
         self._mat_due += 1
         if not self._pile.settled:  # the empty mat, once it first lies still: what is new is dealt
             self._pile.settled.append(Settled(detail))
-            first = self._pile.first_card(frame, detail, dealt=self._dealt)
+            first = first_card(self._pile, frame, detail, dealt=self._dealt)
             if first:
                 return first
             if self._pile.unsteady:  # (a card in the air over the table: the table is taken later)
                 self._pile.settled.clear()
                 return []
-            if self.darker_scale and reflection_in_view(detail):
-                # the reflection is in view: the first card under it is found against this
-                return self._ask_darker(frame, detail, small, mat=True)
+            if reflection_in_view(detail):
+                if self.darker_scale:  # the reflection is in view: the first card under it is found against this
+                    return self._ask_darker(frame, detail, small, mat=True)
+                if self._dealt:  # (dealing started, no darker frame to be had: the card may lie under it)
+                    return unseen_first(self._pile, detail, None)
             return []
         return self._look(frame, detail, small)
 

@@ -1,0 +1,74 @@
+"""The first card when dealing started at once: the camera never saw the bare table.
+
+The tracker (:mod:`vision.deck.tracker`) takes the first frames that agree for the table under
+the pile. A player may start dealing the moment the screen opens, so they may already hold the
+first card. There is nothing to compare them with, so every edge counts as new: a card's whole
+outline in view that names a learnt card is that card (:func:`first_card`). Under the lamp's
+reflection a card's sides and print wash out: when a hand moved in view before the table first
+lay still (dealing started) and no card was found there, even in the darker frame, the card
+that hand laid may lie under the reflection: it is asked to be moved (:func:`unseen_first`),
+never taken for the table in silence.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.deck.events import DealEvent
+from vision.deck.locate import CARD_ASPECT
+from vision.deck.outline import card_in_view, find_outlines
+from vision.deck.pile import Pile, Settled
+from vision.deck.views import views_around
+
+FIRST_EDGE = 6.0  # an edge's least step per pixel in the first settled frame (no second frame to measure noise)
+FIRST_SUPPORT = 0.8  # of a card's outline on edges, to be taken for a card already there
+
+
+def first_card(pile: Pile, frame: np.ndarray, detail: np.ndarray, *, dealt: bool = False,
+               darker: np.ndarray | None = None, dark: np.ndarray | None = None) -> list[DealEvent]:
+    """Dealing started at once: the first frames that agree (``frame``, its detail copy
+    ``detail``; ``pile.settled`` holds them as the table) may already hold the first card.
+    A card's whole outline in view (found at half size: the whole view is searched) that
+    names a learnt card is that card, and the table under it was never seen. ``dealt``: a
+    hand moved in view before these frames: a card's outline there that cannot be named is
+    asked about (never taken for the table in silence). ``darker``: the same table at a darker
+    exposure (the look at the table asked for it: the reflection is in view): the card is named
+    in it, where the reflection washed its print out of ``frame``, and its outline found in
+    ``dark`` (its detail copy), where the reflection washed out its edges."""
+    if dark is not None:
+        detail = dark
+    long_px = pile.long_px(detail)
+    top = card_in_view(detail, long_px, level=FIRST_EDGE, aspect=CARD_ASPECT, sizes=pile.sizes())
+    if top is None:
+        return []
+    # (the whole view is searched coarsely: a card turned a few degrees off the sides found
+    # there is fitted again where it lies, as a look fits a change)
+    there = np.zeros(detail.shape[:2], np.uint8)
+    cv2.fillPoly(there, [np.round(top.quad).astype(np.int32)], 255)
+    finer = find_outlines(detail, None, there, long_px, level=FIRST_EDGE, aspect=CARD_ASPECT, sizes=pile.sizes())
+    top = finer[0] if finer and finer[0].support >= top.support else top
+    if top.support < FIRST_SUPPORT:
+        return []
+    named_in = frame if darker is None else darker
+    naming = pile.model.identify(views_around(named_in, top.quad * (frame.shape[1] / detail.shape[1])))
+    if naming.card is None and (not dealt or darker is not None):
+        return []  # (something card-shaped, not a card it knows: the table; asked about once)
+    if not pile.steady(detail, top.quad):
+        pile.unsteady = True  # (looked at again in the next frame)
+        return []
+    pile.settled[0] = Settled(None)
+    if naming.card is None:
+        return pile.unnamed(detail, None, top.quad, naming, glare=False)
+    return pile.name(named_in, detail, top, None, naming=naming)
+
+
+def unseen_first(pile: Pile, detail: np.ndarray, dark: np.ndarray | None) -> list[DealEvent]:
+    """Dealing started at once (a hand moved in view before the table first lay still) under
+    the lamp's reflection, and no card's outline was found in the first frames that agree (nor
+    in their darker frame, ``dark``, when one was taken): the card that hand laid may lie under
+    the reflection, white on white. It is asked to be moved out of it, never taken for the
+    table in silence; the table under it was never seen, and what comes next is read against
+    ``detail`` (the frame that asked)."""
+    pile.settled[0] = Settled(None)
+    return pile.unnamed(detail, dark, None, None, glare=True)

@@ -1,0 +1,115 @@
+"""A card that lay in frames the tracker did not look at, then covered unread.
+
+The tracker (:mod:`vision.deck.tracker`) looks at the table once it lay still for
+``still_frames`` frames. A dealer's hand resting by the pile and twitching may cut every
+still spell short while a card lies there: no look, and the next card dealt onto it is then
+the one read, the one under it never (the backstop, :mod:`vision.deck.backstop`, hears the
+tracker speak about the next card and checks nothing). So the frames the tracker read
+without looking since the pile's last state are kept (:meth:`Peek.keep`, the latest
+``KEPT``; nothing is computed then), and when a look names a card, it is checked against
+them (:meth:`Peek.came_unread`): in a kept frame where the named card did not lie yet (it
+came later), the pile's region gained a card's share of new edges away from the view's edge
+(:func:`vision.deck.backstop.unsaid`: not a hand, nor a card in its hand), and a card's
+outline with new sides there, no hand over it, lies apart from the named card, with its sides
+in view beside it still new now (or lies where the named card lies now, and the classifier
+names another card there): another card came and was covered unread. The look answers
+"two cards" (deal them one at a time), never a count that passes over a card in silence.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from vision.deck.backstop import unsaid
+from vision.deck.events import COUNTED, TWO_CARDS, DealEvent
+from vision.deck.exposure import changed_inside, compare
+from vision.deck.locate import CARD_ASPECT, shrunk
+from vision.deck.motion import hand_over
+from vision.deck.outline import iou
+from vision.deck.pile import CHANGE_LEVEL, MIN_CHANGE, NOT_NEW, UNSTEADY, Pile, Settled
+from vision.deck.second import MIN_NEW_SECOND, SAME_PLACE, visible_new
+from vision.deck.views import views_around
+
+KEPT = 8  # frames read without a look kept at most (the latest), against one state of the pile
+SEARCHED = 3  # of them searched for a card's outline at most, per card named (the latest first)
+
+
+@dataclass
+class Peek:
+    """The frames read without a look since the pile's last state (``_top``)."""
+
+    detail_width: int = 960
+    _top: Settled | None = None
+    _frames: list[np.ndarray] = field(default_factory=list)  # as fed (shrunk when searched)
+
+    def keep(self, top: Settled, frame: np.ndarray) -> None:
+        """A frame the tracker read and did not look at (moving, or a still spell too short)."""
+        if top is not self._top:
+            self._top, self._frames = top, []
+        self._frames = (self._frames + [frame])[-KEPT:]
+
+    def checked(self, pile: Pile, events: list[DealEvent]) -> list[DealEvent]:
+        """``events``, a look's answer: a card counted over a card that came and was covered
+        unread (:meth:`came_unread`) is "two cards" instead (it lies there unread, asked about;
+        what comes next is read against it), as when the look saw the second card's outline."""
+        counted = [e for e in events if e.kind == COUNTED and not e.earlier]
+        if len(counted) != 1 or pile.settled[-1].card != counted[0].card or not self.came_unread(pile):
+            return events
+        top = pile.settled.pop()
+        pile.push(top.detail, None, pending=True, darker=top.darker, where=top.where)
+        return [e for e in events if e is not counted[0]] + [DealEvent(TWO_CARDS, frame_number=counted[0].frame_number)]
+
+    def came_unread(self, pile: Pile) -> bool:
+        """The pile's last state is a card just counted (over ``_top``, the state the kept frames
+        were seen against): whether a kept frame held another card, come and covered unread."""
+        if len(pile.settled) < 2 or pile.settled[-2] is not self._top or not self._frames:
+            return False
+        before, now = pile.settled[-2], pile.settled[-1]
+        frames, self._top, self._frames = self._frames, None, []
+        if before.detail is None or now.detail is None or now.where is None:
+            return False
+        searched = 0
+        for frame in reversed(frames):
+            detail = shrunk(frame, self.detail_width, 3)
+            if detail.shape != now.detail.shape \
+                    or changed_inside(detail, now.detail, now.where, floor=CHANGE_LEVEL) < UNSTEADY:
+                continue  # (the card named lay there already: the one that came then)
+            if not unsaid(before.detail, detail, before.where, pile.long_px(detail)):
+                continue  # (nothing new there but a hand, or a card in it)
+            if _other_card(pile, before, frame, detail, now):
+                return True
+            searched += 1
+            if searched >= SEARCHED:
+                break
+        return False
+
+
+def _other_card(pile: Pile, before: Settled, frame: np.ndarray, detail: np.ndarray, now: Settled) -> bool:
+    """Whether ``frame`` (a kept frame; ``detail`` its detail copy) holds a card's outline new
+    against ``before`` (the pile's state then), no hand over it, that is not the card named
+    now (``now``): lying apart from it, with its sides in view beside it new edges now too (it
+    lies there still, under the named card: not a card in the air, or pushed along since); or
+    lying where the named card lies now, named another card there by the classifier."""
+    change = compare(before.detail, detail, floor=CHANGE_LEVEL)
+    long_px = pile.long_px(detail)
+    area = long_px * long_px / CARD_ASPECT
+    if cv2.countNonZero(change.mask) < MIN_CHANGE * area:
+        return False
+    found = pile.find(detail, change, long_px)
+    if not found or found[0].new < NOT_NEW:
+        return False
+    quad = found[0].quad
+    h, w = detail.shape[:2]
+    if quad.min() < 1 or quad[:, 0].max() > w - 2 or quad[:, 1].max() > h - 2 or hand_over(change.mask, quad, area):
+        return False
+    if before.where is not None and iou(quad, before.where) > SAME_PLACE:
+        return False  # (the last card found again)
+    if iou(quad, now.where) > SAME_PLACE:
+        # (where the card named lies now, yet it did not lie there then: named in that frame, it
+        # is another card only when the classifier is sure of it, and it is not the one named)
+        naming = pile.model.identify(views_around(frame, quad * (frame.shape[1] / detail.shape[1])))
+        return naming.card is not None and naming.card != now.card
+    return visible_new(now.detail, before.detail, quad, now.where, change.edge) >= MIN_NEW_SECOND
