@@ -13,8 +13,8 @@ from kivy.properties import BooleanProperty, StringProperty
 from kiosk.ui.i18n import _
 from kiosk.ui.navigation import Overlay
 from kiosk.ui.screens.base import KioskScreen, load_kv
-from kiosk.ui.screens.scoreboard import sheet_rows
-from kiosk.ui.screens.variant_board import seat_sheet_rows
+from kiosk.ui.screens.scoreboard import fill_rows, sheet_values
+from kiosk.ui.screens.variant_board import fill_seat_sheet
 from kiosk.ui.viewmodels.history import HistoryViewModel
 from kiosk.ui.viewmodels.stickexport import ExportFailed
 
@@ -34,6 +34,8 @@ class HistoryScreen(KioskScreen):
                                         usb=getattr(self.app, "usb", None),
                                         table_name=lambda: self.app.settings.get("table.name", ""),
                                         now=lambda: datetime.fromtimestamp(self.session.clock()))
+        self._listed: list[int] = []  # the matches the list's items are for, in order
+        self._sheet_for: tuple | None = None  # what the sheet's lines were built for
 
     def refresh(self) -> None:
         self.history.reload()
@@ -46,7 +48,17 @@ class HistoryScreen(KioskScreen):
         info = next((i for i in h.infos if i.id == h.selected), None)
         self.can_resume = bool(info is not None and not info.is_over and not info.error
                                and info.id != self.session.state.match_id)
+        self._list(h)
+        self._sheet(h)
+
+    def _list(self, h: HistoryViewModel) -> None:
+        """An item per match; the items already there for the same matches given their new
+        words in place (a match chosen, History shown again: no widget built again)."""
         lst = self.ids.matches
+        if self._listed == [info.id for info in h.infos]:
+            for b, info in zip(reversed(lst.children), h.infos):
+                b.text, b.selected = h.line(info), info.id == h.selected
+            return
         lst.clear_widgets()
         for info in h.infos:
             b = Factory.HistoryItem(text=h.line(info), selected=info.id == h.selected)
@@ -55,15 +67,26 @@ class HistoryScreen(KioskScreen):
                    width=self.fit_item, font_size=self.fit_item, text=self.fit_item)
             self.fit_item(b)
             lst.add_widget(b)
+        self._listed = [info.id for info in h.infos]
+
+    def _sheet(self, h: HistoryViewModel) -> None:
+        """The chosen match's sheet, its lines already there changed in place (built again
+        only for a sheet of the other kind, other players, another size or tapping)."""
         sheet = self.ids.sheet
-        sheet.clear_widgets()
         if h.players:  # a game without pairs: one column per player; the table's own match edits
             own = h.selected == self.session.state.match_id
-            for row in seat_sheet_rows(h.players, h.seat_sheet, self.app.u, on_tap=self.edit if own else None):
-                sheet.add_widget(row)
-        elif h.match is not None:
-            for row in sheet_rows(h.team_names, h.sheet, on_tap=self.replay):
-                sheet.add_widget(row)
+            kind = ("seats", tuple(h.players), self.app.u, own)
+        else:
+            kind = ("pairs",) if h.match is not None else None
+        if kind != self._sheet_for:
+            sheet.clear_widgets()
+            self._sheet_for = kind
+        if kind is None:
+            return
+        if h.players:
+            fill_seat_sheet(sheet, h.players, h.seat_sheet, self.app.u, on_tap=self.edit if own else None)
+        else:
+            fill_rows(sheet, sheet_values(h.team_names, h.sheet), on_tap=self.replay)
 
     def fit_item(self, item, *_args) -> None:
         """A match's item as high as its words need at its width, and never under 60 u. The

@@ -54,8 +54,19 @@ def _new_row(values: dict[str, object], on_tap) -> SheetRow:
     return row
 
 
-def sheet_rows(team_names: dict, sheet: list[HandRow], *, on_tap=None) -> list[SheetRow]:
-    return [_new_row(v, on_tap) for v in sheet_values(team_names, sheet)]
+def fill_rows(box, values: list[dict[str, object]], *, on_tap=None) -> None:
+    """``box``'s sheet lines made to say ``values`` (``sheet_values``): the lines already
+    there changed in place, only where they differ, the missing ones added, those left over
+    taken away. A line already there keeps the ``on_tap`` it was built with."""
+    shown = list(reversed(box.children))
+    for row, v in zip(shown, values):
+        for name, value in v.items():
+            if getattr(row, name) != value:
+                setattr(row, name, value)
+    for row in shown[len(values):]:
+        box.remove_widget(row)
+    for v in values[len(shown):]:
+        box.add_widget(_new_row(v, on_tap))
 
 
 def fill_sheet(head, box, team_names: dict, sheet: list[HandRow], *, on_tap=None) -> None:
@@ -63,16 +74,8 @@ def fill_sheet(head, box, team_names: dict, sheet: list[HandRow], *, on_tap=None
     changed in place: a refresh that leaves the sheet as it was builds no widget (on a Pi,
     building every line again on each refresh was most of the scoreboard's time)."""
     header, *lines = sheet_values(team_names, sheet)
-    for parent, values in ((head, [header]), (box, lines)):
-        shown = list(reversed(parent.children))
-        for row, v in zip(shown, values):
-            for name, value in v.items():
-                if getattr(row, name) != value:
-                    setattr(row, name, value)
-        for row in shown[len(values):]:
-            parent.remove_widget(row)
-        for v in values[len(shown):]:
-            parent.add_widget(_new_row(v, on_tap))
+    fill_rows(head, [header], on_tap=on_tap)
+    fill_rows(box, lines, on_tap=on_tap)
 
 
 def latest_rows_in_view(scroll) -> None:

@@ -45,43 +45,62 @@ class SeatSheetRow(ButtonBehavior, BoxLayout):
     action = StringProperty("")
 
 
-def seat_sheet_rows(players: list[str], rows, u: float, *, on_tap=None) -> list[BoxLayout]:
-    """The hand sheet of a game without pairs (History): #, trump, ×, then one column per
-    player with the running total after the hand (a minus sign for a loss), the heading
-    naming the players in their seat colours. ``on_tap(index)``: a row tapped."""
-    from kivy.factory import Factory
-
-    def line(index: int, header: bool, cells: list[str]) -> BoxLayout:
-        box = (BoxLayout if header else SeatSheetRow)(size_hint_y=None, height=u * (34 if header else 48),
-                                                      spacing=u * 2)
-        if on_tap is not None and not header:
-            box.action = f"hand_{index + 1}"
-            box.bind(on_release=lambda w, i=index: on_tap(i))
-        shade = (0.20, 0.23, 0.29, 1) if header else ((0.16, 0.18, 0.23, 1) if index % 2 else (0.11, 0.12, 0.16, 1))
-        with box.canvas.before:
-            Color(*shade)
-            back = RoundedRectangle(pos=box.pos, size=box.size, radius=[0])
-        box.bind(pos=lambda w, v: setattr(back, "pos", v), size=lambda w, v: setattr(back, "size", v))
-        share = 0.56 / max(1, len(players))
-        for col, text in enumerate(cells):
-            cell = Factory.SheetCell(text=text, size_hint_x=(0.08, 0.26, 0.10)[col] if col < 3 else share)
-            cell.font_size = u * (theme.MIN_FONT if header or col == 1 else 18)
-            if col >= 3:
-                cell.color = SEAT_COLOURS[col - 3]
-                cell.bold = not header
-            elif col == 0:
-                cell.color = theme.MUTED
-            box.add_widget(cell)
-        return box
-
-    out = [line(0, True, ["#", _("Trump"), "×", *players])]
-    for i, r in enumerate(rows):
+def seat_sheet_cells(players: list[str], rows) -> list[list[str]]:
+    """What each line of a game without pairs' hand sheet says (its heading first): #,
+    trump, ×, then each player's running total after the hand (a minus sign for a loss)."""
+    out = [["#", _("Trump"), "×", *players]]
+    for r in rows:
         trump = _("Misdeal") if r.kind == "misdeal" else trump_name(r.trump)
         if r.kind == "penalty":
             trump += " · " + _("Penalty")
-        out.append(line(i, False, [str(r.number), trump, f"×{r.multiplier}" if r.multiplier > 1 else "",
-                                   *(signed(t) for t in r.totals)]))
+        out.append([str(r.number), trump, f"×{r.multiplier}" if r.multiplier > 1 else "",
+                    *(signed(t) for t in r.totals)])
     return out
+
+
+def seat_sheet_line(index: int, header: bool, cells: list[str], u: float, *, on_tap=None) -> BoxLayout:
+    """One line of the hand sheet of a game without pairs (History), the heading naming
+    the players in their seat colours. ``on_tap(index)``: a hand's line tapped."""
+    from kivy.factory import Factory
+
+    box = (BoxLayout if header else SeatSheetRow)(size_hint_y=None, height=u * (34 if header else 48),
+                                                  spacing=u * 2)
+    if on_tap is not None and not header:
+        box.action = f"hand_{index + 1}"
+        box.bind(on_release=lambda w, i=index: on_tap(i))
+    shade = (0.20, 0.23, 0.29, 1) if header else ((0.16, 0.18, 0.23, 1) if index % 2 else (0.11, 0.12, 0.16, 1))
+    with box.canvas.before:
+        Color(*shade)
+        back = RoundedRectangle(pos=box.pos, size=box.size, radius=[0])
+    box.bind(pos=lambda w, v: setattr(back, "pos", v), size=lambda w, v: setattr(back, "size", v))
+    share = 0.56 / max(1, len(cells) - 3)
+    for col, text in enumerate(cells):
+        cell = Factory.SheetCell(text=text, size_hint_x=(0.08, 0.26, 0.10)[col] if col < 3 else share)
+        cell.font_size = u * (theme.MIN_FONT if header or col == 1 else 18)
+        if col >= 3:
+            cell.color = SEAT_COLOURS[col - 3]
+            cell.bold = not header
+        elif col == 0:
+            cell.color = theme.MUTED
+        box.add_widget(cell)
+    return box
+
+
+def fill_seat_sheet(box, players: list[str], rows, u: float, *, on_tap=None) -> None:
+    """The hand sheet of a game without pairs in ``box`` (``seat_sheet_line``), the lines
+    already there given their new words in place, the missing ones added, those left over
+    taken away. The caller empties ``box`` first when its lines were built for other
+    players, another unit or another ``on_tap``."""
+    lines = seat_sheet_cells(players, rows)
+    shown = list(reversed(box.children))
+    for line, cells in zip(shown, lines):
+        for cell, text in zip(reversed(line.children), cells):
+            if cell.text != text:
+                cell.text = text
+    for line in shown[len(lines):]:
+        box.remove_widget(line)
+    for n, cells in enumerate(lines[len(shown):], start=len(shown)):
+        box.add_widget(seat_sheet_line(max(0, n - 1), n == 0, cells, u, on_tap=on_tap))
 
 
 def seat_name(state, seat: int) -> str:

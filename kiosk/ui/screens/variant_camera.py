@@ -29,7 +29,7 @@ from kiosk.ui.dealthrough import DealThrough, card_words
 from kiosk.ui.i18n import N_, _, tally
 from kiosk.ui.pilecamera import PileCamera
 from kiosk.ui.screens.base import KioskScreen, load_kv, player_name
-from kiosk.ui.screens.variant_cards import completed, seat_pile_buttons
+from kiosk.ui.screens.variant_cards import completed, fill_seat_piles
 
 if TYPE_CHECKING:
     from vision.deck.tracker import DealEvent
@@ -95,10 +95,7 @@ class VariantCameraScreen(KioskScreen):
         self.dealt = self.app.reads_deck
         self.pile.running = DEAL if self.dealt else SPREAD
         game = VARIANTS[state.game.key]
-        row = self.ids.seats
-        row.clear_widgets()
-        for button in seat_pile_buttons(state, piles, seat, game.deck, self.choose):
-            row.add_widget(button)
+        fill_seat_piles(self.ids.seats, state, piles, seat, game.deck, self.choose)
         mine = piles[seat]
         cp, tricks = card_points(Card.parse(c) for c in mine), len(mine) // game.trick_size
         self.count = tally(cards=len(mine), card_points=cp, tricks=tricks,

@@ -32,18 +32,26 @@ def completed(piles: list[list[str]], deck) -> list[list[str]]:
     return piles
 
 
-def seat_pile_buttons(state, piles: list[list[str]], seat: int, deck, choose) -> list:
-    """A button per player: his name, his pile's cards and points (* = he takes the cards
-    nobody has); ``choose(seat)`` when tapped."""
-    out = []
+def fill_seat_piles(row, state, piles: list[list[str]], seat: int, deck, choose) -> None:
+    """A button per player in ``row``: his name, his pile's cards and points (* = he takes
+    the cards nobody has); ``choose(seat)`` when tapped. The buttons already there (as many
+    players) are given their new words in place: a card tapped builds no button (a button
+    keeps the ``choose`` it was built with)."""
+    values = []
     for s, pile in enumerate(completed(piles, deck)):
         shown = piles[s] or pile
-        out.append(Factory.SeatPileButton(
-            text=seat_name(state, s) + "\n" + ngettext("{n} card", "{n} cards", len(shown)).format(
-                n=len(shown)) + " · " + points_text(card_points(Card.parse(c) for c in shown))
-            + ("" if piles[s] else " *"),
-            action=f"seat_{s}", selected=s == seat, on_release=lambda b, chosen=s: choose(chosen)))
-    return out
+        values.append((seat_name(state, s) + "\n" + ngettext("{n} card", "{n} cards", len(shown)).format(
+            n=len(shown)) + " · " + points_text(card_points(Card.parse(c) for c in shown))
+            + ("" if piles[s] else " *"), s == seat))
+    buttons = list(reversed(row.children))
+    if len(buttons) == len(values):
+        for b, (text, selected) in zip(buttons, values):
+            b.text, b.selected = text, selected
+        return
+    row.clear_widgets()
+    for s, (text, selected) in enumerate(values):
+        row.add_widget(Factory.SeatPileButton(text=text, action=f"seat_{s}", selected=selected,
+                                              on_release=lambda b, chosen=s: choose(chosen)))
 
 
 class VariantCardsScreen(KioskScreen):
@@ -78,12 +86,8 @@ class VariantCardsScreen(KioskScreen):
             s = owner.get(code)
             b.color_bg = SEAT_COLOURS[s][:3] + (0.55,) if s is not None and s != seat else \
                 theme.SUIT[Card.parse(code).suit.catalan][:3] + (0.25,)
-        row = self.ids.seats
-        row.clear_widgets()
         deck, game = self._deck(), VARIANTS[state.game.key]
-        for button in seat_pile_buttons(state, piles, seat, deck,
-                                        lambda chosen: self.session.update_draft(seat=chosen)):
-            row.add_widget(button)
+        fill_seat_piles(self.ids.seats, state, piles, seat, deck, lambda chosen: self.session.update_draft(seat=chosen))
         mine = piles[seat] if seat < len(piles) else []
         cp, tricks = card_points(Card.parse(c) for c in mine), len(mine) // game.trick_size
         self.count = tally(cards=len(mine), card_points=cp, tricks=tricks,

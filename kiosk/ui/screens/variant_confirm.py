@@ -17,20 +17,30 @@ load_kv(__file__)
 class VariantConfirmScreen(KioskScreen):
     title = StringProperty("")
 
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self._lines_for: tuple | None = None  # the lines' kind and the players they were built for
+
     def refresh(self) -> None:
+        """The lines built once for a kind (who made the renunci, or the table of results)
+        and a number of players; each visit after changes their words in place."""
         state = self.session.state
         game = state.game
         if game is None:
             return
         grid = self.ids.lines
-        grid.clear_widgets()
         result = game.result
         if result is None:  # a renunci: who made it?
             self.title = _("Who made the renunci?")
             grid.cols = 2 if game.seats == 4 else game.seats
-            for s in range(game.seats):
-                grid.add_widget(KButton(text=seat_name(state, s), action=f"penalty_{s}",
-                                        on_release=lambda b, seat=s: self.app.act(self.session.penalty, seat)))
+            names = [seat_name(state, s) for s in range(game.seats)]
+            if self._lines("renunci", game.seats):
+                for s, name in enumerate(names):
+                    grid.add_widget(KButton(text=name, action=f"penalty_{s}",
+                                            on_release=lambda b, seat=s: self.app.act(self.session.penalty, seat)))
+            else:
+                for b, name in zip(reversed(grid.children), names):
+                    b.text = name
             self.ids.confirm.disabled = True
             return
         self.ids.confirm.disabled = False
@@ -41,13 +51,30 @@ class VariantConfirmScreen(KioskScreen):
         else:
             self.title = _("Hand {n}").format(n=state.hand_number)
         grid.cols = 4
-        for text in ("", _("Points"), "+/\u2212", _("Total")):
-            grid.add_widget(Factory.SeatHead(text=text))
+        heads = ["", _("Points"), "+/\u2212", _("Total")]
+        cells = []
         for s in range(game.seats):
             points = "" if result.points is None else str(result.points[s])
             scored = ("+" if result.scored[s] > 0 else "") + signed(result.scored[s])
-            for text in (seat_name(state, s), points, scored, signed(result.totals_after[s])):
-                grid.add_widget(Factory.SeatCell(text=text, color=SEAT_COLOURS[s]))
+            cells.append([seat_name(state, s), points, scored, signed(result.totals_after[s])])
+        if self._lines("results", game.seats):
+            for text in heads:
+                grid.add_widget(Factory.SeatHead(text=text))
+            for s, texts in enumerate(cells):
+                for text in texts:
+                    grid.add_widget(Factory.SeatCell(text=text, color=SEAT_COLOURS[s]))
+        else:
+            for widget, text in zip(reversed(grid.children), heads + [t for texts in cells for t in texts]):
+                widget.text = text
+
+    def _lines(self, kind: str, seats: int) -> bool:
+        """True (the lines emptied, to be built) unless they are already of ``kind`` for
+        ``seats`` players."""
+        if self._lines_for == (kind, seats):
+            return False
+        self.ids.lines.clear_widgets()
+        self._lines_for = (kind, seats)
+        return True
 
     def confirm(self) -> None:
         if self.session.state.pending is not None:
