@@ -17,6 +17,8 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import numpy as np
+
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "artifacts" / "screenshots"
 SIZES = ((800, 480), (1280, 720), (1920, 1080), (720, 1280))
@@ -191,16 +193,29 @@ class Driver:
             self.pump(2)              # layouts settle
 
     def grab(self, path: Path) -> None:
+        from kivy.clock import Clock
         from kivy.graphics.opengl import GL_RGBA, GL_UNSIGNED_BYTE, glReadPixels
+        from kivy.lang import Builder
         from PIL import Image
+        # the kv rules' pending updates (positions and sizes bound in kv) applied and laid
+        # out, as the loop does before it paints (EventLoopBase.idle): without them a screen
+        # first shown since the last painted frame is grabbed as the bare background
+        Builder.sync()
+        Clock.tick_draw()
+        Builder.sync()
         self.window.dispatch("on_draw")
         w, h = self.window.size
         data = glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE)
         path.parent.mkdir(parents=True, exist_ok=True)
 
         def save():  # PNG encoding off the test's thread (zlib releases the GIL)
-            Image.frombytes("RGBA", (w, h), data).transpose(Image.FLIP_TOP_BOTTOM).convert("RGB").save(
-                path, compress_level=1)
+            image = Image.frombytes("RGBA", (w, h), data).transpose(Image.FLIP_TOP_BOTTOM).convert("RGB")
+            pixels = np.asarray(image)
+            outside = np.ones(pixels.shape[:2], bool)
+            outside[-100:, :100] = False  # (where an unpainted canvas leaves its default 100 px square)
+            if (pixels[outside] == pixels[0, 0]).all():
+                raise AssertionError(f"{path.name}: the screen was grabbed unpainted (one colour)")
+            image.save(path, compress_level=1)
         self.saving.append(_SAVER.submit(save))
         self.written.append(path)
 
