@@ -154,28 +154,36 @@ def develop(linear: np.ndarray, ex: Exposure, out_size: tuple[int, int],
 
     Works on ``linear`` in place to keep a 12 MP still's memory low."""
     h, w = linear.shape[:2]
-    # the Bayer mosaic, RGGB from the top-left (what COLOR_BayerBG2BGR expects)
     g = np.ones(3, np.float32) if lamp is None else np.asarray(lamp, np.float32)
-    raw = np.empty((h, w), np.float32)
-    raw[0::2, 0::2] = linear[0::2, 0::2, 2] * g[2]
-    raw[0::2, 1::2] = linear[0::2, 1::2, 1] * g[1]
-    raw[1::2, 0::2] = linear[1::2, 0::2, 1] * g[1]
-    raw[1::2, 1::2] = linear[1::2, 1::2, 0] * g[0]
-    del linear
     # photons -> electrons: a white card in full light fills this many electrons at this gain
     # (about 9000 e- full well at gain 1); read noise 2.5 e- at high gain, more at low gain
     white_e = 9000.0 / ex.gain
     read_e = 2.5 + 6.0 / ex.gain
-    noise = np.empty_like(raw)
-    for y0 in range(0, h, BAND):
-        sl = slice(y0, min(y0 + BAND, h))
-        e = raw[sl] * white_e
-        sd = np.sqrt(np.maximum(e, 0) + read_e * read_e)
-        noise[sl] = e + rng.standard_normal(e.shape, dtype=np.float32) * sd
     # 12-bit ADC: white card at about 70 % of full scale, glare clips at 4095
     scale = 0.7 * 4095 / white_e
-    raw16 = np.clip(noise * scale + 64, 0, 4095).astype(np.uint16)  # 64 = black level
-    del noise, raw
+    raw16 = np.empty((h, w), np.uint16)
+    # a band of rows at a time (BAND is even: each band starts on an R G row), in place: the
+    # same float32 operations in the same order as on the whole frame, in the cache
+    for y0 in range(0, h, BAND):
+        lin = linear[y0:y0 + BAND]
+        # the Bayer mosaic, RGGB from the top-left (what COLOR_BayerBG2BGR expects)
+        e = np.empty(lin.shape[:2], np.float32)
+        np.multiply(lin[0::2, 0::2, 2], g[2], out=e[0::2, 0::2])
+        np.multiply(lin[0::2, 1::2, 1], g[1], out=e[0::2, 1::2])
+        np.multiply(lin[1::2, 0::2, 1], g[1], out=e[1::2, 0::2])
+        np.multiply(lin[1::2, 1::2, 0], g[0], out=e[1::2, 1::2])
+        e *= white_e
+        sd = np.maximum(e, 0)
+        sd += read_e * read_e
+        np.sqrt(sd, out=sd)
+        noise = rng.standard_normal(e.shape, dtype=np.float32)
+        noise *= sd
+        noise += e
+        noise *= scale
+        noise += 64  # the black level
+        np.clip(noise, 0, 4095, out=noise)
+        raw16[y0:y0 + BAND] = noise
+    del linear
     rgb = cv2.cvtColor(raw16, cv2.COLOR_BayerBG2BGR)
     del raw16
     # white balance (partial: bars keep some of the warm cast) and the gamma curve, one LUT per

@@ -91,6 +91,9 @@ class Shot:
 
 
 
+_ROWS = 128  # a band of rows of the float passes
+
+
 def _quad_cover(label: np.ndarray, quad: np.ndarray, want: int) -> float:
     """Share of the quad's pixels that show object ``want`` (1.0 = wholly visible)."""
     h, w = label.shape
@@ -149,15 +152,20 @@ def shoot(items: list[Item], *, mode: str, pose: camera.Pose, lighting, exposure
     glare_full = cv2.resize(glare, (w + lightmod.GRID * 2, h + lightmod.GRID * 2),
                             interpolation=cv2.INTER_LINEAR)[:h, :w]
     glare_full = cv2.multiply(glare_full, cv.gloss, scale=0.01, dtype=cv2.CV_32F)
-    linear = cv2.LUT(cv.albedo, camera.LINEAR_LUT)
-    del cv.albedo
-    linear *= irr[..., None]
-    del irr
-    linear += glare_full[..., None]
+    # a band of rows at a time, the light as three equal channels: the same float32 products
+    # and sums as numpy's pixel by pixel broadcast, in the cache
+    linear = np.empty((h, w, 3), np.float32)
+    for y0 in range(0, h, _ROWS):
+        rows = slice(y0, y0 + _ROWS)
+        band = cv2.LUT(cv.albedo[rows], camera.LINEAR_LUT, dst=linear[rows])
+        cv2.multiply(band, cv2.merge([irr[rows]] * 3), dst=band)
+        cv2.add(band, cv2.merge([glare_full[rows]] * 3), dst=band)
+        if exposure_scale != 1.0:
+            # the light gathered scales with the exposure time; glare is light like any other,
+            # so it is added BEFORE the sensor clips (camera.develop)
+            band *= np.float32(exposure_scale)
+    del cv.albedo, irr
     if exposure_scale != 1.0:
-        # the light gathered scales with the exposure time; glare is light like any other,
-        # so it is added BEFORE the sensor clips (camera.develop)
-        linear *= np.float32(exposure_scale)
         exposure = dataclasses.replace(exposure, motion_px=exposure.motion_px * exposure_scale)
     linear = camera.blur_optics(linear, exposure)
     image, jpeg = camera.develop(linear, exposure, osize, rng, lamp=camera.lamp_colour(lighting.warmth))

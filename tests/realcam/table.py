@@ -160,22 +160,23 @@ def _smear(cv: Canvas, labels: list[int], motion: tuple[float, float]) -> None:
     """Smear the moving objects along ``motion`` (render px over the exposure): the average of
     shifted copies, only in their neighbourhood, kept where they (smeared) are."""
     mask = np.isin(cv.label, labels)
-    ys, xs = np.nonzero(mask)
-    if not len(xs):
+    rows, cols = np.flatnonzero(mask.any(1)), np.flatnonzero(mask.any(0))
+    if not len(cols):
         return
     length = math.hypot(*motion)
     pad = int(math.ceil(length / 2)) + 2
     h, w = cv.label.shape
-    x0, x1 = max(xs.min() - pad, 0), min(xs.max() + pad + 1, w)
-    y0, y1 = max(ys.min() - pad, 0), min(ys.max() + pad + 1, h)
+    x0, x1 = max(cols[0] - pad, 0), min(cols[-1] + pad + 1, w)
+    y0, y1 = max(rows[0] - pad, 0), min(rows[-1] + pad + 1, h)
     roi = cv.albedo[y0:y1, x0:x1].astype(np.float32)
     m = mask[y0:y1, x0:x1].astype(np.float32)
     n = int(min(max(3, math.ceil(length)), 24))
     acc, macc = np.zeros_like(roi), np.zeros_like(m)
+    moving = roi * m[..., None]  # (the same for every shift: taken once)
     for k in range(n):
         f = k / (n - 1) - 0.5
         shift = np.float32([[1, 0, f * motion[0]], [0, 1, f * motion[1]]])
-        acc += cv2.warpAffine(roi * m[..., None], shift, (x1 - x0, y1 - y0), borderMode=cv2.BORDER_REPLICATE)
+        acc += cv2.warpAffine(moving, shift, (x1 - x0, y1 - y0), borderMode=cv2.BORDER_REPLICATE)
         macc += cv2.warpAffine(m, shift, (x1 - x0, y1 - y0))
     acc /= n
     macc /= n
