@@ -70,9 +70,14 @@ pi-check:
 run: setup
 	$(VENV)/bin/botifarra-kiosk run
 
+# One test worker more than the cores: the UI tests wait on the virtual screen and on the
+# programs they start (the CLI, mosquitto, Chromium), leaving a core idle a tenth of the time
+# with one worker a core (docs/perf.md, stop 35: 179 % -> 188 % of 2 cores, 11:01 -> 9:39).
+TEST_WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
+
 test: setup-test
 	@mkdir -p $(ARTIFACTS)
-	xvfb-run -a -s "-screen 0 1920x1080x24" $(PY) -m pytest -q -p no:cacheprovider -n auto --dist worksteal
+	xvfb-run -a -s "-screen 0 1920x1080x24" $(PY) -m pytest -q -p no:cacheprovider -n $(TEST_WORKERS) --dist worksteal
 
 bench: setup-bench
 	@mkdir -p $(ARTIFACTS)

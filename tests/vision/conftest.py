@@ -4,8 +4,11 @@ import pytest
 from vision.reader import PileReader
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture
 def reader():
+    """A reader of its own for each test: a reader follows one camera (it keeps the mat's
+    region from frame to frame, ``vision.matregion``), so one shared by unrelated scenes made
+    a test's result depend on the tests that ran before it in its worker."""
     return PileReader()
 
 
