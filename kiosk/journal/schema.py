@@ -147,8 +147,44 @@ def probe(path: Path) -> None:
                            timeout=BUSY_TIMEOUT_S, isolation_level=None)
     try:
         check(conn, path)
+    except sqlite3.OperationalError as exc:
+        if not _needs_recovery(exc, path):
+            raise
+        conn.close()
+        _probe_a_copy(path)
     finally:
         conn.close()
+
+
+# A read-only connection cannot rebuild a WAL's index that a kill or a power cut left stale
+# (SQLite's SQLITE_READONLY_RECOVERY / _CANTINIT: "attempt to write a readonly database"),
+# although the file and its folder are writable: not a read-only journal.
+_RECOVERY = ("SQLITE_READONLY_RECOVERY", "SQLITE_READONLY_CANTINIT")
+
+
+def _needs_recovery(exc: sqlite3.OperationalError, path: Path) -> bool:
+    name = getattr(exc, "sqlite_errorname", "")
+    return (name in _RECOVERY or (not name and "readonly" in str(exc))) \
+        and os.access(path, os.W_OK) and os.access(path.parent, os.W_OK | os.X_OK)
+
+
+def _probe_a_copy(path: Path) -> None:
+    """The look of :func:`probe` at a copy of the file and its WAL, where a read-write
+    connection rebuilds the WAL's index: the journal itself stays untouched until it is
+    known to be sound (its own opening then recovers it as SQLite always does)."""
+    import shutil
+    import tempfile
+    with tempfile.TemporaryDirectory(prefix="journal-probe-", dir=path.parent) as tmp:
+        copy = Path(tmp) / path.name
+        shutil.copyfile(path, copy)
+        wal = path.with_name(path.name + "-wal")
+        if wal.exists():
+            shutil.copyfile(wal, copy.with_name(copy.name + "-wal"))
+        conn = sqlite3.connect(copy, timeout=BUSY_TIMEOUT_S, isolation_level=None)
+        try:
+            check(conn, path)
+        finally:
+            conn.close()
 
 
 def check(conn: sqlite3.Connection, path: Path) -> None:
