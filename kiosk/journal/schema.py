@@ -26,7 +26,9 @@ A migration is a list of statements run in ONE transaction together with the new
 from __future__ import annotations
 
 import os
+import shutil
 import sqlite3
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -150,10 +152,13 @@ def probe(path: Path) -> None:
     except sqlite3.OperationalError as exc:
         if not _needs_recovery(exc, path):
             raise
-        conn.close()
-        _probe_a_copy(path)
+        recover = True
+    else:
+        recover = False
     finally:
         conn.close()
+    if recover:
+        _probe_a_copy(path)
 
 
 # A read-only connection cannot rebuild a WAL's index that a kill or a power cut left stale
@@ -172,8 +177,6 @@ def _probe_a_copy(path: Path) -> None:
     """The look of :func:`probe` at a copy of the file and its WAL, where a read-write
     connection rebuilds the WAL's index: the journal itself stays untouched until it is
     known to be sound (its own opening then recovers it as SQLite always does)."""
-    import shutil
-    import tempfile
     with tempfile.TemporaryDirectory(prefix="journal-probe-", dir=path.parent) as tmp:
         copy = Path(tmp) / path.name
         shutil.copyfile(path, copy)
