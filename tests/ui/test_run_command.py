@@ -1,5 +1,6 @@
 """``botifarra-kiosk run --db PATH`` under Xvfb: stays up, creates the journal, shows the
-scoreboard; a journal with a hand half bid reopens on the bidding screen."""
+scoreboard; a journal with a hand half bid reopens on the bidding screen; a kiosk killed with
+SIGKILL mid-hand in trick mode reopens on the trick screen with every card saved."""
 
 from __future__ import annotations
 
@@ -87,3 +88,46 @@ def test_bad_size_is_one_line_and_exit_2(tmp_path):
                           capture_output=True, text=True, timeout=30)
     assert proc.returncode == 2
     assert proc.stderr.strip().count("\n") == 0 and "--size" in proc.stderr
+
+
+def test_a_kiosk_killed_mid_hand_in_trick_mode_reopens_at_the_same_trick(tmp_path):
+    """Trick mode, a real kiosk process: a hand played card by card through the table session
+    (tests.table.trick_child) is killed with SIGKILL mid-trick; ``run`` on that journal opens on
+    the trick screen, is itself killed with SIGKILL there, and opens on it again, with every card
+    saved before the first kill still the hand's, in order, and nothing added by the restarts."""
+    import signal
+
+    from kiosk.journal import Journal
+    from kiosk.settings import Settings
+
+    child = subprocess.Popen([sys.executable, "-m", "tests.table.trick_child", str(tmp_path)], cwd=ROOT,
+                             stdout=subprocess.PIPE, text=True)
+    acked = 0
+    for line in child.stdout:
+        acked = int(line.split()[1])
+        if acked >= 22:  # trick 6, two cards on the table
+            os.kill(child.pid, signal.SIGKILL)
+            break
+    child.wait()
+    assert child.returncode == -signal.SIGKILL
+
+    def cards() -> list[tuple[int, int, str]]:
+        with Journal(tmp_path / "j.sqlite") as j:
+            (match,) = j.matches()
+            return [(e["trick"], e["seat"], e["card"]) for e in j.events(match.id) if e["type"] == "card_played"]
+
+    before = cards()
+    assert len(before) >= acked and len(before) % 4  # mid-trick
+    settings = Settings()
+    settings.set("camera.mode", "tricks")
+    settings.save(tmp_path / "config" / "settings.ini")
+    for _ in range(2):
+        proc = start(tmp_path, "--db", str(tmp_path / "j.sqlite"), "--size", "800x480")
+        try:
+            out = wait_for(proc, "Start application main loop", timeout=60.0)
+            assert re.search(r"kiosk\W+screen tricks", out), out[-3000:]
+            assert proc.poll() is None
+        finally:
+            os.kill(proc.pid, signal.SIGKILL)  # the plug pulled on the trick screen
+            proc.wait()
+        assert cards() == before
