@@ -29,6 +29,9 @@ Frames are rendered as they are read (about 0.1 s of CPU a 720p frame), not kept
 back: see ``tests/bench/deck_rough.py``). ``BENCH_ROUGH_ONLY=3,7``: those mixed sequences alone
 (their numbers in the set, from 0). ``BENCH_ROUGH_AT_ONCE=1``: every mixed sequence starts dealing at
 once (no empty frame: the camera never sees the bare table), every other nuisance as drawn.
+``BENCH_ROUGH_HARD=1``: every nuisance's strength drawn from the upper half of its range (``hard``):
+the offset, turn, shadow, reflection (always on, nearer), its sway and flicker, gain, exposure
+jitter, lingering hand (always) and tilt; the table, the height and dealing at once as drawn.
 """
 
 from __future__ import annotations
@@ -70,6 +73,16 @@ def models(styles: tuple[str, ...]) -> dict:
     return out
 
 
+def hard(nu, rng: np.random.Generator):
+    """``nu`` with every strength drawn again from the upper half of its range in
+    ``realistic_nuisances`` (a phenomenon drawn sometimes is always on here)."""
+    u = lambda lo, hi: float(rng.uniform(lo, hi))  # noqa: E731
+    return dataclasses.replace(
+        nu, offset_cm=u(2.25, 4.0), rotation_deg=u(14, 25), shadow=u(0.35, 0.6), reflection=u(0.9, 1.6),
+        reflection_near_mm=u(20, 85), reflection_move_mm=u(21.5, 40), reflection_flicker=u(0.165, 0.3),
+        gain=u(4.5, 8), jitter=u(0.03, 0.06), linger=u(0.6, 1.0), tilt_deg=u(4, 8))
+
+
 def mixed_args(n: int, n_neat: int, cards: int, styles: tuple[str, ...]) -> list[dict]:
     """The mixed set's sequences: (row names, deal_sequence arguments)."""
     out = []
@@ -78,12 +91,16 @@ def mixed_args(n: int, n_neat: int, cards: int, styles: tuple[str, ...]) -> list
         nu = realistic_nuisances(np.random.default_rng([seed, 1]))
         if _env("AT_ONCE", "0") == "1":  # (every deal starts at once; every other nuisance as drawn)
             nu = dataclasses.replace(nu, at_once=True)
+        if _env("HARD", "0") == "1":  # (every strength from the upper half of its range)
+            nu = hard(nu, np.random.default_rng([seed, 2]))
         res = ("720p", "1080p")[k % 2]
         rows = [f"mixed, {res}", f"mixed, on {nu.background}"]
         if nu.gain >= 6:
             rows.append("mixed, gain 6 or more")
         if nu.at_once:
             rows.append("mixed, dealing at once")
+        if _env("HARD", "0") == "1":
+            rows.append("mixed, every nuisance harder")
         out.append(dict(rows=rows, seed=seed, nuisances=nu, resolution=res, cards=cards,
                         deck_style=styles[k // 2 % len(styles)]))
     for k in range(n_neat):

@@ -447,3 +447,21 @@ def test_a_card_a_twitching_hand_kept_from_any_look_is_never_covered_in_silence(
     assert seq.truth[8:] == ["6E", "7C", "2C", "11E"], seq.truth
     assert all(seq.truth[i] == code for i, kind, code in told if kind == COUNTED), told
     assert (11, TWO_CARDS, None) in told, told  # (2C, under 11E, asked about with it)
+
+
+def test_a_card_on_the_pile_found_again_in_the_new_cards_shadow_is_no_second_card():
+    """42004's 5th card (12O; 720p on felt, gain 7.9), read from frame 19 (1E, the 3rd, read as
+    dealt at once; only the 3rd to 5th learnt): the second outline found where the table changed
+    outside 12O is 6O, the 4th, found again where it was read (overlap 0.92 with its outline), but
+    12O's shadow changed 0.27 of it in view, over a card dealt over's share: "two cards" about 12O
+    on main (``[(2, counted 1E), (3, counted 6O), (4, two_cards)]``; the bench's models the same at
+    28). Every edge it showed in view still shows (0.99: a shadow dims them, a card come over them
+    covers them): a card found again, 12O named."""
+    seq = deal_sequence(42004, realistic_nuisances(np.random.default_rng([42004, 1])), resolution="720p",
+                        cards=12, deck_style=STYLE)
+    tracker = DealTracker(realdeck.learnt(STYLE, tuple(sorted(seq.truth[2:5]))), darker_scale=DARKER_SCALE)
+    told = realdeck.told_between(tracker, seq, 19, 31)
+    assert seq.truth[2:5] == ["1E", "6O", "12O"], seq.truth
+    assert all(seq.truth[i] == code for i, kind, code in told if kind == COUNTED), told
+    assert not [t for t in told if t[1] in ASK_KINDS], told  # (main: (4, two_cards, None))
+    assert (4, COUNTED, "12O") in told, told

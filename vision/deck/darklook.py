@@ -19,6 +19,7 @@ from vision.deck.darker import tone_map
 from vision.deck.events import ALREADY, ASK_KINDS, COUNTED, HAND, DealEvent
 from vision.deck.first import first_card, unseen_first
 from vision.deck.pile import Pile, Settled
+from vision.deck.views import views_around
 
 
 @dataclass(frozen=True)
@@ -65,16 +66,34 @@ class DarkerLook:
         if not events and self.pile.settled[-1] is before and came:
             return self._spoiled(look, before)
         got = self.pile.settled[-1]
-        if any(e.kind == COUNTED for e in events) and len(self.pile.settled) >= 2 and self.pile.settled[-2] is before \
-                and before.detail is not None and got.where is not None \
-                and self.pile.moved_on(look.detail, before.detail, got.where):
+        if not (any(e.kind == COUNTED for e in events) and len(self.pile.settled) >= 2 and self.pile.settled[-2] is before
+                and before.detail is not None and got.where is not None):
+            return events
+        shown = self._shown_under(look, got)
+        if shown or self.pile.moved_on(look.detail, before.detail, got.where):
             saved, uncertain, still = list(self.pile.settled), self.pile.uncertain, self.still_again
             self.pile.settled.pop()  # (the card under it, in the frame that asked, is read first)
-            again = self._came_between(look, image, dark)
-            if any(e.kind == COUNTED and e.earlier for e in again):
+            again = self._came_between(look, image, dark, shown=shown)
+            if shown and any(e.earlier and e.kind in (COUNTED,) + ASK_KINDS for e in again) \
+                    and not any(not e.earlier and e.kind in (COUNTED, ALREADY) + ASK_KINDS for e in again):
+                # (against the card under it the new one may not show, white on white: it is the
+                # card the darker frame named against the pile before, as it was counted first)
+                self.pile.settled.append(got)
+                return again + [e for e in events if e.kind == COUNTED]
+            if any(e.earlier and (e.kind == COUNTED or (shown and e.kind in ASK_KINDS)) for e in again):
                 return again
             self.pile.settled[:], self.pile.uncertain, self.still_again = saved, uncertain, still
-        return events  # (kept unless the card under it is named: an ask there is no better)
+        return events  # (kept unless the card under it is named, or shown: an ask there is no better)
+
+    def _shown_under(self, look: HeldLook, got: Settled) -> bool:
+        """Whether the frame that asked showed another card where the darker frame's card is
+        counted (``got``): the classifier, sure, names a card there that is neither it nor one
+        on the pile. A brisk dealer's next card may land squarely on the one the look asked
+        about, under the reflection (paper over paper, white on white: no change, no outline
+        apart), between the two frames; only its print tells the two apart."""
+        quad = got.where * (look.frame.shape[1] / look.detail.shape[1])
+        naming = self.pile.model.identify(views_around(look.frame, quad))
+        return naming.card is not None and naming.card != got.card and naming.card not in self.pile.cards
 
     def _spoiled(self, look: HeldLook, before: Settled) -> list[DealEvent]:
         """The next hand came over the pile in the darker frame (a brisk dealer's next card in
@@ -90,15 +109,17 @@ class DarkerLook:
         self.still_again = True
         return [replace(e, earlier=True) for e in self.pile.unnamed(look.detail, None, None, None, glare=True)]
 
-    def _came_between(self, look: HeldLook, image: np.ndarray, dark: np.ndarray) -> list[DealEvent]:
+    def _came_between(self, look: HeldLook, image: np.ndarray, dark: np.ndarray, *, shown: bool = False
+                      ) -> list[DealEvent]:
         """The next card already lies in the darker frame (a brisk dealer, no frame in flight):
         the card under it is read in the frame that asked, at the normal exposure, and asked
         about when it cannot be named there (never passed over in silence); then the new card
-        in the darker frame, against it."""
+        in the darker frame, against it. ``shown``: the frame that asked showed another card
+        where the new one lies (:meth:`_shown_under`): one came, whatever the edges say."""
         top = self.pile.settled[-1]
         under = self._judged(look.frame, look.detail, None)
         if self.pile.settled[-1] is top and not any(e.kind == HAND for e in under) \
-                and came_unread(self.pile, look.detail):
+                and (shown or came_unread(self.pile, look.detail)):
             # (only a card that came since the pile's last state and was not read: with none,
             # the card under the new one is the last one read, counted or asked about already)
             under += self.pile.unnamed(look.detail, None, None, None, glare=False)

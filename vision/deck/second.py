@@ -20,6 +20,7 @@ MIN_NEW_VISIBLE = 0.4  # of its sides in view (outside the card on top) on NEW e
 GHOST_DEG, GHOST_IOU = 4.0, 0.15  # a second outline this parallel to the top card and over it: maybe its ghost
 DEALT_OVER = 0.2  # of an outline with no new sides changed inside: a card dealt over (0.28-0.4 seen); less, one below
 SAME_PLACE = 0.75  # overlap with a card's outline (the last one, one on the pile): it lies where that card lay
+PRINT_KEPT = 0.9  # of the edges in view of a card found again still there (a shadow dims them; a card come covers them)
 
 
 def second_card(current: np.ndarray, reference: np.ndarray, changed: np.ndarray, top: Outline,
@@ -71,9 +72,35 @@ def _found_again(current: np.ndarray, reference: np.ndarray, changed: np.ndarray
     cv2.fillPoly(seen, [np.round(quad).astype(np.int32)], 255)
     cv2.fillPoly(seen, [np.round(over).astype(np.int32)], 0)
     shown = cv2.countNonZero(seen)
-    if not shown or cv2.countNonZero(cv2.bitwise_and(seen, changed)) >= DEALT_OVER * shown:
+    if not shown:
         return False
-    return visible_new(current, reference, quad, over, level) < MIN_NEW_SECOND
+    if cv2.countNonZero(cv2.bitwise_and(seen, changed)) < DEALT_OVER * shown \
+            and visible_new(current, reference, quad, over, level) < MIN_NEW_SECOND:
+        return True
+    # (the new card's shadow changes what is in view of the card below, not its print: every
+    # edge it showed there still shows; a card come unread over it covers them)
+    return print_kept(current, reference, seen, level) >= PRINT_KEPT
+
+
+def print_kept(current: np.ndarray, reference: np.ndarray, seen: np.ndarray, level: float) -> float:
+    """Of the edges ``reference`` shows inside ``seen`` (a mask, away from its rim), the share
+    ``current`` still shows (at half the step at least: a shadow dims them, never erases them);
+    1.0 when there are none. A card lying there since covers them with its own print."""
+    k = max(3, int(0.01 * max(seen.shape)) | 1)
+    inner = cv2.erode(seen, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    ys, xs = np.nonzero(inner)
+    if not len(ys):
+        return 1.0
+    y0, y1, x0, x1 = max(ys.min() - 2, 0), ys.max() + 3, max(xs.min() - 2, 0), xs.max() + 3
+    mask = inner[y0:y1, x0:x1] > 0
+    steps = []
+    for im in (current, reference):
+        g = grey(im[y0:y1, x0:x1])
+        steps.append(cv2.magnitude(cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3) / 8, cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3) / 8))
+    was = mask & (steps[1] >= level)
+    if not was.any():
+        return 1.0
+    return float(np.count_nonzero(was & (steps[0] >= level / 2)) / np.count_nonzero(was))
 
 
 def _turned(a: np.ndarray, b: np.ndarray) -> float:
