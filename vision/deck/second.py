@@ -85,12 +85,13 @@ def _found_again(current: np.ndarray, reference: np.ndarray, changed: np.ndarray
 def print_kept(current: np.ndarray, reference: np.ndarray, seen: np.ndarray, level: float) -> float:
     """Of the edges ``reference`` shows inside ``seen`` (a mask, away from its rim), the share
     ``current`` still shows (at half the step at least: a shadow dims them, never erases them);
-    1.0 when there are none. A card lying there since covers them with its own print."""
+    0.0 when there are none (no evidence that it is the card below: the other checks decide).
+    A card lying there since covers them with its own print."""
     k = max(3, int(0.01 * max(seen.shape)) | 1)
     inner = cv2.erode(seen, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     ys, xs = np.nonzero(inner)
     if not len(ys):
-        return 1.0
+        return 0.0
     y0, y1, x0, x1 = max(ys.min() - 2, 0), ys.max() + 3, max(xs.min() - 2, 0), xs.max() + 3
     mask = inner[y0:y1, x0:x1] > 0
     steps = []
@@ -99,7 +100,7 @@ def print_kept(current: np.ndarray, reference: np.ndarray, seen: np.ndarray, lev
         steps.append(cv2.magnitude(cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3) / 8, cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3) / 8))
     was = mask & (steps[1] >= level)
     if not was.any():
-        return 1.0
+        return 0.0
     return float(np.count_nonzero(was & (steps[0] >= level / 2)) / np.count_nonzero(was))
 
 
