@@ -16,12 +16,12 @@ from tests.vision.test_tricks import one_trick
 
 
 def test_the_seats_are_learnt_from_four_cards_kept_and_checked_at_start(tmp_path, capsys):
-    seq, _ = one_trick()  # the first trick's four cards, dealt from seat first_lead on
+    seq, frames = one_trick()  # the first trick's four cards, dealt from seat first_lead on
     folder = cache_dir() / f"overhead-{_version()}-{seq.key}"
+    files = [str(folder / f"{n:05d}.jpg") for n in range(len(frames))]  # (as rendered, kept on disk)
     ini = tmp_path / "settings.ini"
     first = seq.plan.doc["first_lead"]
-    assert main(["seats", "--frames", *sorted(map(str, folder.glob("*.jpg"))), "--first-seat", str(first),
-                 "--settings", str(ini)]) == 0
+    assert main(["seats", "--frames", *files, "--first-seat", str(first), "--settings", str(ini)]) == 0
     printed = {int(k): v for k, v in json.loads(capsys.readouterr().out).items()}
     for seat, (x, y) in seq.seats_px.items():  # laid a few centimetres off its place at most
         assert abs(printed[seat][0] - x) < 60 and abs(printed[seat][1] - y) < 60, (seat, printed[seat], (x, y))
@@ -37,5 +37,5 @@ def test_the_seats_are_learnt_from_four_cards_kept_and_checked_at_start(tmp_path
         make(None)  # the trick camera does not start (the table names the cards by touch)
     settings.set("camera.mode", "piles")
     assert trick_camera_factory("demo", settings) is None
-    assert main(["seats", "--frames", str(sorted(folder.glob("*.jpg"))[0]), "--settings", str(ini)]) == 1
+    assert main(["seats", "--frames", files[0], "--settings", str(ini)]) == 1
     assert "four cards were not seen" in capsys.readouterr().err
