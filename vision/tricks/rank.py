@@ -28,9 +28,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Collection
 
-import numpy as np
-
 import cv2
+import numpy as np
 
 from kiosk.game.cards import Card
 from vision.deck.model import CLOSE, CORNER_MARGIN, DeckModel, Naming
