@@ -340,12 +340,11 @@ class Walker:
 
     # ------------------------------------------------------------------ the walk
     def walk(self) -> Tally:
-        """Every button once per size (the first place it is met on its screen, the places
-        in the same order at every size), each double-tapped at every interval."""
+        """Every button once per size (the first place it is met on its screen; the places
+        grouped by their settings, in the same order at every size: the kiosk is started again
+        for each change of settings), each double-tapped at every interval."""
         walked: set[tuple[str, str]] = set()
-        # the places of one set of settings one after the other (the kiosk started again for
-        # each change of settings: a trick-mode place between two ordinary ones was two restarts)
-        for place in sorted(self.places, key=lambda p: p.settings):
+        for place in sorted(self.places, key=lambda p: p.settings):  # a restart per change of settings
             d = self.restore(place)
             screen = d.screen
             self.tally.screens.add(screen)
