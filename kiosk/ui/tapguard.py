@@ -31,8 +31,7 @@ keyboard and GPIO buttons are not touches and are not guarded.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, NamedTuple
 
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.stencilview import StencilView
@@ -48,11 +47,31 @@ NUDGE_PX = 3
 SAME_SPOT_PX = 25
 
 Rect = tuple[float, float, float, float]
+# How the walk treats a widget of each class: a button (its insides are the button), a
+# scroll view's stencil (it clips), a widget whose children are placed in its own coordinates
+# (``to_parent`` overridden: a screen, a relative layout, a scroll view), else a plain one.
+_BUTTON, _CLIPS, _OWN_ORIGIN = 1, 2, 4
+_KINDS: dict[type, int] = {}
 
 
-@dataclass(frozen=True)
-class Look:
-    """How a button looks to a finger: where it is on the window and what it means."""
+def _kind(cls: type) -> int:
+    kind = _KINDS.get(cls)
+    if kind is None:
+        kind = 0
+        if issubclass(cls, ButtonBehavior):
+            kind |= _BUTTON
+        if issubclass(cls, StencilView):
+            kind |= _CLIPS
+        if cls.to_parent is not Widget.to_parent:
+            kind |= _OWN_ORIGIN
+        _KINDS[cls] = kind
+    return kind
+
+
+class Look(NamedTuple):
+    """How a button looks to a finger: where it is on the window and what it means. (A
+    typed tuple, not a dataclass: every shown button's look is made, hashed and compared
+    each frame, and a tuple's are done in C.)"""
     rect: tuple[int, int, int, int]
     text: str
     action: str
@@ -107,27 +126,40 @@ class TapGuard:
         the way down (a translation: ``to_parent`` of (0, 0)), not asked of every button."""
         infinite: Rect = (-1e9, -1e9, 2e9, 2e9)
         stack: list[tuple[Widget, tuple[float, float], Rect]] = [(self.root, (0.0, 0.0), infinite)]
+        found = []
         while stack:
             widget, origin, clip = stack.pop()
             if widget.opacity <= 0 or widget.width <= 0 or widget.height <= 0:
                 continue
-            if isinstance(widget, ButtonBehavior):
-                yield widget, origin, clip
+            kind = _kind(type(widget))
+            if kind & _BUTTON:
+                found.append((widget, origin, clip))
                 continue  # a button's insides are the button
-            if isinstance(widget, StencilView):  # a scroll view shows only its own box
+            if kind & _CLIPS:  # a scroll view shows only its own box
                 clip = _intersect(clip, (origin[0] + widget.x, origin[1] + widget.y, widget.width, widget.height))
-            dx, dy = widget.to_parent(0, 0)
-            inner = (origin[0] + dx, origin[1] + dy)
-            stack.extend((child, inner, clip) for child in widget.children)
+            if kind & _OWN_ORIGIN:
+                dx, dy = widget.to_parent(0, 0)
+                inner = (origin[0] + dx, origin[1] + dy)
+            else:  # (Widget.to_parent(0, 0) is (0, 0): the parent's origin is its own)
+                inner = origin
+            stack.extend([(child, inner, clip) for child in widget.children])
+        return found
 
     def watch(self) -> None:
         """Note what every shown button looks like now and since when it does. A button
         built again the same (a screen's refresh) has not changed: it is its look that
         counts, not the widget."""
         now = self.clock()
-        shown = [(self._steady(_look(widget, origin)), clip) for widget, origin, clip in self._buttons()]
-        since = {look: self._since.get(look, now) for look, _clip in shown}
-        if since.keys() != self._since.keys():
+        before = self._since
+        shown: list[tuple[Look, Rect]] = []
+        since: dict[Look, float] = {}
+        for widget, origin, clip in self._buttons():
+            look = _look(widget, origin)
+            if look not in before:
+                look = self._steady(look)
+            shown.append((look, clip))
+            since[look] = before.get(look, now)
+        if since.keys() != before.keys():
             self.version += 1
         self._since, self._shown = since, shown
 

@@ -259,6 +259,11 @@ class Walker:
         app, db = d.app, self.kiosk.db
         app.sm.current = BLANK  # the screen left: what it held on screen is let go
         d.pump(1)
+        if app.sm.has_screen("settings"):  # left for one of its own (diagnostics, learning the
+            settings = app.sm.get_screen("settings")  # deck, the seats), it stayed unlocked:
+            if settings.svm.unlocked:  # a restart asks for the PIN again (as leaving it does)
+                settings.svm.lock()
+                settings.mode = "pin"
         for screen in app.sm.screens:  # every list back at its start, as when built
             for view in screen.walk(restrict=True):
                 if isinstance(view, ScrollView):
@@ -335,10 +340,11 @@ class Walker:
 
     # ------------------------------------------------------------------ the walk
     def walk(self) -> Tally:
-        """Every button once per size (the first place it is met on its screen), each
-        double-tapped at every interval."""
+        """Every button once per size (the first place it is met on its screen; the places
+        grouped by their settings, in the same order at every size: the kiosk is started again
+        for each change of settings), each double-tapped at every interval."""
         walked: set[tuple[str, str]] = set()
-        for place in self.places:
+        for place in sorted(self.places, key=lambda p: p.settings):  # a restart per change of settings
             d = self.restore(place)
             screen = d.screen
             self.tally.screens.add(screen)

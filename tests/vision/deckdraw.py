@@ -204,10 +204,11 @@ def camera(scene: np.ndarray, light: Light, rng: np.random.Generator, *, blur: f
     img *= light.gain
     img *= np.tile(np.float32(light.cast), w)[None, :]
     img = img.reshape(h, w, 3)
-    if blur > 0:
+    if blur > 0:  # the motion's smear along the rows: a 1 x k kernel (a k x k one with only its
+        # middle row set is the same filter, but OpenCV takes kernels from 11 x 11 through a
+        # DFT over the whole frame, seven times slower: 14 of 2.8 M values one level apart)
         k = int(blur) * 2 + 1
-        kernel = np.zeros((k, k), np.float32)
-        kernel[k // 2, :] = 1.0 / k
+        kernel = np.full((1, k), 1.0 / k, np.float32)
         img = cv2.filter2D(img, -1, kernel)
     img = cv2.GaussianBlur(img, (3, 3), 0.7)
     img += _noise(img.shape, rng) * light.noise
