@@ -51,6 +51,14 @@ class Peek:
             self._top, self._frames = top, []
         self._frames = (self._frames + [frame])[-KEPT:]
 
+    def bare(self, top: Settled) -> None:
+        """A look saw the table as ``top``, the pile's last state, nothing new on it: a card
+        the frames kept before showed is gone (lifted off again, as a card taken back by hand
+        and then lifted, or it was a card in a hand passing), never covered unread; they are
+        forgotten. (A card that lay only in those frames and was covered since would show now.)"""
+        if top is self._top:
+            self._frames = []
+
     def checked(self, pile: Pile, events: list[DealEvent]) -> list[DealEvent]:
         """``events``, a look's answer: a card counted over a card that came and was covered
         unread (:meth:`came_unread`) is "two cards" instead (it lies there unread, asked about;

@@ -326,6 +326,8 @@ class DealTracker:
         change = compare(self._pile.settled[-1].detail, detail, floor=CHANGE_LEVEL)
         area = self._pile.long_px(detail) ** 2 / CARD_ASPECT
         pts = cv2.findNonZero(change.mask)
+        if pts is None or len(pts) < MIN_CHANGE * area:
+            self._peek.bare(self._pile.settled[-1])  # (the table as the pile's last state: what came before is gone)
         if pts is not None and len(pts) >= MIN_CHANGE * area:
             x, y, w, h = cv2.boundingRect(pts)
             near = [np.float32([[x, y], [x + w, y], [x + w, y + h], [x, y + h]])]
