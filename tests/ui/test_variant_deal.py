@@ -12,6 +12,7 @@ Catalan and Spanish, with an ask showing."""
 from __future__ import annotations
 
 import threading
+import time
 
 import pytest
 
@@ -32,16 +33,20 @@ PER_CARD = 3 + 2 + 1 + STILL  # deckdraw.deal: travel, hover, the hand away, sti
 class HandCamera(FrameSource):
     """The table as the camera streams it at 10 frames a second: the frames played, each
     once, then the last one for as long as nothing else is played (a hand never freezes in
-    the air; a card lies still)."""
+    the air; a card lies still). A frame played is streamed only once the reader took the
+    one before it (up to 5 s): on a busy machine the reader, which takes the latest frame,
+    would lose the frames that came meanwhile, and each run would read other frames (the
+    reader copes with frames lost: tests/vision/test_deck_dropped.py)."""
 
     name = "hand"
     interval = 0.1
 
     def __init__(self, first) -> None:
         super().__init__()
-        self._lock = threading.Lock()
+        self._lock = threading.Condition()
         self._queue: list = []
         self._shown = first
+        self._taken = 0  # the number of the latest frame the reader took
 
     def _open(self) -> None:
         pass
@@ -49,8 +54,20 @@ class HandCamera(FrameSource):
     def _close(self) -> None:
         pass
 
+    def latest(self, timeout=None, *, after: int = 0):
+        frame = super().latest(timeout, after=after)
+        if frame is not None:
+            with self._lock:
+                self._taken = max(self._taken, frame.number)
+                self._lock.notify_all()
+        return frame
+
     def _grab(self):
+        deadline = time.monotonic() + 5.0
         with self._lock:
+            while self._queue and self._taken < self._number and time.monotonic() < deadline \
+                    and not self._stop.is_set():
+                self._lock.wait(0.05)  # (the frame streamed last is not read yet)
             if self._queue:
                 self._shown = self._queue.pop(0)
             return self._shown.copy()
