@@ -7,7 +7,7 @@ import pytest
 
 from kiosk.game import DECK, Card
 from tests.vision import deckdraw
-from vision.deck.tracker import COUNTED, HAND, SHOW_AGAIN, TAKEN_BACK, TWO_CARDS
+from vision.deck.tracker import COUNTED, DARKER, HAND, SHOW_AGAIN, TAKEN_BACK, TWO_CARDS
 
 # the score-changing neighbours: 8/9, 1/10, 12/1, 9 against others, plus suit twins
 ORDER = [Card.parse(c) for c in ("9O", "8O", "1C", "10C", "12E", "1E", "9B", "11B", "2O", "3C")]
@@ -77,6 +77,10 @@ def test_take_back_button_forgets_the_last_card(model):
     assert tracker.take_back(ORDER[0]) is None and tracker.cards == ORDER[:2]
     assert tracker.take_back(ORDER[1]) == ORDER[1]
     assert tracker.cards == ORDER[:1]
+    # it still lies there, the player not quick to lift it: not counted again (nor refused
+    # again, with the error cue, every few frames) until something moves
+    still = [e for _ in range(6) for e in tracker.feed(deal.frames[-1])]
+    assert [e.kind for e in still if e.kind != DARKER] == [] and tracker.cards == ORDER[:1]
     # the player lays it down again: read again
     again = deckdraw.deal(ORDER[:2], seed=15)
     for frame in again.frames[-10:]:

@@ -120,7 +120,8 @@ class DealTracker:
         if card is not None and self._pile.settled[-1].card != card:
             return None
         last = self._pile.settled.pop()
-        self._still = 0
+        # (the still spell goes on: a card taken back while it still lies is not looked at, and
+        # counted again, until something moves; the player lifting it off is such a movement)
         self._wanted = self._held = None  # a look waiting for its darker frame saw the card taken back
         return last.card
 
