@@ -90,8 +90,10 @@ class TrickReader:
         self.taken = False  # the trick in play was taken off with cards not read: ask for them
         self.vanished: dict[int, Card] = {}  # seat -> its card, named and waiting for its turn, gone in this trick
         self.named: dict[int, Card] = {}  # seat -> a card the table named that the camera did not see
-        # seat -> a swept trick's card still there: where, and how it looked (work px, grey)
-        self.lingering: dict[int, tuple[tuple[int, int, int, int], np.ndarray]] = {}
+        # a swept trick's card (or what was seen at its seat) still there, settled into the
+        # table: where (work px) -> how it looked (grey). By place, not seat: two at one seat
+        # (the card, then a reflection's patch beside it) are each forgotten when gone
+        self.lingering: dict[tuple[int, int, int, int], np.ndarray] = {}
         self.gap_in: int | None = None  # the trick in play when frames were lost
         self.glimpses = Glimpses()  # the cards not steady to the camera, named so far
         self.frame_no = -1
@@ -132,13 +134,13 @@ class TrickReader:
         self.frame_no += 1
         events: list[TrickEvent] = []
         patches = self.watch.step(frame)
-        for seat, (box, look) in list(self.lingering.items()):
+        for box, look in list(self.lingering.items()):
             # gone once its place is bare, or its print is no longer there (under a swaying
             # reflection the place never looks bare: the next card laid there, unlike the
             # card left lying only in its print, was never outlined)
             if self.watch.looks_bare(box) or not self.watch.still_there(box, look):
                 self.watch.forget(box)
-                del self.lingering[seat]
+                del self.lingering[box]
         if self.down and not self.hand.trick:
             self._sweep()
         elif not self.taken:
@@ -278,7 +280,7 @@ class TrickReader:
             # print where it lay says it (held unnamed, it was asked about at its seat's
             # turn before the next card was laid: 501 trick 9)
             self.watch.settle(seen.box)
-            self.lingering[seat] = (seen.box, self.watch.look(seen.box))
+            self.lingering[seen.box] = self.watch.look(seen.box)
             del self.seen[seat]
             return []
         if card is not None and self._played(card):
