@@ -94,14 +94,17 @@ def print_kept(current: np.ndarray, reference: np.ndarray, seen: np.ndarray, lev
         return 0.0
     y0, y1, x0, x1 = max(ys.min() - 2, 0), ys.max() + 3, max(xs.min() - 2, 0), xs.max() + 3
     mask = inner[y0:y1, x0:x1] > 0
-    steps = []
-    for im in (current, reference):
-        g = grey(im[y0:y1, x0:x1])
-        steps.append(cv2.magnitude(cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3) / 8, cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3) / 8))
+    steps = [cv2.magnitude(*_gradients(im[y0:y1, x0:x1])) for im in (current, reference)]
     was = mask & (steps[1] >= level)
     if not was.any():
         return 0.0
     return float(np.count_nonzero(was & (steps[0] >= level / 2)) / np.count_nonzero(was))
+
+
+def _gradients(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The grey steps across x and y (Sobel, in grey levels a pixel)."""
+    g = grey(image)
+    return cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3) / 8, cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3) / 8
 
 
 def _turned(a: np.ndarray, b: np.ndarray) -> float:
@@ -120,10 +123,7 @@ def visible_new(current: np.ndarray, reference: np.ndarray, quad: np.ndarray, ov
     h, w = current.shape[:2]
     x0, y0 = np.maximum(np.floor(q.min(axis=0)) - 4, 0).astype(int)
     x1, y1 = np.minimum(np.ceil(q.max(axis=0)) + 5, (w, h)).astype(int)
-    grads = []
-    for im in (current, reference):
-        g = grey(im[y0:y1, x0:x1])
-        grads.append((cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3) / 8, cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3) / 8))
+    grads = [_gradients(im[y0:y1, x0:x1]) for im in (current, reference)]
     cover = np.asarray(over, np.float32)
     ks = np.arange(-2.0, 2.01, 1.0)
     shown = new = 0
