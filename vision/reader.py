@@ -294,7 +294,8 @@ class PileReader:
             if busy and k == 0:
                 avoid = [q - np.float32(offset) for q in self._region.corners_seen(size)]
                 c, i, u = detect_tiled(self._detector.detectMarkers, image, avoid=avoid,
-                                       strip_px=int(np.ceil(STRIP_SIDES * expected)) + 8)
+                                       strip_px=int(np.ceil(STRIP_SIDES * expected)) + 8,
+                                       tune=lambda longest: self._tune(longest, on_mat, floor_px, small=small))
             else:
                 c, i, u = self._detector.detectMarkers(image)
             seen_before = [q.reshape(4, 2) for q in corners + unread]

@@ -35,13 +35,14 @@ def _cut(length: int, strip_px: int, avoid: list[tuple[float, float]]) -> int | 
     return None
 
 
-def detect_tiled(detect, image: np.ndarray, *, strip_px: int, avoid: list[np.ndarray] = ()):
+def detect_tiled(detect, image: np.ndarray, *, strip_px: int, avoid: list[np.ndarray] = (), tune=None):
     """``detect`` (an ArUco detector's ``detectMarkers``) on ``image`` in quarters, and on a
     strip ``2 * strip_px`` wide along each cut (a square of up to ``strip_px / 1.5`` px across
     a cut lies whole in it, clear of the strip's own edges). The cuts keep clear of the quads
     in ``avoid`` (the mat's corner markers). Returns (corners, ids, squares not read) as the
     detector does, each square once (``one_per_square``); the whole image in one call when no
-    cut clears them."""
+    cut clears them. ``tune(longest_px)``, called before each part: the detector's contour
+    sizes are rates of the longest side of the image it is given, a part's here."""
     h, w = image.shape[:2]
     xc = _cut(w, strip_px, [(float(q[:, 0].min()), float(q[:, 0].max())) for q in avoid])
     yc = _cut(h, strip_px, [(float(q[:, 1].min()), float(q[:, 1].max())) for q in avoid])
@@ -55,6 +56,8 @@ def detect_tiled(detect, image: np.ndarray, *, strip_px: int, avoid: list[np.nda
         boxes.append((0, yc - strip_px, w, yc + strip_px))
     found = []
     for x0, y0, x1, y1 in boxes:
+        if tune is not None:
+            tune(max(x1 - x0, y1 - y0))
         c, i, u = detect(image[y0:y1, x0:x1])
         at = np.float32([x0, y0])
         found.append(([q.reshape(4, 2) + at for q in c], i, [q.reshape(4, 2) + at for q in u]))
