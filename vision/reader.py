@@ -101,10 +101,10 @@ SMALL_MARKER_POLY = 0.045
 COARSE_SCALE = 2 / 3
 COARSE_FROM_PX = 13.0
 COARSE_WIDTH = 1600  # px: a first frame this wide is tried on the copy first (1080p, not 720p)
-# the last frame of a size showed this many squares (read or not) and the view is the same: the
-# next is searched a quarter at a time (vision.tiling), on strips STRIP_SIDES card markers wide
-# either side of the cuts (a sticker up to 1.6 of the expected size, turned 45 degrees, lies whole
-# in one). The detector's time on the squares grows with their number squared
+# the last frame of a size showed this many squares and the view is the same: the next is searched
+# a quarter at a time (vision.tiling: the detector's time grows with the squares' number squared),
+# on strips STRIP_SIDES card markers wide either side of the cuts (a sticker up to 1.6 of the
+# expected size, turned 45 degrees, lies whole in one)
 BUSY_SQUARES = 500
 STRIP_SIDES = 1.6 * 1.42
 SUBPIX = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 10, 0.05)
@@ -285,13 +285,12 @@ class PileReader:
         corners: list[np.ndarray] = []
         ids: list[int] = []
         unread: list[np.ndarray] = []
-        # the same view as the last frame of the size (a still pile), which showed a checked cloth's
-        # hundreds of squares: searched a quarter at a time (vision.tiling)
+        # a still view of a checked cloth's hundreds of squares: searched a quarter at a time
         busy = self._region.still and expected is not None and self._squares.get(size, 0) >= BUSY_SQUARES
-        for k in range(2):  # the region, and once widened (a fan beyond the mat)
+        for widened in range(2):  # the region, and once widened (a fan beyond the mat)
             self._tune(max(search.shape[:2]), on_mat, floor_px, small=small)
             image = cv2.GaussianBlur(search, (0, 0), DENOISE_SIGMA) if denoise else search
-            if busy and k == 0:
+            if busy and not widened:
                 avoid = [q - np.float32(offset) for q in self._region.corners_seen(size)]
                 c, i, u = detect_tiled(self._detector.detectMarkers, image, avoid=avoid,
                                        strip_px=int(np.ceil(STRIP_SIDES * expected)) + 8,
