@@ -37,7 +37,7 @@ def _cut(length: int, strip_px: int, avoid: list[tuple[float, float]]) -> int | 
 
 def detect_tiled(detect, image: np.ndarray, *, strip_px: int, avoid: list[np.ndarray] = (), tune=None):
     """``detect`` (an ArUco detector's ``detectMarkers``) on ``image`` in quarters, and on a
-    strip ``2 * strip_px`` wide along each cut (a square of up to ``strip_px / 1.5`` px across
+    strip ``2 * strip_px`` wide along each cut (a square of up to ``(strip_px - 8) / 1.42`` px across
     a cut lies whole in it, clear of the strip's own edges). The cuts keep clear of the quads
     in ``avoid`` (the mat's corner markers). Returns (corners, ids, squares not read) as the
     detector does, each square once (``one_per_square``); the whole image in one call when no
