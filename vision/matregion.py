@@ -67,6 +67,10 @@ class MatRegion:
         self._to_mm: np.ndarray | None = None  # image px -> mat mm, from the corner markers of that size
         self._age = 0
         self.refound = 0  # how many times the mat was looked for on the whole frame
+        # the corner markers of the last frame (its size, dictionary index -> corners), and
+        # whether this frame's are where those were (``still``: the same view, a still pile)
+        self._seen: tuple[tuple[int, int], dict[int, np.ndarray]] | None = None
+        self.still = False
 
     def search_image(self, gray: np.ndarray) -> tuple[np.ndarray, tuple[int, int]]:
         """The part of ``gray`` to search (a crop, flat grey outside the region) and the
@@ -105,17 +109,29 @@ class MatRegion:
         box = _box(np.concatenate([near - reach_px, near + reach_px]), w, h)
         return _masked(gray, hull, box, searched)
 
+    def can_widen(self) -> bool:
+        """A region kept that ``widen`` could take further (not the whole frame, not none)."""
+        return self._region is not None and not self._region.whole
+
     def region(self, gray: np.ndarray) -> Region | None:
         """This frame's region: the kept one while the mat stays put, else found afresh."""
         h, w = gray.shape[:2]
         kept = self._region
         if kept is not None and kept.size == (w, h) and self._age < self.refind_every and self._stays(gray, kept):
             self._age += 1
+            self.still = True
             return kept
         self._corner_px = None
+        before = self._seen
         self._region, self._age = self._find(gray), 0
         self.refound += 1
+        self.still = _same(before, self._seen)
         return self._region
+
+    def corners_seen(self, size: tuple[int, int]) -> list[np.ndarray]:
+        """The corner markers of the mat in the last frame of ``size`` (image px), one or more."""
+        seen = self._seen
+        return list(seen[1].values()) if seen is not None and seen[0] == tuple(size) else []
 
     def marker_px(self, size: tuple[int, int], side_mm: float) -> float | None:
         """How many px a marker of ``side_mm`` lying on the mat spans in frames of ``size``
@@ -165,6 +181,7 @@ class MatRegion:
         small = cv2.resize(gray, (int(round(w * f)), int(round(h * f))), interpolation=cv2.INTER_AREA) \
             if f < 1 else gray
         found = {i: (q + 0.5) / f - 0.5 for i, q in self._detect(small).items()}
+        self._seen = ((w, h), found) if found else None
         by_size: dict[str, list[int]] = {}
         for i in found:
             by_size.setdefault(_MAT_OF[i][0], []).append(i)
@@ -200,6 +217,14 @@ class MatRegion:
         # the next frames only check the corner markers, not look for the mat afresh
         whole = inside > FULL_SHARE * w * h
         return Region((w, h), poly, box, {i: found[i] for i in ids}, whole)
+
+
+def _same(before, now) -> bool:
+    """The same corner markers (frame size, indices) at the same places, within 0.15 of a side."""
+    if before is None or now is None or before[0] != now[0] or set(before[1]) != set(now[1]):
+        return False
+    return all(float(np.abs(now[1][i] - q).max()) <= 0.15 * float(np.linalg.norm(q[1] - q[0]))
+               for i, q in before[1].items())
 
 
 def _box(poly: np.ndarray, w: int, h: int) -> tuple[int, int, int, int]:

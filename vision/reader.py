@@ -36,6 +36,7 @@ from vision.fusion import STICKERS_DISAGREE, doubtful_pairs
 from vision.matregion import MatRegion
 from vision.qr import read_qr
 from vision.softdecode import SoftDecoder, looks_like_marker
+from vision.tiling import detect_tiled
 from vision.squares import MIN_SOFT_SIDE_PX, new_squares, quad_ok, sides_of, soft_look
 from vision.result import (CARD_TWICE, HARD_MARGIN, MAT_NOT_FOUND, Detection, LiveAccumulator,  # noqa: F401
                            Problem, ReadResult)
@@ -100,6 +101,12 @@ SMALL_MARKER_POLY = 0.045
 COARSE_SCALE = 2 / 3
 COARSE_FROM_PX = 13.0
 COARSE_WIDTH = 1600  # px: a first frame this wide is tried on the copy first (1080p, not 720p)
+# the last frame of a size showed this many squares and the view is the same: the next is searched
+# a quarter at a time (vision.tiling: the detector's time grows with the squares' number squared),
+# on strips STRIP_SIDES card markers wide either side of the cuts (a sticker up to 1.6 of the
+# expected size, turned 45 degrees, lies whole in one)
+BUSY_SQUARES = 500
+STRIP_SIDES = 1.6 * 1.42
 SUBPIX = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 10, 0.05)
 
 
@@ -142,6 +149,7 @@ class PileReader:
         self._tuned: tuple[float, float, float] = (0.0, 0.0, 0.0)  # the detector's contour sizes now (_tune)
         self._last_side: dict[tuple[int, int], float] = {}  # frame size -> median card marker side (px)
         self._photo_side: dict[tuple[int, int], float | None] = {}  # photo size -> the same in its own px
+        self._squares: dict[tuple[int, int], int] = {}  # search size -> squares the last search found
 
     # -- public -------------------------------------------------------------------------
 
@@ -277,9 +285,18 @@ class PileReader:
         corners: list[np.ndarray] = []
         ids: list[int] = []
         unread: list[np.ndarray] = []
-        for _ in range(2):  # the region, and once widened (a fan beyond the mat)
+        # a still view of a checked cloth's hundreds of squares: searched a quarter at a time
+        busy = self._region.still and expected is not None and self._squares.get(size, 0) >= BUSY_SQUARES
+        for widened in range(2):  # the region, and once widened (a fan beyond the mat)
             self._tune(max(search.shape[:2]), on_mat, floor_px, small=small)
-            c, i, u = self._detector.detectMarkers(cv2.GaussianBlur(search, (0, 0), DENOISE_SIGMA) if denoise else search)
+            image = cv2.GaussianBlur(search, (0, 0), DENOISE_SIGMA) if denoise else search
+            if busy and not widened:
+                avoid = [q - np.float32(offset) for q in self._region.corners_seen(size)]
+                c, i, u = detect_tiled(self._detector.detectMarkers, image, avoid=avoid,
+                                       strip_px=int(np.ceil(STRIP_SIDES * expected)) + 8,
+                                       tune=lambda longest: self._tune(longest, on_mat, floor_px, small=small))
+            else:
+                c, i, u = self._detector.detectMarkers(image)
             seen_before = [q.reshape(4, 2) for q in corners + unread]
             fresh_c = [q.reshape(4, 2) + offset for q in c]
             keep = new_squares(fresh_c, seen_before)
@@ -292,17 +309,21 @@ class PileReader:
                 break
             side = float(np.median(sides_of(cards)))
             self._last_side[size] = side
+            if not self._region.can_widen():
+                break  # (no region, or the whole frame: what follows only widens one)
             # and the squares of a marker's size that look like one (most are read softly)
             if unread:
-                u_side = sides_of(unread)
-                like = [q for q, s in zip(unread, u_side) if 0.6 * side <= s <= 1.6 * side]
-                if like:
-                    cards += [q for q, ok in zip(like, looks_like_marker(seen, np.array(like))) if ok]
+                u = np.asarray(unread, np.float32).reshape(-1, 4, 2)
+                u_side = sides_of(u)
+                like = u[(u_side >= 0.6 * side) & (u_side <= 1.6 * side)]
+                if len(like):
+                    cards += list(like[looks_like_marker(seen, like)])
             reach = side * CARD_H_MM / marker_side_mm(self.sticker_mm)
             more = self._region.widen(seen, np.array([q.mean(axis=0) for q in cards]), reach)
             if more is None:
                 break
             search, offset = more
+        self._squares[size] = len(corners) + len(unread)
         return corners, ids, unread
 
     def _tune(self, longest_px: float, on_mat_px: float | None, floor_px: float, *, small: bool) -> None:
