@@ -118,10 +118,13 @@ def test_one_forbidden_card_is_caught_with_its_proof(seed):
 def test_an_unfinished_hand_never_accuses_wrongly_and_its_proof_is_final(seed):
     rng = random.Random(seed)
     drawn = deal_and_play(rng, renunci=True)
-    whole = check(drawn.doc)
-    final = check_hand(read_played_hand(drawn.doc)).renunci  # (the whole hand's: the same for every cut)
+    checked = check_hand(read_played_hand(drawn.doc))
+    whole = checked.to_json()
+    final = checked.renunci  # (the whole hand's: the same for every cut)
     for cards in range(1, 48):
-        out = check(cut(drawn.doc, cards))
+        part = cut(drawn.doc, cards)
+        checked = check_hand(read_played_hand(part))  # (its JSON is ``check``'s: checked once)
+        out = checked.to_json()
         assert out["winners"] == whole["winners"][:len(out["winners"])]
         r = out["renunci"]
         if r is None:
@@ -130,8 +133,8 @@ def test_an_unfinished_hand_never_accuses_wrongly_and_its_proof_is_final(seed):
         assert (r["trick"], r["seat"], r["card"]) == (w["trick"], w["seat"], w["card"])
         assert r["proof"] in (None, w["proof"])
         # the card that shows it at once is among the cards played, and stays the same
-        found = check_hand(read_played_hand(cut(drawn.doc, cards))).renunci
-        played = {c for t in cut(drawn.doc, cards)["tricks"] for c in t}
+        found = checked.renunci
+        played = {c for t in part["tricks"] for c in t}
         if found.shown_by is not None:
             assert found.shown_by == final.shown_by and found.shown_by.card.code in played
 

@@ -205,13 +205,14 @@ def dealt_under_a_swaying_reflection(*, from_first_frame: bool) -> list[Card]:
     deal = dealt()
     h, w = deal.frames[0].shape[:2]
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    spots = []  # its two places, to and fro (each drawn once)
+    for x in (w / 2 + 180, w / 2 + 180 + 24):
+        spots.append((110.0 * np.exp(-((xx - x) ** 2 + (yy - h / 2) ** 2) / (2 * 22.0 ** 2)))[..., None])
     tracker = DealTracker(deckdraw.learnt("A"))
     counted = []
     for n, frame in enumerate(deal.frames + deal.frames[-1:] * 4):
         if from_first_frame or tracker.cards:
-            x = w / 2 + 180 + 24 * (n % 2)
-            spot = 110.0 * np.exp(-((xx - x) ** 2 + (yy - h / 2) ** 2) / (2 * 22.0 ** 2))
-            frame = np.clip(frame + spot[..., None], 0, 255).astype(np.uint8)
+            frame = np.clip(frame + spots[n % 2], 0, 255).astype(np.uint8)
         counted += [e.card for e in tracker.feed(frame) if e.kind == COUNTED]
     return counted
 
