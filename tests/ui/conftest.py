@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import random
 
 import pytest
@@ -54,6 +55,27 @@ class Kiosk:
         Window.remove_widget(self.app.root)
         self.app.journal.close()
         self.app = None
+
+
+# The cycle collector while a UI test runs: a young collection every 10,000 objects kept, not
+# 700. A test builds a kiosk of 100,000-300,000 objects (kv rules, properties, their
+# observers), nearly all alive until the test ends, so at 700 the collector walked them again
+# and again, and made a full collection of the whole heap (0.3-0.5 s) once or twice a test:
+# a fifth of the UI tests' CPU (docs/perf.md, stop 37). The kiosk's own code is the same.
+UI_THRESHOLDS = (10_000, 10, 10)
+_FROZEN: list[bool] = []
+
+
+@pytest.fixture(autouse=True)
+def cycle_collector():
+    before = gc.get_threshold()
+    gc.set_threshold(*UI_THRESHOLDS)
+    yield
+    gc.set_threshold(*before)
+    if not _FROZEN:  # once per process, after its first UI test: what is left then (Kivy, the
+        _FROZEN.append(True)  # window, the modules, the kv rules) is never garbage; kept out
+        gc.collect()  # of every later full collection's walk
+        gc.freeze()
 
 
 @pytest.fixture

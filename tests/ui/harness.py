@@ -226,14 +226,24 @@ class Driver:
         self.saving.clear()
 
     def shot(self, *, force: bool = False, state: str = "") -> None:
-        """The current screen at the Pi's size, and at every supported size the first time a
-        test of this run shows it (once per screen and ``state`` per test; ``state``
-        names a second look at the same screen, as its file name's end)."""
+        """The current screen at every supported size the first time a test of this run
+        shows it; at the Pi's size when a test asks for it (``force``: the screen it ends
+        on, a moment it means to show; ``state``: a second look at the same screen, as its
+        file name's end). Every screen a test shows (once per screen and ``state`` per test)
+        has its buttons measured at the Pi's size either way. A screen met again by a tap of
+        a later test is not written again (the same screen; a grab and a PNG each, some 400
+        a run: docs/perf.md, stop 37)."""
         name = f"{self.screen}-{state}" if state else self.screen
         if not self.shots or (name in self.shot_screens and not force):
             return
         self.shot_screens.add(name)
-        sizes = SHOT_ORDER if _first_at_every_size(name) else (DRIVE_SIZE,)
+        if _first_at_every_size(name):
+            sizes = SHOT_ORDER
+        elif force or state:
+            sizes = (DRIVE_SIZE,)
+        else:
+            sizes = ()
+            self.resize(DRIVE_SIZE)  # where the buttons are measured
         for size in sizes:
             self.resize(size)
             self.grab(SHOTS / f"{size[0]}x{size[1]}" / f"{self.test_name}-{name}.png")
