@@ -35,6 +35,7 @@ from vision.deck.exposure import Change, changed_inside, compare
 from vision.deck.locate import CARD_ASPECT
 from vision.deck.model import DeckModel, Naming
 from vision.deck.motion import hand_over
+from vision.deck.ontop import still_on_top
 from vision.deck.outline import Outline, find_outlines, iou, new_edge_share
 from vision.deck.second import DEALT_OVER, SAME_PLACE, second_card
 from vision.deck.scale import TableScale
@@ -187,8 +188,8 @@ class Pile:
             if hand_over(change.mask, None, area):
                 return [DealEvent(HAND, frame_number=n)]
             if new_edge_share(seen, change.reference, change.mask, long_px, level=change.edge,
-                              aspect=CARD_ASPECT) < UNSEEN_CARD:
-                return []
+                              aspect=CARD_ASPECT) < UNSEEN_CARD or self._on_top(frame, seen, change):
+                return []  # (no card's worth of new edges; or the last card still lies on top, uncovered)
             # something came with a card's worth of new edges, yet no card's outline: never
             # passed over in silence (it lies there unread; what comes next is read against it)
             return self.unnamed(detail, dark, None, None, glare=dark is not None)
@@ -210,6 +211,8 @@ class Pile:
             quad = top.quad * (frame.shape[1] / detail.shape[1])
             naming = self.model.identify(views_around(frame, quad))
             if naming.card is None or naming.card in self.cards:
+                if self._on_top(frame, seen, change):
+                    return []  # (a card of the pile found again under the light: the last one lies on top)
                 return self.unnamed(detail, dark, None, naming, glare=dark is not None)
             return self.name(frame, detail, top, dark, normal, naming=naming)
         return self.name(frame, detail, top, dark, normal)
@@ -235,6 +238,13 @@ class Pile:
             return []
         naming = self.model.identify(views_around(frame, found[0].quad * (frame.shape[1] / detail.shape[1])))
         return found if naming.card is not None else []
+
+    def _on_top(self, frame: np.ndarray, seen: np.ndarray, change: Change) -> bool:
+        """Whether the last card read still lies on top, uncovered (:mod:`vision.deck.ontop`):
+        what changed is no card come over it (a lingering hand's fingers, the light)."""
+        last = self.settled[-1]
+        return not last.pending and still_on_top(self.model, last.card, last.where, frame, seen,
+                                                 change.reference, change.edge)
 
     @staticmethod
     def _shows_under(found: list[Outline], under: np.ndarray | None) -> bool:
