@@ -9,9 +9,9 @@ last card read: it covers some of that card's print, and the classifier no longe
 card where it lay. So the top card is looked for, not the change: when every edge the last card
 showed when it was read still shows where it lies (:func:`vision.deck.second.print_kept`, at
 :data:`vision.deck.second.PRINT_KEPT`), and the classifier names it there, sure, as that card,
-nothing came over it, and the change is left unasked about. A card the player left apart from the
-pile, touching none of it, is not in the deal-through's pile (:mod:`vision.deck.backstop` still
-hears every episode the tracker said nothing about).
+nothing came over it, and the change is left unasked about. (The price: a card laid apart from the
+pile, covering none of the last card's outline, with no outline of its own found, is not asked about
+then; a deal-through pile's cards land on it.)
 """
 
 from __future__ import annotations
