@@ -104,7 +104,7 @@ class DarkerLook:
         cover: it is asked to be moved (never passed over in silence)."""
         events = [replace(e, earlier=True) for e in self._judged(look.frame, look.detail, None)]
         if self.pile.settled[-1] is not before or before is not self.hand_on \
-                or not came_unread(self.pile, look.detail):
+                or not came_unread(self.pile, look.detail, look.frame):
             return events
         self.still_again = True
         return [replace(e, earlier=True) for e in self.pile.unnamed(look.detail, None, None, None, glare=True)]

@@ -35,8 +35,9 @@ from vision.deck.exposure import Change, changed_inside, compare
 from vision.deck.locate import CARD_ASPECT
 from vision.deck.model import DeckModel, Naming
 from vision.deck.motion import hand_over
+from vision.deck.ontop import still_on_top
 from vision.deck.outline import Outline, find_outlines, iou, new_edge_share
-from vision.deck.second import DEALT_OVER, SAME_PLACE, second_card
+from vision.deck.second import DEALT_OVER, PRINT_KEPT, SAME_PLACE, print_kept, second_card
 from vision.deck.scale import TableScale
 from vision.deck.views import order_quad, views_around
 
@@ -187,8 +188,8 @@ class Pile:
             if hand_over(change.mask, None, area):
                 return [DealEvent(HAND, frame_number=n)]
             if new_edge_share(seen, change.reference, change.mask, long_px, level=change.edge,
-                              aspect=CARD_ASPECT) < UNSEEN_CARD:
-                return []
+                              aspect=CARD_ASPECT) < UNSEEN_CARD or self._on_top(frame, seen, change):
+                return []  # (no card's worth of new edges; or the last card still lies on top, uncovered)
             # something came with a card's worth of new edges, yet no card's outline: never
             # passed over in silence (it lies there unread; what comes next is read against it)
             return self.unnamed(detail, dark, None, None, glare=dark is not None)
@@ -210,6 +211,8 @@ class Pile:
             quad = top.quad * (frame.shape[1] / detail.shape[1])
             naming = self.model.identify(views_around(frame, quad))
             if naming.card is None or naming.card in self.cards:
+                if self._on_top(frame, seen, change):
+                    return []  # (a card of the pile found again under the light: the last one lies on top)
                 return self.unnamed(detail, dark, None, naming, glare=dark is not None)
             return self.name(frame, detail, top, dark, normal, naming=naming)
         return self.name(frame, detail, top, dark, normal)
@@ -235,6 +238,13 @@ class Pile:
             return []
         naming = self.model.identify(views_around(frame, found[0].quad * (frame.shape[1] / detail.shape[1])))
         return found if naming.card is not None else []
+
+    def _on_top(self, frame: np.ndarray, seen: np.ndarray, change: Change) -> bool:
+        """Whether the last card read still lies on top, uncovered (:mod:`vision.deck.ontop`):
+        what changed is no card come over it (a lingering hand's fingers, the light)."""
+        last = self.settled[-1]
+        return not last.pending and still_on_top(self.model, last.card, last.where, frame, seen,
+                                                 change.reference, change.edge)
 
     @staticmethod
     def _shows_under(found: list[Outline], under: np.ndarray | None) -> bool:
@@ -272,7 +282,9 @@ class Pile:
                       dark: np.ndarray | None, normal: np.ndarray | None, area: float) -> list[DealEvent]:
         """The card found lies where the last one lay, its sides not new: that card looked at
         again (the light changed over it, or a flicker made two still spells of one). Only
-        when its print changed is it named: another card squared exactly on it."""
+        when its print changed is it named: another card squared exactly on it. Not named sure,
+        with every edge it showed when it was read still there, it is that card under the moving
+        light (a card squared on it covers its print), and nothing is said."""
         inside = np.zeros_like(change.mask)
         cv2.fillPoly(inside, [np.round(top.quad).astype(np.int32)], 255)
         if cv2.countNonZero(cv2.bitwise_and(change.mask, inside)) < PRINT_CHANGED * area:
@@ -281,7 +293,11 @@ class Pile:
         naming = self.model.identify(views_around(frame, quad))
         last = self.settled[-1]
         if naming.card == last.card or (naming.card is None and naming.best in (last.card, None)):
-            return []  # (unsure, yet most like another card: asked about)
+            return []
+        if naming.card is None and last.card is not None and not last.pending \
+                and print_kept(dark if dark is not None else detail, change.reference, inside, change.edge) >= PRINT_KEPT:
+            return []  # (unsure, yet every edge the last card showed still shows: the light moved, no card came)
+        # (another card named; or unsure, most like another card, some of the last card's print gone: asked about)
         return self.name(frame, detail, top, dark, normal, naming=naming)
 
     def name(self, frame: np.ndarray, detail: np.ndarray, top: Outline, dark: np.ndarray | None,
