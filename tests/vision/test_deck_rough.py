@@ -103,7 +103,9 @@ def test_the_first_card_under_the_reflection_is_never_taken_for_the_table_when_d
     assert nu.at_once and seq.frame_truth[15].top_index == 2, seq.frame_truth[15]
     assert all(seq.truth[i] == code for i, kind, code in told if kind == COUNTED), told
     assert {i for i, kind, _ in told if kind in ASK_KINDS + (COUNTED,)} >= {0, 1, 2}, told
-    assert (0, GLARE, None) in told, told
+    # 5E named there, or asked to be moved (main asked after it was counted too: a false ask
+    # about a card lying on top uncovered, which round 14 no longer makes)
+    assert (0, COUNTED, "5E") in told or (0, GLARE, None) in told, told
     bare = deal_sequence(36002, dataclasses.replace(nu, at_once=False), resolution="720p", cards=1,
                          deck_style="moderna")
     told = realdeck.told_between(DealTracker(model, darker_scale=DARKER_SCALE), bare, 0, len(bare))
