@@ -12,6 +12,7 @@ import cv2
 import numpy as np
 
 from tests.bench.tables import table_shot
+from tests.vision.searches import watch_searches
 from vision.marks import ALL_IDS, MAT_IDS, card_dictionary
 from vision.reader import PileReader
 from vision.tiling import detect_tiled
@@ -28,18 +29,7 @@ def test_a_still_view_of_a_checked_cloth_is_searched_in_quarters_and_reads_the_s
     quarter at a time, with the same cards, places asked, squares and corners."""
     shot = table_shot(7, mode="720p", table="checked")
     reader = PileReader()
-    real = reader._detector
-    searched = []
-
-    class Watching:  # the reader's own detector, the size of every image it searches kept
-        def __getattr__(self, name):
-            return getattr(real, name)
-
-        def detectMarkers(self, image):
-            searched.append(image.shape[1::-1])
-            return real.detectMarkers(image)
-
-    reader._detector = Watching()
+    searched = watch_searches(reader)
     whole = reader.read(shot.image)
     assert searched == [(1280, 720)]
     assert not shot.wrong(whole.codes) and len(whole.unread) + len(whole.detections) > 0

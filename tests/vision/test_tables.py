@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 from tests.bench.tables import table_shot
+from tests.vision.searches import watch_searches
 from vision.reader import PileReader
 from vision.softdecode import looks_like_marker
 
@@ -183,18 +184,7 @@ def test_big_markers_are_searched_on_a_smaller_copy_and_every_card_is_still_read
 
     frame = marked_frame(5, "gingham", resolution="1080p", on_mat=False)
     reader = PileReader()
-    searched = []
-    real = reader._detector
-
-    class Watching:  # the reader's own detector, the size of every image it searches kept
-        def __getattr__(self, name):
-            return getattr(real, name)
-
-        def detectMarkers(self, image):
-            searched.append(image.shape[1::-1])
-            return real.detectMarkers(image)
-
-    reader._detector = Watching()
+    searched = watch_searches(reader)
     truth = np.concatenate([q for _, q in frame.stickers])
     for _ in range(2):
         result = reader.read(frame.image)
