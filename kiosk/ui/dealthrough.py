@@ -67,9 +67,12 @@ class DealThrough(EventDispatcher):
         super().__init__()
         self.app = app
         self._service, self._cards, self._remove = service, cards, remove
+        self._asking: Callable[[], str] | None = None  # the ask's words, in the language of the moment
 
     def show_last(self) -> None:
-        """The last card counted (the screen is shown, or the draft changed)."""
+        """The last card counted, and the ask in the kiosk's language (the screen is shown, the
+        draft changed, or the language changed while the ask is shown)."""
+        self.ask = self._asking() if self._asking is not None else ""
         cards = self._cards()
         self.last_card = card_words(cards[-1]) if cards else ""
         self.ticked = self.can_take_back = bool(cards)
@@ -80,23 +83,30 @@ class DealThrough(EventDispatcher):
         """UI thread: what the reader saw, handed over after the cards it counted."""
         kind, card = event.kind, event.card.code if event.card is not None else ""
         if kind == "counted":
+            self.tell(None)
             self.show_last()
-            self.last_card, self.ticked, self.ask = card_words(card), True, ""
+            self.last_card, self.ticked = card_words(card), True
         elif kind == "taken_back" and card:
             self._remove(card)
             self.show_last()
         elif kind in ASKS:
-            self.say(_(ASKS[kind]).format(card=card_words(card) if card else ""))
+            self.say(lambda: _(ASKS[kind]).format(card=card_words(card) if card else ""))
         elif kind == "hand":
-            self.ask = ""
+            self.tell(None)
 
-    def say(self, ask: str) -> None:
+    def tell(self, words: Callable[[], str] | None) -> None:
+        """Show ``words()`` as the ask (None: no ask). ``words`` gives the text in the kiosk's
+        language of the moment, so a language changed while it is shown says it again."""
+        self._asking = words
+        self.ask = words() if words is not None else ""
+
+    def say(self, words: Callable[[], str]) -> None:
         """Ask the player something about the card just dealt (with the error cue)."""
         self.ticked = False
-        self.ask = ask
+        self.tell(words)
         self.app.hardware.feedback("error")
 
-    def refuse(self, code: str, why: str) -> None:
+    def refuse(self, code: str, why: Callable[[], str]) -> None:
         """A card counted that cannot be kept: the reader forgets it, the player takes it off."""
         service = self._service()
         if service is not None:
@@ -115,4 +125,4 @@ class DealThrough(EventDispatcher):
             service.take_back(Card.parse(cards[-1]))
         self._remove(cards[-1])
         self.show_last()
-        self.ask = _("Lift the last card off the pile")
+        self.tell(lambda: _("Lift the last card off the pile"))

@@ -113,7 +113,7 @@ class VariantCameraScreen(KioskScreen):
         card = event.card.code if event.card is not None else ""
         deck = {c.code for c in VARIANTS[self.session.state.game.key].deck}
         if event.kind == "counted" and card not in deck:
-            self.deal.refuse(card, _("{card} is not in this game's deck: take it off the pile.").format(
+            self.deal.refuse(card, lambda: _("{card} is not in this game's deck: take it off the pile.").format(
                 card=card_words(card)))
         else:
             self.deal.show(event)
@@ -151,8 +151,9 @@ class VariantCameraScreen(KioskScreen):
                     service.take_back(Card.parse(code))
             self.session.update_draft(cards=())
             self.deal.show_last()
-            self.deal.ask = _("Lift {name}'s cards off the pile and deal them again").format(
-                name=player_name(self.session.state, self._seat()))
+            seat = self._seat()
+            self.deal.tell(lambda: _("Lift {name}'s cards off the pile and deal them again").format(
+                name=player_name(self.session.state, seat)))
             return
         piles = self._piles()
         piles[self._seat()] = []

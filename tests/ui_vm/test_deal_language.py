@@ -1,0 +1,45 @@
+"""What the deal-through asks is said again in the new language when the language changes
+while it is shown (it used to stay in the old one: the Spanish deal screen said "ja comptada")."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+from hardware.controls import TableControls
+from kiosk.game import Card
+from kiosk.settings import Settings
+from kiosk.ui import i18n
+from kiosk.ui.dealthrough import DealThrough
+from kiosk.ui.table_hardware import TableHardware
+from vision.deck.tracker import DealEvent
+
+
+def test_an_ask_shown_is_said_again_in_the_new_language():
+    controls = TableControls(pin_factory=MockFactory(pin_class=MockPWMPin), bounce_ms=5)
+    try:
+        app = SimpleNamespace(hardware=TableHardware(controls, sound=None, settings=Settings(), to_ui=lambda f: f))
+        cards: list[str] = ["3E"]
+        deal = DealThrough(app, service=lambda: None, cards=lambda: cards, remove=cards.remove)
+        i18n.set_language("ca")
+        deal.show(DealEvent("already_counted", Card.parse("12O")))
+        assert deal.ask == "12 oros (rei): ja comptada. Traieu-la del munt."
+        i18n.set_language("es")
+        deal.show_last()  # what the screen's refresh does when the language changes
+        assert deal.ask == "12 oros (rei): ya contada. Quitadla del montón.", deal.ask
+        assert deal.take_back_text == "Quitad 3 espadas", deal.take_back_text
+
+        deal.take_back()  # "Traieu l'última", then the language changed again
+        assert cards == [] and deal.ask == "Quitad la última carta del montón"
+        i18n.set_language("ca")
+        deal.show_last()
+        assert deal.ask == "Traieu l'última carta del munt"
+
+        cards.append("1O")
+        deal.show(DealEvent("counted", Card.parse("1O")))  # a card counted clears the ask ...
+        i18n.set_language("es")
+        deal.show_last()
+        assert deal.ask == "" and deal.ticked  # ... and a language change does not bring it back
+    finally:
+        controls.close()
