@@ -87,6 +87,7 @@ class PileCamera(EventDispatcher):
         self.on_deal = on_deal
         self.scoring: CameraScoring | None = None
         self._preview: CameraPreview | None = None
+        self._status_words: Callable[[], str] | None = None  # what ``status`` says, in any language
 
     @property
     def service(self) -> CameraService | None:
@@ -101,6 +102,8 @@ class PileCamera(EventDispatcher):
         self.team = draft.team if state.pile_owner_chosen else ""
         self.cards = list(draft.cards) if draft is not None else []
         self.update()
+        if self._status_words is not None:  # in the language of the moment (it may have changed)
+            self.status = self._status_words()
 
     def picker(self) -> CardPicker:
         return CardPicker(self.team or "A", self.cards)
@@ -129,7 +132,7 @@ class PileCamera(EventDispatcher):
             return
         factory = self.app.camera_factory
         if factory is None:
-            self.status = _("No camera here: score with Cards or Points")
+            self._say_status(lambda: _("No camera here: score with Cards or Points"))
             return
         scoring = CameraScoring(self.session, evidence_dir=self.app.evidence_dir,
                                 to_ui=self.app.to_ui, on_read=self._ticks, on_still=self._show_still,
@@ -137,7 +140,7 @@ class PileCamera(EventDispatcher):
         self.guidance = ""
         try:
             service = factory(on_frame=self._on_frame, on_cards=scoring.on_cards,
-                              on_status=self.app.to_ui(self._show_status),
+                              on_status=self.app.to_ui(self.show_status),
                               on_still=scoring.on_still, light=self._still_light)
             scoring.attach(service)
             self.scoring = scoring
@@ -145,9 +148,9 @@ class PileCamera(EventDispatcher):
         except Exception as exc:  # no camera: say so, the other paths keep working
             Logger.exception("kiosk: camera failed to start")
             self.scoring = None
-            self.status = _("The camera is not working: score with Cards or Points") + f" ({exc})"
+            self._say_status(lambda: _("The camera is not working: score with Cards or Points") + f" ({exc})")
             return
-        self.status = _(self.running)
+        self._say_status(lambda: _(self.running))
 
     def stop(self) -> None:
         """The screen is left (or the app stops): the camera, then the preview and its light."""
@@ -175,15 +178,20 @@ class PileCamera(EventDispatcher):
         if preview is not None:
             preview.keep(image)
 
-    def _show_status(self, status) -> None:
+    def _say_status(self, words: Callable[[], str]) -> None:
+        """``status`` from ``words()``, kept to be said again when the language changes."""
+        self._status_words = words
+        self.status = words()
+
+    def show_status(self, status) -> None:
+        """The camera service's status (``on_status``, handed to the UI thread), in words."""
         status = str(status)
-        if status == "running":
-            self.status = _(self.running)
-        else:
-            self.status = _(STATUS_TEXT[status]) if status in STATUS_TEXT else status
         error = getattr(getattr(self.service, "source", None), "error", None)
-        if status == "fault" and error is not None:  # the reason, as the import gave it
-            self.status += f" ({error})"
+        reason = f" ({error})" if status == "fault" and error is not None else ""  # as the import gave it
+        if status == "running":
+            self._say_status(lambda: _(self.running))
+        else:
+            self._say_status(lambda: (_(STATUS_TEXT[status]) if status in STATUS_TEXT else status) + reason)
         self.app.hardware.camera_fault(status == "fault")
 
     def _still_light(self, on: bool) -> None:

@@ -1,5 +1,6 @@
-"""What the deal-through asks is said again in the new language when the language changes
-while it is shown (it used to stay in the old one: the Spanish deal screen said "ja comptada")."""
+"""What the deal-through asks, and what the camera's status says, are said again in the new
+language when the language changes while they are shown (they used to stay in the old one: the
+Spanish deal screen said "ja comptada")."""
 
 from __future__ import annotations
 
@@ -9,9 +10,13 @@ from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from hardware.controls import TableControls
 from kiosk.game import Card
+from kiosk.journal import Journal
 from kiosk.settings import Settings
+from kiosk.table import DraftStore, TableSession
 from kiosk.ui import i18n
 from kiosk.ui.dealthrough import DealThrough
+from kiosk.ui.i18n import N_
+from kiosk.ui.pilecamera import PileCamera
 from kiosk.ui.table_hardware import TableHardware
 from vision.deck.tracker import DealEvent
 
@@ -41,5 +46,30 @@ def test_an_ask_shown_is_said_again_in_the_new_language():
         i18n.set_language("es")
         deal.show_last()
         assert deal.ask == "" and deal.ticked  # ... and a language change does not bring it back
+    finally:
+        controls.close()
+
+
+def test_the_camera_status_shown_is_said_again_in_the_new_language(tmp_path):
+    controls = TableControls(pin_factory=MockFactory(pin_class=MockPWMPin), bounce_ms=5)
+    try:
+        app = SimpleNamespace(hardware=TableHardware(controls, sound=None, settings=Settings(), to_ui=lambda f: f))
+        db = tmp_path / "journal.sqlite"
+        session = TableSession(Journal(db), settings=Settings(), drafts=DraftStore(db.with_name("draft.json")))
+        session.new_match()
+        session.choose_trump(session.state.bids.trumps[0])
+        session.begin_score("cards")
+        pile = PileCamera(session, app, running=N_("Deal the pile face up, one card at a time"))
+        i18n.set_language("ca")
+        pile.show_status("lost")  # the camera service's status, handed to the UI thread
+        assert pile.status == "S'ha perdut la càmera: comproveu el cable. Es reconnectarà sola."
+        i18n.set_language("es")
+        pile.refresh()  # what the screen's refresh does when the language changes
+        assert pile.status == "Se ha perdido la cámara: comprobad el cable. Se reconectará sola.", pile.status
+        pile.show_status("running")
+        i18n.set_language("ca")
+        pile.refresh()
+        assert pile.status == i18n._("Deal the pile face up, one card at a time") != \
+            "Deal the pile face up, one card at a time"
     finally:
         controls.close()
