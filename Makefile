@@ -16,8 +16,9 @@ DEBS_RUN := libzbar0 libgl1 libgl1-mesa-dri libegl1 libgbm1 libdrm2 libmtdev1 fo
             libx11-6 libxext6 libxcursor1 libxi6 libxrandr2 libxss1 libxfixes3 libasound2
 # Debian's python3 needs python3-venv for `python3 -m venv`; a python with ensurepip does not.
 ifneq ($(shell $(PYTHON) -c 'import ensurepip, venv' 2>/dev/null && echo ok),ok)
-DEBS_RUN += python3-venv
+DEBS_VENV := python3-venv
 endif
+DEBS_RUN += $(DEBS_VENV)
 DEBS_TEST := $(DEBS_RUN) xvfb xauth poppler-utils shellcheck systemd dosfstools mount mosquitto chromium openssl
 
 # Locked dependency sets (requirements/*.txt, with hashes; `make lock` makes them again):
@@ -29,13 +30,19 @@ PIP := $(PY) -m pip install -q --disable-pip-version-check
 .PHONY: run test bench setup setup-test setup-bench lock pi-check clean
 .DEFAULT_GOAL := run
 
+# The Debian packages and the venv's locked wheels are fetched and installed side by side (on a
+# fresh machine both are mostly downloads); only python3-venv, when the python lacks it, first.
 setup:
-	@bash deploy/ensure-debs.sh $(DEBS_RUN)
-	@$(MAKE) --no-print-directory $(VENV)/.installed-run
+	@bash deploy/ensure-debs.sh $(DEBS_VENV)
+	@bash deploy/ensure-debs.sh $(DEBS_RUN) & debs=$$!; \
+	  $(MAKE) --no-print-directory $(VENV)/.installed-run; venv=$$?; \
+	  wait $$debs && exit $$venv
 
 setup-test:
-	@bash deploy/ensure-debs.sh $(DEBS_TEST)
-	@$(MAKE) --no-print-directory $(VENV)/.installed-test
+	@bash deploy/ensure-debs.sh $(DEBS_VENV)
+	@bash deploy/ensure-debs.sh $(DEBS_TEST) & debs=$$!; \
+	  $(MAKE) --no-print-directory $(VENV)/.installed-test; venv=$$?; \
+	  wait $$debs && exit $$venv
 
 setup-bench: setup-test
 	@$(MAKE) --no-print-directory $(VENV)/.installed-bench
