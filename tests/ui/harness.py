@@ -49,6 +49,9 @@ def _first_at_every_size(name: str) -> bool:
 # A person's pace between two taps that both mean to act (read the screen, then tap): over
 # the tap guard's settling time (kiosk/ui/tapguard.py), so an ordinary flow is not refused.
 PACE_S = 0.6
+# A button shows pressed until this long after its touch went down (Kivy's ``min_state_time``,
+# 35 ms, on the real clock): a grab sooner would show the button just tapped mid-press.
+PRESSED_S = 0.05
 _SAVER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="screenshots")
 
 
