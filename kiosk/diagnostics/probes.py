@@ -4,8 +4,8 @@ prints it; the settings screen's diagnostics read it). Kivy-free.
 Sections: app and library versions, board, OS, display, cameras, GPIO, service, disk,
 journal integrity, backups, last errors. Each section is gathered on its own and reports
 its own failure; the command never crashes and exits 0. Libraries are imported in a child
-process each, so a library that cannot load (or crashes: "Illegal instruction" on an old
-Pi) is reported, not fatal. Nothing is written: the journal is opened read-only.
+process (kiosk/diagnostics/libraries.py), so a library that cannot load (or crashes:
+"Illegal instruction" on an old Pi) is reported, not fatal. Nothing is written: the journal is opened read-only.
 """
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ import sqlite3
 import subprocess
 import sys
 import time
-from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, TypedDict
@@ -33,32 +32,6 @@ class Report(TypedDict):
 
     generated: str                          # ISO 8601, UTC
     sections: dict[str, dict[str, Any]]     # section name -> key -> value (a list: one line each)
-
-# label, module to import, distribution name for the version
-LIBRARIES = (
-    ("kivy", "kivy", "kivy"),
-    ("opencv", "cv2", "opencv-python-headless"),
-    ("numpy", "numpy", "numpy"),
-    ("gpiozero", "gpiozero", "gpiozero"),
-    ("lgpio", "lgpio", "lgpio"),
-    ("pyzbar", "pyzbar.pyzbar", "pyzbar"),
-    ("picamera2", "picamera2", "picamera2"),
-    ("pillow", "PIL", "pillow"),
-)
-
-_PROBE = r"""
-import importlib, importlib.metadata as md, sys
-label, module, dist = sys.argv[1:4]
-m = importlib.import_module(module)
-top = importlib.import_module(module.split('.')[0])
-version = getattr(top, '__version__', None)
-if not version:
-    try:
-        version = md.version(dist)
-    except md.PackageNotFoundError:
-        version = '?'
-print(version)
-"""
 
 SERVICE = "botifarra-kiosk.service"
 ERROR_LINE = re.compile(r"\b(ERROR|CRITICAL|Traceback|Exception|FATAL)\b|\[(ERROR|CRITICAL)")
@@ -93,23 +66,9 @@ def section_app(db: Path | None) -> dict[str, Any]:
 
 
 def section_libraries(db: Path | None) -> dict[str, Any]:
-    env = dict(os.environ, KIVY_NO_ARGS="1", KIVY_NO_CONSOLELOG="1", KIVY_NO_FILELOG="1",
-               KIVY_NO_CONFIG="1")
-    def probe(label: str, module: str, dist: str) -> str:
-        try:
-            result = _run([sys.executable, "-c", _PROBE, label, module, dist], timeout=30, env=env)
-        except subprocess.TimeoutExpired:
-            return "import timed out (30 s)"
-        if result.returncode == 0:
-            return result.stdout.strip().splitlines()[-1] if result.stdout.strip() else "?"
-        if result.returncode < 0:
-            return f"import crashed (signal {-result.returncode})"
-        last = (result.stderr.strip().splitlines() or ["?"])[-1]
-        return f"not importable: {last}"
+    from kiosk.diagnostics.libraries import probe
 
-    with ThreadPoolExecutor(max_workers=4) as pool:
-        futures = {label: pool.submit(probe, label, module, dist) for label, module, dist in LIBRARIES}
-        return {label: future.result() for label, future in futures.items()}
+    return probe()
 
 
 def section_board(db: Path | None) -> dict[str, Any]:

@@ -104,3 +104,35 @@ def test_a_missing_db_argument_is_bad_input(data_dir, tmp_path):
     result = cli("--db", str(tmp_path / "nope.sqlite"), env=dict(os.environ))
     assert result.returncode == 2
     assert result.stderr.strip().splitlines() == [f"botifarra-kiosk diag: --db {tmp_path / 'nope.sqlite'}: no such file"]
+
+
+def test_a_library_that_crashes_hangs_or_fails_is_named_and_the_others_still_probed(tmp_path):
+    """The libraries are imported in one child; a library that kills it (an "Illegal
+    instruction" on an old Pi), hangs or fails is reported as such, and those after it are
+    probed in a new child. What a library prints does not garble the report."""
+    from kiosk.diagnostics.libraries import Library, probe
+    modules = {
+        "chatty": "import os\nprint('hello', flush=True)\nos.write(1, b'from C\\n')\n__version__ = '1.2'\n",
+        "broken": "raise ImportError('needs libfoo.so.3')\n",
+        "crashes": "import os, signal\nos.kill(os.getpid(), signal.SIGILL)\n",
+        "after_crash": "__version__ = '3.0'\n",
+        "exits": "import os, sys\nprint('fatal: no display', file=sys.stderr, flush=True)\nos._exit(3)\n",
+        "hangs": "import time\ntime.sleep(60)\n",
+        "after_hang": "__version__ = '4.0'\n",
+    }
+    for name, source in modules.items():
+        (tmp_path / f"{name}.py").write_text(source)
+    libraries = tuple(Library(name, name, name) for name in modules) + (Library("json", "json", "json"),)
+    found = probe(libraries, timeout=3, env=dict(os.environ, PYTHONPATH=str(tmp_path)))
+    assert list(found) == [lib.label for lib in libraries]
+    assert found == {
+        "chatty": "1.2",
+        "broken": "not importable: ImportError: needs libfoo.so.3",
+        "crashes": "import crashed (signal 4)",
+        "after_crash": "3.0",
+        "exits": "not importable: fatal: no display",
+        "hangs": "import timed out (3 s)",
+        "after_hang": "4.0",
+        "json": found["json"],
+    }
+    assert found["json"][0].isdigit(), found["json"]

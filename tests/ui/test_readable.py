@@ -19,7 +19,7 @@ from kiosk.settings import Settings
 from kiosk.ui.navigation import Overlay
 from kiosk.ui.screens import SCREEN_MODULES
 from tests.ui.flows import bid, pile
-from tests.ui.harness import SHOTS, SIZES
+from tests.ui.harness import PRESSED_S, SHOTS, SIZES
 from tests.ui.readable import seat_label_overlaps, seat_total_heights, total_digits_height, truncated
 from tests.ui.ui2steps import type_pin, wait_for
 from vision.deck.events import DealEvent
@@ -44,7 +44,8 @@ class Walk:
         d.app.set_language("es")
         d.pump(3)
         self.problems += [f"[es] {p}" for p in truncated(d) + self.overlaps()]
-        d.pump(1, draw=True)  # a whole frame painted before it is read back
+        time.sleep(PRESSED_S)  # the button just tapped let go (not shot mid-press)
+        d.pump(1)  # (the grab paints the frame it reads back, as the loop would: not twice)
         d.grab(SHOTS / self.tag / f"readable-{name}.png")
         d.app.set_language("ca")
         d.pump(1)  # the words change the layout: settled before the next touch is aimed

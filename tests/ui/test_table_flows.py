@@ -7,10 +7,12 @@ screen, both languages: test_readable)."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from tests.ui.flows import bid, pile
-from tests.ui.harness import SHOTS, SIZES
+from tests.ui.harness import PRESSED_S, SHOTS, SIZES
 from tests.ui.readable import total_digits_height, truncated
 
 pytestmark = pytest.mark.ui
@@ -37,7 +39,8 @@ def test_a_hand_undone_redone_abandoned_and_resumed(kiosk, size, request):
 
     def shot(name):
         path = SHOTS / tag / f"flows-{name}.png"
-        d.pump(2, draw=True)  # a whole frame painted before it is read back
+        time.sleep(PRESSED_S)  # the button just tapped let go (not shot mid-press)
+        d.pump(2)  # (the grab paints the frame it reads back, as the loop would: not twice)
         d.grab(path)
         d.finish()
         return path
