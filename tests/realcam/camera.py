@@ -124,8 +124,8 @@ def line_kernel(length: float, angle_deg: float) -> np.ndarray:
     return k / k.sum()
 
 
-def blur_optics(img: np.ndarray, ex: Exposure) -> np.ndarray:
-    """Defocus then motion, on a linear float image: one pass with the two kernels combined."""
+def optics_kernel(ex: Exposure) -> np.ndarray | None:
+    """Defocus then motion: the two kernels combined (None: neither is there)."""
     k = None
     if ex.defocus_px > 0.3:
         k = disk_kernel(ex.defocus_px)
@@ -138,7 +138,48 @@ def blur_optics(img: np.ndarray, ex: Exposure) -> np.ndarray:
             k = cv2.filter2D(cv2.copyMakeBorder(k, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0), -1, m,
                              borderType=cv2.BORDER_CONSTANT)
             k /= k.sum()
+    return k
+
+
+def blur_optics(img: np.ndarray, ex: Exposure) -> np.ndarray:
+    """Defocus then motion, on a linear float image: one pass with the two kernels combined."""
+    k = optics_kernel(ex)
     return img if k is None else cv2.filter2D(img, -1, k, dst=img, borderType=cv2.BORDER_REFLECT)
+
+
+def optics_local(ex: Exposure) -> int | None:
+    """How far (px) ``blur_optics`` reaches from a pixel, when it filters each pixel from its
+    neighbours alone (a window of the frame then gives the same values away from its edges);
+    None when OpenCV filters through a DFT of the whole image (kernels from 11 x 11 on x86,
+    from 50 values elsewhere), whose rounding depends on the image's size."""
+    k = optics_kernel(ex)
+    if k is None:
+        return 0
+    limit = 130 if cv2.checkHardwareSupport(3) else 50  # (3: CV_CPU_SSE3)
+    return k.shape[0] // 2 if k.size < limit else None
+
+
+ROWS = 128  # a band of rows of ``linear_light``
+
+
+def linear_light(albedo: np.ndarray, irr: np.ndarray, glare: np.ndarray, exposure_scale: float = 1.0) -> np.ndarray:
+    """The scene's linear light: sRGB ``albedo`` (BGR uint8) through the sRGB table, times the
+    lamp's irradiance, plus the glare (both full resolution, float32), times ``exposure_scale``.
+    A band of rows at a time, the light as three equal channels: the same float32 products
+    and sums as numpy's pixel by pixel broadcast, in the cache (each pixel on its own: a
+    window of the scene gives the same values as the whole)."""
+    h, w = albedo.shape[:2]
+    linear = np.empty((h, w, 3), np.float32)
+    for y0 in range(0, h, ROWS):
+        rows = slice(y0, y0 + ROWS)
+        band = cv2.LUT(albedo[rows], LINEAR_LUT, dst=linear[rows])
+        cv2.multiply(band, cv2.merge([irr[rows]] * 3), dst=band)
+        cv2.add(band, cv2.merge([glare[rows]] * 3), dst=band)
+        if exposure_scale != 1.0:
+            # the light gathered scales with the exposure time; glare is light like any other,
+            # so it is added BEFORE the sensor clips (``sense``)
+            band *= np.float32(exposure_scale)
+    return linear
 
 
 def lamp_colour(warmth: float) -> np.ndarray:
@@ -153,6 +194,22 @@ def develop(linear: np.ndarray, ex: Exposure, out_size: tuple[int, int],
     BGR uint8 frame after JPEG, the JPEG bytes).
 
     Works on ``linear`` in place to keep a 12 MP still's memory low."""
+    return deliver(isp(sense(linear, ex, rng, lamp=lamp), ex, lamp=lamp), ex, out_size)
+
+
+def normals(rng: np.random.Generator, shape: tuple[int, int]) -> np.ndarray:
+    """The sensor noise's standard normals ``sense`` draws from ``rng`` for a frame of
+    ``shape`` (h, w): the same draws, band by band, in one array."""
+    h, w = shape
+    return np.concatenate([rng.standard_normal((min(BAND, h - y0), w), dtype=np.float32)
+                           for y0 in range(0, h, BAND)])
+
+
+def sense(linear: np.ndarray, ex: Exposure, rng: np.random.Generator | None, *, lamp: np.ndarray | None = None,
+          noise: np.ndarray | None = None) -> np.ndarray:
+    """The sensor: linear light -> the 12-bit Bayer mosaic (uint16), in place. ``noise``: the
+    frame's normals drawn already (``normals``; a window of them for a window of the frame
+    starting on an even row and column), else drawn from ``rng``."""
     h, w = linear.shape[:2]
     g = np.ones(3, np.float32) if lamp is None else np.asarray(lamp, np.float32)
     # photons -> electrons: a white card in full light fills this many electrons at this gain
@@ -176,14 +233,23 @@ def develop(linear: np.ndarray, ex: Exposure, out_size: tuple[int, int],
         sd = np.maximum(e, 0)
         sd += read_e * read_e
         np.sqrt(sd, out=sd)
-        noise = rng.standard_normal(e.shape, dtype=np.float32)
-        noise *= sd
-        noise += e
-        noise *= scale
-        noise += 64  # the black level
-        np.clip(noise, 0, 4095, out=noise)
-        raw16[y0:y0 + BAND] = noise
-    del linear
+        if noise is None:
+            noise_ = rng.standard_normal(e.shape, dtype=np.float32)
+        else:
+            noise_ = noise[y0:y0 + BAND].copy()
+        noise_ *= sd
+        noise_ += e
+        noise_ *= scale
+        noise_ += 64  # the black level
+        np.clip(noise_, 0, 4095, out=noise_)
+        raw16[y0:y0 + BAND] = noise_
+    return raw16
+
+
+def isp(raw16: np.ndarray, ex: Exposure, *, lamp: np.ndarray | None = None) -> np.ndarray:
+    """The ISP at the sensor's size: demosaic, white balance and gamma, denoise (BGR uint8)."""
+    h, w = raw16.shape
+    g = np.ones(3, np.float32) if lamp is None else np.asarray(lamp, np.float32)
     rgb = cv2.cvtColor(raw16, cv2.COLOR_BayerBG2BGR)
     del raw16
     # white balance (partial: bars keep some of the warm cast) and the gamma curve, one LUT per
@@ -205,8 +271,15 @@ def develop(linear: np.ndarray, ex: Exposure, out_size: tuple[int, int],
     y = cv2.GaussianBlur(y, (0, 0), 0.15 + 0.04 * ex.gain)
     cr = cv2.GaussianBlur(cr, (0, 0), 1.5)
     cb = cv2.GaussianBlur(cb, (0, 0), 1.5)
-    out = cv2.cvtColor(cv2.merge([y, cr, cb]), cv2.COLOR_YCrCb2BGR)
-    del ycc, cr, cb
+    return cv2.cvtColor(cv2.merge([y, cr, cb]), cv2.COLOR_YCrCb2BGR)
+
+
+ISP_REACH = 12  # px: how far a pixel's raw value reaches into ``isp``'s output (demosaic, denoise)
+
+
+def deliver(out: np.ndarray, ex: Exposure, out_size: tuple[int, int]) -> tuple[np.ndarray, bytes]:
+    """The ISP's scaler and unsharp mask, then JPEG: (the decoded frame, the JPEG bytes)."""
+    h, w = out.shape[:2]
     if out_size != (w, h):  # the ISP's scaler
         out = cv2.resize(out, out_size, interpolation=cv2.INTER_AREA if out_size[0] < w * 0.75
                          else cv2.INTER_LINEAR)

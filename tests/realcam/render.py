@@ -18,6 +18,7 @@ import numpy as np
 from kiosk.game import DECK, Card
 from tests.realcam import camera, props
 from tests.realcam.deck import CARD_H_MM, CARD_W_MM
+from tests.realcam.reuse import Reuse, reuse_for
 from tests.realcam.table import (CARD_ID0, HAND_ID, MAT_ID, PROP_ID0, Canvas, Item, _smear, card_item,
                                  mat_item, marked_card, sticker_places, texture_ppm)
 
@@ -91,9 +92,6 @@ class Shot:
 
 
 
-_ROWS = 128  # a band of rows of the float passes
-
-
 def _quad_cover(label: np.ndarray, quad: np.ndarray, want: int) -> float:
     """Share of the quad's pixels that show object ``want`` (1.0 = wholly visible)."""
     h, w = label.shape
@@ -118,14 +116,16 @@ def _contrast(grey: np.ndarray, quad: np.ndarray) -> int:
 
 def shoot(items: list[Item], *, mode: str, pose: camera.Pose, lighting, exposure: camera.Exposure,
           rng: np.random.Generator, table_seed: int = 0, motion: tuple[float, float] = (0.0, 0.0),
-          static: int = 0, cache: dict | None = None, exposure_scale: float = 1.0):
+          static: int = 0, cache: dict | None = None, exposure_scale: float = 1.0, reuse: Reuse | None = None):
     """Lay ``items`` on the table and take the picture. Returns (image, jpeg, truth).
 
     ``static``: the first items do not change from frame to frame (a dealing sequence);
     their canvas is kept in ``cache`` and copied, not drawn again. ``exposure_scale``: the
     exposure time against the automatic one at the same gain (the kiosk's darker still is
     0.4): fewer electrons for the same read noise, so a noisier, darker picture where the
-    glare clips less; the motion blur shortens with it."""
+    glare clips less; the motion blur shortens with it. ``reuse``: the photos it takes differ
+    only in the items after the ``static`` ones (nothing moving), under the same camera,
+    light and sensor noise: it develops again only round them (the same pixels)."""
     from tests.realcam import light as lightmod
 
     rsize, osize = camera.MODES[camera.check_mode(mode)]
@@ -149,27 +149,21 @@ def shoot(items: list[Item], *, mode: str, pose: camera.Pose, lighting, exposure
     # light varies slowly: the coarse maps scaled up; glare x gloss keeps the objects' edges.
     # The lamp's colour is one gain per channel: the sensor applies it (camera.develop).
     irr = cv2.resize(irr, (w + lightmod.GRID * 2, h + lightmod.GRID * 2), interpolation=cv2.INTER_LINEAR)[:h, :w]
-    glare_full = cv2.resize(glare, (w + lightmod.GRID * 2, h + lightmod.GRID * 2),
-                            interpolation=cv2.INTER_LINEAR)[:h, :w]
-    glare_full = cv2.multiply(glare_full, cv.gloss, scale=0.01, dtype=cv2.CV_32F)
-    # a band of rows at a time, the light as three equal channels: the same float32 products
-    # and sums as numpy's pixel by pixel broadcast, in the cache
-    linear = np.empty((h, w, 3), np.float32)
-    for y0 in range(0, h, _ROWS):
-        rows = slice(y0, y0 + _ROWS)
-        band = cv2.LUT(cv.albedo[rows], camera.LINEAR_LUT, dst=linear[rows])
-        cv2.multiply(band, cv2.merge([irr[rows]] * 3), dst=band)
-        cv2.add(band, cv2.merge([glare_full[rows]] * 3), dst=band)
-        if exposure_scale != 1.0:
-            # the light gathered scales with the exposure time; glare is light like any other,
-            # so it is added BEFORE the sensor clips (camera.develop)
-            band *= np.float32(exposure_scale)
-    del cv.albedo, irr
+    glare_up = cv2.resize(glare, (w + lightmod.GRID * 2, h + lightmod.GRID * 2),
+                          interpolation=cv2.INTER_LINEAR)[:h, :w]
+    glare_full = cv2.multiply(glare_up, cv.gloss, scale=0.01, dtype=cv2.CV_32F)
     if exposure_scale != 1.0:
         exposure = dataclasses.replace(exposure, motion_px=exposure.motion_px * exposure_scale)
-    linear = camera.blur_optics(linear, exposure)
-    image, jpeg = camera.develop(linear, exposure, osize, rng, lamp=camera.lamp_colour(lighting.warmth))
-    del linear
+    lamp = camera.lamp_colour(lighting.warmth)
+    if reuse is not None:
+        image, jpeg = reuse.develop(cv, items[static:], irr, glare_up, glare_full, exposure, exposure_scale, osize,
+                                    rng, lamp)
+    else:
+        linear = camera.linear_light(cv.albedo, irr, glare_full, exposure_scale)
+        del cv.albedo, irr
+        linear = camera.blur_optics(linear, exposure)
+        image, jpeg = camera.develop(linear, exposure, osize, rng, lamp=lamp)
+        del linear
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     k = osize[0] / rsize[0]
     truth = []
@@ -290,8 +284,14 @@ def render(seed: int, *, mode: str = "1080p", height_cm: float | None = None, ti
     if exposure_scale != 1.0:
         # a second exposure is a new draw of the sensor's noise, not the first one's scaled
         rng = np.random.default_rng([seed, 2, int(round(exposure_scale * 1000))])
+    # the same arguments but the cards' codes (one enrolment photo a card): the same table,
+    # camera, light and noise, developed again round the cards only
+    reuse = None if over else reuse_for((seed, mode, height_cm, tilt_deg, kind, tuple(distractors), n_down, style,
+                                         marks, lighting, glare, mat, exposure_scale, len(codes)))
+    static = len(items) - len(cards_items) if reuse is not None else 0
     image, jpeg, truth = shoot(items, mode=mode, pose=pose, lighting=light, exposure=ex, rng=rng,
-                               table_seed=seed, exposure_scale=exposure_scale)
+                               table_seed=seed, exposure_scale=exposure_scale, static=static,
+                               cache=reuse.canvas if reuse is not None else None, reuse=reuse)
     osize = camera.MODES[mode][1]
     meta = ShotMeta(seed, mode, osize, pose.height_mm / 10, pose.tilt_deg, pose.px_per_mm(osize), kind, style,
                     marks, tuple(distractors), n_down, light.glare_peak, ex, pose)

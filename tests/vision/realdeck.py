@@ -42,9 +42,36 @@ _outlines: dict[tuple[str, str], np.ndarray] = {}
 
 
 def _outline(style: str, code: str, image: np.ndarray) -> np.ndarray:
+    """The learner's outline of the card in its enrolment photo: found once for the process,
+    and kept on disk beside the photo for the other test processes (under the learner's own
+    source: found afresh when vision/deck changes)."""
+    from tests.realcam.dataset import cache_dir, generator_version
+
     if (style, code) not in _outlines:
-        _outlines[style, code] = learn_photo(image)[0]
+        path = cache_dir() / generator_version() / f"enrol-{style}-{code}-outline-{_learner()}.npy"
+        try:
+            _outlines[style, code] = np.load(path)
+        except (OSError, ValueError):
+            _outlines[style, code] = learn_photo(image)[0]
+            try:
+                tmp = path.with_suffix(f".{os.getpid()}.tmp")
+                with open(tmp, "wb") as f:
+                    np.save(f, _outlines[style, code])
+                tmp.replace(path)
+            except OSError:
+                pass
     return _outlines[style, code]
+
+
+@lru_cache(maxsize=1)
+def _learner() -> str:
+    import hashlib
+    from pathlib import Path
+
+    import vision.deck
+
+    files = sorted(Path(vision.deck.__file__).parent.glob("*.py"))
+    return hashlib.sha1(b"".join(f.read_bytes() for f in files)).hexdigest()[:10]
 
 
 @lru_cache(maxsize=8)

@@ -57,7 +57,8 @@ def test_a_missing_card_is_named(photos, tmp_path):
     assert "8B" in str(err.value) and err.value.code == "8B"
 
 
-def test_the_same_card_photographed_for_two_codes_is_flagged(photos, bar, tmp_path, data_dir, capsys):
+def test_the_same_card_photographed_for_two_codes_is_flagged_and_the_deck_command_keeps_the_deck(
+        photos, bar, tmp_path, data_dir, capsys):
     assert bar.similar_pairs() == []
     folder = tmp_path / "dup"
     shutil.copytree(photos, folder)
@@ -68,8 +69,23 @@ def test_the_same_card_photographed_for_two_codes_is_flagged(photos, bar, tmp_pa
     # the model it kept, and the command names the two photos to check
     assert main(["deck", "learn", "bar", str(folder)]) == 0
     assert "check 7C.jpg and 6C.jpg" in capsys.readouterr().err
+    assert (data_dir / "decks" / "bar.npz").exists()
     pairs = deck_store().load("bar").similar_pairs()
     assert [(p.first.code, p.second.code) for p in pairs] == [("7C", "6C")]
+    # the deck the command learnt, listed, exported, imported under another name and removed
+    # (the command's learning of 48 photos is the one above: not a second time)
+    assert main(["deck", "list"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "bar"
+    assert main(["deck", "export", "bar", str(tmp_path)]) == 0
+    assert main(["deck", "import", str(tmp_path / "bar.npz"), "--name", "casa"]) == 0
+    capsys.readouterr()
+    assert main(["deck", "list"]) == 0
+    assert capsys.readouterr().out.split() == ["bar", "casa"]
+    assert deck_store().load("casa").codes == [c.code for c in DECK]
+    assert main(["deck", "remove", "bar"]) == 0
+    assert main(["deck", "remove", "bar"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("botifarra-kiosk deck: no deck named bar")
 
 
 def test_a_card_not_on_the_mat_is_refused(photos, tmp_path):
@@ -102,22 +118,6 @@ def test_a_deck_learnt_with_older_features_is_learnt_again(tmp_path):
 def test_unknown_deck(tmp_path):
     with pytest.raises(DeckNotFoundError):
         DeckStore(tmp_path).load("nothing")
-
-
-def test_command_learn_list_export_import_remove(photos, data_dir, tmp_path, capsys):
-    assert main(["deck", "learn", "bar", str(photos)]) == 0
-    assert (data_dir / "decks" / "bar.npz").exists()
-    assert main(["deck", "list"]) == 0
-    assert capsys.readouterr().out.splitlines()[-1] == "bar"
-    assert main(["deck", "export", "bar", str(tmp_path)]) == 0
-    assert main(["deck", "import", str(tmp_path / "bar.npz"), "--name", "casa"]) == 0
-    capsys.readouterr()
-    assert main(["deck", "list"]) == 0
-    assert capsys.readouterr().out.split() == ["bar", "casa"]
-    assert main(["deck", "remove", "bar"]) == 0
-    assert main(["deck", "remove", "bar"]) == 2
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1 and err.startswith("botifarra-kiosk deck: no deck named bar")
 
 
 def test_command_learn_exits_2_with_one_line_for_a_missing_card(photos, data_dir, tmp_path, capsys):
