@@ -4,7 +4,10 @@ Only where the table changed outside the top card (:mod:`vision.deck.outline`) i
 a shadow, a reflection or a strip of the card below uncovered has no new outline of a
 card's size. Edges inside the new top card are all new, its print too, so a rectangle
 shifted along it, parallel, gets "new" sides there (a ghost of the top card); a card
-really under it shows new sides where it is in view, outside the top card.
+really under it shows new sides where it is in view, outside the top card. On a pile dealt
+askew the old edges there (the cards below, their sides and prints) hold card-sized rectangles
+too: a second outline whose part in view is all as it was (old sides, every edge kept) is
+those, wherever it lies; a card that came covers the edges where it lies.
 """
 
 from __future__ import annotations
