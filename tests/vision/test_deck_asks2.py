@@ -1,9 +1,9 @@
 """The deal-through's asks about cards it could have named (issue 21, sent back), round 15: a
 "two cards" whose second outline is the pile's old edges (cards lying askew under the new one),
 and an ask about the last card read, lying on top uncovered, when the next one came between a
-look's two frames. Frames
-rendered by the realistic camera (:mod:`tests.realcam.rough`) with the bench's draws
-(``tests/bench/bench_rough.py``), the test model (the window's cards learnt from one photo each)."""
+look's two frames. Frames rendered by the realistic camera (:mod:`tests.realcam.rough`) with the
+bench's draws (``tests/bench/bench_rough.py``), the test model (the window's cards learnt from one
+photo each)."""
 
 from __future__ import annotations
 
