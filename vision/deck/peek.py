@@ -31,7 +31,7 @@ from vision.deck.locate import CARD_ASPECT, shrunk
 from vision.deck.motion import hand_over
 from vision.deck.outline import iou
 from vision.deck.pile import CHANGE_LEVEL, MIN_CHANGE, NOT_NEW, UNSTEADY, Pile, Settled
-from vision.deck.second import MIN_NEW_SECOND, SAME_PLACE, all_as_before, visible_new
+from vision.deck.second import MIN_NEW_SECOND, SAME_PLACE, visible_new
 from vision.deck.views import views_around
 
 KEPT = 8  # frames read without a look kept at most (the latest), against one state of the pile
@@ -126,7 +126,4 @@ def _other_card(pile: Pile, before: Settled, frame: np.ndarray, detail: np.ndarr
         # is another card only when the classifier is sure of it, and it is not the one named)
         naming = pile.model.identify(views_around(frame, quad * (frame.shape[1] / detail.shape[1])))
         return naming.card is not None and naming.card != now.card
-    # (a card under the named one shows where it is in view now: new sides, the table's old edges
-    # there covered; all as before there, it is the pile's old edges, or a card in the air then)
-    return visible_new(now.detail, before.detail, quad, now.where, change.edge) >= MIN_NEW_SECOND \
-        and not all_as_before(now.detail, before.detail, quad, now.where, change.edge)
+    return visible_new(now.detail, before.detail, quad, now.where, change.edge) >= MIN_NEW_SECOND
