@@ -24,7 +24,6 @@ import cv2
 import numpy as np
 
 from vision.deck.backstop import unsaid
-from vision.deck.darker import glare_near
 from vision.deck.events import COUNTED, TWO_CARDS, DealEvent
 from vision.deck.exposure import changed_inside, compare
 from vision.deck.locate import CARD_ASPECT, shrunk
@@ -81,16 +80,11 @@ class Peek:
         if before.detail is None or now.detail is None or now.where is None:
             return False
         searched = 0
-        area = pile.long_px(now.detail) ** 2 / CARD_ASPECT
         for frame in reversed(frames):
             detail = shrunk(frame, self.detail_width, 3)
-            if detail.shape != now.detail.shape:
-                continue
-            if changed_inside(detail, now.detail, now.where, floor=CHANGE_LEVEL) < UNSTEADY \
-                    and not any(glare_near(d, [now.where], area) for d in (detail, now.detail)):
+            if detail.shape != now.detail.shape \
+                    or changed_inside(detail, now.detail, now.where, floor=CHANGE_LEVEL) < UNSTEADY:
                 continue  # (the card named lay there already: the one that came then)
-            # (where the lamp's reflection clips the named card's place, paper over paper changes
-            # nothing there: no change says nothing, the outline and the classifier decide)
             if not unsaid(before.detail, detail, before.where, pile.long_px(detail)):
                 continue  # (nothing new there but a hand, or a card in it)
             if _other_card(pile, before, frame, detail, now):
