@@ -4,7 +4,10 @@ Only where the table changed outside the top card (:mod:`vision.deck.outline`) i
 a shadow, a reflection or a strip of the card below uncovered has no new outline of a
 card's size. Edges inside the new top card are all new, its print too, so a rectangle
 shifted along it, parallel, gets "new" sides there (a ghost of the top card); a card
-really under it shows new sides where it is in view, outside the top card.
+really under it shows new sides where it is in view, outside the top card. On a pile dealt
+askew the old edges there (the cards below, their sides and prints) hold card-sized rectangles
+too: a second outline whose part in view is all as it was (old sides, every edge kept) is
+those, wherever it lies; a card that came covers the edges where it lies.
 """
 
 from __future__ import annotations
@@ -53,7 +56,8 @@ def second_card(current: np.ndarray, reference: np.ndarray, changed: np.ndarray,
     if _turned(other.quad, top.quad) < GHOST_DEG and iou(other.quad, top.quad) > GHOST_IOU \
             and visible_new(current, reference, other.quad, top.quad, level) < MIN_NEW_VISIBLE:
         return None
-    if _found_again(current, reference, changed, other.quad, top.quad, pile, level):
+    if _found_again(current, reference, changed, other.quad, top.quad, pile, level) \
+            or _all_as_before(current, reference, other.quad, top.quad, level):
         return None
     return other
 
@@ -80,6 +84,25 @@ def _found_again(current: np.ndarray, reference: np.ndarray, changed: np.ndarray
     # (the new card's shadow changes what is in view of the card below, not its print: every
     # edge it showed there still shows; a card come unread over it covers them)
     return print_kept(current, reference, seen, level) >= PRINT_KEPT
+
+
+def _all_as_before(current: np.ndarray, reference: np.ndarray, quad: np.ndarray, over: np.ndarray,
+                   level: float) -> bool:
+    """Whether what is in view of the second outline (outside the top card, ``over``) is all as
+    it was, wherever it lies: its sides there old edges (new for less than a card under the top
+    one shows, :data:`MIN_NEW_VISIBLE`) and every edge the table showed inside it still showing
+    (:data:`PRINT_KEPT`). Such an outline is drawn from the pile's old edges (cards lying askew
+    under the new one, their sides and prints), its "new" sides under the new top card, whose
+    print is all new; a card that came covers the edges where it lies, and its sides are new
+    edges where no side lay. Less than a fifth of it in view: no evidence (the other checks decide)."""
+    seen = np.zeros(current.shape[:2], np.uint8)
+    cv2.fillPoly(seen, [np.round(quad).astype(np.int32)], 255)
+    whole = cv2.countNonZero(seen)
+    cv2.fillPoly(seen, [np.round(over).astype(np.int32)], 0)
+    if cv2.countNonZero(seen) < 0.2 * whole:
+        return False
+    return visible_new(current, reference, quad, over, level) < MIN_NEW_VISIBLE \
+        and print_kept(current, reference, seen, level) >= PRINT_KEPT
 
 
 def print_kept(current: np.ndarray, reference: np.ndarray, seen: np.ndarray, level: float) -> float:
