@@ -49,7 +49,6 @@ def _ratios() -> tuple[np.ndarray, np.ndarray]:
 
 
 PAIRS, RATIOS = _ratios()
-_RAMP = np.repeat(np.arange(256, dtype=np.uint8)[None, :, None], 3, axis=2)  # every level, in each channel
 
 
 @recent(RECENT)
@@ -67,10 +66,7 @@ def gain_matched(reference: np.ndarray, current: np.ndarray) -> np.ndarray:
             gains[c] = float(np.clip(np.median(middle), 1 / MAX_GAIN, MAX_GAIN))
     if np.all(np.abs(gains - 1) < 0.004):
         return reference
-    # (each channel's level scaled by its gain, rounded and saturated: a function of the level
-    # alone, so OpenCV's own transform of the 256 levels, looked up, is the transform of the
-    # frame, value for value, at a seventh of its time)
-    return cv2.LUT(reference, cv2.transform(_RAMP, np.diag(gains)))
+    return cv2.transform(reference, np.diag(gains))
 
 
 def _every_4th(image: np.ndarray) -> np.ndarray:
