@@ -28,7 +28,6 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.deck.exposure import every_nth
 from vision.deck.glare import GLARE_LEVEL
 from vision.deck.locate import CARD_ASPECT, change_mask, channel_max
 from vision.deck.motion import hand_over
@@ -96,33 +95,6 @@ def _linear_to_srgb(x: np.ndarray) -> np.ndarray:
     return 255 * np.where(x <= 0.0031308, x * 12.92, 1.055 * np.power(x, 1 / 2.4) - 0.055)
 
 
-def _ratio_pairs() -> tuple[np.ndarray, np.ndarray]:
-    """Every pair of levels a tone map's ratio is measured from (``a << 8 | b``: ``MIN_LEVEL`` <=
-    a < ``GLARE_LEVEL``, b >= ``MIN_LEVEL``) and its ratio of light b / a, in the ratios' order."""
-    a, b = np.meshgrid(np.arange(MIN_LEVEL, GLARE_LEVEL), np.arange(MIN_LEVEL, 256), indexing="ij")
-    ratio = (_LINEAR[b] / _LINEAR[a]).ravel()
-    order = np.argsort(ratio, kind="stable")
-    rank = np.full(1 << 16, len(order), np.int32)  # (a pair outside the levels: past every ratio)
-    rank[(a << 8 | b).ravel()[order]] = np.arange(len(order), dtype=np.int32)
-    return rank, np.append(ratio[order], np.inf)
-
-
-_RANK, _RATIO = _ratio_pairs()
-
-
-def _median_ratio(a: np.ndarray, b: np.ndarray) -> float:
-    """``np.median`` of ``_LINEAR[b] / _LINEAR[a]`` over the pixels whose pair of levels is in
-    ``_RANK`` (exactly: the two middle ratios found by their place in the ratios' order), or 1
-    with fewer than ``MIN_SAMPLES`` of them."""
-    ranks = _RANK[(a.astype(np.int32) << 8 | b).ravel()]
-    n = int(np.count_nonzero(ranks < len(_RATIO) - 1))
-    if n < MIN_SAMPLES:
-        return 1.0
-    lo, hi = (n - 1) // 2, n // 2
-    middle = np.partition(ranks, (lo, hi))[[lo, hi]]
-    return float(np.median(_RATIO[middle]))
-
-
 @recent(RECENT)
 def tone_map(normal: np.ndarray, darker: np.ndarray) -> np.ndarray:
     """``normal`` (a frame at the automatic exposure) as it would look at ``darker``'s
@@ -134,13 +106,14 @@ def tone_map(normal: np.ndarray, darker: np.ndarray) -> np.ndarray:
     ``darker``'s own value, so it never shows as a change; the other channels still do."""
     out = []
     for nc, dc in zip(cv2.split(normal), cv2.split(darker)):  # (each channel contiguous: faster)
-        # (a sample is plenty for a median; levels MIN_LEVEL <= a < GLARE_LEVEL, b >= MIN_LEVEL)
-        ratio = _median_ratio(every_nth(nc, 4), every_nth(dc, 4))
-        lut = _linear_to_srgb(ratio * _LINEAR)
+        a, b = nc[::4, ::4], dc[::4, ::4]  # (a sample is plenty for a median)
+        ok = (a >= MIN_LEVEL) & (a < GLARE_LEVEL) & (b >= MIN_LEVEL)
+        ratio = _LINEAR[b[ok]] / _LINEAR[a[ok]] if np.count_nonzero(ok) >= MIN_SAMPLES else np.ones(1)
+        lut = _linear_to_srgb(float(np.median(ratio)) * _LINEAR)
         mapped = cv2.LUT(nc, np.clip(lut + 0.5, 0, 255).astype(np.uint8))
         # (grown: the camera's sharpening rings around a clipped patch, differently in each exposure)
         lost = cv2.dilate(cv2.compare(nc, GLARE_LEVEL, cv2.CMP_GE), _RING)
-        mapped = cv2.copyTo(dc, lost, mapped)
+        np.copyto(mapped, dc, where=lost > 0)
         out.append(mapped)
     return cv2.merge(out)
 
@@ -158,7 +131,7 @@ def came_in(normal: np.ndarray, dark: np.ndarray, *, level: int, min_pixels: int
     x, y, bw, bh = stats[:, 0], stats[:, 1], stats[:, 2], stats[:, 3]
     edge = (x == 0) | (y == 0) | (x + bw >= w) | (y + bh >= h)
     edge[0] = False  # (the background)
-    return cv2.dilate((edge.astype(np.uint8) * 255)[labels], _RING)
+    return cv2.dilate(edge[labels].astype(np.uint8) * 255, _RING)
 
 
 def hand_came_over(normal: np.ndarray, dark: np.ndarray, quad: np.ndarray | None, card_area: float, *,

@@ -14,13 +14,11 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.deck.recent import recent
 
 CARD_ASPECT = 95.0 / 61.0
 ASPECT_TOLERANCE = 0.18
 MAT_DISTANCE = 16.0  # CIELAB distance from the mat's colour that is "something on the mat"
 MIN_RECTANGULAR = 0.86  # blob area / its rotated bounding box: a hand or two cards are less
-SHRUNK_KEPT = 6  # shrunk copies remembered (the frame and its motion and detail copies, the frame before's)
 
 
 @dataclass(frozen=True)
@@ -155,14 +153,7 @@ def card_rectangle(quad: np.ndarray, want_long: float) -> tuple[np.ndarray, floa
 
 def shrunk(frame: np.ndarray, width: int, blur: int) -> np.ndarray:
     """``frame`` at ``width`` (at most its own), blurred by a ``blur`` px Gaussian: what
-    frames are compared at. The same frame is shrunk more than once (the frame a look reads
-    is the next look's frame before, a kept frame is searched again): the copy is remembered
-    by the frame's identity (:func:`vision.deck.recent.recent`; a frame is never written)."""
-    return _shrunk(frame, width=width, blur=blur)
-
-
-@recent(SHRUNK_KEPT)
-def _shrunk(frame: np.ndarray, *, width: int, blur: int) -> np.ndarray:
+    frames are compared at."""
     h, w = frame.shape[:2]
     width = min(width, w)
     # by a whole factor INTER_AREA is a fast box filter; by 4/3 (720p -> 960) it is five

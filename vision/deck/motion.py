@@ -21,7 +21,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.deck.exposure import NOISE_K, every_nth, gain_matched, median_level
+from vision.deck.exposure import NOISE_K, gain_matched
 from vision.deck.locate import CARD_ASPECT, channel_max
 from vision.deck.recent import recent
 
@@ -47,9 +47,9 @@ def moving_mask(previous: np.ndarray, current: np.ndarray, *, glare_is_light: bo
     """Where the table moved between two motion-size frames (uint8 0/1). ``glare_is_light``
     False: where the reflection clips counts too (a card may have landed under it)."""
     before = gain_matched(previous, current)
-    # (the steps' size, saturated to a level: no step is negative)
-    d = channel_max(cv2.convertScaleAbs(cv2.absdiff(_detail(before), _detail(current))))
-    noise = median_level(every_nth(d, 2))
+    d = cv2.absdiff(_detail(before), _detail(current))
+    d = channel_max(np.minimum(d, 255).astype(np.uint8))
+    noise = float(np.median(d[::2, ::2]))
     moved = (d > max(MOTION_LEVEL, NOISE_K * noise)).astype(np.uint8)
     if not moved.any() or not glare_is_light:
         return moved

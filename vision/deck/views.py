@@ -319,13 +319,8 @@ def paper_gains(bgr: np.ndarray) -> np.ndarray:
     return paper.mean() / np.maximum(paper, 1.0)
 
 
-_LEVELS = np.repeat(np.arange(256, dtype=np.float32)[None, :, None], 3, axis=2)  # every level, each channel
-
-
 def _ycc(bgr: np.ndarray, gains: np.ndarray) -> np.ndarray:
-    # (each channel's level times its gain, rounded: a function of the level alone, so the
-    # 256 levels balanced the same way and looked up give every pixel's value)
-    balanced = cv2.LUT(bgr, cv2.convertScaleAbs(_LEVELS * gains))
+    balanced = cv2.convertScaleAbs(bgr.astype(np.float32) * gains)
     return cv2.cvtColor(balanced, cv2.COLOR_BGR2YCrCb)
 
 
