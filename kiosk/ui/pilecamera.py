@@ -148,7 +148,8 @@ class PileCamera(EventDispatcher):
         except Exception as exc:  # no camera: say so, the other paths keep working
             Logger.exception("kiosk: camera failed to start")
             self.scoring = None
-            self._say_status(lambda: _("The camera is not working: score with Cards or Points") + f" ({exc})")
+            reason = f" ({exc})"  # (``exc`` itself is gone after this block; the words are said again later)
+            self._say_status(lambda: _("The camera is not working: score with Cards or Points") + reason)
             return
         self._say_status(lambda: _(self.running))
 

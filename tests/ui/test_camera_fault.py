@@ -26,7 +26,12 @@ def test_picamera2_that_cannot_be_imported_is_a_fault_on_screen_and_led(kiosk, c
     monkeypatch.syspath_prepend(str(tmp_path / "pkg"))
     monkeypatch.delitem(sys.modules, "picamera2", raising=False)
 
+    made = []
+
     def camera_factory(**callbacks):
+        made.append(1)
+        if len(made) > 1:  # the second time: a camera that cannot even be made
+            raise RuntimeError("no such camera")
         return StickerService(Picamera2Source(on_pi=True), PileReader(marks="aruco"), **callbacks)
 
     d = kiosk.start(controls=controls, camera_factory=camera_factory)
@@ -40,4 +45,17 @@ def test_picamera2_that_cannot_be_imported_is_a_fault_on_screen_and_led(kiosk, c
     assert controls.status == "fault"
     d.pump(1, draw=True)
     d.shot()
+    # the language changed while the fault is shown: said again in Spanish, the reason kept
+    d.app.set_language("es")
+    assert "Avería" in screen.pile.status and "numpy.core.multiarray" in screen.pile.status, screen.pile.status
+    d.app.set_language("ca")
+    # a camera that cannot be made at all: said with its reason, in the language of the moment
+    d.tap("back")
+    d.tap("score_camera")
+    screen = d.current
+    assert len(made) == 2 and "La càmera no funciona" in screen.pile.status, screen.pile.status
+    d.app.set_language("es")
+    assert screen.pile.status == "La cámara no funciona: apuntad con Cartas o Puntos (no such camera)", \
+        screen.pile.status
+    d.app.set_language("ca")
     d.finish()
