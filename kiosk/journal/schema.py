@@ -162,9 +162,10 @@ def probe(path: Path) -> None:
 
 
 # A read-only connection cannot rebuild a WAL's index that a kill or a power cut left stale
-# (SQLite's SQLITE_READONLY_RECOVERY / _CANTINIT: "attempt to write a readonly database"),
-# although the file and its folder are writable: not a read-only journal.
-_RECOVERY = ("SQLITE_READONLY_RECOVERY", "SQLITE_READONLY_CANTINIT")
+# (SQLite's SQLITE_READONLY_RECOVERY / _CANTINIT), nor roll back a hot rollback journal (a
+# kill while a new file is switched to WAL: SQLITE_READONLY_ROLLBACK): "attempt to write a
+# readonly database", although the file and its folder are writable: not a read-only journal.
+_RECOVERY = ("SQLITE_READONLY_RECOVERY", "SQLITE_READONLY_CANTINIT", "SQLITE_READONLY_ROLLBACK")
 
 
 def _needs_recovery(exc: sqlite3.OperationalError, path: Path) -> bool:
@@ -175,14 +176,16 @@ def _needs_recovery(exc: sqlite3.OperationalError, path: Path) -> bool:
 
 def _probe_a_copy(path: Path) -> None:
     """The look of :func:`probe` at a copy of the file and its WAL, where a read-write
-    connection rebuilds the WAL's index: the journal itself stays untouched until it is
-    known to be sound (its own opening then recovers it as SQLite always does)."""
+    connection rebuilds the WAL's index or rolls back a hot journal: the journal itself stays
+    untouched until it is known to be sound (its own opening then recovers it as SQLite always
+    does)."""
     with tempfile.TemporaryDirectory(prefix="journal-probe-", dir=path.parent) as tmp:
         copy = Path(tmp) / path.name
         shutil.copyfile(path, copy)
-        wal = path.with_name(path.name + "-wal")
-        if wal.exists():
-            shutil.copyfile(wal, copy.with_name(copy.name + "-wal"))
+        for suffix in ("-wal", "-journal"):
+            beside = path.with_name(path.name + suffix)
+            if beside.exists():
+                shutil.copyfile(beside, copy.with_name(copy.name + suffix))
         conn = sqlite3.connect(copy, timeout=BUSY_TIMEOUT_S, isolation_level=None)
         try:
             check(conn, path)
