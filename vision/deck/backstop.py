@@ -25,7 +25,6 @@ import numpy as np
 from vision.deck.exposure import compare
 from vision.deck.locate import CARD_ASPECT
 from vision.deck.motion import NEAR_PILE
-from vision.deck.ontop import still_on_top
 from vision.deck.outline import iou, new_edge_share
 from vision.deck.pile import CHANGE_LEVEL, NOT_NEW, SAME_CARD, SAME_PLACE, Pile
 
@@ -116,18 +115,6 @@ def unsaid(before: np.ndarray, after: np.ndarray, pile: np.ndarray | None, long_
                           aspect=CARD_ASPECT) >= UNSAID_EDGES
 
 
-def last_on_top(pile: Pile, frame: np.ndarray, detail: np.ndarray) -> bool:
-    """Whether the pile's last card read (counted) still lies on top, uncovered, in ``frame``
-    (``detail``: its detail copy, the normal exposure): every edge it showed when it was read
-    still shows there and the classifier names it there (:func:`vision.deck.ontop.still_on_top`).
-    New edges about the pile are then no card come over it (a lingering hand, the light)."""
-    last = pile.settled[-1]
-    if last.pending or last.detail is None:
-        return False
-    change = compare(last.detail, detail, floor=CHANGE_LEVEL)
-    return still_on_top(pile.model, last.card, last.where, frame, detail, change.reference, change.edge)
-
-
 def came_unread(pile: Pile, detail: np.ndarray, frame: np.ndarray | None = None) -> bool:
     """Whether a card came onto the pile since its last state that the look at ``detail``
     (detail size, the normal exposure) did not read: the pile's region gained a card's share
@@ -136,7 +123,7 @@ def came_unread(pile: Pile, detail: np.ndarray, frame: np.ndarray | None = None)
     For a look whose darker frame the next hand spoiled (the next card in the air over the
     pile): that card will cover this one, so it is asked about now or never. With ``frame``
     (``detail`` as fed, to name from): not when the last card read still lies on top, uncovered
-    (:func:`last_on_top`)."""
+    (:meth:`Pile.last_on_top`)."""
     last = pile.settled[-1]
     if last.detail is None:
         return False
@@ -148,4 +135,4 @@ def came_unread(pile: Pile, detail: np.ndarray, frame: np.ndarray | None = None)
             and iou(found[0].quad, last.where) > (SAME_PLACE if found[0].new < NOT_NEW else SAME_CARD):
         return False
     # (with the frame to name from: the last card still on top, uncovered, is no card come over it)
-    return frame is None or not last_on_top(pile, frame, detail)
+    return frame is None or not pile.last_on_top(frame, detail)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.deck.locate import Blob
+from vision.deck.locate import Blob, quad_mask
 from vision.deck.views import order_quad
 
 BUSY = 0.02  # of a region's pixels on strong edges: printed (a card), not a patch of the table
@@ -78,8 +78,7 @@ def runs_off(quad: np.ndarray, side: int, shape: tuple[int, int]) -> np.ndarray 
 
 def busy(grey: np.ndarray, b: Blob) -> float:
     """How much is printed inside ``b``: its share of strong edges (a card's pips and indices)."""
-    inside = np.zeros(grey.shape, np.uint8)
-    cv2.fillPoly(inside, [np.round(b.quad).astype(np.int32)], 1)
+    inside = quad_mask(grey.shape, b.quad, 1)
     edges = cv2.Canny(grey, 60, 160)
     return np.count_nonzero(edges[inside > 0]) / max(np.count_nonzero(inside), 1)
 

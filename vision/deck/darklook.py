@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from vision.deck.backstop import came_unread, last_on_top
+from vision.deck.backstop import came_unread
 from vision.deck.darker import tone_map
 from vision.deck.events import ALREADY, ASK_KINDS, COUNTED, HAND, DealEvent
 from vision.deck.first import first_card, unseen_first
@@ -122,7 +122,7 @@ class DarkerLook:
                 and (shown or came_unread(self.pile, look.detail)):
             # (only a card that came since the pile's last state and was not read: with none,
             # the card under the new one is the last one read, counted or asked about already)
-            if not shown and last_on_top(self.pile, look.frame, look.detail):
+            if not shown and self.pile.last_on_top(look.frame, look.detail):
                 # (the last card read lies on top there, uncovered: the new edges were no card
                 # (a lingering hand, the light); the table as the frame that asked shows it is the
                 # pile's last state, the new card read against it, not against an older picture

@@ -12,11 +12,10 @@ never taken for the table in silence.
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 
 from vision.deck.events import DealEvent
-from vision.deck.locate import CARD_ASPECT
+from vision.deck.locate import CARD_ASPECT, quad_mask
 from vision.deck.outline import card_in_view, find_outlines
 from vision.deck.pile import Pile, Settled
 from vision.deck.views import views_around
@@ -44,8 +43,7 @@ def first_card(pile: Pile, frame: np.ndarray, detail: np.ndarray, *, dealt: bool
         return []
     # (the whole view is searched coarsely: a card turned a few degrees off the sides found
     # there is fitted again where it lies, as a look fits a change)
-    there = np.zeros(detail.shape[:2], np.uint8)
-    cv2.fillPoly(there, [np.round(top.quad).astype(np.int32)], 255)
+    there = quad_mask(detail.shape, top.quad)
     finer = find_outlines(detail, None, there, long_px, level=FIRST_EDGE, aspect=CARD_ASPECT, sizes=pile.sizes())
     top = finer[0] if finer and finer[0].support >= top.support else top
     if top.support < FIRST_SUPPORT:

@@ -25,7 +25,7 @@ import numpy as np
 
 from vision.deck.errors import EnrolmentError
 from vision.deck.edges import fit_edges
-from vision.deck.locate import CARD_ASPECT, Blob, blobs_of
+from vision.deck.locate import CARD_ASPECT, Blob, blobs_of, quad_mask
 from vision.deck.cut import BUSY, busy, convex_at_edge, open_side, runs_off
 from vision.deck.rim import card_rim, paper_like
 from vision.deck.views import order_quad
@@ -228,8 +228,7 @@ def _truest(same: list[Blob]) -> Blob:
 def _printed(colour: np.ndarray, b: Blob) -> float:
     """The share of ``b`` that differs from the table's colour (a card's print at least:
     a closed outline in the table's own texture has none)."""
-    inside = np.zeros(colour.shape, np.uint8)
-    cv2.fillPoly(inside, [np.round(b.quad).astype(np.int32)], 1)
+    inside = quad_mask(colour.shape, b.quad, 1)
     return np.count_nonzero(colour[inside > 0]) / max(np.count_nonzero(inside), 1)
 
 
@@ -238,8 +237,7 @@ def _glare_at(glare: np.ndarray, card: Blob, grey: np.ndarray) -> bool:
     paper alone may clip in bright light: not the table), or a patch inside it that is not
     all of its paper: one that took the print with it (a card's paper that clips in bright
     light keeps its print dark)."""
-    inside = np.zeros(glare.shape, np.uint8)
-    cv2.fillPoly(inside, [np.round(card.quad).astype(np.int32)], 1)
+    inside = quad_mask(glare.shape, card.quad, 1)
     ring = (cv2.dilate(inside, np.ones((9, 9), np.uint8)) > 0) & (cv2.erode(inside, np.ones((5, 5), np.uint8)) == 0)
     shrunk_in = cv2.erode(inside, np.ones((5, 5), np.uint8)) > 0
     on = np.count_nonzero(glare & shrunk_in) / max(card.rect_area, 1.0)

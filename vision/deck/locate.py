@@ -135,6 +135,13 @@ def channel_max(bgr: np.ndarray) -> np.ndarray:
     return cv2.max(cv2.max(b, g), r)
 
 
+def quad_mask(shape: tuple[int, ...], quad: np.ndarray, value: int = 255) -> np.ndarray:
+    """A mask of ``shape``'s height and width: ``value`` inside ``quad`` (px, rounded), 0 outside."""
+    mask = np.zeros(shape[:2], np.uint8)
+    cv2.fillPoly(mask, [np.round(quad).astype(np.int32)], value)
+    return mask
+
+
 def card_rectangle(quad: np.ndarray, want_long: float) -> tuple[np.ndarray, float]:
     """A card's rectangle from the outline of what changed (``quad``), and its long side.
 

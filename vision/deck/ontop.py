@@ -16,9 +16,9 @@ then; a deal-through pile's cards land on it.)
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 
+from vision.deck.locate import quad_mask
 from vision.deck.model import DeckModel
 from vision.deck.second import PRINT_KEPT, print_kept
 from vision.deck.views import views_around
@@ -32,9 +32,7 @@ def still_on_top(model: DeckModel, card: object, where: np.ndarray | None, frame
     still shows (steps of ``level``), and the classifier names it there, sure."""
     if card is None or where is None:
         return False
-    inside = np.zeros(seen.shape[:2], np.uint8)
-    cv2.fillPoly(inside, [np.round(where).astype(np.int32)], 255)
-    if print_kept(seen, reference, inside, level) < PRINT_KEPT:
+    if print_kept(seen, reference, quad_mask(seen.shape, where), level) < PRINT_KEPT:
         return False  # (some of its print is gone: covered, or washed out; no evidence)
     naming = model.identify(views_around(frame, where * (frame.shape[1] / seen.shape[1])))
     return naming.card == card

@@ -32,7 +32,7 @@ from kiosk.game import Card
 from vision.deck.darker import came_in, glare_near, tone_map
 from vision.deck.events import ALREADY, COUNTED, GLARE, HAND, SHOW_AGAIN, TAKEN_BACK, TWO_CARDS, DealEvent
 from vision.deck.exposure import Change, changed_inside, compare
-from vision.deck.locate import CARD_ASPECT
+from vision.deck.locate import CARD_ASPECT, quad_mask
 from vision.deck.model import DeckModel, Naming
 from vision.deck.motion import hand_over
 from vision.deck.ontop import still_on_top
@@ -188,7 +188,7 @@ class Pile:
             if hand_over(change.mask, None, area):
                 return [DealEvent(HAND, frame_number=n)]
             if new_edge_share(seen, change.reference, change.mask, long_px, level=change.edge,
-                              aspect=CARD_ASPECT) < UNSEEN_CARD or self._on_top(frame, seen, change):
+                              aspect=CARD_ASPECT) < UNSEEN_CARD or self.last_on_top(frame, seen, change):
                 return []  # (no card's worth of new edges; or the last card still lies on top, uncovered)
             # something came with a card's worth of new edges, yet no card's outline: never
             # passed over in silence (it lies there unread; what comes next is read against it)
@@ -211,7 +211,7 @@ class Pile:
             quad = top.quad * (frame.shape[1] / detail.shape[1])
             naming = self.model.identify(views_around(frame, quad))
             if naming.card is None or naming.card in self.cards:
-                if self._on_top(frame, seen, change):
+                if self.last_on_top(frame, seen, change):
                     return []  # (a card of the pile found again under the light: the last one lies on top)
                 return self.unnamed(detail, dark, None, naming, glare=dark is not None)
             return self.name(frame, detail, top, dark, normal, naming=naming)
@@ -239,12 +239,19 @@ class Pile:
         naming = self.model.identify(views_around(frame, found[0].quad * (frame.shape[1] / detail.shape[1])))
         return found if naming.card is not None else []
 
-    def _on_top(self, frame: np.ndarray, seen: np.ndarray, change: Change) -> bool:
-        """Whether the last card read still lies on top, uncovered (:mod:`vision.deck.ontop`):
-        what changed is no card come over it (a lingering hand's fingers, the light)."""
+    def last_on_top(self, frame: np.ndarray, seen: np.ndarray, change: Change | None = None) -> bool:
+        """Whether the last card read (counted) still lies on top, uncovered, in ``frame``
+        (``seen``: its detail copy; :mod:`vision.deck.ontop`): what changed is no card come over
+        it (a lingering hand's fingers, the light). ``change``: ``seen`` against the pile's last
+        state, when the caller has it (else compared with the last card's own detail copy)."""
         last = self.settled[-1]
-        return not last.pending and still_on_top(self.model, last.card, last.where, frame, seen,
-                                                 change.reference, change.edge)
+        if last.pending:
+            return False
+        if change is None:
+            if last.detail is None:
+                return False
+            change = compare(last.detail, seen, floor=CHANGE_LEVEL)
+        return still_on_top(self.model, last.card, last.where, frame, seen, change.reference, change.edge)
 
     @staticmethod
     def _shows_under(found: list[Outline], under: np.ndarray | None) -> bool:
@@ -272,8 +279,7 @@ class Pile:
         """Whether an outline with no new sides is a card dealt squared on one further down
         (its sides lie on that card's old edges): all of it changed, and a card's worth of new
         edges came. A card below found again under moving light or a shadow changes little inside."""
-        inside = np.zeros_like(change.mask)
-        cv2.fillPoly(inside, [np.round(top.quad).astype(np.int32)], 255)
+        inside = quad_mask(change.mask.shape, top.quad)
         covered = cv2.countNonZero(cv2.bitwise_and(change.mask, inside)) / max(cv2.countNonZero(inside), 1)
         return covered >= DEALT_OVER and new_edge_share(seen, change.reference, change.mask, long_px,
                                                         level=change.edge, aspect=CARD_ASPECT) >= UNSEEN_CARD
@@ -285,8 +291,7 @@ class Pile:
         when its print changed is it named: another card squared exactly on it. Not named sure,
         with every edge it showed when it was read still there, it is that card under the moving
         light (a card squared on it covers its print), and nothing is said."""
-        inside = np.zeros_like(change.mask)
-        cv2.fillPoly(inside, [np.round(top.quad).astype(np.int32)], 255)
+        inside = quad_mask(change.mask.shape, top.quad)
         if cv2.countNonZero(cv2.bitwise_and(change.mask, inside)) < PRINT_CHANGED * area:
             return []
         quad = top.quad * (frame.shape[1] / detail.shape[1])

@@ -15,6 +15,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from vision.deck.locate import quad_mask
 from vision.deck.outline import SIZES, Outline, find_outlines, grey, iou
 
 MIN_NEW_SECOND = 0.12  # of a second card's perimeter on NEW edges (a card below: ~0)
@@ -72,9 +73,7 @@ def _found_again(current: np.ndarray, reference: np.ndarray, changed: np.ndarray
     unread, even where one lay before, changes what is in view of it."""
     if not any(iou(quad, q) > SAME_PLACE for q in pile):
         return False
-    seen = np.zeros(changed.shape[:2], np.uint8)
-    cv2.fillPoly(seen, [np.round(quad).astype(np.int32)], 255)
-    cv2.fillPoly(seen, [np.round(over).astype(np.int32)], 0)
+    seen = _in_view(changed.shape, quad, over)
     shown = cv2.countNonZero(seen)
     if not shown:
         return False
@@ -95,14 +94,18 @@ def _all_as_before(current: np.ndarray, reference: np.ndarray, quad: np.ndarray,
     under the new one, their sides and prints), its "new" sides under the new top card, whose
     print is all new; a card that came covers the edges where it lies, and its sides are new
     edges where no side lay. Less than a fifth of it in view: no evidence (the other checks decide)."""
-    seen = np.zeros(current.shape[:2], np.uint8)
-    cv2.fillPoly(seen, [np.round(quad).astype(np.int32)], 255)
-    whole = cv2.countNonZero(seen)
-    cv2.fillPoly(seen, [np.round(over).astype(np.int32)], 0)
-    if cv2.countNonZero(seen) < 0.2 * whole:
+    seen = _in_view(current.shape, quad, over)
+    if cv2.countNonZero(seen) < 0.2 * cv2.countNonZero(quad_mask(current.shape, quad)):
         return False
     return visible_new(current, reference, quad, over, level) < MIN_NEW_VISIBLE \
         and print_kept(current, reference, seen, level) >= PRINT_KEPT
+
+
+def _in_view(shape: tuple[int, ...], quad: np.ndarray, over: np.ndarray) -> np.ndarray:
+    """The mask of ``quad`` outside the top card ``over``: what of a second outline is in view."""
+    seen = quad_mask(shape, quad)
+    cv2.fillPoly(seen, [np.round(over).astype(np.int32)], 0)
+    return seen
 
 
 def print_kept(current: np.ndarray, reference: np.ndarray, seen: np.ndarray, level: float) -> float:

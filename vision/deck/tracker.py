@@ -37,7 +37,7 @@ import cv2
 import numpy as np
 
 from kiosk.game import Card, pile_points
-from vision.deck.backstop import Backstop, last_on_top, unsaid
+from vision.deck.backstop import Backstop, unsaid
 from vision.deck.darker import DarkerRequest, glare_near, hand_came_over, reflection_in_view
 from vision.deck.darklook import DarkerLook, HeldLook
 from vision.deck.events import (  # noqa: F401  (the events are the tracker's API)
@@ -223,7 +223,7 @@ class DealTracker:
             return []
         pile = next((s.where for s in reversed(self._pile.settled) if s.where is not None), None)
         before, after = (shrunk(f, self.detail_width, 3) for f in due)
-        if not unsaid(before, after, pile, self._pile.long_px(after)) or last_on_top(self._pile, due[1], after):
+        if not unsaid(before, after, pile, self._pile.long_px(after)) or self._pile.last_on_top(due[1], after):
             return []  # (a hand passed, the light changed: not new; the last card still on top, uncovered)
         asked = self._pile.unnamed(after, None, None, None, glare=False)
         self._backstop.said(self._pile.settled[-1])
