@@ -30,19 +30,21 @@ PIP := $(PY) -m pip install -q --disable-pip-version-check
 .PHONY: run test bench setup setup-test setup-bench lock pi-check clean
 .DEFAULT_GOAL := run
 
-# The Debian packages and the venv's locked wheels are fetched and installed side by side (on a
-# fresh machine both are mostly downloads); only python3-venv, when the python lacks it, first.
-setup:
+# $(call install,DEBS,SET): the Debian packages DEBS and the venv's locked wheels of
+# requirements/SET.txt, fetched and installed side by side (on a fresh machine both are mostly
+# downloads); only python3-venv, when the python lacks it, first. Either failing fails.
+define install
 	@bash deploy/ensure-debs.sh $(DEBS_VENV)
-	@bash deploy/ensure-debs.sh $(DEBS_RUN) & debs=$$!; \
-	  $(MAKE) --no-print-directory $(VENV)/.installed-run; venv=$$?; \
+	+@bash deploy/ensure-debs.sh $(1) & debs=$$!; \
+	  $(MAKE) --no-print-directory $(VENV)/.installed-$(2); venv=$$?; \
 	  wait $$debs && exit $$venv
+endef
+
+setup:
+	$(call install,$(DEBS_RUN),run)
 
 setup-test:
-	@bash deploy/ensure-debs.sh $(DEBS_VENV)
-	@bash deploy/ensure-debs.sh $(DEBS_TEST) & debs=$$!; \
-	  $(MAKE) --no-print-directory $(VENV)/.installed-test; venv=$$?; \
-	  wait $$debs && exit $$venv
+	$(call install,$(DEBS_TEST),test)
 
 setup-bench: setup-test
 	@$(MAKE) --no-print-directory $(VENV)/.installed-bench
