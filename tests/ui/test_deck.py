@@ -113,6 +113,10 @@ def test_learn_the_deck_from_the_settings(kiosk, data_dir, tmp_path):
     assert abs(x - (preview.center_x + preview.norm_image_size[0] / 2)) < 0.1 * preview.norm_image_size[0]
     assert abs(y - preview.center_y) < 0.1 * preview.height and 0.1 < r / preview.norm_image_size[1] < 0.6
     d.shot(state="refused")
+    d.app.set_language("es")  # the refusal is said again in the new language, still circled
+    assert screen.prompt == "La carta no se ve entera: ponla en el centro" and len(screen.problem_where) == 8
+    d.app.set_language("ca")
+    assert screen.prompt == _(PROBLEMS["cut"]) and len(screen.problem_where) == 8
     # any card can be learnt again alone: choose 9O in the grid
     screen.choose("9O")
     assert dict(screen.grid)["9O"] == "current" and dict(screen.grid)["1O"] == "flagged"

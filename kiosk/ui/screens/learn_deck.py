@@ -11,6 +11,7 @@ circled on the preview where the learner found it (``EnrolmentError.where``).
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from datetime import date
 
 from kivy.clock import Clock
@@ -74,6 +75,7 @@ class LearnDeckScreen(KioskScreen):
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
         self.learning = None
+        self._problem: Callable[[], str] | None = None  # the problem shown, in any language
 
     def refresh(self) -> None:
         if self.learning is None:
@@ -86,7 +88,8 @@ class LearnDeckScreen(KioskScreen):
                 name = f"baralla-{date.today():%Y%m%d}-{n}"
                 n += 1
             self.learning = LearnDeck(name, decks)
-        self._show()
+            self._problem = None
+        self._show(self._problem)  # a problem shown is said again (the language may have changed)
 
     def _cells(self) -> list:
         grid = self.ids.grid
@@ -98,7 +101,10 @@ class LearnDeckScreen(KioskScreen):
                 grid.add_widget(cell)
         return list(reversed(grid.children))
 
-    def _show(self, problem: str = "") -> None:
+    def _show(self, problem: Callable[[], str] | None = None) -> None:
+        """The grid and the prompt; ``problem()`` (a refused photo, a camera fault) in the
+        kiosk's language of the moment, kept so that a language change says it again."""
+        self._problem = problem
         lt = self.learning
         self.grid = [(card.code, state) for row in lt.grid() for card, state in row]
         for cell, (code, state) in zip(self._cells(), self.grid):
@@ -107,7 +113,7 @@ class LearnDeckScreen(KioskScreen):
         if not problem:
             self.problem_where = []
         if problem:
-            self.prompt = problem
+            self.prompt = problem()
         elif lt.current is not None:
             self.prompt = _("Lay {card} face up on the mat, then Learn").format(card=card_words(lt.current.code))
         else:
@@ -134,7 +140,8 @@ class LearnDeckScreen(KioskScreen):
         except Exception as exc:
             Logger.exception("kiosk: camera failed to start")
             self.service = None
-            self.prompt = _("The camera is not working") + f" ({exc})"
+            reason = f" ({exc})"  # (``exc`` itself is gone after this block)
+            self._show(lambda: _("The camera is not working") + reason)
 
     def stop_camera(self) -> None:
         service, self.service = self.service, None
@@ -168,14 +175,14 @@ class LearnDeckScreen(KioskScreen):
     def _learnt(self, outcome, size: tuple[int, int] = (1, 1)) -> None:
         self.busy = False
         if outcome is None:
-            self._show(_("Something went wrong. Try again."))
+            self._show(lambda: _("Something went wrong. Try again."))
             return
         if outcome.ok:
             self.app.hardware.feedback("tick")
             self._show()
             return
         self.app.hardware.feedback("error")
-        self._show(_(PROBLEMS[outcome.problem]).format(
+        self._show(lambda: _(PROBLEMS[outcome.problem]).format(
             card=card_words(outcome.card.code), like=card_words(outcome.like.code) if outcome.like else ""))
         if outcome.where is not None:
             w, h = size
