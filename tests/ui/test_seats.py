@@ -1,14 +1,14 @@
 """Trick mode's set-up on the screen (Settings, Seats), as ``botifarra-kiosk seats`` does it:
 four cards dealt one per seat under the overhead camera (the first trick of a rough table's
 hand, rendered and kept on disk: tests/ui/recording.py, the footage test_tricks reads too)
-through the kiosk's own frames-only camera; each seat lights up as its card lies still,
-Save keeps the places in the settings."""
+through the kiosk's frames-only camera (in lockstep with the learner, as a camera gives its
+frames whatever the machine's load); each seat lights up as its card lies still, Save keeps
+the places in the settings."""
 
 from __future__ import annotations
 
 import pytest
 
-from kiosk.commands.run import camera_factory
 from tests.ui.flows import wait_for
 from tests.ui.ui2steps import open_settings
 
@@ -24,9 +24,20 @@ def test_the_seats_are_learnt_on_the_screen_and_kept(kiosk, tmp_path, monkeypatc
     dealt = [p.seat for p in seq.plan.plays]
     assert dealt == [(dealt[0] + k) % 4 for k in range(4)]
     frames = tmp_path / "frames"
-    record(seq, frames, lying=30)  # and the trick lying there 3 s more (a busy machine's camera drops frames)
+    record(seq, frames, lying=10)  # and the trick lying there a second more
+
+    def camera(*, frames_only=False, on_frame=None, on_status=None, **_):
+        """camera_factory's frames-only camera, the recording in lockstep with the learner
+        (a busy test machine must not make it skip frames the kiosk's camera would give: the
+        learner, missing the second card's still frames, took the third card for seat 2)."""
+        from tests.overhead.lockstep import LockstepSource
+        from vision.deck.service import DealService
+
+        assert frames_only
+        return DealService(LockstepSource(frames), None, on_frame=on_frame, on_status=on_status)
+
     monkeypatch.setenv("BOTIFARRA_CONFIG_DIR", str(tmp_path / "config"))  # where Save writes
-    d = kiosk.start(camera_factory=camera_factory(f"file:{frames}", "aruco", width=1280, height=720))
+    d = kiosk.start(camera_factory=camera)
     open_settings(d)
     d.tap("seats")
     assert d.screen == "seats"
