@@ -81,3 +81,12 @@ def long_first(items: list, workers: int) -> list:
 def pytest_collection_modifyitems(config, items):
     workers = getattr(config, "workerinput", {}).get("workercount", 1)
     items[:] = long_first(items, workers)
+
+
+def pytest_configure(config):
+    # the xdist controller, before it starts its workers: the checkout's Python compiled once
+    # for them and for the programs the tests start (tests/precompile.py)
+    if getattr(config.option, "numprocesses", None) and not hasattr(config, "workerinput"):
+        from tests.precompile import precompile
+
+        precompile(config)

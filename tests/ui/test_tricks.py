@@ -161,8 +161,6 @@ def test_a_renunci_is_shown_confirmed_and_another_dismissed(kiosk):
     assert d.app.session.state.totals[("B" if r.team == "A" else "A")] == 36  # x1: no contro
 
 
-RENDERED_TRICKS = 1
-READ_FRAMES = 8  # the recording's frames after the last card lies still: its read and a little more
 LOST_EVERY = 12  # one frame in this many replaced by the next before the reader took it
 
 
@@ -195,13 +193,11 @@ def test_tricks_read_by_the_trick_camera_from_rendered_frames(kiosk, tmp_path, m
     frames lost said on the screen, in the alarm colour (over 5 %)."""
     import time
 
-    import cv2
-
     from kiosk.commands.run import trick_camera_factory
     from kiosk.decks import deck_store
     from kiosk.settings import SeatPlaces
     from tests.bench.bench_tricks import learnt_deck
-    from tests.overhead.rough import rough_overhead
+    from tests.ui.recording import first_trick, record
     from vision.sources.base import ENDED
     from vision.tricks import TrickReader, TrickService
 
@@ -211,19 +207,12 @@ def test_tricks_read_by_the_trick_camera_from_rendered_frames(kiosk, tmp_path, m
     # rendered frames through this same path is the bench's (tests/bench/bench_tricks_kiosk.py),
     # test_a_hand_played_by_camera_... plays a whole hand to the confirmation from the reader's
     # events, and tests/vision/test_tricks.py reads a trick swept off and the next one.
-    seq = rough_overhead(401, mode="720p", height_cm=70.0, tricks=RENDERED_TRICKS)
-    # its frames until the fourth card is read (the sweep after it, 14 frames more, is
-    # tests/vision/test_tricks.py's test_a_trick_swept_off_...), rendered once and kept on
-    # disk, as the camera's recording
+    # (tests/ui/recording.py: hand 401's first trick, its frames until the fourth card is
+    # read, rendered once and kept on disk, as the camera's recording; test_seats learns the
+    # seats from the same frames)
+    seq = first_trick()
     recording = tmp_path / "recording"
-    recording.mkdir()
-    for f in seq.frames(limit=seq.frame_of(seq.plan.plays[-1].still_s) + READ_FRAMES):
-        kept = seq.folder / f"{f.n:05d}.jpg"
-        if kept.exists():
-            (recording / kept.name).symlink_to(kept)
-        else:  # (a read-only cache)
-            cv2.imwrite(str(recording / kept.name), f.image)
-    frames = len(list(recording.iterdir()))
+    frames = record(seq, recording)
     monkeypatch.setenv("BOTIFARRA_DATA_DIR", str(tmp_path / "data"))
     # the deck learnt on this kiosk, "fournier": the cards the recording shows (the
     # classifier among the 48 is the bench's and tests/vision/test_tricks.py's; the other
