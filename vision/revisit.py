@@ -45,6 +45,9 @@ SIG_SCALE = 8  # the signature: the frame at an eighth of its size (means of 8 x
 CHANGE_GREY = 8  # a cell that differs by more: the frame changed (the sensor's noise: 1-2 levels there)
 WHOLE_EVERY = 10  # a whole search at least every this many frames of a view
 PAD_SIDES, PAD_MIN_PX = 1.0, 16.0  # a box round a square: a side (at least 16 px) past its corners
+# round a marker read or a square decided softly: two sides, where the next card's sticker of a pile
+# lies (a sticker touching a read one, hidden from the last whole search, read in a luckier exposure)
+NEAR_SIDES = 2.0
 WHOLE_SHARE = 0.6
 MAX_BOXES = 48  # more boxes than this (a cloth's squares of a sticker's size): each call's own cost adds up
 EDGE_PX = 10  # the detector's threshold windows reach 7 px, the light blur 2: deeper in a box, as in the frame
@@ -101,9 +104,10 @@ def found_again(squares: np.ndarray, found: list[np.ndarray]) -> np.ndarray:
     return again(list(np.asarray(squares, np.float32).reshape(-1, 4, 2)), np.asarray(found, np.float32).reshape(-1, 4, 2))
 
 
-def boxes_round(squares: np.ndarray, size: tuple[int, int]) -> list[tuple[int, int, int, int]] | None:
+def boxes_round(squares: np.ndarray, size: tuple[int, int], *, near: int = 0) -> list[tuple[int, int, int, int]] | None:
     """Boxes ``(x0, y0, x1, y1)`` within an image of ``size`` (w, h) round ``squares`` ((n, 4, 2),
-    its px), each reaching ``max(PAD_SIDES * side, PAD_MIN_PX)`` past a square's corners. Two boxes
+    its px), each reaching ``max(PAD_SIDES * side, PAD_MIN_PX)`` past a square's corners, the first
+    ``near`` (markers read, squares decided softly) ``NEAR_SIDES * side``. Two boxes
     are merged when the box round both is no bigger than the two (stickers side by side); others
     may overlap (``deepest`` keeps each square once). None when they would cover over WHOLE_SHARE
     of the image, or be more than MAX_BOXES."""
@@ -111,35 +115,32 @@ def boxes_round(squares: np.ndarray, size: tuple[int, int]) -> list[tuple[int, i
     squares = np.asarray(squares, np.float32).reshape(-1, 4, 2)
     if len(squares) > 2 * MAX_BOXES:  # (the merging below is pairwise)
         return None
-    boxes: list[list[int]] = []
-    for q in squares:
-        side = float(np.linalg.norm(q - np.roll(q, 1, axis=0), axis=1).mean())
-        pad = max(PAD_SIDES * side, PAD_MIN_PX)
-        x0, y0 = np.floor(q.min(axis=0) - pad).astype(int)
-        x1, y1 = np.ceil(q.max(axis=0) + pad).astype(int) + 1
-        x0, y0, x1, y1 = max(int(x0), 0), max(int(y0), 0), min(int(x1), w), min(int(y1), h)
-        if x1 > x0 and y1 > y0:
-            boxes.append([x0, y0, x1, y1])
+    side = np.linalg.norm(squares - np.roll(squares, 1, axis=1), axis=2).mean(axis=1)
+    pad = np.maximum(np.where(np.arange(len(squares)) < near, NEAR_SIDES, PAD_SIDES) * side, PAD_MIN_PX)[:, None]
+    lo = np.maximum(np.floor(squares.min(axis=1) - pad), 0)
+    hi = np.minimum(np.ceil(squares.max(axis=1) + pad) + 1, (w, h))
+    boxes = np.concatenate([lo, hi], axis=1).astype(np.int64)
+    boxes = boxes[(boxes[:, 2] > boxes[:, 0]) & (boxes[:, 3] > boxes[:, 1])]
     merged = True
-    while merged:  # (a few dozen boxes: pairs are cheap)
-        merged, out = False, []
+    while merged:  # each box into the first kept one it merges with (the box round both no bigger)
+        merged, out = False, np.zeros((0, 4), np.int64)
         for b in boxes:
-            for o in out:
-                u = [min(o[0], b[0]), min(o[1], b[1]), max(o[2], b[2]), max(o[3], b[3])]
-                if _area(u) <= _area(o) + _area(b):
-                    o[:] = u
+            if len(out):
+                u = np.concatenate([np.minimum(out[:, :2], b[:2]), np.maximum(out[:, 2:], b[2:])], axis=1)
+                fits = np.nonzero(_area(u) <= _area(out) + _area(b))[0]
+                if len(fits):
+                    out[fits[0]] = u[fits[0]]
                     merged = True
-                    break
-            else:
-                out.append(b)
+                    continue
+            out = np.concatenate([out, b[None]])
         boxes = out
-    if sum(_area(b) for b in boxes) > WHOLE_SHARE * w * h or len(boxes) > MAX_BOXES:
+    if int(_area(boxes).sum()) > WHOLE_SHARE * w * h or len(boxes) > MAX_BOXES:
         return None
-    return [(b[0], b[1], b[2], b[3]) for b in boxes]
+    return [(int(b[0]), int(b[1]), int(b[2]), int(b[3])) for b in boxes]
 
 
-def _area(b) -> int:
-    return (b[2] - b[0]) * (b[3] - b[1])
+def _area(b: np.ndarray) -> np.ndarray:
+    return (b[..., 2] - b[..., 0]) * (b[..., 3] - b[..., 1])
 
 
 def deepest(found: list[tuple], boxes: list[tuple[int, int, int, int]], squares: np.ndarray) -> tuple[list, list, list]:
@@ -148,36 +149,35 @@ def deepest(found: list[tuple], boxes: list[tuple[int, int, int, int]], squares:
     overlap, the one lying deepest inside its box (furthest from the box's edges, where the box's
     own thresholds differ from the whole frame's), then a read one. Squares within EDGE_PX of
     their box's edge are left out, but for ``squares`` found again."""
-    quads, ids, depth, box_of = [], [], [], []
-    for n, ((c, i, u), (x0, y0, x1, y1)) in enumerate(zip(found, boxes)):
+    parts, ids, box_of = [], [], []
+    for n, (c, i, u) in enumerate(found):
         got = [] if i is None else np.asarray(i).ravel().tolist()
-        for q, k in zip(list(c) + list(u), got + [-1] * len(u)):
-            q = np.asarray(q, np.float32).reshape(4, 2)
-            lo, hi = q.min(axis=0), q.max(axis=0)
-            quads.append(q)
-            ids.append(int(k))
-            box_of.append(n)
-            depth.append(min(lo[0] - x0, lo[1] - y0, x1 - hi[0], y1 - hi[1]))
-    if not quads:
+        parts += [np.asarray(q, np.float32).reshape(-1, 4, 2) for q in list(c) + list(u)]
+        ids += [int(k) for k in got] + [-1] * len(u)
+        box_of += [n] * (len(got) + len(u))
+    if not parts:
         return [], [], []
-    a = np.array(quads)
-    box = np.array(box_of)
+    a = np.concatenate(parts)
+    ids_a, box = np.array(ids), np.array(box_of)
+    edges = np.asarray(boxes, np.float32)[box]
+    lo, hi = a.min(axis=1), a.max(axis=1)
+    depth = np.minimum(np.minimum(lo[:, 0] - edges[:, 0], lo[:, 1] - edges[:, 1]),
+                       np.minimum(edges[:, 2] - hi[:, 0], edges[:, 3] - hi[:, 1]))
     centre = a.mean(axis=1)
     side = np.linalg.norm(a - np.roll(a, 1, axis=1), axis=2).mean(axis=1)
-    rank = np.array(depth) + np.where(np.array(ids) >= 0, 0.5, 0.0)
+    rank = depth + np.where(ids_a >= 0, 0.5, 0.0)
+    # (the same square: another box's, its centre within a quarter side and its size alike; a box's
+    # own squares are the detector's answer as it gave it)
+    d = np.linalg.norm(centre[:, None] - centre[None], axis=2)
+    ratio = side[None] / side[:, None]
+    same = (d < 0.25 * np.maximum(side[None], side[:, None])) & (ratio > 0.8) & (ratio < 1.25) & \
+        (box[None] != box[:, None])
     keep = np.ones(len(a), bool)
     for x in np.argsort(-rank, kind="stable"):
-        if not keep[x]:
-            continue
-        # (the same square: another box's, its centre within a quarter side and its size alike;
-        # a box's own squares are the detector's answer as it gave it)
-        d = np.linalg.norm(centre - centre[x], axis=1)
-        ratio = side / side[x]
-        same = (d < 0.25 * np.maximum(side, side[x])) & (ratio > 0.8) & (ratio < 1.25) & (box != box[x]) & keep
-        keep[same] = False
+        if keep[x]:
+            keep[same[x] & keep] = False
     # a square near a box's edge, where the box's own thresholds differ from the whole frame's, is
     # kept only when it is one that mattered found again (else a cloth's check cut by the edge)
-    keep &= (np.array(depth) >= EDGE_PX) | again(list(a), squares)
-    corners = [a[j] for j in range(len(a)) if keep[j] and ids[j] >= 0]
-    return corners, [ids[j] for j in range(len(a)) if keep[j] and ids[j] >= 0], \
-        [a[j] for j in range(len(a)) if keep[j] and ids[j] < 0]
+    keep &= (depth >= EDGE_PX) | again(list(a), squares)
+    read, other = np.nonzero(keep & (ids_a >= 0))[0], np.nonzero(keep & (ids_a < 0))[0]
+    return [a[j] for j in read], [ids[j] for j in read], [a[j] for j in other]
