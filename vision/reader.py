@@ -285,7 +285,7 @@ class PileReader:
         if view is not None:  # (no widening; the region's squares and sizes stay the whole search's)
             at = np.float32(offset)
             boxes = boxes_round(np.concatenate([view.squares, view.places]) - at, search.shape[1::-1],
-                                near=len(view.squares))
+                                near=len(view.squares), marker_px=expected)
             if boxes is not None:
                 blur = (lambda part: cv2.GaussianBlur(part, (0, 0), DENOISE_SIGMA)) if denoise else None
                 c, i, u = deepest(detect_parts(self._detector.detectMarkers, search, boxes, tune=tune, prepare=blur),

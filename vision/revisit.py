@@ -45,8 +45,9 @@ SIG_SCALE = 8  # the signature: the frame at an eighth of its size (means of 8 x
 CHANGE_GREY = 8  # a cell that differs by more: the frame changed (the sensor's noise: 1-2 levels there)
 WHOLE_EVERY = 10  # a whole search at least every this many frames of a view
 PAD_SIDES, PAD_MIN_PX = 1.0, 16.0  # a box round a square: a side (at least 16 px) past its corners
-# round a marker read or a square decided softly: two sides, where the next card's sticker of a pile
-# lies (a sticker touching a read one, hidden from the last whole search, read in a luckier exposure)
+# round a marker read or a square decided softly: two card markers' sides, where the next card's
+# sticker of a pile lies (a sticker touching a read one, hidden from the last whole search, read in a
+# luckier exposure); round the mat's corner markers (three card markers wide) no more
 NEAR_SIDES = 2.0
 WHOLE_SHARE = 0.6
 MAX_BOXES = 48  # more boxes than this (a cloth's squares of a sticker's size): each call's own cost adds up
@@ -104,10 +105,12 @@ def found_again(squares: np.ndarray, found: list[np.ndarray]) -> np.ndarray:
     return again(list(np.asarray(squares, np.float32).reshape(-1, 4, 2)), np.asarray(found, np.float32).reshape(-1, 4, 2))
 
 
-def boxes_round(squares: np.ndarray, size: tuple[int, int], *, near: int = 0) -> list[tuple[int, int, int, int]] | None:
+def boxes_round(squares: np.ndarray, size: tuple[int, int], *, near: int = 0,
+                marker_px: float | None = None) -> list[tuple[int, int, int, int]] | None:
     """Boxes ``(x0, y0, x1, y1)`` within an image of ``size`` (w, h) round ``squares`` ((n, 4, 2),
     its px), each reaching ``max(PAD_SIDES * side, PAD_MIN_PX)`` past a square's corners, the first
-    ``near`` (markers read, squares decided softly) ``NEAR_SIDES * side``. Two boxes
+    ``near`` (markers read, squares decided softly) ``NEAR_SIDES`` times its side or a card
+    marker's (``marker_px``), the smaller. Two boxes
     are merged when the box round both is no bigger than the two (stickers side by side); others
     may overlap (``deepest`` keeps each square once). None when they would cover over WHOLE_SHARE
     of the image, or be more than MAX_BOXES."""
@@ -116,7 +119,8 @@ def boxes_round(squares: np.ndarray, size: tuple[int, int], *, near: int = 0) ->
     if len(squares) > 2 * MAX_BOXES:  # (the merging below is pairwise)
         return None
     side = np.linalg.norm(squares - np.roll(squares, 1, axis=1), axis=2).mean(axis=1)
-    pad = np.maximum(np.where(np.arange(len(squares)) < near, NEAR_SIDES, PAD_SIDES) * side, PAD_MIN_PX)[:, None]
+    near_px = NEAR_SIDES * (side if marker_px is None else np.minimum(side, marker_px))
+    pad = np.maximum(np.where(np.arange(len(squares)) < near, near_px, PAD_SIDES * side), PAD_MIN_PX)[:, None]
     lo = np.maximum(np.floor(squares.min(axis=1) - pad), 0)
     hi = np.minimum(np.ceil(squares.max(axis=1) + pad) + 1, (w, h))
     boxes = np.concatenate([lo, hi], axis=1).astype(np.int64)
