@@ -50,7 +50,7 @@ PAD_SIDES, PAD_MIN_PX = 1.0, 16.0  # a box round a square: a side (at least 16 p
 # luckier exposure); round the mat's corner markers (three card markers wide) no more
 NEAR_SIDES = 2.0
 WHOLE_SHARE = 0.6
-MAX_BOXES = 48  # more boxes than this (a cloth's squares of a sticker's size): each call's own cost adds up
+MAX_BOXES = 96  # more boxes than this (a cloth's squares of a sticker's size): each call's own cost adds up
 EDGE_PX = 10  # the detector's threshold windows reach 7 px, the light blur 2: deeper in a box, as in the frame
 
 
