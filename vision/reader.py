@@ -29,20 +29,18 @@ import numpy as np
 from kiosk.game import DECK, Card
 from vision.asked import asked_places
 from vision.errors import ImageError
-from vision.kit import (CARD_H_MM, CARD_W_MM, MAT_SIZES_MM, STICKER_MM, check_marks, code_side_mm,
-                        marker_side_mm, mat_marker_corners_mm)
-from vision.marks import ALL_IDS, MAT_IDS, card_dictionary
-from vision.fusion import STICKERS_DISAGREE, doubtful_pairs
+from vision.accept import MAT_OF, accept, find_mat
+from vision.kit import CARD_H_MM, MAT_SIZES_MM, STICKER_MM, check_marks, code_side_mm, marker_side_mm
+from vision.marks import ALL_IDS, card_dictionary
 from vision.matregion import MatRegion
 from vision.qr import read_qr
 from vision.softdecode import SoftDecoder, looks_like_marker
-from vision.tiling import detect_tiled
-from vision.squares import MIN_SOFT_SIDE_PX, new_squares, quad_ok, sides_of, soft_look
+from vision.revisit import LastView, boxes_round, deepest, found_again, in_copy, signature, unchanged
+from vision.tiling import detect_parts, detect_tiled
+from vision.squares import MIN_SOFT_SIDE_PX, new_squares, sides_of, soft_look, sticker_sized
 from vision.result import (CARD_TWICE, HARD_MARGIN, MAT_NOT_FOUND, Detection, LiveAccumulator,  # noqa: F401
                            Problem, ReadResult)
 
-CARD_DIAGONAL_MM = float(np.hypot(CARD_W_MM, CARD_H_MM))
-_MAT_OF = {mid: size for size, ids in MAT_IDS.items() for mid in ids}
 
 def _to_gray(image: np.ndarray) -> np.ndarray:
     if not isinstance(image, np.ndarray) or image.size == 0:
@@ -150,6 +148,7 @@ class PileReader:
         self._last_side: dict[tuple[int, int], float] = {}  # frame size -> median card marker side (px)
         self._photo_side: dict[tuple[int, int], float | None] = {}  # photo size -> the same in its own px
         self._squares: dict[tuple[int, int], int] = {}  # search size -> squares the last search found
+        self._views: dict[tuple[int, int], LastView] = {}  # frame size -> its last whole search (vision.revisit)
 
     # -- public -------------------------------------------------------------------------
 
@@ -173,10 +172,16 @@ class PileReader:
         coarse = f == 1.0 and no_mat and ((last is not None and last * COARSE_SCALE >= COARSE_FROM_PX)
                                           or (first and w >= COARSE_WIDTH))
         g = f * COARSE_SCALE if coarse else f
-        corners, ids, unread, side = self._search(gray, g)
+        # a video frame that is the last whole search's frame again (a still pile): searched only
+        # round what mattered there (vision.revisit), else (or when a square is not found again) whole
+        sig = signature(gray) if f == 1.0 and self.marks == "aruco" else None
+        view = self._views.get((w, h)) if sig is not None else None
+        if view is not None and not (view.left > 0 and view.scale == g and unchanged(view.signature, sig)):
+            view = None
+        corners, ids, unread, side, boxed = self._search(gray, g, view=view)
         if coarse and first and (side is None or side * g < COARSE_FROM_PX or self._region.to_mm(copy) is not None):
             coarse, g = False, f
-            corners, ids, unread, side = self._search(gray, g)
+            corners, ids, unread, side, boxed = self._search(gray, g)
         f = g
         # back to the photo's pixels (pixel centres when the search copy was scaled)
         if f != 1.0:  # (a cloth's 800 squares: one array operation, not 800)
@@ -186,11 +191,16 @@ class PileReader:
             corners, unread = _refined(gray, corners), _refined(gray, unread)
         not_read: list[np.ndarray] = []
         doubted: list[np.ndarray] = []
+        sized: list[np.ndarray] = []
         margins = [HARD_MARGIN] * len(corners)
         if self.marks == "aruco" and len(unread):
             to_mm = self._region.to_mm((int(round(w * f)), int(round(h * f))))
             if to_mm is not None and f < 1:  # the photo's pixels to the search copy's, then mm
                 to_mm = to_mm @ np.array([[f, 0, 0.5 * f - 0.5], [0, f, 0.5 * f - 0.5], [0, 0, 1]])
+            if sig is not None and not boxed:  # (the squares of a sticker's size, for the boxes)
+                u = np.asarray(unread, np.float32).reshape(-1, 4, 2)
+                sized = list(u[sticker_sized(gray.shape, corners, ids, u, marker_mm=marker_side_mm(self.sticker_mm),
+                                             to_mm=to_mm)])
             more_c, more_i, more_m, not_read, doubted = soft_look(gray, self._soft, corners, ids, unread,
                                                                  marker_mm=marker_side_mm(self.sticker_mm), to_mm=to_mm)
             corners += more_c
@@ -201,12 +211,12 @@ class PileReader:
         for q, i, margin in zip(corners, ids, margins):
             q = q.reshape(4, 2).astype(np.float32)
             mid = ALL_IDS[i] if 0 <= i < len(ALL_IDS) else None
-            if mid in _MAT_OF:
+            if mid in MAT_OF:
                 mats[mid] = q
             elif 0 <= i < len(DECK):
                 aruco_cards.append((DECK[i], q, margin))
         result = ReadResult(cards=[], detections=[], image_size=(w, h), unread=not_read, doubted=doubted)
-        self._find_mat(mats, result)
+        find_mat(mats, result)
 
         if self.marks == "aruco":
             candidates = aruco_cards
@@ -214,8 +224,15 @@ class PileReader:
         else:
             candidates = [(c, q, HARD_MARGIN) for c, q in read_qr(gray, result.mat_corners)]
             expected_mm = code_side_mm(self.sticker_mm) * 21 / 25
-        self._accept(gray, candidates, expected_mm, result)
+        accept(gray, candidates, expected_mm, result, aruco=self.marks == "aruco", sticker_mm=self.sticker_mm)
         result.asked = asked_places(gray, result, sticker_mm=self.sticker_mm)
+        if boxed:
+            view.left -= 1
+        elif sig is not None:  # what mattered: the markers read and the squares decided softly, and
+            # round every other square of a sticker's size (the cheap look is swayed by the sensor's
+            # noise) and the places asked (a glare patch)
+            self._views[(w, h)] = LastView(sig, f, in_copy(corners + not_read, f),
+                                           in_copy(sized + [a.corners for a in result.asked], f))
         result.ms = (time.perf_counter() - start) * 1000
         return result
 
@@ -232,47 +249,26 @@ class PileReader:
 
     # -- steps --------------------------------------------------------------------------
 
-    def _find_mat(self, mats: dict[int, np.ndarray], result: ReadResult) -> None:
-        by_size: dict[str, list[int]] = {}
-        for mid in mats:
-            by_size.setdefault(_MAT_OF[mid], []).append(mid)
-        if not by_size:
-            result.problems.append(Problem(MAT_NOT_FOUND, "No es veu el tapet (cantonades)"))
-            return
-        size, found = max(by_size.items(), key=lambda kv: len(kv[1]))
-        model = mat_marker_corners_mm(size)
-        img_pts = np.concatenate([mats[m] for m in found])
-        mm_pts = np.concatenate([model[m] for m in found])
-        if len(found) >= 2:
-            hom, _ = cv2.findHomography(img_pts, mm_pts, 0)
-        else:  # one marker: its own four corners (weaker, but gives the scale)
-            hom = cv2.getPerspectiveTransform(img_pts, mm_pts)
-        if hom is None:
-            result.problems.append(Problem(MAT_NOT_FOUND, "No es veu el tapet (cantonades)"))
-            return
-        mw, mh = MAT_SIZES_MM[size]
-        outline = np.float32([[[0, 0], [mw, 0], [mw, mh], [0, mh]]])
-        result.mat_found = len(found) >= 2
-        result.mat_size = size
-        result.homography = hom
-        result.mat_corners = cv2.perspectiveTransform(outline, np.linalg.inv(hom))[0]
-        if not result.mat_found:
-            result.problems.append(Problem(MAT_NOT_FOUND, "Només es veu una cantonada del tapet"))
-
-    def _search(self, gray: np.ndarray, f: float) -> tuple[list, list, list, float | None]:
+    def _search(self, gray: np.ndarray, f: float, *, view: LastView | None = None
+                ) -> tuple[list, list, list, float | None, bool]:
         """The detector on a copy of ``gray`` scaled by ``f``: (corners, ids, squares not read)
-        in the copy's pixels, and the card markers' median side in the photo's (None: none)."""
+        in the copy's pixels, the card markers' median side in the photo's (None: none), and
+        whether only ``view``'s boxes were searched (vision.revisit; ``view``: the last whole
+        search of this frame size, the frame unchanged since)."""
         h, w = gray.shape[:2]
         seen = cv2.resize(gray, (int(round(w * f)), int(round(h * f))), interpolation=cv2.INTER_AREA) if f < 1 else gray
-        corners, ids, unread = self._detect(seen, floor_px=MIN_SOFT_SIDE_PX * f, copy=f < 1)
+        corners, ids, unread, boxed = self._detect(seen, floor_px=MIN_SOFT_SIDE_PX * f, copy=f < 1, view=view)
         side = self._last_side.get(seen.shape[1::-1])
         side = side / f if side is not None and any(i < len(DECK) for i in ids) else None
         self._photo_side[(w, h)] = side
-        return corners, ids, unread, side
+        return corners, ids, unread, side, boxed
 
-    def _detect(self, seen: np.ndarray, *, floor_px: float = MIN_SOFT_SIDE_PX, copy: bool = False) -> tuple[list, list, list]:
+    def _detect(self, seen: np.ndarray, *, floor_px: float = MIN_SOFT_SIDE_PX, copy: bool = False,
+                view: LastView | None = None) -> tuple[list, list, list, bool]:
         """The detector on the mat's region of ``seen`` (vision.matregion), widened while
-        cards turn up near its edge: (corners, ids, squares not read), in ``seen``'s pixels."""
+        cards turn up near its edge: (corners, ids, squares not read), in ``seen``'s pixels, and
+        False. With ``view``: first only in boxes round what mattered in its search (True), and
+        whole when a square that mattered there is not found again in them."""
         search, offset = self._region.search_image(seen)
         size = seen.shape[1::-1]
         on_mat = self._region.marker_px(size, marker_side_mm(self.sticker_mm))
@@ -282,6 +278,20 @@ class PileReader:
         # height; a smaller copy of a bigger frame shows markers that were 20 px and more: 3 %)
         small = (on_mat is not None and on_mat < DENOISE_FROM_PX) if copy else \
             (expected or (DENOISE_FROM_PX if size[0] >= COARSE_WIDTH else 0.0)) < DENOISE_FROM_PX
+
+        def tune(longest: float) -> None:  # (the contour sizes are rates of a part's longest side)
+            self._tune(longest, on_mat, floor_px, small=small)
+
+        if view is not None:  # (no widening; the region's squares and sizes stay the whole search's)
+            at = np.float32(offset)
+            boxes = boxes_round(np.concatenate([view.squares, view.places]) - at, search.shape[1::-1],
+                                near=len(view.squares), marker_px=expected)
+            if boxes is not None:
+                blur = (lambda part: cv2.GaussianBlur(part, (0, 0), DENOISE_SIGMA)) if denoise else None
+                c, i, u = deepest(detect_parts(self._detector.detectMarkers, search, boxes, tune=tune, prepare=blur),
+                                  boxes, np.concatenate([view.squares, view.places]) - at)
+                if found_again(view.squares - at, c + u).all():
+                    return [q.reshape(4, 2) + at for q in c], i, [q.reshape(4, 2) + at for q in u], True
         corners: list[np.ndarray] = []
         ids: list[int] = []
         unread: list[np.ndarray] = []
@@ -294,7 +304,7 @@ class PileReader:
                 avoid = [q - np.float32(offset) for q in self._region.corners_seen(size)]
                 c, i, u = detect_tiled(self._detector.detectMarkers, image, avoid=avoid,
                                        strip_px=int(np.ceil(STRIP_SIDES * expected)) + 8,
-                                       tune=lambda longest: self._tune(longest, on_mat, floor_px, small=small))
+                                       tune=tune)
             else:
                 c, i, u = self._detector.detectMarkers(image)
             seen_before = [q.reshape(4, 2) for q in corners + unread]
@@ -324,7 +334,7 @@ class PileReader:
                 break
             search, offset = more
         self._squares[size] = len(corners) + len(unread)
-        return corners, ids, unread
+        return corners, ids, unread, False
 
     def _tune(self, longest_px: float, on_mat_px: float | None, floor_px: float, *, small: bool) -> None:
         """The detector's contour sizes for this search. Squares under MIN_SOFT_SIDE_PX in
@@ -344,57 +354,3 @@ class PileReader:
             params.minMarkerPerimeterRate, params.maxMarkerPerimeterRate, params.polygonalApproxAccuracyRate = key
             self._detector.setDetectorParameters(params)
             self._tuned = key
-
-    def _accept(self, gray: np.ndarray, candidates: list[tuple[Card, np.ndarray, float]],
-                expected_mm: float, result: ReadResult) -> None:
-        hom = result.homography
-        shaped: list[tuple[Card, np.ndarray, float, float]] = []
-        for card, q, margin in candidates:
-            ok, side_px, why = quad_ok(q)
-            if not ok:
-                result.rejected.append((q, why))
-                continue
-            shaped.append((card, q, side_px, margin))
-        # size: in mm on the mat, or against the other stickers in the photo
-        sized: list[tuple[Card, np.ndarray, float, float]] = []
-        median_px = float(np.median([s[2] for s in shaped])) if len(shaped) >= 3 else None
-        for card, q, side_px, margin in shaped:
-            # in mm only with two mat corners or more: one corner's own homography, carried
-            # across the mat, gives sizes off by 3x and threw out whole piles
-            if hom is not None and result.mat_found:
-                mm = cv2.perspectiveTransform(q.reshape(1, 4, 2), hom)[0]
-                side_mm = float(np.linalg.norm(mm - np.roll(mm, -1, axis=0), axis=1).mean())
-                if not 0.6 * expected_mm <= side_mm <= 1.6 * expected_mm:
-                    result.rejected.append((q, f"size {side_mm:.1f} mm"))
-                    continue
-            elif median_px is not None and not 0.6 * median_px <= side_px <= 1.6 * median_px:
-                result.rejected.append((q, "size"))
-                continue
-            sized.append((card, q, side_px, margin))
-        found = [Detection(card, q, margin) for card, q, _side, margin in sized]
-        if self.marks == "aruco":
-            # two stickers at the two places of one card naming different cards: either one is
-            # misread, or another card lies over this one's corner turned round (it happens in
-            # 1 still in 6 on the realistic camera). Two sure reads (hard decodes) are the
-            # latter; a soft read in the pair is the doubt: the pair counts neither
-            refused = doubtful_pairs(found, self.sticker_mm)
-            for k in sorted(refused):
-                result.unread.append(found[k].corners)
-            if refused:
-                result.problems.append(Problem(STICKERS_DISAGREE, "Els dos adhesius d'una carta no diuen el "
-                                               "mateix: mireu la carta marcada"))
-            found = [d for k, d in enumerate(found) if k not in refused]
-        result.detections.extend(found)
-        # each card once; a card at two places further apart than a card is flagged
-        seen: dict[Card, list[Detection]] = {}
-        for d in result.detections:
-            seen.setdefault(d.card, []).append(d)
-        for card, ds in seen.items():
-            if len(ds) < 2:
-                continue
-            px_per_mm = float(np.mean([quad_ok(d.corners)[1] for d in ds])) / expected_mm
-            far = max(np.hypot(a.centre[0] - b.centre[0], a.centre[1] - b.centre[1])
-                      for a in ds for b in ds) / px_per_mm
-            if len(ds) > 2 or far > CARD_DIAGONAL_MM * 1.05:
-                result.problems.append(Problem(CARD_TWICE, f"{card.code} apareix dues vegades", (card,)))
-        result.cards = [c for c in DECK if c in seen]

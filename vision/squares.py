@@ -71,6 +71,26 @@ def quad_ok(q: np.ndarray) -> tuple[bool, float, str]:
     return True, float(sides.mean()), ""
 
 
+def sticker_sized(shape: tuple[int, ...], corners, ids, quads: np.ndarray, *, marker_mm: float,
+                  to_mm: np.ndarray | None = None) -> np.ndarray:
+    """Which of ``quads`` ((n, 4, 2), squares not read) have a sticker's shape and size: against
+    the card markers read (``corners``, ``ids``: 0.6-1.6 of their median side) or, with the mat
+    in view (``to_mm``), in mm (SOFT_SIZE). Before the cheap look, which the sensor's noise sways."""
+    sides = [mean_side(q) for q, i in zip(corners, ids) if i < len(DECK)]
+    typical = float(np.median(sides)) if sides else None
+    lo, hi = (0.6 * typical, 1.6 * typical) if typical else (MIN_SOFT_SIDE_PX, 0.25 * min(shape[:2]))
+    lo = max(lo, MIN_SOFT_SIDE_PX)
+    quads = np.asarray(quads, np.float32).reshape(-1, 4, 2)
+    edges = np.linalg.norm(quads[:, NEXT] - quads, axis=2)  # (n, 4) side lengths
+    side = edges.mean(axis=1)
+    shaped = (side >= lo) & (side <= hi) & (edges.min(axis=1) >= 4) & (edges.max(axis=1) <= 1.6 * edges.min(axis=1))
+    if to_mm is not None and shaped.any():
+        mm = cv2.perspectiveTransform(quads[shaped].reshape(-1, 1, 2).astype(np.float64), to_mm).reshape(-1, 4, 2)
+        side_mm = np.linalg.norm(mm[:, NEXT] - mm, axis=2).mean(axis=1) / marker_mm
+        shaped[np.nonzero(shaped)[0]] = (side_mm >= SOFT_SIZE[0]) & (side_mm <= SOFT_SIZE[1])
+    return shaped
+
+
 def soft_look(gray: np.ndarray, decoder: SoftDecoder, corners, ids, unread, *, marker_mm: float,
               to_mm: np.ndarray | None = None) -> tuple[list, list, list, list, list]:
     """Squares the detector found but could not read: soft decision (vision.softdecode)
@@ -80,18 +100,9 @@ def soft_look(gray: np.ndarray, decoder: SoftDecoder, corners, ids, unread, *, m
     sticker's size is known in mm (SOFT_SIZE). Returns (corners, ids, margins) read, the
     marker-like squares refused ("seen but not read"), and those of them a card's code fits
     but for a cell or two (``SoftRead.doubted``: a card to ask about however clear it looks)."""
-    sides = [mean_side(q) for q, i in zip(corners, ids) if i < len(DECK)]
-    typical = float(np.median(sides)) if sides else None
-    lo, hi = (0.6 * typical, 1.6 * typical) if typical else (MIN_SOFT_SIDE_PX, 0.25 * min(gray.shape[:2]))
-    lo = max(lo, MIN_SOFT_SIDE_PX)
     quads = np.array([q.reshape(4, 2) for q in unread], np.float32)
-    edges = np.linalg.norm(quads[:, NEXT] - quads, axis=2)  # (n, 4) side lengths
-    side = edges.mean(axis=1)
-    shaped = (side >= lo) & (side <= hi) & (edges.min(axis=1) >= 4) & (edges.max(axis=1) <= 1.6 * edges.min(axis=1))
-    if to_mm is not None and shaped.any():
-        mm = cv2.perspectiveTransform(quads[shaped].reshape(-1, 1, 2).astype(np.float64), to_mm).reshape(-1, 4, 2)
-        side_mm = np.linalg.norm(mm[:, NEXT] - mm, axis=2).mean(axis=1) / marker_mm
-        shaped[np.nonzero(shaped)[0]] = (side_mm >= SOFT_SIZE[0]) & (side_mm <= SOFT_SIZE[1])
+    shaped = sticker_sized(gray.shape, corners, ids, quads, marker_mm=marker_mm, to_mm=to_mm)
+    side = np.linalg.norm(quads[:, NEXT] - quads, axis=2).mean(axis=1)
     order = np.nonzero(shaped)[0]
     order = order[np.argsort(-side[order], kind="stable")]
     order = order[looks_like_marker(gray, quads[order])][:MAX_SOFT_CANDIDATES]

@@ -54,14 +54,24 @@ def detect_tiled(detect, image: np.ndarray, *, strip_px: int, avoid: list[np.nda
         boxes.append((xc - strip_px, 0, xc + strip_px, h))
     if yc is not None:
         boxes.append((0, yc - strip_px, w, yc + strip_px))
+    return one_per_square(detect_parts(detect, image, boxes, tune=tune), first_strip=tiles)
+
+
+def detect_parts(detect, image: np.ndarray, boxes: list[tuple[int, int, int, int]], *, tune=None,
+                 prepare=None) -> list[tuple]:
+    """``detect`` on each part ``(x0, y0, x1, y1)`` of ``image``: one answer (corners, ids, squares
+    not read) a part, in ``image``'s pixels. ``tune(longest_px)`` before each part (the detector's
+    contour sizes are rates of its image's longest side); ``prepare(part)``: what the detector
+    is given of the part (the reader's light blur)."""
     found = []
     for x0, y0, x1, y1 in boxes:
         if tune is not None:
             tune(max(x1 - x0, y1 - y0))
-        c, i, u = detect(image[y0:y1, x0:x1])
+        part = image[y0:y1, x0:x1]
+        c, i, u = detect(part if prepare is None else prepare(part))
         at = np.float32([x0, y0])
         found.append(([q.reshape(4, 2) + at for q in c], i, [q.reshape(4, 2) + at for q in u]))
-    return one_per_square(found, first_strip=tiles)
+    return found
 
 
 def one_per_square(found: list[tuple], *, first_strip: int | None = None) -> tuple[list, np.ndarray | None, list]:
