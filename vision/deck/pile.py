@@ -136,7 +136,7 @@ class Pile:
         the table before (``reference``), with new sides, lies elsewhere. A brisk dealer's next
         card may lie in the darker frame over one whose print and outline barely differ from it
         there (paper over paper under the reflection), so :meth:`came_between` missed it."""
-        found = self.find(normal, compare(reference, normal, floor=CHANGE_LEVEL), self.long_px(normal), fine=False)
+        found = self.find(normal, compare(reference, normal, floor=CHANGE_LEVEL), self.long_px(normal))
         return bool(found) and found[0].new >= NOT_NEW and iou(found[0].quad, quad) < MOVED_ON
 
     def judge(self, frame: np.ndarray, detail: np.ndarray, dark: np.ndarray | None,
