@@ -1,10 +1,7 @@
-"""The outline search's shortcuts (round 16, speed16): each against the search it stands for, on
-drawn tables through real OpenCV (the speed itself is the bench's, never a timed test).
-
-- the sizes around the expected one tried only at the direction where it scored best
-  (:func:`vision.deck.placing.search`, ``every``);
-- the half-size outline for the yes/no checks (:func:`vision.deck.outline.find_outlines`, ``fine=False``).
-"""
+"""The outline search's shortcut of round 16 (speed16) against the search it stands for, on drawn
+tables through real OpenCV (the speed itself is the bench's, never a timed test): the sizes around
+the expected one tried only at the direction where it scored best (:func:`vision.deck.placing.search`,
+``every``)."""
 
 from __future__ import annotations
 
@@ -17,8 +14,8 @@ from kiosk.game import Card
 from tests.vision import deckdraw
 from vision.deck.exposure import compare
 from vision.deck.locate import CARD_ASPECT, shrunk
-from vision.deck.outline import _angles, find_outlines, grey, iou
-from vision.deck.pile import CHANGE_LEVEL, NOT_NEW
+from vision.deck.outline import _angles, grey
+from vision.deck.pile import CHANGE_LEVEL
 from vision.deck.placing import search
 
 LONG = 95.0 * 1.8 * 960 / 1280  # (deckdraw's card at 1.8 px/mm, seen at the detail width)
@@ -73,21 +70,3 @@ def test_the_sizes_around_the_expected_one_are_tried_where_it_scored_best():
         short_only = search(cur, ref, mask, angles, _sizes((0.85,)), level)
         assert max(short_first[5:7]) == round(LONG / 2) and max(short_only[5:7]) == round(LONG * 0.85 / 2)
         assert short_first[8] == full[8]
-
-
-def test_the_half_size_outline_says_what_the_full_size_one_says():
-    """The yes/no checks' outline (``fine=False``: the half-size search's rectangle, not searched
-    again at full size) lies where the full-size outline lies, and is as new: the new card
-    found with new sides, the card below (searched where the new one lies, against the table
-    with it) found with none."""
-    for before, after in _pairs():
-        change = compare(before, after, floor=CHANGE_LEVEL)
-        fine = find_outlines(after, before, change.mask, LONG, level=change.edge, aspect=CARD_ASPECT)
-        rough = find_outlines(after, before, change.mask, LONG, level=change.edge, aspect=CARD_ASPECT, fine=False)
-        assert fine and rough
-        assert iou(rough[0].quad, fine[0].quad) > 0.85, iou(rough[0].quad, fine[0].quad)
-        assert rough[0].new >= NOT_NEW and fine[0].new >= NOT_NEW and rough[0].straight is None
-        assert abs(rough[0].support - fine[0].support) < 0.05  # (its "new" share is lower at half size: 0.1-0.25 here)
-        assert abs(rough[0].long - fine[0].long) <= 2
-        same = find_outlines(after, after, change.mask, LONG, level=change.edge, aspect=CARD_ASPECT, fine=False)
-        assert not same or same[0].new < NOT_NEW

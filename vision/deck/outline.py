@@ -97,17 +97,14 @@ def _angles(cur: np.ndarray, ref: np.ndarray | None, level: float, weight_mask: 
 def find_outlines(current: np.ndarray, reference: np.ndarray | None, changed: np.ndarray,
                   long_px: float, *, level: float, aspect: float, sizes: tuple[float, ...] = SIZES,
                   box: tuple[int, int, int, int] | None = None, exclude: list[np.ndarray] = (),
-                  directions: int = 3, turns: tuple[float, ...] = TURNS, fine: bool = True) -> list[Outline]:
+                  directions: int = 3, turns: tuple[float, ...] = TURNS) -> list[Outline]:
     """The best card rectangle (``long_px`` long, ``aspect`` long/short) around the change
     ``changed`` (uint8 mask, detail size) in ``current``, against ``reference`` (None: the
     current frame's edges are all new). ``level``: an edge's least step per pixel (above the
     frames' noise). ``exclude``: outlines already found (their sides are not counted again).
     ``directions``: how many of the patch's dominant edge directions are tried; ``turns``: the
-    degrees an outline whose sides barely hold is tried turned by, around them. ``fine``
-    False: the outline as the half-size search found it, not searched again at full size (its
-    place within a pixel or two, its evidence at half size: enough to say whether an outline
-    with new sides is there, and where, not to name the card at). Returns at most one
-    outline, or none when nothing there has a card's four sides."""
+    degrees an outline whose sides barely hold is tried turned by, around them. Returns at
+    most one outline, or none when nothing there has a card's four sides."""
     h, w = current.shape[:2]
     if box is None:
         box = _where(changed, long_px, aspect)
@@ -144,9 +141,6 @@ def find_outlines(current: np.ndarray, reference: np.ndarray | None, changed: np
     if best is None or best[1] < MIN_SUPPORT:
         return []
     rough = corners(best) * 2
-    if not fine:
-        long_ = float(max(best[5:7]) * 2)
-        return [Outline((rough + np.float32([x0, y0])).astype(np.float32), best[1], best[2], long_)]
     ang = best[-1] + _turn(cur, rough, level, reach=5.0)
     k = max(best[5:7]) * 2 / long_px  # the size found, at full size
     a, b = int(round(long_px * k)), int(round(long_px * k / aspect))

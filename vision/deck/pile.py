@@ -104,11 +104,9 @@ class Pile:
         return (1.0, 0.92, 1.08, 0.85, 1.17, 0.78, 1.27) if self.model.card_long_frac else \
             tuple(float(k) for k in np.arange(0.6, 1.45, 0.07))
 
-    def find(self, seen: np.ndarray, change: Change, long_px: float, *, fine: bool = True) -> list[Outline]:
-        """The card's outline where ``change`` is (:func:`find_outlines`); ``fine`` False: only
-        whether one with new sides is there, and where (not to be named at)."""
+    def find(self, seen: np.ndarray, change: Change, long_px: float) -> list[Outline]:
         return find_outlines(seen, change.reference, change.mask, long_px, level=change.edge, aspect=CARD_ASPECT,
-                             sizes=self.sizes(), fine=fine)
+                             sizes=self.sizes())
 
     def push(self, detail: np.ndarray, card: Card | None, *, pending: bool = False,
               darker: np.ndarray | None = None, where: np.ndarray | None = None) -> None:
@@ -127,7 +125,7 @@ class Pile:
         long_px = self.long_px(dark)
         if cv2.countNonZero(mask) < MIN_CHANGE * long_px * long_px / CARD_ASPECT:
             return False
-        found = self.find(dark, replace(got, mask=mask), long_px, fine=False)
+        found = self.find(dark, replace(got, mask=mask), long_px)
         return bool(found) and found[0].new >= NOT_NEW
 
     def moved_on(self, normal: np.ndarray, reference: np.ndarray, quad: np.ndarray) -> bool:
