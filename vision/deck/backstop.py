@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.deck.exposure import compare
+from vision.deck.exposure import Change, compare
 from vision.deck.locate import CARD_ASPECT
 from vision.deck.motion import NEAR_PILE
 from vision.deck.outline import iou, new_edge_share
@@ -92,10 +92,12 @@ class Backstop:
         return self._before, self._after
 
 
-def unsaid(before: np.ndarray, after: np.ndarray, pile: np.ndarray | None, long_px: float) -> bool:
+def unsaid(before: np.ndarray, after: np.ndarray, pile: np.ndarray | None, long_px: float,
+           change: Change | None = None) -> bool:
     """Did the pile's region (around ``pile``, its last outline; the whole view without one)
-    gain a card's share of new edges from ``before`` to ``after`` (detail size)?"""
-    change = compare(before, after, floor=LEVEL)
+    gain a card's share of new edges from ``before`` to ``after`` (detail size)? ``change``:
+    ``after`` against ``before`` at :data:`LEVEL`, when the caller has it."""
+    change = change if change is not None else compare(before, after, floor=LEVEL)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(change.mask, connectivity=8)
     h, w = change.mask.shape
     x, y, bw, bh = (stats[:, i] for i in range(4))
@@ -128,9 +130,10 @@ def came_unread(pile: Pile, detail: np.ndarray, frame: np.ndarray | None = None)
     if last.detail is None:
         return False
     long_px = pile.long_px(detail)
-    if not unsaid(last.detail, detail, last.where, long_px):
+    change = compare(last.detail, detail, floor=CHANGE_LEVEL)
+    if not unsaid(last.detail, detail, last.where, long_px, change):
         return False
-    found = pile.find(detail, compare(last.detail, detail, floor=CHANGE_LEVEL), long_px)
+    found = pile.find(detail, change, long_px)
     if found and last.where is not None \
             and iou(found[0].quad, last.where) > (SAME_PLACE if found[0].new < NOT_NEW else SAME_CARD):
         return False

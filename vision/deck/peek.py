@@ -25,7 +25,7 @@ import numpy as np
 
 from vision.deck.backstop import unsaid
 from vision.deck.events import COUNTED, TWO_CARDS, DealEvent
-from vision.deck.exposure import changed_inside, compare
+from vision.deck.exposure import Change, changed_inside, compare
 from vision.deck.locate import CARD_ASPECT, quad_mask, shrunk
 from vision.deck.motion import hand_over
 from vision.deck.outline import iou
@@ -93,9 +93,13 @@ class Peek:
             # (its place unchanged, its print not there, the table lying still: white on white
             # under the lamp's reflection, another card lay there; the latest such frame alone)
             printed = printed or unchanged
-            if not unsaid(before.detail, detail, before.where, pile.long_px(detail)):
+            change = compare(before.detail, detail, floor=CHANGE_LEVEL)
+            long_px = pile.long_px(detail)
+            if unchanged and hand_over(change.mask, None, long_px * long_px / CARD_ASPECT):
+                continue  # (that frame is searched only with no hand in view)
+            if not unsaid(before.detail, detail, before.where, long_px, change):
                 continue  # (nothing new there but a hand, or a card in it)
-            if _other_card(pile, before, frame, detail, now, bare=unchanged):
+            if _other_card(pile, before, frame, detail, now, change):
                 return True
             searched += not unchanged  # (the print-opened frame is searched besides them)
             if searched >= SEARCHED:
@@ -122,18 +126,18 @@ def _print_shown(detail: np.ndarray, now: Settled) -> bool:
     return shown == 0.0 or shown >= PRINT_KEPT
 
 
-def _other_card(pile: Pile, before: Settled, frame: np.ndarray, detail: np.ndarray, now: Settled, *,
-                bare: bool = False) -> bool:
+def _other_card(pile: Pile, before: Settled, frame: np.ndarray, detail: np.ndarray, now: Settled,
+                change: Change) -> bool:
     """Whether ``frame`` (a kept frame; ``detail`` its detail copy) holds a card's outline new
     against ``before`` (the pile's state then), no hand over it, that is not the card named
     now (``now``): lying apart from it, with its sides in view beside it new edges now too (it
     lies there still, under the named card: not a card in the air, or pushed along since); or
-    lying where the named card lies now, named another card there by the classifier."""
-    change = compare(before.detail, detail, floor=CHANGE_LEVEL)
+    lying where the named card lies now, named another card there by the classifier. ``change``:
+    ``detail`` against ``before``."""
     long_px = pile.long_px(detail)
     area = long_px * long_px / CARD_ASPECT
-    if cv2.countNonZero(change.mask) < MIN_CHANGE * area or (bare and hand_over(change.mask, None, area)):
-        return False  # (``bare``: the frame where the named card's print was not, searched only with no hand in view)
+    if cv2.countNonZero(change.mask) < MIN_CHANGE * area:
+        return False
     found = pile.find(detail, change, long_px)
     if not found or found[0].new < NOT_NEW:
         return False
