@@ -24,12 +24,13 @@ import cv2
 import numpy as np
 
 from vision.deck.backstop import unsaid
-from vision.deck.events import COUNTED, TWO_CARDS, DealEvent
+from vision.deck.events import ASK_KINDS, COUNTED, TWO_CARDS, DealEvent
 from vision.deck.exposure import Change, changed_inside, compare
 from vision.deck.locate import CARD_ASPECT, quad_mask, shrunk
 from vision.deck.motion import hand_over
-from vision.deck.outline import iou
-from vision.deck.pile import CHANGE_LEVEL, MIN_CHANGE, NOT_NEW, UNSTEADY, Pile, Settled
+from vision.deck.ontop import still_on_top
+from vision.deck.outline import iou, new_edge_share
+from vision.deck.pile import CHANGE_LEVEL, MIN_CHANGE, NOT_NEW, UNSEEN_CARD, UNSTEADY, Pile, Settled
 from vision.deck.second import MIN_NEW_SECOND, PRINT_KEPT, SAME_PLACE, all_as_before, print_kept, visible_new
 from vision.deck.views import views_around
 
@@ -66,7 +67,7 @@ class Peek:
         what comes next is read against it), as when the look saw the second card's outline."""
         counted = [e for e in events if e.kind == COUNTED and not e.earlier]
         if len(counted) != 1 or pile.settled[-1].card != counted[0].card or not self.came_unread(pile):
-            if pile.settled and pile.settled[-1].pending:
+            if any(e.kind in ASK_KINDS for e in events):
                 self._top, self._frames = None, []  # (an ask: what the frames kept before it showed is asked about)
             return events
         top = pile.settled.pop()
@@ -76,9 +77,13 @@ class Peek:
     def came_unread(self, pile: Pile) -> bool:
         """The pile's last state is a card just counted (over ``_top``, the state the kept frames
         were seen against): whether a kept frame held another card, come and covered unread."""
-        if len(pile.settled) < 2 or pile.settled[-2] is not self._top or not self._frames:
+        top = self._top
+        # (the kept frames were seen against the state under the card named, or against a card
+        # asked about that the named one replaced: what came after the ask is checked the same)
+        replaced = top is not None and top.pending and all(s is not top for s in pile.settled)
+        if len(pile.settled) < 2 or not (pile.settled[-2] is top or replaced) or not self._frames:
             return False
-        before, now = pile.settled[-2], pile.settled[-1]
+        before, now = top, pile.settled[-1]
         frames, self._top, self._frames = self._frames, None, []
         if before.detail is None or now.detail is None or now.where is None:
             return False
@@ -94,12 +99,9 @@ class Peek:
             # under the lamp's reflection, another card lay there; the latest such frame alone)
             printed = printed or unchanged
             change = compare(before.detail, detail, floor=CHANGE_LEVEL)
-            long_px = pile.long_px(detail)
-            if unchanged and hand_over(change.mask, None, long_px * long_px / CARD_ASPECT):
-                continue  # (that frame is searched only with no hand in view)
-            if not unsaid(before.detail, detail, before.where, long_px, change):
+            if not unsaid(before.detail, detail, before.where, pile.long_px(detail), change):
                 continue  # (nothing new there but a hand, or a card in it)
-            if _other_card(pile, before, frame, detail, now, change):
+            if _other_card(pile, before, frame, detail, now, change, bare=unchanged):
                 return True
             searched += not unchanged  # (the print-opened frame is searched besides them)
             if searched >= SEARCHED:
@@ -127,7 +129,7 @@ def _print_shown(detail: np.ndarray, now: Settled) -> bool:
 
 
 def _other_card(pile: Pile, before: Settled, frame: np.ndarray, detail: np.ndarray, now: Settled,
-                change: Change) -> bool:
+                change: Change, *, bare: bool = False) -> bool:
     """Whether ``frame`` (a kept frame; ``detail`` its detail copy) holds a card's outline new
     against ``before`` (the pile's state then), no hand over it, that is not the card named
     now (``now``): lying apart from it, with its sides in view beside it new edges now too (it
@@ -139,6 +141,14 @@ def _other_card(pile: Pile, before: Settled, frame: np.ndarray, detail: np.ndarr
     if cv2.countNonZero(change.mask) < MIN_CHANGE * area:
         return False
     found = pile.find(detail, change, long_px)
+    if not found and bare:
+        # (``bare``: a still frame where the named card's print was not. Under the reflection a
+        # card's sides wash out: a card's worth of new edges, the last card read no longer lying
+        # on top there, uncovered (:mod:`vision.deck.ontop`), is a card come all the same, as a
+        # look's unseen-card ask says)
+        return new_edge_share(detail, change.reference, change.mask, long_px, level=change.edge,
+                              aspect=CARD_ASPECT) >= UNSEEN_CARD and not still_on_top(
+            pile.model, before.card, before.where, frame, detail, change.reference, change.edge)
     if not found or found[0].new < NOT_NEW:
         return False
     quad = found[0].quad
