@@ -98,12 +98,7 @@ def unsaid(before: np.ndarray, after: np.ndarray, pile: np.ndarray | None, long_
     gain a card's share of new edges from ``before`` to ``after`` (detail size)? ``change``:
     ``after`` against ``before`` at :data:`LEVEL`, when the caller has it."""
     change = change if change is not None else compare(before, after, floor=LEVEL)
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(change.mask, connectivity=8)
-    h, w = change.mask.shape
-    x, y, bw, bh = (stats[:, i] for i in range(4))
-    kept = ~((x <= 1) | (y <= 1) | (x + bw >= w - 1) | (y + bh >= h - 1))  # (a hand and its arm reach the edge)
-    kept[0] = False
-    mask = (kept[labels] * 255).astype(np.uint8)
+    mask = off_edge(change.mask)
     if pile is not None:
         grow = NEAR_PILE * long_px
         x0, y0 = np.maximum(pile.min(axis=0) - grow, 0).astype(int)
@@ -115,6 +110,16 @@ def unsaid(before: np.ndarray, after: np.ndarray, pile: np.ndarray | None, long_
         return False
     return new_edge_share(after, change.reference, mask, long_px, level=change.edge,
                           aspect=CARD_ASPECT) >= UNSAID_EDGES
+
+
+def off_edge(mask: np.ndarray) -> np.ndarray:
+    """``mask`` (uint8 0/255) without its parts that reach the view's edge (a hand and its arm do)."""
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    h, w = mask.shape
+    x, y, bw, bh = (stats[:, i] for i in range(4))
+    kept = ~((x <= 1) | (y <= 1) | (x + bw >= w - 1) | (y + bh >= h - 1))
+    kept[0] = False
+    return (kept[labels] * 255).astype(np.uint8)
 
 
 def came_unread(pile: Pile, detail: np.ndarray, frame: np.ndarray | None = None) -> bool:

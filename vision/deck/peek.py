@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from vision.deck.backstop import unsaid
+from vision.deck.backstop import off_edge, unsaid
 from vision.deck.events import ASK_KINDS, COUNTED, TWO_CARDS, DealEvent
 from vision.deck.exposure import Change, changed_inside, compare
 from vision.deck.locate import CARD_ASPECT, quad_mask, shrunk
@@ -65,10 +65,11 @@ class Peek:
         """``events``, a look's answer: a card counted over a card that came and was covered
         unread (:meth:`came_unread`) is "two cards" instead (it lies there unread, asked about;
         what comes next is read against it), as when the look saw the second card's outline."""
+        if any(e.kind in ASK_KINDS for e in events):
+            self._top, self._frames = None, []  # (an ask: what the frames kept before it showed is asked about)
+            return events
         counted = [e for e in events if e.kind == COUNTED and not e.earlier]
         if len(counted) != 1 or pile.settled[-1].card != counted[0].card or not self.came_unread(pile):
-            if any(e.kind in ASK_KINDS for e in events):
-                self._top, self._frames = None, []  # (an ask: what the frames kept before it showed is asked about)
             return events
         top = pile.settled.pop()
         pile.push(top.detail, None, pending=True, darker=top.darker, where=top.where)
@@ -146,7 +147,9 @@ def _other_card(pile: Pile, before: Settled, frame: np.ndarray, detail: np.ndarr
         # card's sides wash out: a card's worth of new edges, the last card read no longer lying
         # on top there, uncovered (:mod:`vision.deck.ontop`), is a card come all the same, as a
         # look's unseen-card ask says)
-        return new_edge_share(detail, change.reference, change.mask, long_px, level=change.edge,
+        apart = off_edge(change.mask)  # (outside the named card, not reaching the view's edge as a hand does)
+        cv2.fillPoly(apart, [np.round(now.where).astype(np.int32)], 0)
+        return new_edge_share(detail, change.reference, apart, long_px, level=change.edge,
                               aspect=CARD_ASPECT) >= UNSEEN_CARD and not still_on_top(
             pile.model, before.card, before.where, frame, detail, change.reference, change.edge)
     if not found or found[0].new < NOT_NEW:
