@@ -58,4 +58,3 @@ def test_a_card_covered_unread_under_the_reflection_is_found_by_the_named_cards_
     before = state(42, "10B")
     assert peeked([(47, False), (48, False), (49, True), (50, True)])  # (main: False, 5B silent)
     assert not peeked([(54, True), (55, True)])  # (8C lay there already: nothing came)
-

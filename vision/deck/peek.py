@@ -8,11 +8,16 @@ tracker speak about the next card and checks nothing). So the frames the tracker
 without looking since the pile's last state are kept (:meth:`Peek.keep`, the latest
 ``KEPT``; nothing is computed then), and when a look names a card, it is checked against
 them (:meth:`Peek.came_unread`): in a kept frame where the named card did not lie yet (it
-came later), the pile's region gained a card's share of new edges away from the view's edge
+came later: its place changed since, or, in a frame the tracker read still, its print was not
+there, as under the lamp's reflection where white on white changes nothing; the latest such
+frame), the pile's region gained a card's share of new edges away from the view's edge
 (:func:`vision.deck.backstop.unsaid`: not a hand, nor a card in its hand), and a card's
 outline with new sides there, no hand over it, lies apart from the named card, with its sides
 in view beside it still new now (or lies where the named card lies now, and the classifier
-names another card there): another card came and was covered unread. The look answers
+names another card there; or, in that still frame, no outline but a card's worth of new edges
+beside the named card, the last card read no longer on top there): another card came and was
+covered unread. Frames kept against a card asked about are checked when the named card replaces
+it; an ask forgets the frames kept before it. The look answers
 "two cards" (deal them one at a time), never a count that passes over a card in silence.
 """
 
