@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.deck.exposure import compare
+from vision.deck.exposure import Change, compare
 from vision.deck.locate import CARD_ASPECT
 from vision.deck.motion import NEAR_PILE
 from vision.deck.outline import iou, new_edge_share
@@ -92,16 +92,13 @@ class Backstop:
         return self._before, self._after
 
 
-def unsaid(before: np.ndarray, after: np.ndarray, pile: np.ndarray | None, long_px: float) -> bool:
+def unsaid(before: np.ndarray, after: np.ndarray, pile: np.ndarray | None, long_px: float,
+           change: Change | None = None) -> bool:
     """Did the pile's region (around ``pile``, its last outline; the whole view without one)
-    gain a card's share of new edges from ``before`` to ``after`` (detail size)?"""
-    change = compare(before, after, floor=LEVEL)
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(change.mask, connectivity=8)
-    h, w = change.mask.shape
-    x, y, bw, bh = (stats[:, i] for i in range(4))
-    kept = ~((x <= 1) | (y <= 1) | (x + bw >= w - 1) | (y + bh >= h - 1))  # (a hand and its arm reach the edge)
-    kept[0] = False
-    mask = (kept[labels] * 255).astype(np.uint8)
+    gain a card's share of new edges from ``before`` to ``after`` (detail size)? ``change``:
+    ``after`` against ``before`` at :data:`LEVEL`, when the caller has it."""
+    change = change if change is not None else compare(before, after, floor=LEVEL)
+    mask = off_edge(change.mask)
     if pile is not None:
         grow = NEAR_PILE * long_px
         x0, y0 = np.maximum(pile.min(axis=0) - grow, 0).astype(int)
@@ -113,6 +110,16 @@ def unsaid(before: np.ndarray, after: np.ndarray, pile: np.ndarray | None, long_
         return False
     return new_edge_share(after, change.reference, mask, long_px, level=change.edge,
                           aspect=CARD_ASPECT) >= UNSAID_EDGES
+
+
+def off_edge(mask: np.ndarray) -> np.ndarray:
+    """``mask`` (uint8 0/255) without its parts that reach the view's edge (a hand and its arm do)."""
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    h, w = mask.shape
+    x, y, bw, bh = (stats[:, i] for i in range(4))
+    kept = ~((x <= 1) | (y <= 1) | (x + bw >= w - 1) | (y + bh >= h - 1))
+    kept[0] = False
+    return (kept[labels] * 255).astype(np.uint8)
 
 
 def came_unread(pile: Pile, detail: np.ndarray, frame: np.ndarray | None = None) -> bool:
@@ -128,9 +135,10 @@ def came_unread(pile: Pile, detail: np.ndarray, frame: np.ndarray | None = None)
     if last.detail is None:
         return False
     long_px = pile.long_px(detail)
-    if not unsaid(last.detail, detail, last.where, long_px):
+    change = compare(last.detail, detail, floor=CHANGE_LEVEL)
+    if not unsaid(last.detail, detail, last.where, long_px, change):
         return False
-    found = pile.find(detail, compare(last.detail, detail, floor=CHANGE_LEVEL), long_px)
+    found = pile.find(detail, change, long_px)
     if found and last.where is not None \
             and iou(found[0].quad, last.where) > (SAME_PLACE if found[0].new < NOT_NEW else SAME_CARD):
         return False

@@ -8,11 +8,16 @@ tracker speak about the next card and checks nothing). So the frames the tracker
 without looking since the pile's last state are kept (:meth:`Peek.keep`, the latest
 ``KEPT``; nothing is computed then), and when a look names a card, it is checked against
 them (:meth:`Peek.came_unread`): in a kept frame where the named card did not lie yet (it
-came later), the pile's region gained a card's share of new edges away from the view's edge
+came later: its place changed since, or, in a frame the tracker read still, its print was not
+there, as under the lamp's reflection where white on white changes nothing; the latest such
+frame), the pile's region gained a card's share of new edges away from the view's edge
 (:func:`vision.deck.backstop.unsaid`: not a hand, nor a card in its hand), and a card's
 outline with new sides there, no hand over it, lies apart from the named card, with its sides
 in view beside it still new now (or lies where the named card lies now, and the classifier
-names another card there): another card came and was covered unread. The look answers
+names another card there; or, in that still frame, no outline but a card's worth of new edges
+beside the named card, the last card read no longer on top there): another card came and was
+covered unread. Frames kept against a card asked about are checked when the named card replaces
+it; an ask forgets the frames kept before it. The look answers
 "two cards" (deal them one at a time), never a count that passes over a card in silence.
 """
 
@@ -23,14 +28,15 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from vision.deck.backstop import unsaid
-from vision.deck.events import COUNTED, TWO_CARDS, DealEvent
-from vision.deck.exposure import changed_inside, compare
-from vision.deck.locate import CARD_ASPECT, shrunk
+from vision.deck.backstop import off_edge, unsaid
+from vision.deck.events import ASK_KINDS, COUNTED, TWO_CARDS, DealEvent
+from vision.deck.exposure import Change, changed_inside, compare
+from vision.deck.locate import CARD_ASPECT, quad_mask, shrunk
 from vision.deck.motion import hand_over
-from vision.deck.outline import iou
-from vision.deck.pile import CHANGE_LEVEL, MIN_CHANGE, NOT_NEW, UNSTEADY, Pile, Settled
-from vision.deck.second import MIN_NEW_SECOND, SAME_PLACE, visible_new
+from vision.deck.ontop import still_on_top
+from vision.deck.outline import iou, new_edge_share
+from vision.deck.pile import CHANGE_LEVEL, MIN_CHANGE, NOT_NEW, UNSEEN_CARD, UNSTEADY, Pile, Settled
+from vision.deck.second import MIN_NEW_SECOND, PRINT_KEPT, SAME_PLACE, all_as_before, print_kept, visible_new
 from vision.deck.views import views_around
 
 KEPT = 8  # frames read without a look kept at most (the latest), against one state of the pile
@@ -43,13 +49,14 @@ class Peek:
 
     detail_width: int = 960
     _top: Settled | None = None
-    _frames: list[np.ndarray] = field(default_factory=list)  # as fed (shrunk when searched)
+    _frames: list[tuple[np.ndarray, bool]] = field(default_factory=list)  # as fed (shrunk when searched), still
 
-    def keep(self, top: Settled, frame: np.ndarray) -> None:
-        """A frame the tracker read and did not look at (moving, or a still spell too short)."""
+    def keep(self, top: Settled, frame: np.ndarray, *, still: bool = False) -> None:
+        """A frame the tracker read and did not look at (moving, or a still spell too short:
+        ``still``, nothing moved since the frame before)."""
         if top is not self._top:
             self._top, self._frames = top, []
-        self._frames = (self._frames + [frame])[-KEPT:]
+        self._frames = (self._frames + [(frame, still)])[-KEPT:]
 
     def bare(self, top: Settled) -> None:
         """A look saw the table as ``top``, the pile's last state, nothing new on it: a card
@@ -63,6 +70,9 @@ class Peek:
         """``events``, a look's answer: a card counted over a card that came and was covered
         unread (:meth:`came_unread`) is "two cards" instead (it lies there unread, asked about;
         what comes next is read against it), as when the look saw the second card's outline."""
+        if any(e.kind in ASK_KINDS for e in events):
+            self._top, self._frames = None, []  # (an ask: what the frames kept before it showed is asked about)
+            return events
         counted = [e for e in events if e.kind == COUNTED and not e.earlier]
         if len(counted) != 1 or pile.settled[-1].card != counted[0].card or not self.came_unread(pile):
             return events
@@ -73,40 +83,80 @@ class Peek:
     def came_unread(self, pile: Pile) -> bool:
         """The pile's last state is a card just counted (over ``_top``, the state the kept frames
         were seen against): whether a kept frame held another card, come and covered unread."""
-        if len(pile.settled) < 2 or pile.settled[-2] is not self._top or not self._frames:
+        top = self._top
+        # (the kept frames were seen against the state under the card named, or against a card
+        # asked about that the named one replaced: what came after the ask is checked the same)
+        replaced = top is not None and top.pending and all(s is not top for s in pile.settled)
+        if len(pile.settled) < 2 or not (pile.settled[-2] is top or replaced) or not self._frames:
             return False
-        before, now = pile.settled[-2], pile.settled[-1]
+        before, now = top, pile.settled[-1]
         frames, self._top, self._frames = self._frames, None, []
         if before.detail is None or now.detail is None or now.where is None:
             return False
-        searched = 0
-        for frame in reversed(frames):
+        searched, printed = 0, False
+        for frame, still in reversed(frames):
             detail = shrunk(frame, self.detail_width, 3)
-            if detail.shape != now.detail.shape \
-                    or changed_inside(detail, now.detail, now.where, floor=CHANGE_LEVEL) < UNSTEADY:
+            if detail.shape != now.detail.shape:
+                continue
+            unchanged = changed_inside(detail, now.detail, now.where, floor=CHANGE_LEVEL) < UNSTEADY
+            if unchanged and (printed or not still or _print_shown(detail, now)):
                 continue  # (the card named lay there already: the one that came then)
-            if not unsaid(before.detail, detail, before.where, pile.long_px(detail)):
+            # (its place unchanged, its print not there, the table lying still: white on white
+            # under the lamp's reflection, another card lay there; the latest such frame alone)
+            printed = printed or unchanged
+            change = compare(before.detail, detail, floor=CHANGE_LEVEL)
+            if not unsaid(before.detail, detail, before.where, pile.long_px(detail), change):
                 continue  # (nothing new there but a hand, or a card in it)
-            if _other_card(pile, before, frame, detail, now):
+            if _other_card(pile, before, frame, detail, now, change, bare=unchanged):
                 return True
-            searched += 1
+            searched += not unchanged  # (the print-opened frame is searched besides them)
             if searched >= SEARCHED:
                 break
         return False
 
 
-def _other_card(pile: Pile, before: Settled, frame: np.ndarray, detail: np.ndarray, now: Settled) -> bool:
+def _print_shown(detail: np.ndarray, now: Settled) -> bool:
+    """Whether the card named now (``now``) shows its print in ``detail`` (a kept frame) where it
+    lies now: every edge its print shows now (inside its outline, away from its rim) showed there
+    (:func:`vision.deck.second.print_kept` at :data:`PRINT_KEPT`). Under the lamp's reflection its
+    place may change nothing from a frame where another card lay there (white on white, clipped):
+    the print still tells the two apart wherever the reflection does not clip. No edges to
+    compare (all clipped): no evidence, taken as shown (as its unchanged place says)."""
+    h, w = detail.shape[:2]
+    quad = now.where
+    x0, y0 = np.maximum(np.floor(quad.min(axis=0)) - 8, 0).astype(int)
+    x1, y1 = np.minimum(np.ceil(quad.max(axis=0)) + 8, (w, h)).astype(int)
+    if x1 - x0 < 8 or y1 - y0 < 8:
+        return True
+    kept, named = detail[y0:y1, x0:x1], now.detail[y0:y1, x0:x1]
+    change = compare(named, kept, floor=CHANGE_LEVEL)
+    shown = print_kept(kept, change.reference, quad_mask(kept.shape, quad - (x0, y0)), change.edge)
+    return shown == 0.0 or shown >= PRINT_KEPT
+
+
+def _other_card(pile: Pile, before: Settled, frame: np.ndarray, detail: np.ndarray, now: Settled,
+                change: Change, *, bare: bool = False) -> bool:
     """Whether ``frame`` (a kept frame; ``detail`` its detail copy) holds a card's outline new
     against ``before`` (the pile's state then), no hand over it, that is not the card named
     now (``now``): lying apart from it, with its sides in view beside it new edges now too (it
     lies there still, under the named card: not a card in the air, or pushed along since); or
-    lying where the named card lies now, named another card there by the classifier."""
-    change = compare(before.detail, detail, floor=CHANGE_LEVEL)
+    lying where the named card lies now, named another card there by the classifier. ``change``:
+    ``detail`` against ``before``."""
     long_px = pile.long_px(detail)
     area = long_px * long_px / CARD_ASPECT
     if cv2.countNonZero(change.mask) < MIN_CHANGE * area:
         return False
     found = pile.find(detail, change, long_px)
+    if not found and bare:
+        # (``bare``: a still frame where the named card's print was not. Under the reflection a
+        # card's sides wash out: a card's worth of new edges, the last card read no longer lying
+        # on top there, uncovered (:mod:`vision.deck.ontop`), is a card come all the same, as a
+        # look's unseen-card ask says)
+        apart = off_edge(change.mask)  # (outside the named card, not reaching the view's edge as a hand does)
+        cv2.fillPoly(apart, [np.round(now.where).astype(np.int32)], 0)
+        return new_edge_share(detail, change.reference, apart, long_px, level=change.edge,
+                              aspect=CARD_ASPECT) >= UNSEEN_CARD and not still_on_top(
+            pile.model, before.card, before.where, frame, detail, change.reference, change.edge)
     if not found or found[0].new < NOT_NEW:
         return False
     quad = found[0].quad
@@ -120,4 +170,7 @@ def _other_card(pile: Pile, before: Settled, frame: np.ndarray, detail: np.ndarr
         # is another card only when the classifier is sure of it, and it is not the one named)
         naming = pile.model.identify(views_around(frame, quad * (frame.shape[1] / detail.shape[1])))
         return naming.card is not None and naming.card != now.card
-    return visible_new(now.detail, before.detail, quad, now.where, change.edge) >= MIN_NEW_SECOND
+    # (apart from it, its sides in view beside the named card new now; not the pile's old
+    # edges, all as they were (:func:`vision.deck.second.all_as_before`): cards askew below)
+    return visible_new(now.detail, before.detail, quad, now.where, change.edge) >= MIN_NEW_SECOND \
+        and not all_as_before(now.detail, before.detail, quad, now.where, change.edge)

@@ -37,6 +37,7 @@ from vision.deck.model import DeckModel, Naming
 from vision.deck.motion import hand_over
 from vision.deck.ontop import still_on_top
 from vision.deck.outline import Outline, find_outlines, iou, new_edge_share
+from vision.deck.refit import at_exposure, refit
 from vision.deck.second import DEALT_OVER, PRINT_KEPT, SAME_PLACE, print_kept, second_card
 from vision.deck.scale import TableScale
 from vision.deck.views import order_quad, views_around
@@ -330,6 +331,16 @@ class Pile:
             second = self.model.identify(again)
             if second.card is not None or again[0].glare > 0:  # (a reflection on it: asked to move it)
                 views, naming = again, second
+        if naming.card is None and not self.settled[-1].pending:
+            # (the outline may be off the card: fitted again to the frame's own edges, :mod:`vision.deck.refit`)
+            seen, last = (detail if dark is None else dark), self.settled[-1]
+            again = refit(seen, at_exposure(last.detail, last.darker, dark), where, top.long, new=NOT_NEW,
+                          floor=CHANGE_LEVEL if dark is None else DARKER_CHANGE_LEVEL,
+                          min_pixels=6 if dark is None else DARKER_MIN_PIXELS)
+            if again is not None and iou(again.quad, where) <= SAME_CARD:
+                fit = self.model.identify(views_around(frame, again.quad * (frame.shape[1] / detail.shape[1])))
+                if fit.card is not None and fit.card not in self.cards:
+                    naming, top, where = fit, again, again.quad
         if naming.card is None and self.restless:
             # a hand at the view's edge moved: this may be the next card, still held over the
             # pile (paper over paper changes little, so it may pass for lying still): looked at again

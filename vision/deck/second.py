@@ -58,7 +58,7 @@ def second_card(current: np.ndarray, reference: np.ndarray, changed: np.ndarray,
             and visible_new(current, reference, other.quad, top.quad, level) < MIN_NEW_VISIBLE:
         return None
     if _found_again(current, reference, changed, other.quad, top.quad, pile, level) \
-            or _all_as_before(current, reference, other.quad, top.quad, level):
+            or all_as_before(current, reference, other.quad, top.quad, level):
         return None
     return other
 
@@ -85,7 +85,7 @@ def _found_again(current: np.ndarray, reference: np.ndarray, changed: np.ndarray
     return print_kept(current, reference, seen, level) >= PRINT_KEPT
 
 
-def _all_as_before(current: np.ndarray, reference: np.ndarray, quad: np.ndarray, over: np.ndarray,
+def all_as_before(current: np.ndarray, reference: np.ndarray, quad: np.ndarray, over: np.ndarray,
                    level: float) -> bool:
     """Whether what is in view of the second outline (outside the top card, ``over``) is all as
     it was, wherever it lies: its sides there old edges (new for less than a card under the top

@@ -267,7 +267,7 @@ class DealTracker:
         first = 1 if not self._pile.settled else self.still_frames
         if self._still < first or (self._still > first and not self._pile.settled and not self._pile.unsteady):
             if self._pile.settled:  # (no look: a card may lie there all the same, :mod:`vision.deck.peek`)
-                self._peek.keep(self._pile.settled[-1], frame)
+                self._peek.keep(self._pile.settled[-1], frame, still=True)
             return []
         if self._still > first and not self._pile.unsteady and (self._looked is None or not self._came_since_look(small, pile)):
             self._find_mat(frame)  # (a still frame with nothing to look at: the time for the marker search)

@@ -1,0 +1,57 @@
+"""A card named unsure at the outline found: its outline fitted again to the frame's own edges.
+
+The look (:meth:`vision.deck.pile.Pile.name`) names the card at the outline found from what
+changed against the pile's last state. That outline can be off the card: shifted, turned a few
+degrees where the lamp's reflection or a shadow washed out part of its sides, a fifth too small
+while the first card's size is still searched (the rectangle inside the card taken), or another
+card's sides beside it. The classifier is then unsure, and the kiosk would ask to show the card
+again although it lies there, readable. Before asking, the card's own sides are looked for in
+the frame itself (every edge counts, no reference: a card's sides are its strongest steps) around
+the outline found, at the sizes around it; the card is named there when that outline is another
+and most of it changed since the pile's last state (a card below, found again beside the new one,
+barely changed: never named in the new one's place).
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.deck.darker import tone_map
+from vision.deck.locate import CARD_ASPECT, quad_mask
+from vision.deck.outline import Outline, find_outlines
+from vision.deck.exposure import changed_inside
+from vision.deck.second import DEALT_OVER, visible_new
+
+ROOM = 0.25  # of a card's long side: the room around the outline found where its own sides are looked for
+SIZES = (1.0, 0.92, 1.08, 1.17, 1.27)  # around the outline's long side (a fifth small: 1.25)
+NOWHERE = np.float32([[-9, -9], [-8, -9], [-8, -8], [-9, -8]])  # (no card over it: every side in view)
+OWN_EDGE = 6.0  # an edge's least step per pixel in one frame (no second one to measure noise: first.FIRST_EDGE)
+
+
+def refit(seen: np.ndarray, reference: np.ndarray | None, quad: np.ndarray, long_px: float, *,
+          new: float, floor: float, min_pixels: int = 6) -> Outline | None:
+    """The card's outline fitted again to ``seen``'s own edges (detail size) around ``quad`` (the
+    outline found, ``long_px`` long), or None: none there, or as a card below found again beside
+    the one that came: against ``reference`` (the pile's last state at ``seen``'s exposure) its
+    sides new for less than ``new`` of them and less of it changed than a card dealt over
+    changes (:data:`vision.deck.second.DEALT_OVER`; ``floor``, ``min_pixels``: what counts as a
+    change there). Either says a card came there (a card's sides squared on old ones; a card
+    white on white changing little but its sides)."""
+    if reference is None:
+        return None
+    k = max(3, int(ROOM * long_px)) | 1
+    room = cv2.dilate(quad_mask(seen.shape, quad), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    found = find_outlines(seen, None, room, long_px, level=OWN_EDGE, aspect=CARD_ASPECT, sizes=SIZES)
+    if not found or (visible_new(seen, reference, found[0].quad, NOWHERE, OWN_EDGE) < new and changed_inside(
+            reference, seen, found[0].quad, floor=floor, min_pixels=min_pixels) < DEALT_OVER):
+        return None
+    return found[0]
+
+
+def at_exposure(detail: np.ndarray | None, darker: np.ndarray | None, dark: np.ndarray | None) -> np.ndarray | None:
+    """A settled state's picture (``detail``; ``darker``, its darker frame if one was taken) at the
+    exposure of ``dark`` (a darker frame; None: the normal exposure)."""
+    if dark is None or detail is None:
+        return detail
+    return darker if darker is not None else tone_map(detail, dark)
