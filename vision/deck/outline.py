@@ -136,8 +136,7 @@ def find_outlines(current: np.ndarray, reference: np.ndarray | None, changed: np
         long_, short = int(round(long_px * k / 2)), int(round(long_px * k / aspect / 2))
         sizes_px += [(long_, short), (short, long_)]
     angles = _angles(half[0], half[1], level, hmask.astype(np.float32), directions)
-    # (the expected size both ways at every direction, the sizes around it at the best one)
-    best = search(half[0], half[1], hmask, angles, sizes_px, level, every=2)
+    best = search(half[0], half[1], hmask, angles, sizes_px, level)
     if best is None or best[1] < MIN_SUPPORT:
         return []
     rough = corners(best) * 2

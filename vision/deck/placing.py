@@ -119,48 +119,30 @@ def _sums(vs: np.ndarray, hs: np.ndarray, ny: int, nx: int, a: int, b: int, per:
 
 
 def search(cur: np.ndarray, ref: np.ndarray | None, mask: np.ndarray, angles: list[float],
-           sizes_px: list[tuple[int, int]], level: float, *, every: int | None = None) -> tuple | None:
+           sizes_px: list[tuple[int, int]], level: float) -> tuple | None:
     """The best rectangle over the ``angles`` (degrees) and sizes (width, height px) in the
-    patch: (score, support, new, x, y, width, height, turn matrix, angle) or None. ``every``:
-    only the first so many sizes are tried at every direction, the others at the direction
-    where one of those scored best (a card's direction does not depend on a size 5 % off; the
-    turned patch's maps are kept for it, not made again)."""
+    patch: (score, support, new, x, y, width, height, turn matrix, angle) or None."""
     best: tuple | None = None
-    lead = sizes_px if every is None else sizes_px[:every]
-    kept: tuple | None = None  # (the best direction's maps)
-    for ang in angles:
-        rot, maps, tm = _turned_maps(cur, ref, mask, ang, level)
-        for a, b in lead:
-            got = best_in(maps, a, b, tm)
-            if got is not None and (best is None or got[0] > best[0] + 0.01):  # (ties: the first size, the biggest)
-                best, kept = (*got, a, b, rot, ang), (maps, tm)
-    if kept is not None and every is not None:
-        maps, tm = kept
-        rot, ang = best[7], best[8]
-        for a, b in sizes_px[every:]:
-            got = best_in(maps, a, b, tm)
-            if got is not None and got[0] > best[0] + 0.01:
-                best = (*got, a, b, rot, ang)
-    return best
-
-
-def _turned_maps(cur: np.ndarray, ref: np.ndarray | None, mask: np.ndarray, ang: float, level: float
-                 ) -> tuple[np.ndarray, tuple[np.ndarray, ...], np.ndarray]:
-    """The patch turned by ``ang`` degrees (big enough to hold all of it): the turn matrix,
-    its edge maps (:func:`edge_maps`) and the turned ``mask``, grown a little."""
     ph, pw = cur.shape
     centre = (pw / 2, ph / 2)
-    rot = cv2.getRotationMatrix2D(centre, ang, 1.0)
-    c, s = abs(rot[0, 0]), abs(rot[0, 1])
-    nw, nh = int(pw * c + ph * s) + 2, int(pw * s + ph * c) + 2
-    rot[0, 2] += nw / 2 - centre[0]
-    rot[1, 2] += nh / 2 - centre[1]
-    tc = cv2.warpAffine(cur, rot, (nw, nh), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    tr = None if ref is None else cv2.warpAffine(ref, rot, (nw, nh), flags=cv2.INTER_LINEAR,
-                                                  borderMode=cv2.BORDER_REPLICATE)
-    tm = cv2.warpAffine(mask, rot, (nw, nh), flags=cv2.INTER_NEAREST)
-    tm = cv2.dilate(tm, np.ones((5, 5), np.uint8))
-    return rot, edge_maps(tc, tr, level), tm
+    for ang in angles:
+        rot = cv2.getRotationMatrix2D(centre, ang, 1.0)
+        # the turned patch big enough to hold all of the patch
+        c, s = abs(rot[0, 0]), abs(rot[0, 1])
+        nw, nh = int(pw * c + ph * s) + 2, int(pw * s + ph * c) + 2
+        rot[0, 2] += nw / 2 - centre[0]
+        rot[1, 2] += nh / 2 - centre[1]
+        tc = cv2.warpAffine(cur, rot, (nw, nh), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        tr = None if ref is None else cv2.warpAffine(ref, rot, (nw, nh), flags=cv2.INTER_LINEAR,
+                                                      borderMode=cv2.BORDER_REPLICATE)
+        tm = cv2.warpAffine(mask, rot, (nw, nh), flags=cv2.INTER_NEAREST)
+        tm = cv2.dilate(tm, np.ones((5, 5), np.uint8))
+        maps = edge_maps(tc, tr, level)
+        for a, b in sizes_px:
+            got = best_in(maps, a, b, tm)
+            if got is not None and (best is None or got[0] > best[0] + 0.01):  # (ties: the first size, the biggest)
+                best = (*got, a, b, rot, ang)
+    return best
 
 
 def corners(best: tuple) -> np.ndarray:
