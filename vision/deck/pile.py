@@ -37,7 +37,7 @@ from vision.deck.model import DeckModel, Naming
 from vision.deck.motion import hand_over
 from vision.deck.ontop import still_on_top
 from vision.deck.outline import Outline, find_outlines, iou, new_edge_share
-from vision.deck.refit import at_exposure, refit
+from vision.deck.refit import refit
 from vision.deck.second import DEALT_OVER, PRINT_KEPT, SAME_PLACE, print_kept, second_card
 from vision.deck.scale import TableScale
 from vision.deck.views import order_quad, views_around
@@ -63,6 +63,13 @@ class Settled:
     pending: bool = False  # lies there unread (asked about): replaced by what comes next
     darker: np.ndarray | None = None  # the same table in the darker exposure (detail size), if one was taken
     where: np.ndarray | None = None  # the outline of what was dealt (detail px)
+
+    def at_exposure(self, dark: np.ndarray | None) -> np.ndarray | None:
+        """This state's picture at the exposure of ``dark`` (a darker frame's detail copy; None:
+        the normal exposure): its own darker frame if one was taken, else its detail tone-mapped."""
+        if dark is None or self.detail is None:
+            return self.detail
+        return self.darker if self.darker is not None else tone_map(self.detail, dark)
 
 
 @dataclass
@@ -146,11 +153,6 @@ class Pile:
         n = self.frame
         seen = detail if dark is None else dark
 
-        def ref(s: Settled) -> np.ndarray | None:
-            if dark is None or s.detail is None:
-                return s.detail
-            return s.darker if s.darker is not None else tone_map(s.detail, dark)
-
         def changed(reference: np.ndarray) -> Change:
             if dark is None:
                 return compare(reference, seen, floor=CHANGE_LEVEL)
@@ -164,7 +166,7 @@ class Pile:
         last = self.settled[-1]
         if last.detail is None:
             return []
-        change = change if change is not None else changed(ref(last))
+        change = change if change is not None else changed(last.at_exposure(dark))
         long_px = self.long_px(seen)
         area = long_px * long_px / CARD_ASPECT
         if cv2.countNonZero(change.mask) < MIN_CHANGE * area:
@@ -174,7 +176,7 @@ class Pile:
         found = self.find(seen, change, long_px)
         if not found and dark is not None:
             found = self._outlined_at_normal(frame, detail, dark, last.detail, long_px)
-        before = ref(self.settled[-2]) if len(self.settled) >= 2 and not last.pending else None
+        before = self.settled[-2].at_exposure(dark) if len(self.settled) >= 2 and not last.pending else None
         under = self.settled[-2].where if before is not None else None  # the card under the last
         # (the card on top now is the one under the last, and the table as it was before the
         # last card: that card was lifted off the pile again; not known under the reflection)
@@ -334,7 +336,7 @@ class Pile:
         if naming.card is None and not self.settled[-1].pending:
             # (the outline may be off the card: fitted again to the frame's own edges, :mod:`vision.deck.refit`)
             seen, last = (detail if dark is None else dark), self.settled[-1]
-            again = refit(seen, at_exposure(last.detail, last.darker, dark), where, top.long, new=NOT_NEW,
+            again = refit(seen, last.at_exposure(dark), where, top.long, new=NOT_NEW,
                           floor=CHANGE_LEVEL if dark is None else DARKER_CHANGE_LEVEL,
                           min_pixels=6 if dark is None else DARKER_MIN_PIXELS)
             if again is not None and iou(again.quad, where) <= SAME_CARD:

@@ -17,7 +17,6 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.deck.darker import tone_map
 from vision.deck.locate import CARD_ASPECT, quad_mask
 from vision.deck.outline import Outline, find_outlines
 from vision.deck.exposure import changed_inside
@@ -48,10 +47,3 @@ def refit(seen: np.ndarray, reference: np.ndarray | None, quad: np.ndarray, long
         return None
     return found[0]
 
-
-def at_exposure(detail: np.ndarray | None, darker: np.ndarray | None, dark: np.ndarray | None) -> np.ndarray | None:
-    """A settled state's picture (``detail``; ``darker``, its darker frame if one was taken) at the
-    exposure of ``dark`` (a darker frame; None: the normal exposure)."""
-    if dark is None or detail is None:
-        return detail
-    return darker if darker is not None else tone_map(detail, dark)
