@@ -14,7 +14,7 @@ import re
 from kiosk.messages import LANGUAGES, translations
 
 __all__ = ["LANGUAGES", "LANGUAGE_NAMES", "N_", "_", "contracted", "decimal", "default_team_name", "language",
-           "ngettext", "points_text", "set_language", "tally", "translations"]
+           "ngettext", "points_text", "set_language", "shown_names", "tally", "translations"]
 
 LANGUAGE_NAMES = {"ca": "Català", "es": "Español", "en": "English"}
 DECIMAL_MARK = {"ca": ",", "es": ",", "en": "."}
@@ -93,11 +93,35 @@ def points_text(points: int) -> str:
     return ngettext("{n} point", "{n} points", points).format(n=points)
 
 
-# The default pair names are Catalan settings (kiosk/settings.py); on screen they are
-# shown in the kiosk's language as long as nobody has changed them.
-_DEFAULT_TEAMS = {"Nosaltres": N_("Us"), "Vosaltres": N_("You")}
+# The default pair names are Catalan settings (kiosk/settings.py). A pair left unnamed is
+# stored under the name its field showed, in the language of that moment ("Nosotros" in
+# Spanish), and an empty table shows the settings' ("Nosaltres"). On screen a default name,
+# in any of the kiosk's languages, is shown in the current one, so a Spanish screen never
+# says "Nosaltres" and a match begun in Spanish reads "Nosaltres" after a switch to Catalan.
+_DEFAULT_TEAMS = (N_("Us"), N_("You"))
+
+
+def _default_team_ids() -> dict[str, str]:
+    """Every language's word for each default pair name -> its message id."""
+    ids = {"Nosaltres": "Us", "Vosaltres": "You"}  # the settings' own defaults
+    for lang in LANGUAGES:
+        for message in _DEFAULT_TEAMS:
+            ids.setdefault(translations(lang).gettext(message), message)
+    return ids
+
+
+_TEAM_IDS: dict[str, str] | None = None
 
 
 def default_team_name(name: str) -> str:
     """``name`` in the current language when it is one of the default pair names."""
-    return _(_DEFAULT_TEAMS[name]) if name in _DEFAULT_TEAMS else name
+    global _TEAM_IDS
+    if _TEAM_IDS is None:
+        _TEAM_IDS = _default_team_ids()
+    message = _TEAM_IDS.get(name)
+    return _(message) if message is not None else name
+
+
+def shown_names(names: dict[str, str]) -> dict[str, str]:
+    """A match's pair names as the screen shows them (:func:`default_team_name` of each)."""
+    return {team: default_team_name(name) for team, name in names.items()}

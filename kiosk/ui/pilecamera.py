@@ -24,7 +24,7 @@ from kivy.logger import Logger
 from kivy.properties import ListProperty, StringProperty
 
 from kiosk.table.camera import CameraScoring
-from kiosk.ui.i18n import N_, _, ngettext, tally
+from kiosk.ui.i18n import N_, _, ngettext, shown_names, tally
 from kiosk.ui.preview import CameraPreview, shrink
 from kiosk.ui.viewmodels.cards import CardPicker
 
@@ -97,7 +97,8 @@ class PileCamera(EventDispatcher):
     def refresh(self) -> None:
         state = self.session.state
         draft = state.draft
-        self.name_a, self.name_b = state.team_names["A"], state.team_names["B"]
+        names = shown_names(state.team_names)
+        self.name_a, self.name_b = names["A"], names["B"]
         # no pair lit until chosen
         self.team = draft.team if state.pile_owner_chosen else ""
         self.cards = list(draft.cards) if draft is not None else []

@@ -88,3 +88,28 @@ def test_a_language_switch_keeps_what_was_typed(kiosk):
     assert (ids.team_a.text, ids.player_2.text) == ("Cal Pep", "Núria")
     assert ids.player_0.hint_text == "Asiento 1"
     d.app.set_language("en")
+
+
+def test_the_default_pair_names_follow_the_kiosk_language(kiosk):
+    """A default pair name is shown in the kiosk's language whatever language it was stored in:
+    the empty table's (the Catalan settings' "Nosaltres") on a Spanish screen, and a match begun
+    in Spanish ("Nosotros", what the field showed) after a switch to Catalan. A typed name stays."""
+    from kiosk.settings import Settings
+
+    settings = Settings()
+    settings.set("ui.language", "es")
+    d = kiosk.start(settings=settings)
+    assert d.screen == "scoreboard" and not d.app.session.state.has_match
+    assert dict(d.current.names) == {"A": "Nosotros", "B": "Vosotros"}
+    d.tap("new_match")
+    d.current.ids.team_b.text = "Els Avis"
+    d.tap("start")
+    assert d.app.session.state.team_names == {"A": "Nosotros", "B": "Els Avis"}  # as stored
+    sb = d.current
+    assert dict(sb.names) == {"A": "Nosotros", "B": "Els Avis"}
+    d.app.set_language("ca")
+    d.pump()
+    assert dict(d.current.names) == {"A": "Nosaltres", "B": "Els Avis"}
+    head = " ".join(w.text for w in d.current.ids.sheet_head.walk() if hasattr(w, "text"))
+    assert "Nosaltres" in head and "Nosotros" not in head, head
+    d.shot()

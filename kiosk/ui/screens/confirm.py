@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from kivy.properties import BooleanProperty, ListProperty, StringProperty
 
-from kiosk.ui.i18n import _, contracted, points_text, tally
+from kiosk.ui.i18n import _, contracted, points_text, shown_names, tally
 from kiosk.ui.screens.base import KioskScreen, load_kv, trump_name
 from kiosk.ui.viewmodels.evidence import current_evidence
 
@@ -52,7 +52,7 @@ class ConfirmScreen(KioskScreen):
         state = session.state
         if state.pending is None:
             return
-        names = session.state.team_names
+        names = shown_names(session.state.team_names)
         self.name_a, self.name_b = names["A"], names["B"]
         c = session.state.contract
         self.title = _("Hand {n}: {trump} ×{m}").format(n=session.state.hand_number, trump=trump_name(c.trump),
@@ -73,7 +73,7 @@ class ConfirmScreen(KioskScreen):
         team = next(iter(piles), None) if len(piles) == 1 else None
         if team not in ("A", "B"):
             return ""
-        return contracted(_("Pile of {name}").format(name=state.team_names[team]))
+        return contracted(_("Pile of {name}").format(name=shown_names(state.team_names)[team]))
 
     def confirm(self, team: str | None = None) -> None:
         self.app.save(self.session.confirm, team)  # the chord plays only once it was committed

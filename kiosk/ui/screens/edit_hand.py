@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 
-from kiosk.ui.i18n import _
+from kiosk.ui.i18n import _, shown_names
 from kiosk.ui.screens.base import KioskScreen, level_name, load_kv, totals_after_edit, trump_name
 from kiosk.ui.viewmodels.evidence import current_evidence
 from kiosk.ui.screens.base import LEVELS, TRUMPS
@@ -34,7 +34,7 @@ class EditHandScreen(KioskScreen):
             return
         self.index = int(draft.hand)
         data = session.hand_data(self.index)
-        names = session.state.team_names
+        names = shown_names(session.state.team_names)
         self.name_a, self.name_b = names["A"], names["B"]
         self.title = _("Edit hand {n}").format(n=self.index + 1)
         self.has_photo = current_evidence(session) is not None
@@ -95,7 +95,7 @@ class EditHandScreen(KioskScreen):
         totals = totals_after_edit(self.session, self.index, self._data())
         if totals is None:  # not a possible hand (yet): nothing to preview
             return ""
-        names = self.session.state.team_names
+        names = shown_names(self.session.state.team_names)
         return _("After: {a} {ta} – {tb} {b}").format(a=names["A"], ta=totals.get("A", 0),
                                                       tb=totals.get("B", 0), b=names["B"])
 

@@ -12,7 +12,7 @@ from kivy.logger import Logger
 from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
 from kivy.uix.image import Image
 
-from kiosk.ui.i18n import _
+from kiosk.ui.i18n import _, shown_names
 from kiosk.ui.screens.base import KioskScreen, load_kv
 from kiosk.ui.viewmodels.evidence import current_evidence
 
@@ -67,7 +67,7 @@ class EvidenceScreen(KioskScreen):
             self.message = _("This hand has no photo")
             return
         self.title = _("Photo of hand {n}").format(n=ev.number)
-        self.caption = ev.caption(self.session.state.team_names)
+        self.caption = ev.caption(shown_names(self.session.state.team_names))
         problem = ev.problem
         if problem:
             self.message = problem

@@ -5,7 +5,7 @@ from __future__ import annotations
 from kivy.clock import Clock
 from kivy.properties import DictProperty, StringProperty
 
-from kiosk.ui.i18n import _
+from kiosk.ui.i18n import _, shown_names
 from kiosk.table import sheet_of
 from kiosk.ui.screens.base import KioskScreen, load_kv
 from kiosk.ui.screens.scoreboard import fill_sheet, latest_rows_in_view
@@ -25,13 +25,13 @@ class MatchWonScreen(KioskScreen):
         session = self.session
         if not session.state.has_match:
             return
-        self.names = session.state.team_names
+        self.names = names = shown_names(session.state.team_names)
         self.totals = session.state.totals
         w = session.state.winner
         self.winner_team = w if w in ("A", "B") else "A"
-        self.winner = (_("{name} win!").format(name=session.state.team_names[w]) if w in ("A", "B")
+        self.winner = (_("{name} win!").format(name=names[w]) if w in ("A", "B")
                        else _("A draw"))
-        fill_sheet(self.ids.sheet_head, self.ids.sheet, session.state.team_names, sheet_of(session.match))
+        fill_sheet(self.ids.sheet_head, self.ids.sheet, names, sheet_of(session.match))
         Clock.schedule_once(self._latest_rows_in_view, 0)  # once the rows are laid out
 
     def next_match(self) -> None:

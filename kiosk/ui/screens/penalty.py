@@ -5,7 +5,7 @@ from __future__ import annotations
 from kivy.properties import StringProperty
 
 from kiosk.table import Step
-from kiosk.ui.i18n import _
+from kiosk.ui.i18n import _, shown_names
 from kiosk.ui.screens.base import PendingActionScreen, load_kv
 
 load_kv(__file__)
@@ -19,7 +19,7 @@ class PenaltyScreen(PendingActionScreen):
 
     def refresh(self) -> None:
         session = self.session
-        names = session.state.team_names
+        names = shown_names(session.state.team_names)
         self.name_a, self.name_b = names["A"], names["B"]
         pending = session.state.pending
         result = pending.result if pending else None

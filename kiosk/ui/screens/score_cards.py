@@ -7,7 +7,7 @@ from kivy.properties import StringProperty
 
 from kiosk.game import Card
 from kiosk.ui import theme
-from kiosk.ui.i18n import _, tally
+from kiosk.ui.i18n import _, shown_names, tally
 from kiosk.table import Draft
 from kiosk.ui.screens.base import KioskScreen, load_kv
 from kiosk.ui.viewmodels.cards import RANK_COLUMNS, SUIT_ROWS, CardPicker
@@ -35,7 +35,7 @@ class ScoreCardsScreen(KioskScreen):
     def refresh(self) -> None:
         draft = self.session.state.draft or Draft(step=self.name)
         self.picker = CardPicker(draft.team, draft.cards, other=draft.other)
-        names = self.session.state.team_names
+        names = shown_names(self.session.state.team_names)
         self.name_a, self.name_b = names["A"], names["B"]
         if not self._buttons:  # built once: a tap changes colours, never the layout
             self._build_grid()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from kivy.properties import StringProperty
 
-from kiosk.ui.i18n import _
+from kiosk.ui.i18n import _, shown_names
 from kiosk.table import Draft
 from kiosk.ui.screens.base import KioskScreen, load_kv
 from kiosk.ui.viewmodels.points import PointsPad
@@ -27,7 +27,7 @@ class ScorePointsScreen(KioskScreen):
         draft = self.session.state.draft or Draft(step=self.name)
         self.pad = PointsPad(draft.team)
         self.pad.digits = draft.digits
-        names = self.session.state.team_names
+        names = shown_names(self.session.state.team_names)
         self.name_a, self.name_b = names["A"], names["B"]
         self._update()
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from kivy.clock import Clock
 from kivy.properties import BooleanProperty, DictProperty, ListProperty, NumericProperty, StringProperty
 
-from kiosk.ui.i18n import LANGUAGE_NAMES, _
+from kiosk.ui.i18n import LANGUAGE_NAMES, _, shown_names
 from kiosk.ui.screens.base import KioskScreen, load_kv, trump_name, player_name
 from kiosk.table import HandRow, TableState, Undone, sheet_of
 from kiosk.ui.widgets import SheetRow
@@ -92,7 +92,7 @@ def undone_text(undone, state) -> str:
     if undone is None:
         return ""
     if undone.kind == "hand":
-        gains = [f"+{n} {state.team_names[t]}" for t, n in sorted(undone.scored.items()) if n]
+        gains = [f"+{n} {shown_names(state.team_names)[t]}" for t, n in sorted(undone.scored.items()) if n]
         text = _("hand {n}").format(n=undone.hand_number)
         return text + (", " + ", ".join(gains) if gains else "")
     if undone.kind == "misdeal":
@@ -158,7 +158,7 @@ class ScoreboardScreen(KioskScreen):
 
     def refresh(self) -> None:
         session = self.session
-        self.names = session.state.team_names
+        self.names = names = shown_names(session.state.team_names)
         self.totals = session.state.totals
         self.progress = session.state.progress
         self.target = session.state.target or 0
@@ -175,7 +175,7 @@ class ScoreboardScreen(KioskScreen):
         self.contract_text = (f"{trump_name(c.trump)} ×{c.multiplier}"
                               if session.state.phase == "playing" and c.trump else "")
         self.update_clock()
-        fill_sheet(self.ids.sheet_head, self.ids.sheet, session.state.team_names, sheet_of(session.match),
+        fill_sheet(self.ids.sheet_head, self.ids.sheet, names, sheet_of(session.match),
                    on_tap=self.edit)
         Clock.schedule_once(self._latest_rows_in_view, 0)  # once the rows are laid out
         self._show_bar()

@@ -21,7 +21,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kiosk.game import Card, Suit
 from kiosk.table.trickcamera import TrickFeed
 from kiosk.ui import theme
-from kiosk.ui.i18n import _, ngettext
+from kiosk.ui.i18n import _, ngettext, shown_names
 from kiosk.ui.icons import SuitIcon
 from kiosk.ui.screens.base import KioskScreen, load_kv, player_name, trump_name
 from kiosk.ui.widgets import KButton
@@ -181,7 +181,7 @@ class TricksScreen(KioskScreen):
             self.panel = ""  # the same table published again (a resume): as after a restart
         self._state, self._same = state, same
         self.can_undo, self.has_last, self.complete = state.can_undo, view.last is not None, view.complete
-        names = state.team_names
+        names = shown_names(state.team_names)
         self.header = _("Trick {n} · {a} {pa} – {b} {pb}").format(
             n=view.number, a=names["A"], pa=view.points["A"], b=names["B"], pb=view.points["B"]) \
             + f"  ·  {trump_name(state.contract.trump)}"

@@ -19,7 +19,7 @@ from datetime import datetime
 from typing import Any, Callable
 
 from kiosk.usb import UsbSticks
-from kiosk.ui.i18n import _
+from kiosk.ui.i18n import _, shown_names
 from kiosk.table.variants import seat_rows
 from kiosk.table.pairstate import sheet_of
 from kiosk.ui.viewmodels.exportpayload import match_payload, seat_label, seat_labels, seat_totals
@@ -99,7 +99,7 @@ class HistoryViewModel:
 
     def names_of(self, info) -> dict[str, str]:
         names = dict(info.team_names or {}) if info is not None else {}
-        return {"A": names.get("A") or "A", "B": names.get("B") or "B"}
+        return shown_names({"A": names.get("A") or "A", "B": names.get("B") or "B"})
 
     def line(self, info) -> str:
         """One list entry on two lines: the date and how it stands; the pairs and their totals."""
