@@ -35,7 +35,7 @@ from vision.marks import ALL_IDS, card_dictionary
 from vision.matregion import MatRegion
 from vision.qr import read_qr
 from vision.softdecode import SoftDecoder, looks_like_marker
-from vision.revisit import LastView, boxes_round, deepest, found_again, in_copy, signature, unchanged
+from vision.revisit import LastView, boxes_round, deepest, found_again, in_copy, search_boxes, signature, unchanged
 from vision.tiling import detect_parts, detect_tiled
 from vision.squares import MIN_SOFT_SIDE_PX, new_squares, sides_of, soft_look, sticker_sized
 from vision.result import (CARD_TWICE, HARD_MARGIN, MAT_NOT_FOUND, Detection, LiveAccumulator,  # noqa: F401
@@ -193,6 +193,7 @@ class PileReader:
         doubted: list[np.ndarray] = []
         sized: list[np.ndarray] = []
         margins = [HARD_MARGIN] * len(corners)
+        hard = len(corners)  # (read by the detector; the soft decision's come after them)
         if self.marks == "aruco" and len(unread):
             to_mm = self._region.to_mm((int(round(w * f)), int(round(h * f))))
             if to_mm is not None and f < 1:  # the photo's pixels to the search copy's, then mm
@@ -232,7 +233,8 @@ class PileReader:
             # round every other square of a sticker's size (the cheap look is swayed by the sensor's
             # noise) and the places asked (a glare patch)
             self._views[(w, h)] = LastView(sig, f, in_copy(corners + not_read, f),
-                                           in_copy(sized + [a.corners for a in result.asked], f))
+                                           in_copy(sized + [a.corners for a in result.asked], f),
+                                           soft=len(corners) + len(not_read) - hard)
         result.ms = (time.perf_counter() - start) * 1000
         return result
 
@@ -288,10 +290,15 @@ class PileReader:
                                 near=len(view.squares), marker_px=expected)
             if boxes is not None:
                 blur = (lambda part: cv2.GaussianBlur(part, (0, 0), DENOISE_SIGMA)) if denoise else None
-                c, i, u = deepest(detect_parts(self._detector.detectMarkers, search, boxes, tune=tune, prepare=blur),
-                                  boxes, np.concatenate([view.squares, view.places]) - at)
-                if found_again(view.squares - at, c + u).all():
-                    return [q.reshape(4, 2) + at for q in c], i, [q.reshape(4, 2) + at for q in u], True
+                # (the squares decided softly first, the refused ones before the read: the noise takes them
+                # out of their boxes; None: one was not found again, and the whole search follows)
+                found = search_boxes(lambda box: detect_parts(self._detector.detectMarkers, search, [box], tune=tune,
+                                                              prepare=blur)[0],
+                                     boxes, view.squares[len(view.squares) - view.soft:][::-1] - at)
+                if found is not None:
+                    c, i, u = deepest(found, boxes, np.concatenate([view.squares, view.places]) - at)
+                    if found_again(view.squares - at, c + u).all():
+                        return [q.reshape(4, 2) + at for q in c], i, [q.reshape(4, 2) + at for q in u], True
         corners: list[np.ndarray] = []
         ids: list[int] = []
         unread: list[np.ndarray] = []

@@ -20,7 +20,11 @@ and at most WHOLE_EVERY frames in a row are searched in boxes.
 **Nothing lost to the boxes** (``found_again``): every square that mattered in the last whole
 search must be found again in its box, read or not; when one is not (the noise took it below the
 detector's thresholds, or something changed too little for the signature), the frame is searched
-whole at once, not one frame late.
+whole at once, not one frame late. The squares the noise takes out of their boxes are those
+decided softly (read, refused or doubted by vision.softdecode): the boxes that could give each of
+them back are searched first, and the boxes stop at the first one none of them gave back
+(``search_boxes``): a box search thrown away costs those few boxes, not all of them, before the
+whole search. The squares the detector read are checked after every box, as before.
 
 Within a box a square is found as in the whole frame: the detector's thresholds reach 7 px round
 a pixel and the light blur 2 px, and a box reaches ``max(side, 16 px)`` past each square's
@@ -50,6 +54,7 @@ PAD_SIDES, PAD_MIN_PX = 1.0, 16.0  # a box round a square: a side (at least 16 p
 # luckier exposure); round the mat's corner markers (three card markers wide) no more
 NEAR_SIDES = 2.0
 WHOLE_SHARE = 0.6
+NEXT = [1, 2, 3, 0]  # each corner's next one, round a quad
 MAX_BOXES = 96  # more boxes than this (a cloth's squares of a sticker's size): each call's own cost adds up
 EDGE_PX = 10  # the detector's threshold windows reach 7 px, the light blur 2: deeper in a box, as in the frame
 
@@ -60,13 +65,15 @@ class LastView:
     searched (``scale``: 1 the photo), the squares that mattered (``squares``, (n, 4, 2) in the
     searched copy's px: each to be found again: the markers read, the squares decided softly),
     other places to search round (``places``, the same: the other squares of a sticker's size and
-    the places asked about; not to be found again) and the frames still to search in boxes before the next
-    whole search (``left``)."""
+    the places asked about; not to be found again), the frames still to search in boxes before the next
+    whole search (``left``) and how many of ``squares``, the last ones, were decided softly
+    (``soft``: the ones the noise takes out of their boxes, checked first)."""
     signature: np.ndarray
     scale: float
     squares: np.ndarray
     places: np.ndarray
     left: int = WHOLE_EVERY - 1
+    soft: int = 0  # how many of ``squares``, the last ones, were decided softly (``search_boxes``)
 
 
 def signature(gray: np.ndarray) -> np.ndarray:
@@ -141,6 +148,44 @@ def boxes_round(squares: np.ndarray, size: tuple[int, int], *, near: int = 0,
     if int(_area(boxes).sum()) > WHOLE_SHARE * w * h or len(boxes) > MAX_BOXES:
         return None
     return [(int(b[0]), int(b[1]), int(b[2]), int(b[3])) for b in boxes]
+
+
+def search_boxes(detect_box, boxes: list[tuple[int, int, int, int]], squares: np.ndarray) -> list[tuple] | None:
+    """``detect_box(box)`` (the detector's answer on one box, in the image's px, as
+    vision.tiling.detect_parts gives it) on every box, in ``boxes``' order in the list returned;
+    or None as soon as one of ``squares`` ((n, 4, 2): squares decided softly, to be found again) is
+    found by none of the boxes that could give it back (``found_again`` would then be False).
+
+    A box can give a square back only when it holds the centre of a quad within half a side
+    (either's) of the square's centre; a quad inside a box has a mean side of at most the box's
+    (width + height) / 2. So only the boxes nearer the square's centre than half the larger of
+    the square's side and that can give it back. Those boxes are searched first, square by
+    square, and each square is checked once they are; then the other boxes."""
+    squares = np.asarray(squares, np.float32).reshape(-1, 4, 2)
+    if not len(squares) or not boxes:
+        return [detect_box(box) for box in boxes]
+    b = np.asarray(boxes, np.float32).reshape(-1, 4)
+    centre = squares.sum(axis=1) * 0.25
+    side = np.sqrt(((squares[:, NEXT] - squares) ** 2).sum(axis=2)).sum(axis=1) * 0.25
+    # (each square's distance to each box, 0 inside it; and the biggest quad a box can hold)
+    dx = np.maximum(np.maximum(b[None, :, 0] - centre[:, None, 0], centre[:, None, 0] - b[None, :, 2]), 0)
+    dy = np.maximum(np.maximum(b[None, :, 1] - centre[:, None, 1], centre[:, None, 1] - b[None, :, 3]), 0)
+    biggest = 0.5 * ((b[:, 2] - b[:, 0]) + (b[:, 3] - b[:, 1]))
+    could = np.hypot(dx, dy) < 0.5 * np.maximum(side[:, None], biggest[None])
+    found: list[tuple | None] = [None] * len(boxes)
+    for k in range(len(squares)):
+        quads = []
+        for n in np.nonzero(could[k])[0]:
+            if found[n] is None:
+                found[n] = detect_box(boxes[n])
+            quads += list(found[n][0]) + list(found[n][2])
+        if not quads:
+            return None
+        q = np.asarray(quads, np.float32).reshape(-1, 4, 2)
+        d = np.hypot(*(q.sum(axis=1) * 0.25 - centre[k]).T)
+        if not (d < 0.5 * np.maximum(side[k], np.sqrt(((q[:, NEXT] - q) ** 2).sum(axis=2)).sum(axis=1) * 0.25)).any():
+            return None
+    return [f if f is not None else detect_box(box) for f, box in zip(found, boxes)]
 
 
 def _area(b: np.ndarray) -> np.ndarray:
