@@ -19,7 +19,7 @@ beside the named card, the last card read no longer on top there): another card 
 covered unread. Frames kept against a card asked about are checked when the named card replaces
 it; an ask forgets the frames kept before it. The look answers "two cards" (deal them one at a
 time), never a count that passes over a card in silence; or, when the card that came lay there
-alone (its outline found, no other new edges beside it in that frame: the only card unread), the
+alone (its outline found, no second card's outline beside it in that frame: the only card unread), the
 named card stays counted and only the card under it is asked about ("a card under it unseen":
 lift the named card, show the one under it again, lay the named card back): one card sent back,
 not two, and the kiosk still counts no card it did not name.
@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from vision.deck.backstop import UNSAID_EDGES, off_edge, unsaid
+from vision.deck.backstop import off_edge, unsaid
 from vision.deck.events import ASK_KINDS, COUNTED, TWO_CARDS, UNDER, DealEvent
 from vision.deck.exposure import Change, changed_inside, compare
 from vision.deck.locate import CARD_ASPECT, quad_mask, shrunk
@@ -40,7 +40,8 @@ from vision.deck.motion import hand_over
 from vision.deck.ontop import still_on_top
 from vision.deck.outline import iou, new_edge_share
 from vision.deck.pile import CHANGE_LEVEL, KEEP_DETAIL, MIN_CHANGE, NOT_NEW, UNSEEN_CARD, UNSTEADY, Pile, Settled
-from vision.deck.second import MIN_NEW_SECOND, PRINT_KEPT, SAME_PLACE, all_as_before, print_kept, visible_new
+from vision.deck.second import (
+    MIN_NEW_SECOND, PRINT_KEPT, SAME_PLACE, all_as_before, print_kept, second_card, visible_new)
 from vision.deck.views import views_around
 
 KEPT = 8  # frames read without a look kept at most (the latest), against one state of the pile
@@ -50,19 +51,13 @@ SEARCHED = 3  # of them searched for a card's outline at most, per card named (t
 @dataclass(frozen=True)
 class Unread:
     """A card come and covered unread, as a kept frame (``detail``, detail size) showed it:
-    ``where``, its outline there (None: no outline, a card's worth of new edges); ``beside``,
-    the new edges there away from it and from the view's edge (card perimeters: another card
-    come unread too, or the next one in the air)."""
+    ``where``, its outline there (None: no outline, a card's worth of new edges); ``alone``, its
+    outline found and no second card's outline beside it there (:func:`vision.deck.second.second_card`,
+    as a look tells two cards from one): the only card come unread."""
 
     detail: np.ndarray
     where: np.ndarray | None
-    beside: float
-
-    @property
-    def alone(self) -> bool:
-        """The only card come unread: its outline found, nothing like a card's share of new
-        edges beside it (:data:`vision.deck.backstop.UNSAID_EDGES`, the backstop's "maybe a card")."""
-        return self.where is not None and self.beside < UNSAID_EDGES
+    alone: bool = False
 
 
 @dataclass
@@ -190,11 +185,11 @@ def _other_card(pile: Pile, before: Settled, frame: np.ndarray, detail: np.ndarr
         # look's unseen-card ask says)
         apart = off_edge(change.mask)  # (outside the named card, not reaching the view's edge as a hand does)
         cv2.fillPoly(apart, [np.round(now.where).astype(np.int32)], 0)
-        share = new_edge_share(detail, change.reference, apart, long_px, level=change.edge, aspect=CARD_ASPECT)
-        if share < UNSEEN_CARD or still_on_top(pile.model, before.card, before.where, frame, detail,
+        if new_edge_share(detail, change.reference, apart, long_px, level=change.edge,
+                          aspect=CARD_ASPECT) < UNSEEN_CARD or still_on_top(pile.model, before.card, before.where, frame, detail,
                                                change.reference, change.edge):
             return None
-        return Unread(detail, None, share)
+        return Unread(detail, None)
     if not found or found[0].new < NOT_NEW:
         return None
     quad = found[0].quad
@@ -213,16 +208,11 @@ def _other_card(pile: Pile, before: Settled, frame: np.ndarray, detail: np.ndarr
         # edges, all as they were (:func:`vision.deck.second.all_as_before`): cards askew below)
         came = visible_new(now.detail, before.detail, quad, now.where, change.edge) >= MIN_NEW_SECOND \
             and not all_as_before(now.detail, before.detail, quad, now.where, change.edge)
-    return Unread(detail, quad, _beside(detail, change, quad, long_px)) if came else None
-
-
-def _beside(detail: np.ndarray, change: Change, quad: np.ndarray, long_px: float) -> float:
-    """The new edges in ``detail`` (a kept frame; ``change``: it against the pile's state then)
-    away from the card found at ``quad`` and from the view's edge (a hand and its arm reach
-    it), in card perimeters: another card come unread beside it, or the next one in the air."""
-    apart = off_edge(change.mask)
-    grown = cv2.dilate(quad_mask(apart.shape, quad), np.ones((9, 9), np.uint8))  # (its own sides, a few px off)
-    apart[grown > 0] = 0
-    if not apart.any():
-        return 0.0
-    return new_edge_share(detail, change.reference, apart, long_px, level=change.edge, aspect=CARD_ASPECT)
+    if not came:
+        return None
+    # (alone: no second card's outline beside it in that frame, as a look tells two cards from one;
+    # another card come unread too, or the next one in the air over it, is "two cards")
+    other = second_card(detail, change.reference, change.mask, found[0], long_px, level=change.edge,
+                        aspect=CARD_ASPECT, sizes=pile.sizes(),
+                        pile=tuple(s.where for s in pile.settled if s.where is not None))
+    return Unread(detail, quad, alone=other is None)
