@@ -113,3 +113,35 @@ def test_a_card_come_over_one_asked_about_is_named_at_its_own_sides():
     events = pile.name(image, _detail(normal), Outline(found, 0.9, 0.64, 98.0), _detail(image), normal)
     assert [(e.kind, e.card) for e in events] == [(COUNTED, Card.parse("4O"))]  # (main: [("glare", None)])
     assert [s.card for s in pile.settled] == [None, Card.parse("4O")] and not pile.settled[-1].pending
+
+
+def test_a_card_covered_unread_on_a_square_pile_is_found_by_its_name():
+    """47006's 10th to 12th cards (6O, 9O, 11E; 720p on the mat, the hard draws): 9O lies still at
+    62-64 under the dealer's lingering hand, with no look, and 11E lands almost squarely on it (the
+    pile dealt square: their outlines overlap 0.65); the bench's models count 11E at 67 and say
+    nothing of 9O: silent on main. In the still kept frame (63) 9O's outline lies there, new against
+    6O's state, but its sides in view beside 11E now lie along the old ones (new for 0.09, under
+    ``MIN_NEW_SECOND``). The classifier names 9O there, sure: neither the card named now nor one
+    on the pile, so a card came, under 11E. The pile's states and the kept frames are set as the
+    tracker left them (traced with the bench's models)."""
+    seq = _hard_sequence(47006, "720p", "moderna")
+    assert seq.truth[9:12] == ["6O", "9O", "11E"], seq.truth
+    assert [seq.frame_truth[n].top_index for n in (58, 62, 63, 66)] == [9, 10, 10, 11]
+    model = realdeck.learnt("moderna", ("6O", "9O", "11E"))
+    k = 960 / 1280
+
+    def state(asked: int, card: str) -> Settled:
+        return Settled(_detail(seq.frame(asked).image), Card.parse(card),
+                       darker=_detail(seq.frame(asked + 1, exposure_scale=0.4).image),
+                       where=(seq.frame_truth[asked].quad * k).astype(np.float32))
+
+    before = state(58, "6O")
+    pile = Pile(model)
+    pile.settled = [Settled(None), before, state(66, "11E")]
+    pile.card_long = 106.0
+    peek = Peek(960)
+    for n, still in ((61, False), (62, False), (63, True)):
+        peek.keep(before, seq.frame(n).image, still=still)
+    unread = peek.came_unread(pile)
+    assert unread, "9O silent"  # (main: False)
+    assert iou(unread.where, seq.frame_truth[63].quad * k) > 0.8

@@ -170,8 +170,10 @@ def _other_card(pile: Pile, before: Settled, frame: np.ndarray, detail: np.ndarr
     """The card ``frame`` (a kept frame; ``detail`` its detail copy) holds, if it holds a card's outline new
     against ``before`` (the pile's state then), no hand over it, that is not the card named
     now (``now``): lying apart from it, with its sides in view beside it new edges now too (it
-    lies there still, under the named card: not a card in the air, or pushed along since); or
-    lying where the named card lies now, named another card there by the classifier. ``change``:
+    lies there still, under the named card: not a card in the air, or pushed along since), or
+    named there, sure, a card neither named now nor on the pile (its sides in view old: under the
+    named card on a square pile); or lying where the named card lies now, named another card there
+    by the classifier. ``change``:
     ``detail`` against ``before``. None: no such card."""
     long_px = pile.long_px(detail)
     area = long_px * long_px / CARD_ASPECT
@@ -203,11 +205,16 @@ def _other_card(pile: Pile, before: Settled, frame: np.ndarray, detail: np.ndarr
         # is another card only when the classifier is sure of it, and it is not the one named)
         naming = pile.model.identify(views_around(frame, quad * (frame.shape[1] / detail.shape[1])))
         came = naming.card is not None and naming.card != now.card
+    elif all_as_before(now.detail, before.detail, quad, now.where, change.edge):
+        return None  # (the pile's old edges, all as they were (:func:`vision.deck.second.all_as_before`): cards askew below)
+    elif visible_new(now.detail, before.detail, quad, now.where, change.edge) >= MIN_NEW_SECOND:
+        came = True  # (apart from it, its sides in view beside the named card new now)
     else:
-        # (apart from it, its sides in view beside the named card new now; not the pile's old
-        # edges, all as they were (:func:`vision.deck.second.all_as_before`): cards askew below)
-        came = visible_new(now.detail, before.detail, quad, now.where, change.edge) >= MIN_NEW_SECOND \
-            and not all_as_before(now.detail, before.detail, quad, now.where, change.edge)
+        # (its sides in view old now: it lies mostly under the named card, on a pile dealt square,
+        # whose sides lie along the cards' below. Named in that frame, sure, a card neither named
+        # now nor on the pile: it came, and lies under the named card)
+        naming = pile.model.identify(views_around(frame, quad * (frame.shape[1] / detail.shape[1])))
+        came = naming.card is not None and naming.card != now.card and naming.card not in pile.cards
     if not came:
         return None
     # (alone: no second card's outline beside it in that frame, as a look tells two cards from one;
