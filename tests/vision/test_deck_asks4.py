@@ -19,6 +19,7 @@ from vision.deck.locate import shrunk
 from vision.deck.outline import Outline, iou
 from vision.deck.peek import Peek
 from vision.deck.pile import Pile, Settled
+from vision.deck.scale import TableScale
 
 
 def test_a_card_found_alone_under_a_card_named_sure_is_asked_about_and_the_named_card_stays_counted():
@@ -130,15 +131,16 @@ def test_a_card_covered_unread_on_a_square_pile_is_found_by_its_name():
     model = realdeck.learnt("moderna", ("6O", "9O", "11E"))
     k = 960 / 1280
 
-    def state(asked: int, card: str) -> Settled:
+    def state(asked: int, card: str, where: list) -> Settled:
         return Settled(_detail(seq.frame(asked).image), Card.parse(card),
-                       darker=_detail(seq.frame(asked + 1, exposure_scale=0.4).image),
-                       where=(seq.frame_truth[asked].quad * k).astype(np.float32))
+                       darker=_detail(seq.frame(asked + 1, exposure_scale=0.4).image), where=np.float32(where))
 
-    before = state(58, "6O")
+    # (the outlines the tracker read them at, with the bench's models)
+    before = state(58, "6O", [[464.08, 239.41], [533.55, 270.23], [485.70, 378.09], [416.23, 347.27]])
     pile = Pile(model)
-    pile.settled = [Settled(None), before, state(66, "11E")]
-    pile.card_long = 106.0
+    pile.settled = [Settled(None), before,
+                    state(66, "11E", [[438.04, 243.06], [507.68, 273.49], [460.45, 381.62], [390.80, 351.20]])]
+    pile.scale = TableScale.find(_detail(seq.frame(58).image))  # (the mat in view: the cards' size from it)
     peek = Peek(960)
     for n, still in ((61, False), (62, False), (63, True)):
         peek.keep(before, seq.frame(n).image, still=still)
