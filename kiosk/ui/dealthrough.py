@@ -1,6 +1,7 @@
 """What a deal-through read of an ordinary deck says to the table (``camera.marks =
 deck:NAME``): the card just counted, named large with a tick; what the reader asks for
-("ja comptada", show it again, one at a time, move it out of the reflection); and "Treu
+("ja comptada", show it again, one at a time, move it out of the reflection, show the card
+under the one counted); and "Treu
 l'última". Owned by the screens that read a deal (the pair game's deal screen; the
 per-player camera screen of the games without pairs), each beside its
 :class:`kiosk.ui.pilecamera.PileCamera`, which runs the camera and hands the reader's events
@@ -27,6 +28,8 @@ ASKS = {
     "already_counted": N_("{card}: already counted. Take it off the pile."),
     "show_again": N_("Not sure which card this is: lift it and lay it down again."),
     "two_cards": N_("Two cards at once: deal them one at a time."),
+    "card_under": N_("{card} counted. A card under it was not seen: lift it, lay the one under it down again, "
+                     "then put it back on top."),
     "glare": N_("A reflection on the card: move it until it no longer shines."),
 }
 

@@ -6,7 +6,8 @@ Scoring, per card (its place in deal order):
 - named right: counted while it was the card on top (``FrameTruth.top_index``), once;
 - wrong: a card counted that is not the one on top (or on the empty table, or counted twice);
 - sent back: the kiosk asked about it while it lay on top ("show again", "two cards", "move
-  it" out of a reflection), whether or not it was named later; nobody answers here (each
+  it" out of a reflection), or while it lay under the card on top ("card under": that card
+  counted, this one unseen under it), whether or not it was named later; nobody answers here (each
   card's first spell only: the player does not lift it again). "of them under a reflection":
   the truth says the lamp's reflection on it was at least ``GLARE_TRUTH`` when it was asked
   about (``FrameTruth.glare``): asking to move those may be the right answer;
@@ -42,10 +43,11 @@ import numpy as np
 
 from tests.realcam.rough.dealing import DealSequence
 from vision.deck.darker import DARKER_SCALE
-from vision.deck.tracker import ALREADY, ASK_KINDS, COUNTED, DARKER, GLARE, HAND, SHOW_AGAIN, TAKEN_BACK, TWO_CARDS, DealTracker
+from vision.deck.tracker import (
+    ALREADY, ASK_KINDS, COUNTED, DARKER, GLARE, HAND, SHOW_AGAIN, TAKEN_BACK, TWO_CARDS, UNDER, DealTracker)
 
 GLARE_TRUTH = 0.6  # the reflection on a card from which its print is washed out (as tests/bench/bench_deck.py)
-ASK_NAMES = {SHOW_AGAIN: "show again", TWO_CARDS: "two cards", GLARE: "move it"}
+ASK_NAMES = {SHOW_AGAIN: "show again", TWO_CARDS: "two cards", GLARE: "move it", UNDER: "card under"}
 
 
 @dataclass
@@ -149,6 +151,12 @@ def read(seq: DealSequence, model, *, darker: bool = True, verbose: bool = False
                     t.wrong += 1
                 else:
                     counted.add(i)
+            elif e.kind == UNDER:  # (the top card counted with it: the ask is about the card under it alone)
+                if i < 1:
+                    t.asked_empty += 1
+                else:
+                    t.asks[ASK_NAMES[e.kind]] += 1
+                    asked.add(i - 1)
             elif e.kind in ASK_KINDS:
                 if i < 0:
                     t.asked_empty += 1

@@ -19,7 +19,7 @@ from tests.realcam.rough.nuisances import pushed, realistic_nuisances
 from tests.vision import deckdraw, realdeck
 from vision.deck.darker import DARKER_SCALE
 from vision.deck.service import DealService
-from vision.deck.tracker import ALREADY, ASK_KINDS, COUNTED, DARKER, GLARE, SHOW_AGAIN, TWO_CARDS, DealTracker
+from vision.deck.tracker import ALREADY, ASK_KINDS, COUNTED, DARKER, GLARE, SHOW_AGAIN, TWO_CARDS, UNDER, DealTracker
 from vision.sources.base import FrameSource
 
 STYLE = "fournier"
@@ -442,15 +442,16 @@ def test_a_card_a_twitching_hand_kept_from_any_look_is_never_covered_in_silence(
     hand twitches in every one (no still frame, so no look), and 11E lands almost squarely on
     it (overlap 0.81). The look then named 11E only: 2C was passed over in silence (main, the
     bench's models: ``[(9, counted 7C), (11, counted 11E)]``). It lay in frames the tracker read
-    without a look, where the classifier names another card than 11E at that place: "two
-    cards" (deal them one at a time)."""
+    without a look, where the classifier names another card than 11E at that place, alone there
+    (no other new edges beside it): 11E stays counted and the card under it is asked about
+    ("card under", round 17; "two cards" before, which sent 11E back too)."""
     nu = dataclasses.replace(realistic_nuisances(np.random.default_rng([43007, 1])), at_once=True)
     seq = deal_sequence(43007, nu, resolution="1080p", cards=12, deck_style="moderna")
     tracker = DealTracker(realdeck.learnt("moderna", tuple(sorted(seq.truth[8:]))), darker_scale=DARKER_SCALE)
     told = realdeck.told_between(tracker, seq, 52, 63)
     assert seq.truth[8:] == ["6E", "7C", "2C", "11E"], seq.truth
     assert all(seq.truth[i] == code for i, kind, code in told if kind == COUNTED), told
-    assert (11, TWO_CARDS, None) in told, told  # (2C, under 11E, asked about with it)
+    assert (11, UNDER, "11E") in told and (11, COUNTED, "11E") in told, told  # (2C, under 11E, asked about alone)
 
 
 def test_a_card_on_the_pile_found_again_in_the_new_cards_shadow_is_no_second_card():

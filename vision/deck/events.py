@@ -13,11 +13,12 @@ COUNTED = "counted"
 ALREADY = "already_counted"
 SHOW_AGAIN = "show_again"
 TWO_CARDS = "two_cards"
+UNDER = "card_under"  # ``card`` counted, and a card under it came unseen: lift ``card``, show that one, lay ``card`` back
 GLARE = "glare"
 HAND = "hand"
 TAKEN_BACK = "taken_back"
 DARKER = "darker"  # not for the player: the caller is to answer ``event.darker`` with feed_darker()
-ASK_KINDS = (SHOW_AGAIN, TWO_CARDS, GLARE)  # the kiosk asks the player to do something about the card
+ASK_KINDS = (SHOW_AGAIN, TWO_CARDS, GLARE, UNDER)  # the kiosk asks the player to do something about the card
 
 
 @dataclass(frozen=True)

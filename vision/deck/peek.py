@@ -17,8 +17,12 @@ in view beside it still new now (or lies where the named card lies now, and the 
 names another card there; or, in that still frame, no outline but a card's worth of new edges
 beside the named card, the last card read no longer on top there): another card came and was
 covered unread. Frames kept against a card asked about are checked when the named card replaces
-it; an ask forgets the frames kept before it. The look answers
-"two cards" (deal them one at a time), never a count that passes over a card in silence.
+it; an ask forgets the frames kept before it. The look answers "two cards" (deal them one at a
+time), never a count that passes over a card in silence; or, when the card that came lay there
+alone (its outline found, no second card's outline beside it in that frame: the only card unread), the
+named card stays counted and only the card under it is asked about ("a card under it unseen":
+lift the named card, show the one under it again, lay the named card back): one card sent back,
+not two, and the kiosk still counts no card it did not name.
 """
 
 from __future__ import annotations
@@ -29,18 +33,31 @@ import cv2
 import numpy as np
 
 from vision.deck.backstop import off_edge, unsaid
-from vision.deck.events import ASK_KINDS, COUNTED, TWO_CARDS, DealEvent
+from vision.deck.events import ASK_KINDS, COUNTED, TWO_CARDS, UNDER, DealEvent
 from vision.deck.exposure import Change, changed_inside, compare
 from vision.deck.locate import CARD_ASPECT, quad_mask, shrunk
 from vision.deck.motion import hand_over
 from vision.deck.ontop import still_on_top
 from vision.deck.outline import iou, new_edge_share
-from vision.deck.pile import CHANGE_LEVEL, MIN_CHANGE, NOT_NEW, UNSEEN_CARD, UNSTEADY, Pile, Settled
-from vision.deck.second import MIN_NEW_SECOND, PRINT_KEPT, SAME_PLACE, all_as_before, print_kept, visible_new
+from vision.deck.pile import CHANGE_LEVEL, KEEP_DETAIL, MIN_CHANGE, NOT_NEW, UNSEEN_CARD, UNSTEADY, Pile, Settled
+from vision.deck.second import (
+    MIN_NEW_SECOND, PRINT_KEPT, SAME_PLACE, all_as_before, print_kept, second_card, visible_new)
 from vision.deck.views import views_around
 
 KEPT = 8  # frames read without a look kept at most (the latest), against one state of the pile
 SEARCHED = 3  # of them searched for a card's outline at most, per card named (the latest first)
+
+
+@dataclass(frozen=True)
+class Unread:
+    """A card come and covered unread, as a kept frame (``detail``, detail size) showed it:
+    ``where``, its outline there (None: no outline, a card's worth of new edges); ``alone``, its
+    outline found and no second card's outline beside it there (:func:`vision.deck.second.second_card`,
+    as a look tells two cards from one): the only card come unread."""
+
+    detail: np.ndarray
+    where: np.ndarray | None
+    alone: bool = False
 
 
 @dataclass
@@ -69,30 +86,43 @@ class Peek:
     def checked(self, pile: Pile, events: list[DealEvent]) -> list[DealEvent]:
         """``events``, a look's answer: a card counted over a card that came and was covered
         unread (:meth:`came_unread`) is "two cards" instead (it lies there unread, asked about;
-        what comes next is read against it), as when the look saw the second card's outline."""
+        what comes next is read against it), as when the look saw the second card's outline.
+        When that card lay there alone (:attr:`Unread.alone`), the count stands and the card
+        under it is asked about: it lies under the named one unread, as the kept frame showed
+        it (the named card lifted off leaves the table so: "taken back", then it is read when
+        laid again; what comes next is read against the named card)."""
         if any(e.kind in ASK_KINDS for e in events):
             self._top, self._frames = None, []  # (an ask: what the frames kept before it showed is asked about)
             return events
         counted = [e for e in events if e.kind == COUNTED and not e.earlier]
-        if len(counted) != 1 or pile.settled[-1].card != counted[0].card or not self.came_unread(pile):
+        if len(counted) != 1 or pile.settled[-1].card != counted[0].card:
             return events
+        unread = self.came_unread(pile)
+        if unread is None:
+            return events
+        if unread.alone:
+            pile.uncertain += 1
+            pile.settled.insert(-1, Settled(unread.detail, None, pending=True, where=unread.where))
+            if len(pile.settled) > KEEP_DETAIL:
+                pile.settled[-KEEP_DETAIL - 1].detail = pile.settled[-KEEP_DETAIL - 1].darker = None
+            return events + [DealEvent(UNDER, counted[0].card, frame_number=counted[0].frame_number)]
         top = pile.settled.pop()
         pile.push(top.detail, None, pending=True, darker=top.darker, where=top.where)
         return [e for e in events if e is not counted[0]] + [DealEvent(TWO_CARDS, frame_number=counted[0].frame_number)]
 
-    def came_unread(self, pile: Pile) -> bool:
+    def came_unread(self, pile: Pile) -> Unread | None:
         """The pile's last state is a card just counted (over ``_top``, the state the kept frames
-        were seen against): whether a kept frame held another card, come and covered unread."""
+        were seen against): the card a kept frame held, come and covered unread, if one did."""
         top = self._top
         # (the kept frames were seen against the state under the card named, or against a card
         # asked about that the named one replaced: what came after the ask is checked the same)
         replaced = top is not None and top.pending and all(s is not top for s in pile.settled)
         if len(pile.settled) < 2 or not (pile.settled[-2] is top or replaced) or not self._frames:
-            return False
+            return None
         before, now = top, pile.settled[-1]
         frames, self._top, self._frames = self._frames, None, []
         if before.detail is None or now.detail is None or now.where is None:
-            return False
+            return None
         searched, printed = 0, False
         for frame, still in reversed(frames):
             detail = shrunk(frame, self.detail_width, 3)
@@ -107,12 +137,13 @@ class Peek:
             change = compare(before.detail, detail, floor=CHANGE_LEVEL)
             if not unsaid(before.detail, detail, before.where, pile.long_px(detail), change):
                 continue  # (nothing new there but a hand, or a card in it)
-            if _other_card(pile, before, frame, detail, now, change, bare=unchanged):
-                return True
+            unread = _other_card(pile, before, frame, detail, now, change, bare=unchanged)
+            if unread is not None:
+                return unread
             searched += not unchanged  # (the print-opened frame is searched besides them)
             if searched >= SEARCHED:
                 break
-        return False
+        return None
 
 
 def _print_shown(detail: np.ndarray, now: Settled) -> bool:
@@ -135,17 +166,19 @@ def _print_shown(detail: np.ndarray, now: Settled) -> bool:
 
 
 def _other_card(pile: Pile, before: Settled, frame: np.ndarray, detail: np.ndarray, now: Settled,
-                change: Change, *, bare: bool = False) -> bool:
-    """Whether ``frame`` (a kept frame; ``detail`` its detail copy) holds a card's outline new
+                change: Change, *, bare: bool = False) -> Unread | None:
+    """The card ``frame`` (a kept frame; ``detail`` its detail copy) holds, if it holds a card's outline new
     against ``before`` (the pile's state then), no hand over it, that is not the card named
     now (``now``): lying apart from it, with its sides in view beside it new edges now too (it
-    lies there still, under the named card: not a card in the air, or pushed along since); or
-    lying where the named card lies now, named another card there by the classifier. ``change``:
-    ``detail`` against ``before``."""
+    lies there still, under the named card: not a card in the air, or pushed along since), or
+    named there, sure, a card neither named now nor on the pile (its sides in view old: under the
+    named card on a square pile); or lying where the named card lies now, named another card there
+    by the classifier. ``change``:
+    ``detail`` against ``before``. None: no such card."""
     long_px = pile.long_px(detail)
     area = long_px * long_px / CARD_ASPECT
     if cv2.countNonZero(change.mask) < MIN_CHANGE * area:
-        return False
+        return None
     found = pile.find(detail, change, long_px)
     if not found and bare:
         # (``bare``: a still frame where the named card's print was not. Under the reflection a
@@ -154,23 +187,39 @@ def _other_card(pile: Pile, before: Settled, frame: np.ndarray, detail: np.ndarr
         # look's unseen-card ask says)
         apart = off_edge(change.mask)  # (outside the named card, not reaching the view's edge as a hand does)
         cv2.fillPoly(apart, [np.round(now.where).astype(np.int32)], 0)
-        return new_edge_share(detail, change.reference, apart, long_px, level=change.edge,
-                              aspect=CARD_ASPECT) >= UNSEEN_CARD and not still_on_top(
-            pile.model, before.card, before.where, frame, detail, change.reference, change.edge)
+        if new_edge_share(detail, change.reference, apart, long_px, level=change.edge,
+                          aspect=CARD_ASPECT) < UNSEEN_CARD or still_on_top(pile.model, before.card, before.where, frame, detail,
+                                               change.reference, change.edge):
+            return None
+        return Unread(detail, None)
     if not found or found[0].new < NOT_NEW:
-        return False
+        return None
     quad = found[0].quad
     h, w = detail.shape[:2]
     if quad.min() < 1 or quad[:, 0].max() > w - 2 or quad[:, 1].max() > h - 2 or hand_over(change.mask, quad, area):
-        return False
+        return None
     if before.where is not None and iou(quad, before.where) > SAME_PLACE:
-        return False  # (the last card found again)
+        return None  # (the last card found again)
     if iou(quad, now.where) > SAME_PLACE:
         # (where the card named lies now, yet it did not lie there then: named in that frame, it
         # is another card only when the classifier is sure of it, and it is not the one named)
         naming = pile.model.identify(views_around(frame, quad * (frame.shape[1] / detail.shape[1])))
-        return naming.card is not None and naming.card != now.card
-    # (apart from it, its sides in view beside the named card new now; not the pile's old
-    # edges, all as they were (:func:`vision.deck.second.all_as_before`): cards askew below)
-    return visible_new(now.detail, before.detail, quad, now.where, change.edge) >= MIN_NEW_SECOND \
-        and not all_as_before(now.detail, before.detail, quad, now.where, change.edge)
+        came = naming.card is not None and naming.card != now.card
+    elif all_as_before(now.detail, before.detail, quad, now.where, change.edge):
+        return None  # (the pile's old edges, all as they were (:func:`vision.deck.second.all_as_before`): cards askew below)
+    elif visible_new(now.detail, before.detail, quad, now.where, change.edge) >= MIN_NEW_SECOND:
+        came = True  # (apart from it, its sides in view beside the named card new now)
+    else:
+        # (its sides in view old now: it lies mostly under the named card, on a pile dealt square,
+        # whose sides lie along the cards' below. Named in that frame, sure, a card neither named
+        # now nor on the pile: it came, and lies under the named card)
+        naming = pile.model.identify(views_around(frame, quad * (frame.shape[1] / detail.shape[1])))
+        came = naming.card is not None and naming.card != now.card and naming.card not in pile.cards
+    if not came:
+        return None
+    # (alone: no second card's outline beside it in that frame, as a look tells two cards from one;
+    # another card come unread too, or the next one in the air over it, is "two cards")
+    other = second_card(detail, change.reference, change.mask, found[0], long_px, level=change.edge,
+                        aspect=CARD_ASPECT, sizes=pile.sizes(),
+                        pile=tuple(s.where for s in pile.settled if s.where is not None))
+    return Unread(detail, quad, alone=other is None)

@@ -305,11 +305,15 @@ class Pile:
         if naming.card is None and last.card is not None and not last.pending \
                 and print_kept(dark if dark is not None else detail, change.reference, inside, change.edge) >= PRINT_KEPT:
             return []  # (unsure, yet every edge the last card showed still shows: the light moved, no card came)
-        # (another card named; or unsure, most like another card, some of the last card's print gone: asked about)
-        return self.name(frame, detail, top, dark, normal, naming=naming)
+        # (another card named; or unsure, most like another card, some of the last card's print gone: asked
+        # about; its print changed: a card came there, squared on the last one)
+        return self.name(frame, detail, top, dark, normal, naming=naming, came=True)
 
     def name(self, frame: np.ndarray, detail: np.ndarray, top: Outline, dark: np.ndarray | None,
-              normal: np.ndarray | None = None, *, naming: Naming | None = None) -> list[DealEvent]:
+              normal: np.ndarray | None = None, *, naming: Naming | None = None,
+              came: bool | None = None) -> list[DealEvent]:
+        """Name the card at ``top`` (or ask about it). ``came``: whether a card came at ``top``
+        (default: its sides were new edges), as the refit (:mod:`vision.deck.refit`) needs it."""
         n = self.frame
         where = top.quad
         if not self.steady(detail, where):
@@ -333,12 +337,13 @@ class Pile:
             second = self.model.identify(again)
             if second.card is not None or again[0].glare > 0:  # (a reflection on it: asked to move it)
                 views, naming = again, second
-        if naming.card is None and not self.settled[-1].pending:
+        if naming.card is None:
             # (the outline may be off the card: fitted again to the frame's own edges, :mod:`vision.deck.refit`)
             seen, last = (detail if dark is None else dark), self.settled[-1]
             again = refit(seen, last.at_exposure(dark), where, top.long, new=NOT_NEW,
                           floor=CHANGE_LEVEL if dark is None else DARKER_CHANGE_LEVEL,
-                          min_pixels=6 if dark is None else DARKER_MIN_PIXELS)
+                          min_pixels=6 if dark is None else DARKER_MIN_PIXELS,
+                          came=top.new >= NOT_NEW if came is None else came)
             if again is not None and iou(again.quad, where) <= SAME_CARD:
                 fit = self.model.identify(views_around(frame, again.quad * (frame.shape[1] / detail.shape[1])))
                 if fit.card is not None and fit.card not in self.cards:

@@ -9,7 +9,10 @@ again although it lies there, readable. Before asking, the card's own sides are 
 the frame itself (every edge counts, no reference: a card's sides are its strongest steps) around
 the outline found, at the sizes around it; the card is named there when that outline is another
 and most of it changed since the pile's last state (a card below, found again beside the new one,
-barely changed: never named in the new one's place).
+barely changed: never named in the new one's place), or when it lies where the outline found lies
+and a card came there (that outline's sides new, or the print inside it changed): a card squared on
+the one below under the lamp's reflection shows few new sides and changes little, white on white.
+Over a card asked about too: the card named replaces it, as any card named over it does.
 """
 
 from __future__ import annotations
@@ -18,9 +21,9 @@ import cv2
 import numpy as np
 
 from vision.deck.locate import CARD_ASPECT, quad_mask
-from vision.deck.outline import Outline, find_outlines
+from vision.deck.outline import Outline, find_outlines, iou
 from vision.deck.exposure import changed_inside
-from vision.deck.second import DEALT_OVER, visible_new
+from vision.deck.second import DEALT_OVER, SAME_PLACE, visible_new
 
 ROOM = 0.25  # of a card's long side: the room around the outline found where its own sides are looked for
 SIZES = (1.0, 0.92, 1.08, 1.17, 1.27)  # around the outline's long side (a fifth small: 1.25)
@@ -29,7 +32,7 @@ OWN_EDGE = 6.0  # an edge's least step per pixel in one frame (no second one to 
 
 
 def refit(seen: np.ndarray, reference: np.ndarray | None, quad: np.ndarray, long_px: float, *,
-          new: float, floor: float, min_pixels: int = 6) -> Outline | None:
+          new: float, floor: float, min_pixels: int = 6, came: bool = False) -> Outline | None:
     """The card's outline fitted again to ``seen``'s own edges (detail size) around ``quad`` (the
     outline found, ``long_px`` long), or None: none there, or as a card below found again beside
     the one that came: against ``reference`` (the pile's last state at ``seen``'s exposure) its
@@ -42,6 +45,8 @@ def refit(seen: np.ndarray, reference: np.ndarray | None, quad: np.ndarray, long
     k = max(3, int(ROOM * long_px)) | 1
     room = cv2.dilate(quad_mask(seen.shape, quad), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     found = find_outlines(seen, None, room, long_px, level=OWN_EDGE, aspect=CARD_ASPECT, sizes=SIZES)
+    if found and came and iou(found[0].quad, quad) > SAME_PLACE:
+        return found[0]
     if not found or (visible_new(seen, reference, found[0].quad, NOWHERE, OWN_EDGE) < new and changed_inside(
             reference, seen, found[0].quad, floor=floor, min_pixels=min_pixels) < DEALT_OVER):
         return None

@@ -41,7 +41,7 @@ from vision.deck.backstop import Backstop, unsaid
 from vision.deck.darker import DarkerRequest, glare_near, hand_came_over, reflection_in_view
 from vision.deck.darklook import DarkerLook, HeldLook
 from vision.deck.events import (  # noqa: F401  (the events are the tracker's API)
-    ALREADY, ASK_KINDS, COUNTED, DARKER, GLARE, HAND, SHOW_AGAIN, TAKEN_BACK, TWO_CARDS, DealEvent, Tally)
+    ALREADY, ASK_KINDS, COUNTED, DARKER, GLARE, HAND, SHOW_AGAIN, TAKEN_BACK, TWO_CARDS, UNDER, DealEvent, Tally)
 from vision.deck.exposure import Change, compare
 from vision.deck.first import first_card, unseen_first
 from vision.deck.locate import CARD_ASPECT, shrunk
