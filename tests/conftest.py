@@ -21,7 +21,6 @@ LONG_S = {
     # mostly put the kiosk back warm, about 35)
     "tests/ui/test_double_tap.py::test_double_tap_every_button_of_every_screen": 45,
     "tests/ui/test_tricks.py::test_tricks_read_by_the_trick_camera_from_rendered_frames": 60,
-    "tests/vision/test_tricks.py::test_a_trick_swept_off_clears_the_places_for_the_next": 45,
     "tests/ui/test_deck.py::test_a_pile_dealt_face_up_is_counted_and_goes_to_the_confirmation": 34,
     "tests/journal/test_crash.py::test_the_journal_survives_kill_9_hundreds_of_times": 25,
     "tests/ui/test_variant_deal.py::test_each_players_pile_dealt_face_up": 18,
