@@ -14,6 +14,13 @@ import os
 
 import pytest
 
+# One thread for each library's own pool, in every test process and the programs the tests
+# start (set before OpenCV or NumPy is imported: the conftest is read first). `make test` runs
+# one worker more than the cores, so a frame split over OpenCV's threads waits for the share
+# of a thread the other workers keep off a core: more CPU and more wall for the same pixels.
+for _name in ("OPENCV_FOR_THREADS_NUM", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
+    os.environ.setdefault(_name, "1")
+
 # Seconds each takes on two loaded cores with a cold frame cache (a full run's --durations):
 # only their order depends on these. A test not listed is short and keeps its place.
 LONG_S = {
