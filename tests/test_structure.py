@@ -25,6 +25,7 @@ import re
 import sys
 import tomllib
 from collections import defaultdict
+from functools import cache
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -60,7 +61,13 @@ def _modules() -> dict[str, Path]:
 
 
 MODULES = _modules()
-TREES = {m: ast.parse(p.read_text(encoding="utf-8")) for m, p in MODULES.items()}  # each read once
+
+
+# The house is read on first use, not at import: each xdist worker imports this module to
+# collect it, and only the one that runs its tests needs the trees (about a second of CPU).
+@cache
+def _trees() -> dict[str, ast.Module]:
+    return {m: ast.parse(p.read_text(encoding="utf-8")) for m, p in MODULES.items()}  # each read once
 
 
 def _imported(module: str, path: Path) -> set[str]:
@@ -68,7 +75,7 @@ def _imported(module: str, path: Path) -> set[str]:
     an import only for type checking too)."""
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
     names: set[str] = set()
-    for node in ast.walk(TREES[module]):
+    for node in ast.walk(_trees()[module]):
         if isinstance(node, ast.Import):
             names.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
@@ -97,8 +104,14 @@ def _area(module: str) -> str:
     return f"kiosk.{parts[1]}" if parts[0] == "kiosk" and len(parts) > 1 else parts[0]
 
 
-IMPORTS = {m: _imported(m, p) for m, p in MODULES.items()}
-ARROWS = {m: {t for t in map(_ours, names) if t and t != m} for m, names in IMPORTS.items()}
+@cache
+def _imports() -> dict[str, set[str]]:
+    return {m: _imported(m, p) for m, p in MODULES.items()}
+
+
+@cache
+def _arrows() -> dict[str, set[str]]:
+    return {m: {t for t in map(_ours, names) if t and t != m} for m, names in _imports().items()}
 
 
 def _circles() -> list[list[str]]:
@@ -109,12 +122,13 @@ def _circles() -> list[list[str]]:
     on_stack: set[str] = set()
     groups: list[list[str]] = []
     sys.setrecursionlimit(max(10_000, sys.getrecursionlimit()))
+    arrows = _arrows()
 
     def visit(m: str) -> None:
         index[m] = low[m] = len(index)
         stack.append(m)
         on_stack.add(m)
-        for t in ARROWS[m]:
+        for t in arrows[m]:
             if t not in index:
                 visit(t)
                 low[m] = min(low[m], low[t])
@@ -140,7 +154,7 @@ def _circles() -> list[list[str]]:
 def test_the_house_is_read():
     assert len(MODULES) > 100 and "kiosk.game.match" in MODULES and "organiser.cli" in MODULES
     assert {_area(m) for m in MODULES} <= set(RANK), {_area(m) for m in MODULES} - set(RANK)
-    assert {"kiosk.journal", "kiosk.table.state"} <= ARROWS["kiosk.table.session"]
+    assert {"kiosk.journal", "kiosk.table.state"} <= _arrows()["kiosk.table.session"]
 
 
 def test_no_import_circles():
@@ -149,7 +163,7 @@ def test_no_import_circles():
 
 def test_no_arrow_runs_back_up():
     up = set()
-    for source, targets in ARROWS.items():
+    for source, targets in _arrows().items():
         for target in targets:
             a, b = _area(source), _area(target)
             if a != b and (RANK[a] < RANK[b] or (RANK[a] == RANK[b] and "organiser" not in (a, b))):
@@ -162,23 +176,23 @@ def test_the_organiser_stands_beside_the_kiosk():
     assert not (ROOT / "kiosk" / "organiser").exists()
     scripts = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]
     assert scripts["botifarra-club"] == "organiser.cli:main"
-    for module, targets in ARROWS.items():
+    for module, targets in _arrows().items():
         if _area(module) == "organiser":
             assert {_area(t) for t in targets} <= ORGANISER_MAY_IMPORT, (module, targets)
-            assert not {n.split(".")[0] for n in IMPORTS[module]} & NEVER_IN_THE_ORGANISER, module
+            assert not {n.split(".")[0] for n in _imports()[module]} & NEVER_IN_THE_ORGANISER, module
         else:
             assert not any(_area(t) == "organiser" for t in targets), module
 
 
 def test_the_wire_protocol_is_the_standard_library_only():
-    for module, names in IMPORTS.items():
+    for module, names in _imports().items():
         if _area(module) == "clubwire":
             outside = {n.split(".")[0] for n in names} - set(sys.stdlib_module_names) - {"clubwire", ""}
             assert not outside, (module, outside)
 
 
 def test_vision_and_hardware_never_import_kivy():
-    for module, names in IMPORTS.items():
+    for module, names in _imports().items():
         if _area(module) in ("vision", "hardware"):
             assert not any(n.split(".")[0] == "kivy" for n in names), module
 
@@ -233,7 +247,7 @@ def test_no_class_is_cut_in_two_files_to_fit():
     ``TableSession(TournamentClock)``'s ``_commit``, ``KioskApp(TableHardware, App)``'s
     ``_save_failed``: all four found here in the tree before commit 1b64649). A split by
     responsibility gives objects that own their state."""
-    cut = {module: found for module, tree in TREES.items() if (found := _cut_in_two(tree))}
+    cut = {module: found for module, tree in _trees().items() if (found := _cut_in_two(tree))}
     assert cut == {}
 
 
@@ -245,7 +259,7 @@ def test_no_test_only_writer_in_the_product():
 def test_one_class_per_name_across_the_seams():
     """The table's state and the wire's report are two things, with two names."""
     defined = defaultdict(list)
-    for module, tree in TREES.items():
+    for module, tree in _trees().items():
         for node in tree.body:
             if isinstance(node, ast.ClassDef) and node.name == "TableState":
                 defined[node.name].append(module)

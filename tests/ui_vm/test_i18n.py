@@ -11,6 +11,7 @@ import gettext
 import io
 import re
 import string
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -27,8 +28,10 @@ ROOT = Path(__file__).resolve().parents[2]
 FIELDS = string.Formatter()
 
 
+@cache
 def extracted() -> dict[str, tuple[str, ...]]:
-    """msgid -> every form of it, as ``pybabel extract -F babel.cfg .`` finds them."""
+    """msgid -> every form of it, as ``pybabel extract -F babel.cfg .`` finds them (read on
+    first use, not at import: each xdist worker imports this module to collect it)."""
     with open(ROOT / "babel.cfg", encoding="utf-8") as cfg:
         method_map, options_map = parse_mapping_cfg(cfg)
     found: dict[str, tuple[str, ...]] = {}
@@ -36,9 +39,6 @@ def extracted() -> dict[str, tuple[str, ...]]:
         forms = message if isinstance(message, tuple) else (message,)
         found[forms[0]] = forms
     return found
-
-
-MESSAGES = extracted()
 
 
 def po(language: str):
@@ -51,12 +51,13 @@ def fields(text: str) -> set[str]:
 
 
 def test_babel_finds_python_kv_core_and_plural_messages():
-    assert len(MESSAGES) > 300
-    assert "Undo" in MESSAGES  # Python: _("Undo")
-    assert "Who deals first?" in MESSAGES  # kv: tr._('Who deals first?')
-    assert "{level} is not allowed when trump is botifarra (preset {preset})" in MESSAGES  # core error
-    assert "Sant Vicenç" in MESSAGES and "hand {number}" in MESSAGES  # game words, context
-    assert MESSAGES["{n} card"] == ("{n} card", "{n} cards")  # ngettext
+    messages = extracted()
+    assert len(messages) > 300
+    assert "Undo" in messages  # Python: _("Undo")
+    assert "Who deals first?" in messages  # kv: tr._('Who deals first?')
+    assert "{level} is not allowed when trump is botifarra (preset {preset})" in messages  # core error
+    assert "Sant Vicenç" in messages and "hand {number}" in messages  # game words, context
+    assert messages["{n} card"] == ("{n} card", "{n} cards")  # ngettext
 
 
 def test_the_kv_extractor_reads_rule_values():
@@ -69,14 +70,15 @@ def test_the_kv_extractor_reads_rule_values():
 
 @pytest.mark.parametrize("language", ["ca", "es"])
 def test_every_message_is_translated_with_the_same_placeholders_and_none_is_stale(language):
+    messages = extracted()
     catalog = po(language)
     assert catalog.num_plurals == 2 and catalog.plural_expr == "(n != 1)"
     have = {m.id[0] if isinstance(m.id, tuple) else m.id: m for m in catalog if m.id}
-    missing = sorted(set(MESSAGES) - set(have))
+    missing = sorted(set(messages) - set(have))
     assert not missing, f"{language}: run pybabel update (docs/translations.md); missing {missing}"
-    stale = sorted(set(have) - set(MESSAGES))
+    stale = sorted(set(have) - set(messages))
     assert not stale, f"{language}: messages no longer used: {stale}"
-    for msgid, forms in MESSAGES.items():
+    for msgid, forms in messages.items():
         m = have[msgid]
         assert not m.fuzzy, (language, msgid)
         strings = m.string if isinstance(m.string, tuple) else (m.string,)
