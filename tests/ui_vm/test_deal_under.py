@@ -5,25 +5,16 @@ the card under it is counted."""
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
-from gpiozero.pins.mock import MockFactory, MockPWMPin
-
-from hardware.controls import TableControls
 from kiosk.game import Card
-from kiosk.settings import Settings
 from kiosk.ui import i18n
 from kiosk.ui.dealthrough import DealThrough
-from kiosk.ui.table_hardware import TableHardware
 from vision.deck.tracker import COUNTED, TAKEN_BACK, UNDER, DealEvent
 
 
-def test_a_card_unseen_under_the_one_counted_is_asked_about_and_the_count_stands():
-    controls = TableControls(pin_factory=MockFactory(pin_class=MockPWMPin), bounce_ms=5)
+def test_a_card_unseen_under_the_one_counted_is_asked_about_and_the_count_stands(table_app):
     try:
-        app = SimpleNamespace(hardware=TableHardware(controls, sound=None, settings=Settings(), to_ui=lambda f: f))
         cards: list[str] = ["10B"]
-        deal = DealThrough(app, service=lambda: None, cards=lambda: cards, remove=cards.remove)
+        deal = DealThrough(table_app, service=lambda: None, cards=lambda: cards, remove=cards.remove)
         i18n.set_language("ca")
         cards.append("8C")  # (the reader's events come after the cards they counted)
         deal.show(DealEvent(COUNTED, Card.parse("8C")))
@@ -41,5 +32,4 @@ def test_a_card_unseen_under_the_one_counted_is_asked_about_and_the_count_stands
         deal.show(DealEvent(COUNTED, Card.parse("5B")))  # the card under it, laid again and counted
         assert deal.ask == "" and deal.ticked
     finally:
-        controls.close()
         i18n.set_language("ca")

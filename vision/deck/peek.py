@@ -39,7 +39,7 @@ from vision.deck.locate import CARD_ASPECT, quad_mask, shrunk
 from vision.deck.motion import hand_over
 from vision.deck.ontop import still_on_top
 from vision.deck.outline import iou, new_edge_share
-from vision.deck.pile import CHANGE_LEVEL, KEEP_DETAIL, MIN_CHANGE, NOT_NEW, UNSEEN_CARD, UNSTEADY, Pile, Settled
+from vision.deck.pile import CHANGE_LEVEL, MIN_CHANGE, NOT_NEW, UNSEEN_CARD, UNSTEADY, Pile, Settled
 from vision.deck.second import (
     MIN_NEW_SECOND, PRINT_KEPT, SAME_PLACE, all_as_before, print_kept, second_card, visible_new)
 from vision.deck.views import views_around
@@ -102,9 +102,7 @@ class Peek:
             return events
         if unread.alone:
             pile.uncertain += 1
-            pile.settled.insert(-1, Settled(unread.detail, None, pending=True, where=unread.where))
-            if len(pile.settled) > KEEP_DETAIL:
-                pile.settled[-KEEP_DETAIL - 1].detail = pile.settled[-KEEP_DETAIL - 1].darker = None
+            pile.push(unread.detail, None, pending=True, where=unread.where, under=True)
             return events + [DealEvent(UNDER, counted[0].card, frame_number=counted[0].frame_number)]
         top = pile.settled.pop()
         pile.push(top.detail, None, pending=True, darker=top.darker, where=top.where)
@@ -200,10 +198,13 @@ def _other_card(pile: Pile, before: Settled, frame: np.ndarray, detail: np.ndarr
         return None
     if before.where is not None and iou(quad, before.where) > SAME_PLACE:
         return None  # (the last card found again)
+    def named():  # (the classifier at that outline, in the kept frame)
+        return pile.model.identify(views_around(frame, quad * (frame.shape[1] / detail.shape[1])))
+
     if iou(quad, now.where) > SAME_PLACE:
         # (where the card named lies now, yet it did not lie there then: named in that frame, it
         # is another card only when the classifier is sure of it, and it is not the one named)
-        naming = pile.model.identify(views_around(frame, quad * (frame.shape[1] / detail.shape[1])))
+        naming = named()
         came = naming.card is not None and naming.card != now.card
     elif all_as_before(now.detail, before.detail, quad, now.where, change.edge):
         return None  # (the pile's old edges, all as they were (:func:`vision.deck.second.all_as_before`): cards askew below)
@@ -213,7 +214,7 @@ def _other_card(pile: Pile, before: Settled, frame: np.ndarray, detail: np.ndarr
         # (its sides in view old now: it lies mostly under the named card, on a pile dealt square,
         # whose sides lie along the cards' below. Named in that frame, sure, a card neither named
         # now nor on the pile: it came, and lies under the named card)
-        naming = pile.model.identify(views_around(frame, quad * (frame.shape[1] / detail.shape[1])))
+        naming = named()
         came = naming.card is not None and naming.card != now.card and naming.card not in pile.cards
     if not came:
         return None

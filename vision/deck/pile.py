@@ -116,9 +116,9 @@ class Pile:
         return find_outlines(seen, change.reference, change.mask, long_px, level=change.edge, aspect=CARD_ASPECT,
                              sizes=self.sizes())
 
-    def push(self, detail: np.ndarray, card: Card | None, *, pending: bool = False,
-              darker: np.ndarray | None = None, where: np.ndarray | None = None) -> None:
-        self.settled.append(Settled(detail, card, pending, darker, where))
+    def push(self, detail: np.ndarray, card: Card | None, *, pending: bool = False, darker: np.ndarray | None = None,
+             where: np.ndarray | None = None, under: bool = False) -> None:  # (under: beneath the last state)
+        self.settled.insert(len(self.settled) - under, Settled(detail, card, pending, darker, where))
         if len(self.settled) > KEEP_DETAIL:
             self.settled[-KEEP_DETAIL - 1].detail = self.settled[-KEEP_DETAIL - 1].darker = None
 
