@@ -28,8 +28,7 @@ ASKS = {
     "already_counted": N_("{card}: already counted. Take it off the pile."),
     "show_again": N_("Not sure which card this is: lift it and lay it down again."),
     "two_cards": N_("Two cards at once: deal them one at a time."),
-    "card_under": N_("{card} counted. A card under it was not seen: lift it, lay the one under it down again, "
-                     "then put it back on top."),
+    "card_under": N_("{card} counted. One under it went unseen: lift it, lay the one under again, then it on top."),
     "glare": N_("A reflection on the card: move it until it no longer shines."),
 }
 

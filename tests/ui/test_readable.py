@@ -170,6 +170,8 @@ def test_every_screen_whole_in_catalan_and_spanish(kiosk, size):
     assert d.screen == "deal"
     d.current.deal.show(DealEvent("already_counted", Card.parse("12O")))  # what the reader's thread hands over
     walk.check()
+    d.current.deal.show(DealEvent("card_under", Card.parse("12O")))  # the longest ask, with a card named
+    walk.check("deal-card-under")
     d.tap("back", shot=False)
     d.app.settings.set("camera.marks", "aruco")
     _points(d, "A", 39)

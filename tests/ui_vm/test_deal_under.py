@@ -19,12 +19,12 @@ def test_a_card_unseen_under_the_one_counted_is_asked_about_and_the_count_stands
         cards.append("8C")  # (the reader's events come after the cards they counted)
         deal.show(DealEvent(COUNTED, Card.parse("8C")))
         deal.show(DealEvent(UNDER, Card.parse("8C")))
-        assert deal.ask == ("8 copes comptada. No s'ha vist una carta de sota: aixequeu-la, torneu a posar la de "
-                            "sota i després torneu-la a posar a sobre."), deal.ask
+        assert deal.ask == ("8 copes comptada. N'hi ha una a sota sense veure: aixequeu-la, torneu a posar la de "
+                            "sota i després aquesta a sobre."), deal.ask
         assert deal.last_card == "8 copes" and deal.take_back_text == "Traieu 8 copes" and cards == ["10B", "8C"]
         i18n.set_language("es")
         deal.show_last()
-        assert deal.ask.startswith("8 copas contada. No se ha visto una carta de debajo: levantadla"), deal.ask
+        assert deal.ask.startswith("8 copas contada. Hay una debajo sin ver: levantadla"), deal.ask
 
         deal.show(DealEvent(TAKEN_BACK, Card.parse("8C")))  # the player lifts 8C off: the ask stays
         assert cards == ["10B"] and deal.ask.startswith("8 copas contada.")
