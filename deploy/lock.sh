@@ -8,6 +8,7 @@
 #   run.txt       the kiosk (extra `kiosk`): no web server
 #   organiser.txt the tournament organiser's app (extra `organiser`): no Kivy, OpenCV or GPIO
 #   test.txt      both apps and the test tools; bench.txt: test + the benchmarks'
+#   tools.txt     uv, which installs the sets (make setup)
 # A version already in a file is kept unless the new constraints refuse it (uv prefers it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,4 +26,6 @@ common=(--quiet --python-platform aarch64-manylinux_2_36 --python-version 3.11
 "$tools/bin/uv" pip compile "${common[@]}" --extra kiosk --extra organiser --extra test -o requirements/test.txt
 "$tools/bin/uv" pip compile "${common[@]}" --extra kiosk --extra organiser --extra test --extra bench \
     -o requirements/bench.txt
-echo "requirements/run.txt, organiser.txt, test.txt, bench.txt written"
+# uv itself, which `make setup` installs the sets with (requirements/tools.in)
+"$tools/bin/uv" pip compile "${common[@]:0:6}" requirements/tools.in -o requirements/tools.txt
+echo "requirements/run.txt, organiser.txt, test.txt, bench.txt, tools.txt written"
