@@ -59,15 +59,25 @@ def one_core():
     cv2.setNumThreads(1)
 
 
+@lru_cache(maxsize=1)
+def whole_trick_read() -> tuple[TrickReader, list[tuple[int, object]]]:
+    """The reader and its events (with their frame numbers) over hand 1's first trick, from the
+    bare table to the winner's sweep: read once for the two tests that look at it (the reader
+    does the same work, frame for frame, whatever the test then asserts)."""
+    seq, _ = one_trick()
+    reader = TrickReader(trick_deck(), seq.seats_px, hand_of(seq), frame_size=seq.size)
+    return reader, run(reader, (f.image for f in seq.frames()))
+
+
 def test_each_card_is_named_at_its_seat_soon_after_it_lies_still():
     seq, frames = one_trick()
-    reader = TrickReader(trick_deck(), seq.seats_px, hand_of(seq), frame_size=seq.size)
-    events = run(reader, frames)
+    reader, events = whole_trick_read()
     plays = [e for _, e in events if isinstance(e, TrickPlay)]
     assert [(p.trick, p.seat, p.card.code) for p in plays] == [(p.trick, p.seat, p.code) for p in seq.plan.plays]
     assert not [e for _, e in events if isinstance(e, TrickAsk)]
     for (n, e), p in zip([x for x in events if isinstance(x[1], TrickPlay)], seq.plan.plays):
         assert n - seq.frame_of(p.still_s) <= 5  # half a second at 10 frames a second
+    assert max(n for n, e in events if isinstance(e, TrickPlay)) < len(frames)  # read before the sweep
     assert reader.hand.tricks[0].winner == seq.plan.check["winners"][0]
 
 
@@ -151,8 +161,8 @@ def test_a_trick_swept_off_clears_the_places_for_the_next():
     (tests/vision/test_tricks_table.py: a place seen bare again; a complete trick's card
     touched, covered by the next); here both on rendered footage."""
     seq, frames = one_trick()
-    reader = TrickReader(trick_deck(), seq.seats_px, hand_of(seq), frame_size=seq.size)
-    plays = [e for f in seq.frames() for e in reader.feed(f.image) if isinstance(e, TrickPlay)]
+    reader, events = whole_trick_read()
+    plays = [e for _, e in events if isinstance(e, TrickPlay)]
     assert len(seq) > len(frames) and seq.plan.reaches[-1].sweeps  # the sweep's frames read too
     assert [(p.trick, p.seat, p.card.code) for p in plays] == [(p.trick, p.seat, p.code) for p in seq.plan.plays]
     assert reader.down == {} and not reader.taken
