@@ -46,6 +46,8 @@ RANK_ORDER: tuple[int, ...] = (9, 1, 12, 11, 10, 8, 7, 6, 5, 4, 3, 2)
 RANK_ORDER_THREE_SECOND: tuple[int, ...] = (9, 3, 1, 12, 11, 10, 8, 7, 6, 5, 4, 2)
 POINTS: dict[int, int] = {9: 5, 1: 4, 12: 3, 11: 2, 10: 1}
 RANK_NAMES: dict[int, str] = {9: "manilla", 1: "as", 12: "rei", 11: "cavall", 10: "sota"}
+_STRENGTH = {rank: len(RANK_ORDER) - 1 - i for i, rank in enumerate(RANK_ORDER)}
+_STRENGTH_THREE_SECOND = {rank: len(RANK_ORDER_THREE_SECOND) - 1 - i for i, rank in enumerate(RANK_ORDER_THREE_SECOND)}
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -89,8 +91,7 @@ class Card:
 
     def strength(self, *, three_second: bool = False) -> int:
         """Higher is stronger inside the suit (11 for the manilla, 0 for the 2)."""
-        order = RANK_ORDER_THREE_SECOND if three_second else RANK_ORDER
-        return len(order) - 1 - order.index(self.rank)
+        return (_STRENGTH_THREE_SECOND if three_second else _STRENGTH)[self.rank]
 
     @property
     def catalan(self) -> str:

@@ -34,7 +34,7 @@ from kiosk.game.errors import BotifarraError, IllegalPlayError, InvalidCardError
 from kiosk.game.rules import PLAY_RULES, Rules, Trump
 from kiosk.game.scoring import CARD_TEXT, TRICKS_PER_HAND
 from kiosk.game.seats import check_seat
-from kiosk.game.tricks import legal_cards, winning_index
+from kiosk.game.tricks import legal_cards, legal_kin, winning_index
 
 _BY_CODE = {c.code: c for c in DECK}
 
@@ -240,7 +240,11 @@ def first_renunci(hand: PlayedHand, plays: list[Play]) -> Renunci | None:
                 continue
             # allowed by what is known: a renunci only when too few of the unplayed cards
             # leave it allowed to fill the rest of his hand
-            fillers = (c for c in holdings.unplayed if play.card in legal(known + [c], play))
+            # (a card's legality is asked once for all unplayed cards of the same kin)
+            kin: dict[tuple, bool] = {}
+            winner = play.before[winning_index(play.before, trump, three_second=hand.three_second)] \
+                if play.before else None
+            fillers = (c for c in holdings.unplayed if _allowed_with(kin, c, known, play, winner, trump, hand, legal))
             if sum(1 for _ in zip(range(unknown), fillers)) == unknown:
                 continue
         proof = None
@@ -252,6 +256,17 @@ def first_renunci(hand: PlayedHand, plays: list[Play]) -> Renunci | None:
         return Renunci(play.trick, play.seat, play.card, proof,
                        None if shown is None else Proof(shown.trick, shown.card))
     return None
+
+
+def _allowed_with(kin: dict[tuple, bool], card: Card, known: list[Card], play: Play, winner: Card | None, trump,
+                  hand: PlayedHand, legal) -> bool:
+    """Whether ``play.card`` is legal from ``known`` with ``card`` in the hand too (``kin``:
+    the answers so far, by the added card's ``legal_kin``; ``winner``: the card winning the
+    trick when he played)."""
+    key = legal_kin(card, known, winner, trump, hand.three_second)
+    if key not in kin:
+        kin[key] = play.card in legal(known + [card], play)
+    return kin[key]
 
 
 PLAYED_HAND_KEYS = ("rules", "trump", "first_lead", "tricks")

@@ -145,6 +145,19 @@ def _legal(hand: list[Card], trick: list[Card], trump: Suit | None, rule: str,
                                             "play the lowest card of a suit"))
 
 
+def legal_kin(card: Card, hand: list[Card], winner: Card | None, trump: Suit | None, three_second: bool) -> tuple:
+    """What of ``card`` the legal cards of ``hand + [card]`` can depend on, for the cards of
+    ``hand`` (``winner``: the card winning the trick so far, None before its first card): two
+    cards with the same kin, each added to ``hand``, leave the same cards of ``hand`` legal
+    (``_legal`` looks at a card's suit, its points, whether it beats the winning card, and its
+    place among the hand's cards of its suit: the lowest)."""
+    if winner is None:
+        return ()
+    strength = card.strength(three_second=three_second)
+    under = sum(1 for c in hand if c.suit == card.suit and c.strength(three_second=three_second) < strength)
+    return card.suit, card.points > 0, _beats(card, winner, trump, three_second), under
+
+
 def _check_rule(play_rule: str) -> str:
     if play_rule not in PLAY_RULES:
         raise RulesError("unknown play rule {rule!r}: lliure, obligat or intermediate", rule=play_rule)
