@@ -176,6 +176,9 @@ class Pile:
         found = self.find(seen, change, long_px)
         if not found and dark is not None:
             found = self._outlined_at_normal(frame, detail, dark, last.detail, long_px)
+        if self._lifted_off_unread(seen, dark, changed):
+            gone = self.settled.pop()  # (the player lifts it to lay the card asked about under it again)
+            return [DealEvent(TAKEN_BACK, gone.card, frame_number=n)]
         before = self.settled[-2].at_exposure(dark) if len(self.settled) >= 2 and not last.pending else None
         under = self.settled[-2].where if before is not None else None  # the card under the last
         # (the card on top now is the one under the last, and the table as it was before the
@@ -255,6 +258,28 @@ class Pile:
                 return False
             change = compare(last.detail, seen, floor=CHANGE_LEVEL)
         return still_on_top(self.model, last.card, last.where, frame, seen, change.reference, change.edge)
+
+    def _lifted_off_unread(self, seen: np.ndarray, dark: np.ndarray | None, changed) -> bool:
+        """Whether the card counted last was lifted off the card asked about under it (the card
+        under ask: the player lifts the top card to lay that one again): every edge that card's
+        print showed in the frame it was kept from shows again at its outline, and the last card's
+        print is gone from its own. The table as a whole need not be as it was under the card:
+        the lamp's reflection may have moved meanwhile (and clips over the pile, where the table
+        as before the last card says nothing), or the dealer's hand lay in that frame. A card
+        dealt on the last one would cover the print under it too. ``dark``: the darker frame, when
+        ``seen`` is one; ``changed``: the judge's comparison of ``seen`` with a state's picture."""
+        if len(self.settled) < 2:
+            return False
+        under, last = self.settled[-2], self.settled[-1]
+        if not under.pending or last.pending or under.where is None or under.detail is None \
+                or last.where is None or last.detail is None:
+            return False
+        for state, kept in ((under, True), (last, False)):
+            got = changed(state.at_exposure(dark))
+            shown = print_kept(seen, got.reference, quad_mask(seen.shape, state.where), got.edge)
+            if (shown >= PRINT_KEPT) != kept:
+                return False
+        return True
 
     @staticmethod
     def _shows_under(found: list[Outline], under: np.ndarray | None) -> bool:
