@@ -9,9 +9,10 @@ import pytest
 
 from kiosk.game import Card, pile_points
 from tests.vision import deckdraw
-from vision.deck.tracker import ALREADY, COUNTED, SHOW_AGAIN
+from vision.deck.tracker import ALREADY, COUNTED, DARKER, SHOW_AGAIN, TAKEN_BACK, UNDER
 
 ORDER = [Card.parse(c) for c in ("9O", "8O", "1C", "10C", "12E", "1E", "9B")]
+UNDER_ORDER = [Card.parse(c) for c in ("9O", "1C", "10C")]
 
 
 @pytest.fixture(scope="module")
@@ -77,3 +78,21 @@ def test_the_benchs_player_lays_the_card_down_again_and_the_deal_goes_on_later()
     n = int(again.truth[1].still_s * again.fps) + 1
     image = frame_at(again, n, {})
     assert image.shape[:2] == (720, 1280)
+
+
+@pytest.mark.parametrize("answer", ["plain", "linger", "glint"])
+def test_the_card_under_answered_is_counted_once_and_the_top_card_again(model, answer):
+    """The 1 of copes lies still one frame only; the 10 of copes lands squared on it and is counted,
+    and the card under it asked about ("card under"). The player lifts the 10 off ("taken back"),
+    lays the 1 again a few mm off (counted) and the 10 back on it a few mm off its old place:
+    counted again, not "ja comptada" (the kiosk asked for it). "linger": the dealer's hand rests
+    at the view's edge in the 1's one still frame (on main bc294be's peek that hand was a second
+    card: "two cards"); "glint": the lamp's reflection on the pile moves while the 10 is off (on
+    main the table was not as under the 10 then: the 1 counted over the 10, the 10 put back "ja
+    comptada"). 960x540, 55 frames."""
+    deal = deckdraw.deal(UNDER_ORDER, seed=24, size=(960, 540), px_mm=1.35, under=(1,), answer=answer)
+    tracker, events = deckdraw.run_tracker(model, deal.frames)
+    said = [(e.kind, e.card) for e in events if e.kind != DARKER]
+    nine, one, ten = UNDER_ORDER
+    assert said == [(COUNTED, nine), (COUNTED, ten), (UNDER, ten), (TAKEN_BACK, ten), (COUNTED, one), (COUNTED, ten)]
+    assert tracker.cards == UNDER_ORDER
