@@ -182,7 +182,7 @@ def _read(d: Deal, model, tally: Tally, cpu_ms: list[float], wall_ms: list[float
                     wrong += 1
                 else:
                     counted[i] = e.card.code
-            elif e.kind == TAKEN_BACK:  # (the kiosk's count drops the card: counted again when laid back)
+            elif e.kind == TAKEN_BACK and e.card is not None:  # (the kiosk's count drops it: counted again when laid back)
                 counted = {j: code for j, code in counted.items() if code != e.card.code}
             elif e.kind == UNDER:  # (the top card counted; the ask is about the one under it)
                 u = i - 1
