@@ -10,9 +10,11 @@ every camera mode x deck style x lighting, ``BENCH_DECK_PILES`` piles each (2: 2
 
 - right / wrong: the card counted while it lay on top (between its hand leaving and the
   next hand coming) is / is not the one dealt there;
-- sent back: the reader asked about it (show again, reflection, two cards). The player
-  then does as asked (``tests/bench/deck_reshow.py``: lifts the card and lays it down
-  again, or slides it out of the reflection) and the deal goes on that much later; a card
+- sent back: the reader asked about it (show again, reflection, two cards; "card under":
+  the card under the one on top, counted). The player then does as asked
+  (``tests/bench/deck_reshow.py``: lifts the card and lays it down again, or slides it out of
+  the reflection; for "card under", lifts the top card, lays the one under it again and the top
+  card back, which the reader takes back and counts again) and the deal goes on that much later; a card
   named then counts as right "after show again". A card still not named after being shown
   again ``RESHOWS`` times is "left unnamed". ``BENCH_DECK_RESHOW=0``: nobody answers (the
   first look only). "glare" marks the cards whose truth says the lamp's reflection on them
@@ -55,11 +57,11 @@ import numpy as np  # noqa: E402
 
 from kiosk.game import DECK  # noqa: E402
 from tests.bench.deck_darker import darker_frame, folder  # noqa: E402
-from tests.bench.deck_reshow import frame_at, reshown  # noqa: E402
+from tests.bench.deck_reshow import frame_at, reshown, under_answered  # noqa: E402
 from tests.realcam.deal import Deal, deal, enrol_photo  # noqa: E402
 from vision.deck.darker import DARKER_SCALE  # noqa: E402
 from vision.deck.store import learn_folder  # noqa: E402
-from vision.deck.tracker import ASK_KINDS, COUNTED, DARKER, GLARE, DealTracker  # noqa: E402
+from vision.deck.tracker import ASK_KINDS, COUNTED, DARKER, GLARE, TAKEN_BACK, UNDER, DealTracker  # noqa: E402
 
 ALL_MODES, ALL_STYLES, ALL_LIGHTINGS = ("720p", "1080p"), ("fournier", "moderna"), ("bar", "even", "harsh")
 PILES = int(os.environ.get("BENCH_DECK_PILES", "2"))  # per mode x style x lighting
@@ -180,6 +182,20 @@ def _read(d: Deal, model, tally: Tally, cpu_ms: list[float], wall_ms: list[float
                     wrong += 1
                 else:
                     counted[i] = e.card.code
+            elif e.kind == TAKEN_BACK and e.card is not None:  # (the kiosk's count drops it: counted again when laid back)
+                counted = {j: code for j, code in counted.items() if code != e.card.code}
+            elif e.kind == UNDER:  # (the top card counted; the ask is about the one under it)
+                u = i - 1
+                if u < 0 or u in counted or t < answering.get(u, 0.0):
+                    continue
+                asked[u] = asked.get(u, 0) + 1
+                if VERBOSE:
+                    print(f"<!-- seed {d.seed} card {u} {d.truth[u].code} glare {d.truth[u].glare:.2f}: {e.kind} "
+                          f"(under {d.truth[i].code}) at {t:.1f} s -->", flush=True)
+                again = under_answered(d, i, t, attempt=asked[u]) if RESHOW and asked[u] <= RESHOWS else None
+                if again is not None:  # the player lifts the top card, lays this one again, the top one back
+                    d, canvas = again, {}
+                    answering[u] = d.truth[i].still_s
             elif e.kind in ASK_KINDS and i >= 0 and i not in counted and t >= answering.get(i, 0.0):
                 asked[i] = asked.get(i, 0) + 1
                 if VERBOSE:

@@ -14,6 +14,10 @@ does just that, and the count goes on. :func:`reshown` gives the sequence from t
 - the hand leaves, the card lies still as long as it did the first time, and the rest of
   the pile is dealt as before, that much later.
 
+"A card under it went unseen" (the card on top counted, the one under it never read) is answered
+by :func:`under_answered`: the top card lifted off, the one under it laid again, the top card
+laid back on it.
+
 The new frames are rendered by the sequence's own renderer (``Deal._frame``) on a changed
 plan, and kept on disk under a key of their own; tests/realcam is not changed (its files'
 hash keys the cache of every rendered frame).
@@ -120,6 +124,51 @@ def reshown(d: Deal, index: int, ask_s: float, *, glare: bool, attempt: int) -> 
     before = Deal(d.seed, d.mode, d.fps, d.deck_style, d.lighting, truth, d.duration_s + shift, before_plan)
     return ReshownDeal(d.seed, d.mode, d.fps, d.deck_style, d.lighting, truth, d.duration_s + shift, after_plan,
                        before=before, swap_s=t_land)
+
+
+def under_answered(d: Deal, top: int, ask_s: float, *, attempt: int) -> ReshownDeal | None:
+    """``d`` from ``ask_s`` on, where the player answers the kiosk's "card under" ask about the
+    card under card ``top`` (counted; the ask's ``attempt``-th time): the hand comes (0.5-1 s
+    after the ask), lifts card ``top`` off and lays the one under it again a few mm and degrees
+    off; the hand leaves, that card lies still 0.6-1 s; the hand brings card ``top`` back and lays
+    it a few mm and degrees off its old place; it lies still as long as it did, and the rest of the
+    pile comes that much later. None when the two cards were laid in one step (dealt together)."""
+    plan = d._plan
+    rng = np.random.default_rng([d.seed, 13, top, attempt])
+    steps = plan["steps"]
+    places = [(k, j) for k, s in enumerate(steps) for j in range(len(s["items"]))]  # (step, item), dealing order
+    if top < 1 or top >= len(places) or places[top][0] == places[top - 1][0]:
+        return None
+    (kt, jt), (ku, ju) = places[top], places[top - 1]
+    step = steps[kt]
+    per = step["t_gone"] - step["t0"]
+    t0 = ask_s + rng.uniform(*REACTION_S)
+    t_lift = t0 + per * rng.uniform(0.55, 0.7)  # the top card lifted, the one under laid again
+    t_left = t_lift + per * rng.uniform(0.3, 0.45)
+    t_back0 = t_left + rng.uniform(0.6, 1.0)  # the hand comes back with the top card
+    t_back = t_back0 + per * rng.uniform(0.55, 0.7)
+    t_gone = t_back + per * rng.uniform(0.3, 0.45)
+    shift = t_gone - d.truth[top].still_s
+    lift = dict(step, t0=t0, t_land=t_lift, t_gone=t_left, items=[])
+    later = [dict(s, t0=s["t0"] + shift, t_land=s["t_land"] + shift, t_gone=s["t_gone"] + shift)
+             for s in steps[kt + 1:]]
+    key = hashlib.sha1(repr((plan["key"], "under", top, attempt, round(ask_s, 3))).encode()).hexdigest()[:16]
+    before_plan = dict(plan, key=key + "-a", steps=steps[:kt + 1] + [lift] + later)
+    under = dataclasses.replace(steps[ku]["items"][ju], place=_new_place(d, steps[ku]["items"][ju], False, rng))
+    back = dataclasses.replace(step["items"][jt], place=_new_place(d, step["items"][jt], False, rng))
+    changed = [dict(s) for s in steps[:kt + 1]]
+    changed[ku]["items"] = [under if j == ju else it for j, it in enumerate(steps[ku]["items"])]
+    changed[kt]["items"] = [it for j, it in enumerate(changed[kt]["items"]) if j != jt]  # (in the hand now)
+    again = dict(step, t0=t_back0, t_land=t_back, t_gone=t_gone, items=[back])
+    after_plan = dict(plan, key=key, steps=changed + [lift, again] + later)
+    truth = [_later(c, shift) if j > top else c for j, c in enumerate(d.truth)]
+    truth[top - 1] = dataclasses.replace(truth[top - 1], still_s=t_left, until_s=t_back0,
+                                         glare=realdeal._glare_on(under, plan["pose"], plan["lighting"]))
+    truth[top] = dataclasses.replace(truth[top], lands_s=t_back, still_s=t_gone, until_s=truth[top].until_s + shift,
+                                     glare=realdeal._glare_on(back, plan["pose"], plan["lighting"]))
+    before = Deal(d.seed, d.mode, d.fps, d.deck_style, d.lighting, truth, d.duration_s + shift, before_plan)
+    return ReshownDeal(d.seed, d.mode, d.fps, d.deck_style, d.lighting, truth, d.duration_s + shift, after_plan,
+                       before=before, swap_s=t_lift)
 
 
 def _later(c: DealtCard, shift: float) -> DealtCard:

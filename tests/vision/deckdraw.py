@@ -242,29 +242,42 @@ class Deal:
 
 def deal(cards: list[Card], *, style: str = "A", seed: int = 0, size=(1280, 720), px_mm: float = 1.8,
          light: Light = Light(), hover_frames: int = 2, still: int = 4, pairs: tuple[int, ...] = (),
-         stained: tuple[int, ...] = (), relaid: tuple[int, ...] = ()) -> Deal:
+         stained: tuple[int, ...] = (), relaid: tuple[int, ...] = (), under: tuple[int, ...] = (),
+         answer: str = "plain") -> Deal:
     """Frames (about 10 per card, 10 fps) of a hand dealing ``cards`` face up onto a pile.
     Card indices in ``pairs`` are dealt together with the next card, offset (two at once).
     Card indices in ``stained`` land with a stain of beer over their middle (no deck
     reader can be sure of such a card); then the player, asked, lifts the card, wipes it
     and lays it down again a few mm off, as another deal. Card indices in ``relaid`` are
-    laid down clean, then lifted and laid down again a few mm off (squaring the pile)."""
+    laid down clean, then lifted and laid down again a few mm off (squaring the pile).
+    Card indices in ``under`` lie still one frame only before the next card covers them (no
+    reader looks at a card so brief); once the next card lies still, the player answers the
+    reader's "card under" ask: lifts that card off, lays the one under it again a few mm off,
+    then lays the lifted card back on top, a few mm off its old place. ``answer``: "plain";
+    "linger" (the dealer's hand rests at the view's edge, still, in the covered card's one
+    still frame); "glint" (a lamp's soft reflection on the pile moves while the top card is
+    off, and stays where it moved)."""
     rng = np.random.default_rng(seed)
     w, h = size
     table = _mat(size, seed)
     pile = (w * 0.5, h * 0.5)
-    frames = [camera(table, light, rng) for _ in range(still)]  # the empty mat first
+    glint = [(w * 0.46, h * 0.42)] if under and answer == "glint" else []  # (where the lamp's reflection lies)
 
-    def lay(group: list[Card], c, ang: float, stain: bool = False) -> None:
+    def snap(scene: np.ndarray, blur: float = 0.0) -> np.ndarray:
+        return camera(_glinted(scene, glint[-1], w) if glint else scene, light, rng, blur=blur)
+
+    frames = [snap(table) for _ in range(still)]  # the empty mat first
+
+    def lay(group: list[Card], c, ang: float, stain: bool = False, brief: bool = False, brisk: bool = False) -> str:
         nonlocal table
         edge = "bottom" if rng.random() < 0.5 else "right"
         start = (c[0] + 0.05 * w, h * 1.05) if edge == "bottom" else (w * 1.05, c[1] + 0.05 * h)
-        for t in (0.0, 0.35, 0.7):  # the card travels in the hand, blurred
+        for t in (0.7,) if brisk else (0.0, 0.35, 0.7):  # the card travels in the hand, blurred (one frame: brisk)
             p = (start[0] + (c[0] - start[0]) * t, start[1] + (c[1] - start[1]) * t)
             s = table.copy()
             _paste(s, group[0], style, p, ang + 20 * (1 - t), px_mm)
             _hand(s, (p[0] + 0.03 * w, p[1] + 0.05 * h), edge)
-            frames.append(camera(s, light, rng, blur=6))
+            frames.append(snap(s, blur=6))
         _paste(table, group[0], style, c, ang, px_mm)
         if len(group) > 1:
             _paste(table, group[1], style, (c[0] + 0.04 * w, c[1] + 0.05 * h), ang + 25, px_mm)
@@ -276,12 +289,17 @@ def deal(cards: list[Card], *, style: str = "A", seed: int = 0, size=(1280, 720)
         for k in range(hover_frames):  # the hand still over the pile's edge
             s = table.copy()
             _hand(s, (c[0] + 0.04 * w, c[1] + 0.08 * h - k), edge)
-            frames.append(camera(s, light, rng, blur=1 if k else 3))
+            frames.append(snap(s, blur=1 if k else 3))
         s = table.copy()
-        _hand(s, ((c[0] + 0.1 * w), c[1] + 0.25 * h), edge)
-        frames.append(camera(s, light, rng, blur=8))
+        rest = (c[0] + 0.1 * w, c[1] + 0.25 * h) if edge == "bottom" else (c[0] + 0.3 * w, c[1] + 0.1 * h)
+        _hand(s, rest if brief and answer == "linger" else ((c[0] + 0.1 * w), c[1] + 0.25 * h), edge)
+        frames.append(snap(s, blur=0 if brief and answer == "linger" else 8))
+        if brief:  # (one still frame, the hand resting at the view's edge when it lingers, then the next card)
+            frames.append(snap(s) if answer == "linger" else snap(table))
+            return edge
         for _ in range(still):
-            frames.append(camera(table, light, rng))
+            frames.append(snap(table))
+        return edge
 
     i = 0
     while i < len(cards):
@@ -294,9 +312,49 @@ def deal(cards: list[Card], *, style: str = "A", seed: int = 0, size=(1280, 720)
             table = before  # lifted off under the hand, wiped ...
             c = (c[0] + rng.uniform(-8, 8), c[1] + rng.uniform(-8, 8))  # ... and laid down again
             ang += rng.uniform(-5, 5)
+        if i in under and i + 1 < len(cards):
+            below = table.copy()
+            lay(group, c, ang, brief=True)
+            over = table.copy()
+            # (squared on it: the reader's look sees one card's outline, the one under it hidden)
+            top_c, top_ang = (c[0] + rng.uniform(-3, 3), c[1] + rng.uniform(-3, 3)), ang + rng.uniform(-2, 2)
+            edge = lay([cards[i + 1]], top_c, top_ang, brisk=True)
+            # the answer: the top card lifted off and carried away in the hand ...
+            for k in range(2):
+                s = table.copy()
+                _hand(s, (top_c[0] + 0.03 * w, top_c[1] + 0.05 * h - 2 * k), edge)
+                frames.append(snap(s, blur=3 - 2 * k))
+            table = over
+            if glint:
+                glint.append((w * 0.53, h * 0.55))  # (the lamp swayed meanwhile)
+            away = (top_c[0] + 0.05 * w, h * 1.05) if edge == "bottom" else (w * 1.05, top_c[1] + 0.05 * h)
+            for t in (0.3, 0.65):
+                p = (top_c[0] + (away[0] - top_c[0]) * t, top_c[1] + (away[1] - top_c[1]) * t)
+                s = table.copy()
+                _paste(s, cards[i + 1], style, p, top_ang + 20 * t, px_mm)
+                _hand(s, (p[0] + 0.03 * w, p[1] + 0.05 * h), edge)
+                frames.append(snap(s, blur=6))
+            for _ in range(still):
+                frames.append(snap(table))
+            # ... the one under it laid again a few mm off, then the top card back on it
+            table = below
+            lay(group, (c[0] + rng.uniform(-8, 8), c[1] + rng.uniform(-8, 8)), ang + rng.uniform(-5, 5), brisk=True)
+            lay([cards[i + 1]], (top_c[0] + rng.uniform(-8, 8), top_c[1] + rng.uniform(-8, 8)),
+                top_ang + rng.uniform(-5, 5))
+            i += 2
+            continue
         lay(group, c, ang)
         i += len(group)
     return Deal(frames, list(cards))
+
+
+def _glinted(scene: np.ndarray, at, w: int) -> np.ndarray:
+    """``scene`` under a lamp's soft reflection at ``at`` (a broad glow, short of clipping the card's paper)."""
+    h = scene.shape[0]
+    ys, xs = np.ogrid[:h, :w]
+    r = 0.09 * w
+    glow = 28.0 * np.exp(-(((xs - at[0]) ** 2 + (ys - at[1]) ** 2) / (2 * r * r)), dtype=np.float32)
+    return scene + glow[..., None]
 
 
 @lru_cache(maxsize=4)

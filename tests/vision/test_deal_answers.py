@@ -9,9 +9,10 @@ import pytest
 
 from kiosk.game import Card, pile_points
 from tests.vision import deckdraw
-from vision.deck.tracker import ALREADY, COUNTED, SHOW_AGAIN
+from vision.deck.tracker import ALREADY, COUNTED, DARKER, SHOW_AGAIN, TAKEN_BACK, UNDER
 
 ORDER = [Card.parse(c) for c in ("9O", "8O", "1C", "10C", "12E", "1E", "9B")]
+UNDER_ORDER = [Card.parse(c) for c in ("9O", "1C", "10C")]
 
 
 @pytest.fixture(scope="module")
@@ -77,3 +78,53 @@ def test_the_benchs_player_lays_the_card_down_again_and_the_deal_goes_on_later()
     n = int(again.truth[1].still_s * again.fps) + 1
     image = frame_at(again, n, {})
     assert image.shape[:2] == (720, 1280)
+
+
+@pytest.mark.parametrize("answer", ["plain", "linger", "glint"])
+def test_the_card_under_answered_is_counted_once_and_the_top_card_again(model, answer):
+    """The 1 of copes lies still one frame only; the 10 of copes lands squared on it and is counted,
+    and the card under it asked about ("card under"). The player lifts the 10 off ("taken back"),
+    lays the 1 again a few mm off (counted) and the 10 back on it a few mm off its old place:
+    counted again, not "ja comptada" (the kiosk asked for it). "linger": the dealer's hand rests
+    at the view's edge in the 1's one still frame (on main bc294be's peek that hand was a second
+    card: "two cards"); "glint": the lamp's reflection on the pile moves while the 10 is off (on
+    main the table was not as under the 10 then: the 1 counted over the 10, the 10 put back "ja
+    comptada"). 960x540, 55 frames."""
+    deal = deckdraw.deal(UNDER_ORDER, seed=24, size=(960, 540), px_mm=1.35, under=(1,), answer=answer)
+    tracker, events = deckdraw.run_tracker(model, deal.frames)
+    said = [(e.kind, e.card) for e in events if e.kind != DARKER]
+    nine, one, ten = UNDER_ORDER
+    assert said == [(COUNTED, nine), (COUNTED, ten), (UNDER, ten), (TAKEN_BACK, ten), (COUNTED, one), (COUNTED, ten)]
+    assert tracker.cards == UNDER_ORDER
+
+
+def test_the_benchs_player_answers_card_under_by_lifting_the_top_card_and_laying_both_again():
+    """tests/bench/deck_reshow.py's ``under_answered``, which bench_deck answers "card under" with:
+    the top card leaves the pile when the hand lifts it, the card under it is laid again a few mm
+    off and lies on top alone for a while, then the top card is laid back a few mm off, and the rest
+    of the deal comes that much later (the plans only: no frame rendered)."""
+    import numpy as np
+
+    from tests.bench.deck_reshow import ReshownDeal, under_answered
+    from tests.realcam.deal import deal
+
+    d = deal(3, cards=4, fps=4, lighting="harsh")
+    ask_s = d.truth[2].still_s + 0.1
+    again = under_answered(d, 2, ask_s, attempt=1)
+    assert isinstance(again, ReshownDeal) and again.order == d.order and ask_s < again.swap_s
+    under, top = again.truth[1], again.truth[2]
+    # the card under lies on top alone from the lift until the hand brings the top card back
+    assert again.swap_s < under.still_s < under.until_s < top.lands_s < top.still_s
+    assert max(k for k, c in enumerate(again.truth) if c.lands_s <= under.still_s) == 1
+    shift = top.still_s - d.truth[2].still_s
+    assert all(abs(a.lands_s - b.lands_s - shift) < 1e-9 for a, b in zip(again.truth[3:], d.truth[3:]))
+    centre = np.array([30.5, 47.5, 1.0])
+
+    def laid(plan, t):  # the cards lying on the pile at t, and where (their centres, mm)
+        return [(it.code, (it.place @ centre)[:2]) for s in plan["steps"] if s["t_land"] <= t for it in s["items"]]
+
+    before, after = laid(again.before._plan, again.swap_s - 0.01), laid(again._plan, again.swap_s + 0.01)
+    assert [c for c, _ in before] == d.order[:3] and [c for c, _ in after] == d.order[:2]  # (the top card in the hand)
+    assert 0 < np.hypot(*(after[1][1] - before[1][1])) <= 6.0  # the card under laid again a few mm off
+    back = laid(again._plan, top.lands_s)
+    assert [c for c, _ in back] == d.order[:3] and 0 < np.hypot(*(back[2][1] - before[2][1])) <= 6.0

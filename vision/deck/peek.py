@@ -219,8 +219,9 @@ def _other_card(pile: Pile, before: Settled, frame: np.ndarray, detail: np.ndarr
     if not came:
         return None
     # (alone: no second card's outline beside it in that frame, as a look tells two cards from one;
-    # another card come unread too, or the next one in the air over it, is "two cards")
+    # another card come unread too, or the next one in the air over it, is "two cards". An outline
+    # a hand lies over, from the view's edge, is the dealer's hand resting there: no card)
     other = second_card(detail, change.reference, change.mask, found[0], long_px, level=change.edge,
                         aspect=CARD_ASPECT, sizes=pile.sizes(),
                         pile=tuple(s.where for s in pile.settled if s.where is not None))
-    return Unread(detail, quad, alone=other is None)
+    return Unread(detail, quad, alone=other is None or hand_over(change.mask, other.quad, area))

@@ -32,6 +32,7 @@ from kiosk.game import Card
 from vision.deck.darker import came_in, glare_near, tone_map
 from vision.deck.events import ALREADY, COUNTED, GLARE, HAND, SHOW_AGAIN, TAKEN_BACK, TWO_CARDS, DealEvent
 from vision.deck.exposure import Change, changed_inside, compare
+from vision.deck.lifted import lifted_off_unread, shows_under
 from vision.deck.locate import CARD_ASPECT, quad_mask
 from vision.deck.model import DeckModel, Naming
 from vision.deck.motion import hand_over
@@ -176,11 +177,14 @@ class Pile:
         found = self.find(seen, change, long_px)
         if not found and dark is not None:
             found = self._outlined_at_normal(frame, detail, dark, last.detail, long_px)
+        if lifted_off_unread(self.settled, dark, seen, changed):
+            gone = self.settled.pop()  # (the player lifts it to lay the card asked about under it again)
+            return [DealEvent(TAKEN_BACK, gone.card, frame_number=n)]
         before = self.settled[-2].at_exposure(dark) if len(self.settled) >= 2 and not last.pending else None
         under = self.settled[-2].where if before is not None else None  # the card under the last
         # (the card on top now is the one under the last, and the table as it was before the
         # last card: that card was lifted off the pile again; not known under the reflection)
-        if before is not None and self._shows_under(found, under) \
+        if before is not None and shows_under(found, under) \
                 and cv2.countNonZero(changed(before).mask) < LIFTED * area and not self._veiled(detail, under, area):
             gone = self.settled.pop()
             return [DealEvent(TAKEN_BACK, gone.card, frame_number=n)]
@@ -255,17 +259,6 @@ class Pile:
                 return False
             change = compare(last.detail, seen, floor=CHANGE_LEVEL)
         return still_on_top(self.model, last.card, last.where, frame, seen, change.reference, change.edge)
-
-    @staticmethod
-    def _shows_under(found: list[Outline], under: np.ndarray | None) -> bool:
-        """Whether what lies on top is the card under the last one, as a card lifted off leaves
-        it: that card's outline found again where it lay. With no outline known under the last
-        card (the bare table, or a card asked about unseen), no other card's outline on top
-        is needed. No outline found where one lay is no lift: under the lamp's reflection a
-        card's sides wash out, and a card dealt there since leaves the table much as before."""
-        if under is None:
-            return True
-        return bool(found) and iou(found[0].quad, under) > SAME_PLACE
 
     def _veiled(self, detail: np.ndarray, under: np.ndarray | None, area: float) -> bool:
         """Whether the lamp's reflection clips the picture over the pile (the last card's and

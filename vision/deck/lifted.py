@@ -1,0 +1,56 @@
+"""Whether the last card read was lifted off the pile again (:meth:`vision.deck.pile.Pile.judge`
+then says "taken back" and forgets it).
+
+The table going back to how it was before the last card is the plain case, judged by the pile
+itself; what lies on top must then be the card under the last one, where it lay
+(:func:`shows_under`). When the card under the last one is a card asked about unseen (the
+"card under" ask, :mod:`vision.deck.peek`), the player lifts the top card to lay that one
+again; that lift is seen by the print under it (:func:`lifted_off_unread`), as the table
+as a whole may have changed meanwhile.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from vision.deck.exposure import Change
+from vision.deck.locate import quad_mask
+from vision.deck.outline import Outline, iou
+from vision.deck.second import PRINT_KEPT, SAME_PLACE, print_kept
+
+def shows_under(found: list[Outline], under: np.ndarray | None) -> bool:
+    """Whether what lies on top is the card under the last one, as a card lifted off leaves
+    it: that card's outline found again where it lay. With no outline known under the last
+    card (the bare table, or a card asked about unseen), no other card's outline on top
+    is needed. No outline found where one lay is no lift: under the lamp's reflection a
+    card's sides wash out, and a card dealt there since leaves the table much as before."""
+    if under is None:
+        return True
+    return bool(found) and iou(found[0].quad, under) > SAME_PLACE
+
+
+def lifted_off_unread(settled: list, dark: np.ndarray | None, seen: np.ndarray,
+                      changed: Callable[[np.ndarray], Change]) -> bool:
+    """Whether the card counted last (``settled[-1]``) was lifted off the card asked about under
+    it (``settled[-2]``, the card under ask): every edge that card's print showed in the frame
+    it was kept from shows again at its outline in ``seen``, and the last card's print is gone
+    from its own. The table as a whole need not be as it was under the card: the lamp's
+    reflection may have moved meanwhile (and clips over the pile, where the table as before the
+    last card says nothing), or the dealer's hand lay in that frame. A card dealt on the last
+    one would cover the print under it too. ``dark``: the darker frame's detail copy, when
+    ``seen`` is one; ``changed``: the judge's comparison of ``seen`` with a picture. ``settled``:
+    the pile's states (:class:`vision.deck.pile.Settled`, which imports this module)."""
+    if len(settled) < 2:
+        return False
+    under, last = settled[-2], settled[-1]
+    if not under.pending or last.pending or under.where is None or under.detail is None \
+            or last.where is None or last.detail is None:
+        return False
+    for state, kept in ((under, True), (last, False)):
+        got = changed(state.at_exposure(dark))
+        shown = print_kept(seen, got.reference, quad_mask(seen.shape, state.where), got.edge)
+        if (shown >= PRINT_KEPT) != kept:
+            return False
+    return True
