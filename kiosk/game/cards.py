@@ -47,7 +47,8 @@ RANK_ORDER_THREE_SECOND: tuple[int, ...] = (9, 3, 1, 12, 11, 10, 8, 7, 6, 5, 4, 
 POINTS: dict[int, int] = {9: 5, 1: 4, 12: 3, 11: 2, 10: 1}
 RANK_NAMES: dict[int, str] = {9: "manilla", 1: "as", 12: "rei", 11: "cavall", 10: "sota"}
 _STRENGTH = {rank: len(RANK_ORDER) - 1 - i for i, rank in enumerate(RANK_ORDER)}
-_STRENGTH_THREE_SECOND = {rank: len(RANK_ORDER_THREE_SECOND) - 1 - i for i, rank in enumerate(RANK_ORDER_THREE_SECOND)}
+_STRENGTH_THREE_SECOND = {rank: len(RANK_ORDER_THREE_SECOND) - 1 - i
+                          for i, rank in enumerate(RANK_ORDER_THREE_SECOND)}
 
 
 @dataclass(frozen=True, slots=True, repr=False)

@@ -291,11 +291,12 @@ def deal(cards: list[Card], *, style: str = "A", seed: int = 0, size=(1280, 720)
             _hand(s, (c[0] + 0.04 * w, c[1] + 0.08 * h - k), edge)
             frames.append(snap(s, blur=1 if k else 3))
         s = table.copy()
-        rest = (c[0] + 0.1 * w, c[1] + 0.25 * h) if edge == "bottom" else (c[0] + 0.3 * w, c[1] + 0.1 * h)
-        _hand(s, rest if brief and answer == "linger" else ((c[0] + 0.1 * w), c[1] + 0.25 * h), edge)
-        frames.append(snap(s, blur=0 if brief and answer == "linger" else 8))
+        resting = brief and answer == "linger"  # (the hand rests at the view's edge, still)
+        going = (c[0] + 0.1 * w, c[1] + 0.25 * h)
+        _hand(s, (c[0] + 0.3 * w, c[1] + 0.1 * h) if resting and edge == "right" else going, edge)
+        frames.append(snap(s, blur=0 if resting else 8))
         if brief:  # (one still frame, the hand resting at the view's edge when it lingers, then the next card)
-            frames.append(snap(s) if answer == "linger" else snap(table))
+            frames.append(snap(s if resting else table))
             return edge
         for _ in range(still):
             frames.append(snap(table))
@@ -350,11 +351,17 @@ def deal(cards: list[Card], *, style: str = "A", seed: int = 0, size=(1280, 720)
 
 def _glinted(scene: np.ndarray, at, w: int) -> np.ndarray:
     """``scene`` under a lamp's soft reflection at ``at`` (a broad glow, short of clipping the card's paper)."""
-    h = scene.shape[0]
+    return scene + _glow(scene.shape[0], w, tuple(at))[..., None]
+
+
+@lru_cache(maxsize=4)
+def _glow(h: int, w: int, at: tuple[float, float]) -> np.ndarray:
+    """The reflection's glow (drawn once for its place: every frame of a deal under it adds the same)."""
     ys, xs = np.ogrid[:h, :w]
     r = 0.09 * w
     glow = 28.0 * np.exp(-(((xs - at[0]) ** 2 + (ys - at[1]) ** 2) / (2 * r * r)), dtype=np.float32)
-    return scene + glow[..., None]
+    glow.setflags(write=False)
+    return glow
 
 
 @lru_cache(maxsize=4)

@@ -20,6 +20,7 @@ from vision.deck.locate import quad_mask
 from vision.deck.outline import Outline, iou
 from vision.deck.second import PRINT_KEPT, SAME_PLACE, print_kept
 
+
 def shows_under(found: list[Outline], under: np.ndarray | None) -> bool:
     """Whether what lies on top is the card under the last one, as a card lifted off leaves
     it: that card's outline found again where it lay. With no outline known under the last

@@ -174,12 +174,12 @@ class Pile:
             if dark is not None and last.darker is None:
                 last.darker = dark  # (the next card is not looked for blind under the reflection)
             return []
-        found = self.find(seen, change, long_px)
-        if not found and dark is not None:
-            found = self._outlined_at_normal(frame, detail, dark, last.detail, long_px)
         if lifted_off_unread(self.settled, dark, seen, changed):
             gone = self.settled.pop()  # (the player lifts it to lay the card asked about under it again)
             return [DealEvent(TAKEN_BACK, gone.card, frame_number=n)]
+        found = self.find(seen, change, long_px)
+        if not found and dark is not None:
+            found = self._outlined_at_normal(frame, detail, dark, last.detail, long_px)
         before = self.settled[-2].at_exposure(dark) if len(self.settled) >= 2 and not last.pending else None
         under = self.settled[-2].where if before is not None else None  # the card under the last
         # (the card on top now is the one under the last, and the table as it was before the
