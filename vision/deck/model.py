@@ -45,6 +45,7 @@ KEPT_MARGIN = 0.06  # ...and over every other card, not only those of its rank (
 # best card under a reflection led by 0.05 at the most)
 SOFTEN = (0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0)  # blurs (Gaussian sigma, corner px at 4 px/mm) tried on a learnt index
 CORNER_AGREE = 0.2  # a blurred index: the sharp comparison must lean our way this much for the blurred one to count
+RECENTRED = 3  # the best cards the alignment search is made again around, when the first look is not sure
 TOO_SIMILAR = 0.97  # the same card learnt twice scores about 0.99; different cards stay below
 
 
@@ -148,7 +149,8 @@ class DeckModel:
         Not sure at the alignments given, the card is looked at once more at its outline
         fitted to the best card's print (:func:`vision.deck.fit.fitted_quad`: the outline a
         few per cent small, or turned), named there by the same rules against every card,
-        and that naming counts only when it names the card the outline was fitted to."""
+        and that naming counts only when it names the card the outline was fitted to; else
+        the search is made again around the best cards' own best alignments (:meth:`_searched_on`)."""
         views = [views] if isinstance(views, CardView) else views
         out = frozenset(self.cards.index(c) for c in ruled_out if c in self.cards)
         naming, scores = self._identify(views, out)
@@ -158,9 +160,29 @@ class DeckModel:
         k, o = np.unravel_index(int(np.argmax(scores[:, 2 * i:2 * i + 2])), (len(views), 2))
         quad = fitted_quad(views[k], self.light_template(i, int(o)))
         if quad is None:
-            return naming
+            return self._searched_on(views, scores, out, naming)
         fitted, _ = self._identify(views_around(views[k].frame, quad, reach=CELL, scales=(1.0,)), out)
-        return replace(fitted, where=quad) if fitted.card == naming.best else naming
+        return replace(fitted, where=quad) if fitted.card == naming.best else self._searched_on(views, scores, out, naming)
+
+    def _searched_on(self, views: list[CardView], scores: np.ndarray, out: frozenset[int], naming: Naming) -> Naming:
+        """The alignment search made again around the view where each of the :data:`RECENTRED`
+        best cards lined up best, when that view lies off the search's middle (an outline a few
+        millimetres off, beyond the search's reach: the card itself is then no better than
+        another card's print lined up as badly); a naming there counts only when it names the
+        card the search was centred for."""
+        middle = np.mean([v.quad for v in views], axis=0)
+        per_card = np.maximum(scores[:, 0::2], scores[:, 1::2]).max(axis=0)
+        for i in np.argsort(per_card)[::-1][:RECENTRED].tolist():
+            if i in out:
+                continue
+            k = int(np.argmax(scores[:, 2 * i:2 * i + 2].max(axis=1)))
+            if np.abs(views[k].quad - middle).max() < 1.0:
+                continue  # (at the middle: the same search again)
+            again = views_around(views[k].frame, views[k].quad)
+            named, at = self._identify(again, out)
+            if named.card == self.cards[i]:
+                return replace(named, where=again[int(np.argmax(at[:, 2 * i:2 * i + 2].max(axis=1)))].quad)
+        return naming
 
     def light_template(self, i: int, o: int) -> np.ndarray:
         """Card ``i``'s learnt lightness cells (orientation ``o``), WHOLE_H x WHOLE_W."""
