@@ -179,9 +179,9 @@ class DeckModel:
             if np.abs(views[k].quad - middle).max() < 1.0:
                 continue  # (at the middle: the same search again)
             again = views_around(views[k].frame, views[k].quad)
-            named, at = self._identify(again, out)
+            named, _ = self._identify(again, out)
             if named.card == self.cards[i]:
-                return replace(named, where=again[int(np.argmax(at[:, 2 * i:2 * i + 2].max(axis=1)))].quad)
+                return named  # (no outline fitted: the card's size is the outline's, not a view's)
         return naming
 
     def light_template(self, i: int, o: int) -> np.ndarray:
