@@ -46,6 +46,7 @@ KEPT_MARGIN = 0.06  # ...and over every other card, not only those of its rank (
 SOFTEN = (0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0)  # blurs (Gaussian sigma, corner px at 4 px/mm) tried on a learnt index
 CORNER_AGREE = 0.2  # a blurred index: the sharp comparison must lean our way this much for the blurred one to count
 RECENTRED = 3  # the best cards the alignment search is made again around, when the first look is not sure
+TURNED = (-10.0, 10.0, -16.0, 16.0)  # degrees: the outline turned about its middle, when that found none of them
 TOO_SIMILAR = 0.97  # the same card learnt twice scores about 0.99; different cards stay below
 
 
@@ -169,7 +170,8 @@ class DeckModel:
         best cards lined up best, when that view lies off the search's middle (an outline a few
         millimetres off, beyond the search's reach: the card itself is then no better than
         another card's print lined up as badly); a naming there counts only when it names the
-        card the search was centred for."""
+        card the search was centred for. Then at the outline turned (:data:`TURNED`), where a
+        naming counts only when it names one of those best cards."""
         middle = np.mean([v.quad for v in views], axis=0)
         per_card = np.maximum(scores[:, 0::2], scores[:, 1::2]).max(axis=0)
         for i in np.argsort(per_card)[::-1][:RECENTRED].tolist():
@@ -182,6 +184,14 @@ class DeckModel:
             named, _ = self._identify(again, out)
             if named.card == self.cards[i]:
                 return named  # (no outline fitted: the card's size is the outline's, not a view's)
+        best = {self.cards[i] for i in np.argsort(per_card)[::-1][:RECENTRED].tolist() if i not in out}
+        centre = middle.mean(axis=0)
+        for deg in TURNED:  # (an outline turned off the card: its sides found along the pile's or the light's)
+            a = np.radians(deg)
+            turn = np.float32([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+            named, _ = self._identify(views_around(views[0].frame, centre + (middle - centre) @ turn.T), out)
+            if named.card in best:
+                return named
         return naming
 
     def light_template(self, i: int, o: int) -> np.ndarray:
