@@ -174,23 +174,20 @@ class DeckModel:
         naming counts only when it names one of those best cards."""
         middle = np.mean([v.quad for v in views], axis=0)
         per_card = np.maximum(scores[:, 0::2], scores[:, 1::2]).max(axis=0)
-        for i in np.argsort(per_card)[::-1][:RECENTRED].tolist():
-            if i in out:
-                continue
+        ranked = [i for i in np.argsort(per_card)[::-1][:RECENTRED].tolist() if i not in out]
+        for i in ranked:
             k = int(np.argmax(scores[:, 2 * i:2 * i + 2].max(axis=1)))
             if np.abs(views[k].quad - middle).max() < 1.0:
                 continue  # (at the middle: the same search again)
-            again = views_around(views[k].frame, views[k].quad)
-            named, _ = self._identify(again, out)
+            named, _ = self._identify(views_around(views[k].frame, views[k].quad), out)
             if named.card == self.cards[i]:
                 return named  # (no outline fitted: the card's size is the outline's, not a view's)
-        best = {self.cards[i] for i in np.argsort(per_card)[::-1][:RECENTRED].tolist() if i not in out}
         centre = middle.mean(axis=0)
         for deg in TURNED:  # (an outline turned off the card: its sides found along the pile's or the light's)
             a = np.radians(deg)
             turn = np.float32([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
             named, _ = self._identify(views_around(views[0].frame, centre + (middle - centre) @ turn.T), out)
-            if named.card in best:
+            if named.card is not None and self.cards.index(named.card) in ranked:
                 return named
         return naming
 
