@@ -140,7 +140,8 @@ class DeckModel:
     def _corners_alike(self, i: int, j: int) -> float:
         return max(corner_score(self.corners[2 * i], self.corners[2 * j + o]) for o in (0, 1))
 
-    def identify(self, views: CardView | list[CardView], *, ruled_out: Collection[Card] = ()) -> Naming:
+    def identify(self, views: CardView | list[CardView], *, ruled_out: Collection[Card] = (),
+                 wider: bool = False) -> Naming:
         """Name the card seen in ``views`` (one view, or the same card at several
         alignments: each learnt card scores its best alignment), or say it is not sure
         (``card`` None). ``ruled_out``: cards that cannot lie there (trick mode: already
@@ -150,8 +151,11 @@ class DeckModel:
         Not sure at the alignments given, the card is looked at once more at its outline
         fitted to the best card's print (:func:`vision.deck.fit.fitted_quad`: the outline a
         few per cent small, or turned), named there by the same rules against every card,
-        and that naming counts only when it names the card the outline was fitted to; else
-        the search is made again around the best cards' own best alignments (:meth:`_searched_on`)."""
+        and that naming counts only when it names the card the outline was fitted to.
+
+        ``wider``: still not sure, the alignment search is made again around the best cards' own
+        best alignments and at the outline turned (:meth:`_searched_on`, up to a tenth of a second
+        more): for the look that names a card that came, not for the checks that expect none."""
         views = [views] if isinstance(views, CardView) else views
         out = frozenset(self.cards.index(c) for c in ruled_out if c in self.cards)
         naming, scores = self._identify(views, out)
@@ -160,10 +164,11 @@ class DeckModel:
         i = self.cards.index(naming.best)
         k, o = np.unravel_index(int(np.argmax(scores[:, 2 * i:2 * i + 2])), (len(views), 2))
         quad = fitted_quad(views[k], self.light_template(i, int(o)))
-        if quad is None:
-            return self._searched_on(views, scores, out, naming)
-        fitted, _ = self._identify(views_around(views[k].frame, quad, reach=CELL, scales=(1.0,)), out)
-        return replace(fitted, where=quad) if fitted.card == naming.best else self._searched_on(views, scores, out, naming)
+        if quad is not None:
+            fitted, _ = self._identify(views_around(views[k].frame, quad, reach=CELL, scales=(1.0,)), out)
+            if fitted.card == naming.best:
+                return replace(fitted, where=quad)
+        return self._searched_on(views, scores, out, naming) if wider else naming
 
     def _searched_on(self, views: list[CardView], scores: np.ndarray, out: frozenset[int], naming: Naming) -> Naming:
         """The alignment search made again around the view where each of the :data:`RECENTRED`
