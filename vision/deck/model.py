@@ -45,7 +45,8 @@ KEPT_MARGIN = 0.06  # ...and over every other card, not only those of its rank (
 # best card under a reflection led by 0.05 at the most)
 SOFTEN = (0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0)  # blurs (Gaussian sigma, corner px at 4 px/mm) tried on a learnt index
 CORNER_AGREE = 0.2  # a blurred index: the sharp comparison must lean our way this much for the blurred one to count
-RECENTRED = 3  # the best cards the alignment search is made again around, when the first look is not sure
+RECENTRED = 3  # the best cards the alignment search is made again around, when the first look is not sure...
+RIVALS = 0.05  # ...those of them this close to the best one's score
 TURNED = (-10.0, 10.0, -16.0, 16.0)  # degrees: the outline turned about its middle, when that found none of them
 TOO_SIMILAR = 0.97  # the same card learnt twice scores about 0.99; different cards stay below
 
@@ -172,14 +173,16 @@ class DeckModel:
 
     def _searched_on(self, views: list[CardView], scores: np.ndarray, out: frozenset[int], naming: Naming) -> Naming:
         """The alignment search made again around the view where each of the :data:`RECENTRED`
-        best cards lined up best, when that view lies off the search's middle (an outline a few
-        millimetres off, beyond the search's reach: the card itself is then no better than
-        another card's print lined up as badly); a naming there counts only when it names the
-        card the search was centred for. Then at the outline turned (:data:`TURNED`), where a
-        naming counts only when it names one of those best cards."""
+        best cards (within :data:`RIVALS` of the best) lined up best, when that view lies off the
+        search's middle (an outline a few millimetres off, beyond the search's reach: the card
+        itself is then no better than another card's print lined up as badly); a naming there
+        counts only when it names the card the search was centred for. Then at the outline
+        turned (:data:`TURNED`, one size), where a naming counts only when it names one of those
+        best cards."""
         middle = np.mean([v.quad for v in views], axis=0)
         per_card = np.maximum(scores[:, 0::2], scores[:, 1::2]).max(axis=0)
-        ranked = [i for i in np.argsort(per_card)[::-1][:RECENTRED].tolist() if i not in out]
+        ranked = [i for i in np.argsort(per_card)[::-1][:RECENTRED].tolist()
+                  if i not in out and per_card[i] >= per_card.max() - RIVALS]
         for i in ranked:
             k = int(np.argmax(scores[:, 2 * i:2 * i + 2].max(axis=1)))
             if np.abs(views[k].quad - middle).max() < 1.0:
@@ -191,7 +194,7 @@ class DeckModel:
         for deg in TURNED:  # (an outline turned off the card: its sides found along the pile's or the light's)
             a = np.radians(deg)
             turn = np.float32([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
-            named, _ = self._identify(views_around(views[0].frame, centre + (middle - centre) @ turn.T), out)
+            named, _ = self._identify(views_around(views[0].frame, centre + (middle - centre) @ turn.T, scales=(1.0,)), out)
             if named.card is not None and self.cards.index(named.card) in ranked:
                 return named
         return naming
