@@ -45,6 +45,9 @@ KEPT_MARGIN = 0.06  # ...and over every other card, not only those of its rank (
 # best card under a reflection led by 0.05 at the most)
 SOFTEN = (0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0)  # blurs (Gaussian sigma, corner px at 4 px/mm) tried on a learnt index
 CORNER_AGREE = 0.2  # a blurred index: the sharp comparison must lean our way this much for the blurred one to count
+RECENTRED = 3  # the best cards the alignment search is made again around, when the first look is not sure...
+RIVALS = 0.05  # ...those of them this close to the best one's score
+TURNED = (-10.0, 10.0, -16.0, 16.0)  # degrees: the outline turned about its middle, when that found none of them
 TOO_SIMILAR = 0.97  # the same card learnt twice scores about 0.99; different cards stay below
 
 
@@ -138,7 +141,8 @@ class DeckModel:
     def _corners_alike(self, i: int, j: int) -> float:
         return max(corner_score(self.corners[2 * i], self.corners[2 * j + o]) for o in (0, 1))
 
-    def identify(self, views: CardView | list[CardView], *, ruled_out: Collection[Card] = ()) -> Naming:
+    def identify(self, views: CardView | list[CardView], *, ruled_out: Collection[Card] = (),
+                 wider: bool = False) -> Naming:
         """Name the card seen in ``views`` (one view, or the same card at several
         alignments: each learnt card scores its best alignment), or say it is not sure
         (``card`` None). ``ruled_out``: cards that cannot lie there (trick mode: already
@@ -148,7 +152,11 @@ class DeckModel:
         Not sure at the alignments given, the card is looked at once more at its outline
         fitted to the best card's print (:func:`vision.deck.fit.fitted_quad`: the outline a
         few per cent small, or turned), named there by the same rules against every card,
-        and that naming counts only when it names the card the outline was fitted to."""
+        and that naming counts only when it names the card the outline was fitted to.
+
+        ``wider``: still not sure, the alignment search is made again around the best cards' own
+        best alignments and at the outline turned (:meth:`_searched_on`, up to a tenth of a second
+        more): for the look that names a card that came, not for the checks that expect none."""
         views = [views] if isinstance(views, CardView) else views
         out = frozenset(self.cards.index(c) for c in ruled_out if c in self.cards)
         naming, scores = self._identify(views, out)
@@ -157,10 +165,39 @@ class DeckModel:
         i = self.cards.index(naming.best)
         k, o = np.unravel_index(int(np.argmax(scores[:, 2 * i:2 * i + 2])), (len(views), 2))
         quad = fitted_quad(views[k], self.light_template(i, int(o)))
-        if quad is None:
-            return naming
-        fitted, _ = self._identify(views_around(views[k].frame, quad, reach=CELL, scales=(1.0,)), out)
-        return replace(fitted, where=quad) if fitted.card == naming.best else naming
+        if quad is not None:
+            fitted, _ = self._identify(views_around(views[k].frame, quad, reach=CELL, scales=(1.0,)), out)
+            if fitted.card == naming.best:
+                return replace(fitted, where=quad)
+        return self._searched_on(views, scores, out, naming) if wider else naming
+
+    def _searched_on(self, views: list[CardView], scores: np.ndarray, out: frozenset[int], naming: Naming) -> Naming:
+        """The alignment search made again around the view where each of the :data:`RECENTRED`
+        best cards (within :data:`RIVALS` of the best) lined up best, when that view lies off the
+        search's middle (an outline a few millimetres off, beyond the search's reach: the card
+        itself is then no better than another card's print lined up as badly); a naming there
+        counts only when it names the card the search was centred for. Then at the outline
+        turned (:data:`TURNED`, one size), where a naming counts only when it names one of those
+        best cards."""
+        middle = np.mean([v.quad for v in views], axis=0)
+        per_card = np.maximum(scores[:, 0::2], scores[:, 1::2]).max(axis=0)
+        ranked = [i for i in np.argsort(per_card)[::-1][:RECENTRED].tolist()
+                  if i not in out and per_card[i] >= per_card.max() - RIVALS]
+        for i in ranked:
+            k = int(np.argmax(scores[:, 2 * i:2 * i + 2].max(axis=1)))
+            if np.abs(views[k].quad - middle).max() < 1.0:
+                continue  # (at the middle: the same search again)
+            named, _ = self._identify(views_around(views[k].frame, views[k].quad), out)
+            if named.card == self.cards[i]:
+                return named  # (no outline fitted: the card's size is the outline's, not a view's)
+        centre = middle.mean(axis=0)
+        for deg in TURNED:  # (an outline turned off the card: its sides found along the pile's or the light's)
+            a = np.radians(deg)
+            turn = np.float32([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+            named, _ = self._identify(views_around(views[0].frame, centre + (middle - centre) @ turn.T, scales=(1.0,)), out)
+            if named.card is not None and self.cards.index(named.card) in ranked:
+                return named
+        return naming
 
     def light_template(self, i: int, o: int) -> np.ndarray:
         """Card ``i``'s learnt lightness cells (orientation ``o``), WHOLE_H x WHOLE_W."""

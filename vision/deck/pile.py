@@ -216,7 +216,7 @@ class Pile:
             return [DealEvent(TWO_CARDS, frame_number=n)]
         if below:  # a card squared on one further down: named only if it is not a card on the pile
             quad = top.quad * (frame.shape[1] / detail.shape[1])
-            naming = self.model.identify(views_around(frame, quad))
+            naming = self.model.identify(views_around(frame, quad), wider=True)
             if naming.card is None or naming.card in self.cards:
                 if self.last_on_top(frame, seen, change):
                     return []  # (a card of the pile found again under the light: the last one lies on top)
@@ -314,7 +314,7 @@ class Pile:
             return []
         quad = where * (frame.shape[1] / detail.shape[1])
         views = views_around(frame, quad)
-        naming = naming if naming is not None else self.model.identify(views)
+        naming = naming if naming is not None else self.model.identify(views, wider=True)
         if naming.card is None and top.straight is not None:
             # (the outline was turned where its sides barely hold: the card may be named at the
             # rectangle found before it turned, when not at the turned one)
