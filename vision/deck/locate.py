@@ -135,6 +135,14 @@ def channel_max(bgr: np.ndarray) -> np.ndarray:
     return cv2.max(cv2.max(b, g), r)
 
 
+def turned_quad(quad: np.ndarray, deg: float) -> np.ndarray:
+    """``quad`` (4x2 px) turned ``deg`` degrees about its middle, in its own dtype."""
+    c = quad.mean(axis=0)
+    r = np.deg2rad(deg)
+    m = np.float64([[np.cos(r), -np.sin(r)], [np.sin(r), np.cos(r)]])
+    return ((quad - c) @ m.T + c).astype(quad.dtype)
+
+
 def quad_mask(shape: tuple[int, ...], quad: np.ndarray, value: int = 255) -> np.ndarray:
     """A mask of ``shape``'s height and width: ``value`` inside ``quad`` (px, rounded), 0 outside."""
     mask = np.zeros(shape[:2], np.uint8)

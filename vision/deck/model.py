@@ -28,6 +28,7 @@ import numpy as np
 from kiosk.game import DECK, Card
 from vision.deck.errors import EnrolmentError
 from vision.deck.glare import kept, spared
+from vision.deck.locate import turned_quad
 from vision.deck.fit import fitted_quad
 from vision.deck.views import (CELL, CHROMA_H, CHROMA_W, WHOLE_H, WHOLE_W, CardView, corner_score, local_contrast,
                                views_around, views_both_ways)
@@ -179,7 +180,7 @@ class DeckModel:
         counts only when it names the card the search was centred for. Then at the outline
         turned (:data:`TURNED`, one size), where a naming counts only when it names one of those
         best cards."""
-        middle = np.mean([v.quad for v in views], axis=0)
+        frame, middle = views[0].frame, np.mean([v.quad for v in views], axis=0)
         per_card = np.maximum(scores[:, 0::2], scores[:, 1::2]).max(axis=0)
         ranked = [i for i in np.argsort(per_card)[::-1][:RECENTRED].tolist()
                   if i not in out and per_card[i] >= per_card.max() - RIVALS]
@@ -187,14 +188,11 @@ class DeckModel:
             k = int(np.argmax(scores[:, 2 * i:2 * i + 2].max(axis=1)))
             if np.abs(views[k].quad - middle).max() < 1.0:
                 continue  # (at the middle: the same search again)
-            named, _ = self._identify(views_around(views[k].frame, views[k].quad), out)
+            named, _ = self._identify(views_around(frame, views[k].quad), out)
             if named.card == self.cards[i]:
                 return named  # (no outline fitted: the card's size is the outline's, not a view's)
-        centre = middle.mean(axis=0)
         for deg in TURNED:  # (an outline turned off the card: its sides found along the pile's or the light's)
-            a = np.radians(deg)
-            turn = np.float32([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
-            named, _ = self._identify(views_around(views[0].frame, centre + (middle - centre) @ turn.T, scales=(1.0,)), out)
+            named, _ = self._identify(views_around(frame, turned_quad(middle, deg), scales=(1.0,)), out)
             if named.card is not None and self.cards.index(named.card) in ranked:
                 return named
         return naming

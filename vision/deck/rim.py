@@ -18,7 +18,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.deck.locate import CARD_ASPECT
+from vision.deck.locate import CARD_ASPECT, turned_quad
 from vision.deck.views import inward_normal, order_quad
 
 WORK_WIDTH = 1920  # px: the steps are a pixel or two wide at 1080p
@@ -75,13 +75,6 @@ def _sides(grey: np.ndarray, q: np.ndarray, ks: np.ndarray) -> list[tuple[np.nda
     return out
 
 
-def _turned(q: np.ndarray, deg: float) -> np.ndarray:
-    c = q.mean(axis=0)
-    r = np.deg2rad(deg)
-    m = np.float64([[np.cos(r), -np.sin(r)], [np.sin(r), np.cos(r)]])
-    return (q - c) @ m.T + c
-
-
 def card_rim(image: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
     """The card's edge (4x2 float32, full-resolution px) round ``quad``, something on the card
     or the card itself found roughly, or None when its sides do not step clearly enough."""
@@ -93,7 +86,7 @@ def card_rim(image: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
     lengths = np.linalg.norm(np.roll(q0, -1, axis=0) - q0, axis=1)  # side i: q[i] -> q[i+1]
     ks = np.arange(-REACH_IN * lengths.min(), REACH_OUT * lengths.max(), 1.0)
     # (what was found roughly may be turned a little off the card: a cluster of pips)
-    q, sides = max(((t, _sides(grey, t, ks)) for t in (_turned(q0, d) for d in TURNS)),
+    q, sides = max(((t, _sides(grey, t, ks)) for t in (turned_quad(q0, d) for d in TURNS)),
                    key=lambda qs: sum(float(score.max()) for _, score, _, _ in qs[1]))
     frames = []
     for _, score, at, _ in sides:
