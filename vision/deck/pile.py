@@ -29,7 +29,7 @@ import cv2
 import numpy as np
 
 from kiosk.game import Card
-from vision.deck.darker import came_in, glare_near, tone_map
+from vision.deck.darker import came_in, glare_near, in_hand, tone_map
 from vision.deck.events import ALREADY, COUNTED, GLARE, HAND, SHOW_AGAIN, TAKEN_BACK, TWO_CARDS, DealEvent
 from vision.deck.exposure import Change, changed_inside, compare
 from vision.deck.lifted import lifted_off_unread, shows_under
@@ -203,8 +203,9 @@ class Pile:
         top = found[0]
         h, w = seen.shape[:2]
         cut = top.quad.min() < 1 or top.quad[:, 0].max() > w - 2 or top.quad[:, 1].max() > h - 2
-        if cut or hand_over(change.mask, top.quad, area):
-            return [DealEvent(HAND, frame_number=n)]
+        if cut or hand_over(change.mask, top.quad, area) or (dark is not None and in_hand(
+                detail, dark, top.quad, level=DARKER_CHANGE_LEVEL, min_pixels=DARKER_MIN_PIXELS)):
+            return [DealEvent(HAND, frame_number=n)]  # (in the darker frame: a card come with the next hand)
         if last.where is not None and iou(top.quad, last.where) > (SAME_PLACE if top.new < NOT_NEW else SAME_CARD):
             return self._looked_again(frame, detail, top, change, dark, normal, area)
         if second_card(seen, change.reference, change.mask, top, long_px, level=change.edge,
