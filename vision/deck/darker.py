@@ -40,7 +40,7 @@ CLIPPED_SHARE = 0.02  # of a card's area clipped around the change: the darker f
 MIN_SAMPLES = 100  # pixels to measure the exposures' ratio on
 _RING = np.ones((5, 5), np.uint8)
 MIN_LEVEL = 16  # darker than this a pixel is mostly noise: no ratio taken from it
-IN_HAND = 0.5  # of a card's outline inside what came in from the view's edge: it came with the hand
+IN_HAND = 0.8  # of a card's outline inside what came in from the view's edge: it came with the hand (all of it moved)
 RECENT = 4  # results kept (:func:`vision.deck.recent.recent`: a darker frame's look compares the same
 # two frames up to three times: did a card come between, what changed, the hand come in)
 
@@ -146,7 +146,7 @@ def hand_came_over(normal: np.ndarray, dark: np.ndarray, quad: np.ndarray | None
 
 def in_hand(normal: np.ndarray, dark: np.ndarray, quad: np.ndarray, *, level: int, min_pixels: int) -> bool:
     """Whether the card at ``quad`` (detail px) in the darker frame came in with the next hand:
-    most of it (:data:`IN_HAND`) inside what came in from the view's edge since the frame that
+    all but its margins (:data:`IN_HAND`) inside what came in from the view's edge since the frame that
     asked (:func:`came_in`), joined to the hand that holds it. A brisk dealer's next card in
     the air over the pile, blurred and not yet down, is never counted there: it is counted
     when it lies still. A card that lay there already, a hand reaching over part of it, is not

@@ -32,7 +32,7 @@ from kiosk.game import Card
 from vision.deck.darker import came_in, glare_near, in_hand, tone_map
 from vision.deck.events import ALREADY, COUNTED, GLARE, HAND, SHOW_AGAIN, TAKEN_BACK, TWO_CARDS, DealEvent
 from vision.deck.exposure import Change, changed_inside, compare
-from vision.deck.lifted import lifted_off_unread, shows_under
+from vision.deck.lifted import dealt_squared, lifted_off_unread, shows_under
 from vision.deck.locate import CARD_ASPECT, quad_mask
 from vision.deck.model import DeckModel, Naming
 from vision.deck.motion import hand_over
@@ -185,7 +185,8 @@ class Pile:
         # (the card on top now is the one under the last, and the table as it was before the
         # last card: that card was lifted off the pile again; not known under the reflection)
         if before is not None and shows_under(found, under) \
-                and cv2.countNonZero(changed(before).mask) < LIFTED * area and not self._veiled(detail, under, area):
+                and cv2.countNonZero(changed(before).mask) < LIFTED * area and not self._veiled(detail, under, area) \
+                and not dealt_squared(self.model, frame, detail, found, self.settled[-2].card):
             gone = self.settled.pop()
             return [DealEvent(TAKEN_BACK, gone.card, frame_number=n)]
         below = found and found[0].new < NOT_NEW and (last.where is None or iou(found[0].quad, last.where) <= SAME_PLACE)
