@@ -295,9 +295,9 @@ class Pile:
         quad = top.quad * (frame.shape[1] / detail.shape[1])
         naming = self.model.identify(views_around(frame, quad))
         last = self.settled[-1]
-        if naming.card == last.card or (naming.card is None and naming.best in (last.card, None)):
+        if naming.card is not None and naming.card == last.card:
             return []
-        if naming.card is None and last.card is not None and not last.pending \
+        if naming.card is None and (naming.best in (last.card, None) or (last.card is not None and not last.pending)) \
                 and print_kept(dark if dark is not None else detail, change.reference, inside, change.edge) >= PRINT_KEPT:
             return []  # (unsure, yet every edge the last card showed still shows: the light moved, no card came)
         # (another card named; or unsure, most like another card, some of the last card's print gone: asked

@@ -44,7 +44,7 @@ from vision.deck.events import (  # noqa: F401  (the events are the tracker's AP
     ALREADY, ASK_KINDS, COUNTED, DARKER, GLARE, HAND, SHOW_AGAIN, TAKEN_BACK, TWO_CARDS, UNDER, DealEvent, Tally)
 from vision.deck.exposure import Change, compare
 from vision.deck.first import first_card, unseen_first
-from vision.deck.locate import CARD_ASPECT, quad_mask, shrunk
+from vision.deck.locate import CARD_ASPECT, shrunk
 from vision.deck.model import DeckModel
 from vision.deck.motion import LINGER, RESTING, counts, movement, moving_mask
 from vision.deck.peek import Peek
@@ -82,7 +82,6 @@ class DealTracker:
     _wanted: DarkerRequest | None = None
     _held: HeldLook | None = None
     _looked: np.ndarray | None = None  # the motion-size frame last looked at
-    _looked_detail: np.ndarray | None = None  # and its detail copy
     _lit: bool = False  # this still spell had movement with no hand in view (light)
     _at_edge: bool = False  # something moved at the view's edge a frame before (a hand resting there)
     _mat_due: int = 0  # looks since the last search for the mat's markers
@@ -150,10 +149,10 @@ class DealTracker:
         """"Fet"'s look at the latest frame (:meth:`finish`)."""
         pile = next((s.where for s in reversed(self._pile.settled) if s.where is not None), None)
         small = shrunk(self._prior, self.motion_width, 5)
-        if self._looked is not None and not self._came_since_look(small, pile, self._prior):
+        if self._looked is not None and not self._came_since_look(small, pile):
             return []  # (looked at already, nothing came since: a card taken back by hand stays forgotten)
         self._looked = small
-        detail = self._looked_detail = shrunk(self._prior, self.detail_width, 3)
+        detail = shrunk(self._prior, self.detail_width, 3)
         change = compare(self._pile.settled[-1].detail, detail, floor=CHANGE_LEVEL)
         long_px = self._pile.long_px(detail)
         if cv2.countNonZero(change.mask) < MIN_CHANGE * long_px * long_px / CARD_ASPECT:
@@ -274,11 +273,11 @@ class DealTracker:
             if self._pile.settled:  # (no look: a card may lie there all the same, :mod:`vision.deck.peek`)
                 self._peek.keep(self._pile.settled[-1], frame, still=True)
             return []
-        if self._still > first and not self._pile.unsteady and (self._looked is None or not self._came_since_look(small, pile, frame)):
+        if self._still > first and not self._pile.unsteady and (self._looked is None or not self._came_since_look(small, pile)):
             self._find_mat(frame)  # (a still frame with nothing to look at: the time for the marker search)
             return []  # looked at in this still spell, and nothing came since
         self._looked = small  # (a card dealt with no movement seen, under the reflection: looked at again)
-        detail = self._looked_detail = shrunk(frame, self.detail_width, 3)
+        detail = shrunk(frame, self.detail_width, 3)
         # in a spell the light moved in, the frame before this one: a card is counted only
         # where it lay then too (:meth:`Pile.name`; else looked at again in the next frame)
         self._pile.before = shrunk(before, self.detail_width, 3) if self._lit and before is not None else None
@@ -310,21 +309,11 @@ class DealTracker:
         long_ = (self._pile.card_long or (self.model.card_long_frac or 0.2) * self.detail_width) * k
         return k, long_, min(self.motion_share * small.shape[0] * small.shape[1], MOTION_CARD * long_ * long_ / CARD_ASPECT)
 
-    def _came_since_look(self, small: np.ndarray, pile: np.ndarray | None, frame: np.ndarray) -> bool:
-        """Whether something changed near the pile since the frame last looked at (motion size).
-        Under the lamp's reflection a card dealt squarely on the pile may change nothing but the
-        print showing through it, less than the least movement at motion size: where some of
-        the pile moved and the reflection lies over it, the two are compared at detail size."""
+    def _came_since_look(self, small: np.ndarray, pile: np.ndarray | None) -> bool:
+        """Whether something changed near the pile since the frame last looked at (motion size)."""
         k, long_, least = self._motion_scale(small)
-        moved = counts(moving_mask(self._looked, small, glare_is_light=False), None if pile is None else pile * k, long_)
-        if moved > least or not moved or pile is None or self._looked_detail is None:
-            return moved > least
-        detail = shrunk(frame, self.detail_width, 3)
-        area = self._pile.long_px(detail) ** 2 / CARD_ASPECT
-        if not glare_near(detail, [pile], area):
-            return False
-        change = compare(self._looked_detail, detail, floor=CHANGE_LEVEL).mask
-        return cv2.countNonZero(cv2.bitwise_and(change, quad_mask(change.shape, pile))) >= MIN_CHANGE * area
+        return counts(moving_mask(self._looked, small, glare_is_light=False), None if pile is None else pile * k,
+                      long_) > least
 
     def _find_mat(self, frame: np.ndarray, *, now: bool = False) -> None:
         """The mat's markers (:class:`TableScale`), searched in the first settled frame; when

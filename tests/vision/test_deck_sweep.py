@@ -1,0 +1,80 @@
+"""The rough benchmark's sweep at its extremes (``python -m tests.bench rough``, round 20): each
+phenomenon alone on the neat table (``nuisances.pushed``), where the tracker said a wrong card,
+dropped cards it had counted, or passed cards over in silence. Each sequence is the sweep's own
+(seed ``22000 + 1000 * phenomenon + 10 * level + k``, 720p), read from a few frames before the
+trouble (the cards lying then read as dealt at once), with only the cards of the window learnt."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tests.realcam.rough.dealing import deal_sequence
+from tests.realcam.rough.nuisances import pushed, realistic_nuisances
+from tests.vision import realdeck
+from vision.deck.darker import DARKER_SCALE, in_hand
+from vision.deck.locate import shrunk
+from vision.deck.pile import DARKER_CHANGE_LEVEL, DARKER_MIN_PIXELS
+from vision.deck.tracker import ASK_KINDS, COUNTED, HAND, TAKEN_BACK, DealTracker
+
+DETAIL = 960  # the tracker's detail width
+
+
+def _told(seed: int, name: str, level: float, style: str, start: int, stop: int, learnt: slice):
+    seq = deal_sequence(seed, pushed(name, level), resolution="720p", cards=12, deck_style=style)
+    model = realdeck.learnt(style, tuple(sorted(seq.truth[learnt])))
+    return seq, realdeck.told_between(DealTracker(model, darker_scale=DARKER_SCALE), seq, start, stop)
+
+
+def test_a_card_in_the_next_hand_in_a_darker_frame_is_a_hand_and_one_lying_by_it_is_not():
+    """27040 (a reflection moving 40 mm between frames, fournier): 11O's look asked for a darker
+    frame; the next hand came into it, 6B in the air over the pile, blurred. 6B was counted
+    there, from the darker frame, while still in the hand (the sweep's one wrong card). All of
+    its outline (as the tracker found it) came in with the hand since the frame that asked: in
+    the hand. 11O, lying under it, is not; nor is 40001's 10C (1080p, felt, gain 5.2), lying
+    still while the next hand, 11B in it, comes in beside it and touches it."""
+    seq = deal_sequence(27040, pushed("reflection_move_mm", 40.0), resolution="720p", cards=12,
+                        deck_style="fournier")
+    assert seq.frame_truth[29].flying == "6B" and seq.frame_truth[28].top == "11O" and seq.frame_truth[28].still
+    normal, dark = _details(seq, 28)
+    flying = np.float32([[424.3, 229.9], [487.5, 275.6], [415.9, 374.4], [352.8, 328.7]])  # (the tracker's outline)
+    lying = seq.frame_truth[28].quad * (DETAIL / seq.frame(28).image.shape[1])
+    assert in_hand(normal, dark, flying, level=DARKER_CHANGE_LEVEL, min_pixels=DARKER_MIN_PIXELS)
+    assert not in_hand(normal, dark, lying, level=DARKER_CHANGE_LEVEL, min_pixels=DARKER_MIN_PIXELS)
+    seq = deal_sequence(40001, realistic_nuisances(np.random.default_rng([40001, 1])), resolution="1080p",
+                        cards=12, deck_style="fournier")
+    assert seq.frame_truth[13].flying == "11B" and seq.frame_truth[12].top == "10C"
+    normal, dark = _details(seq, 12)
+    ten = np.float32([[547.2, 225.5], [564.7, 303.5], [443.7, 330.7], [426.2, 252.6]])  # (the tracker's outline)
+    assert not in_hand(normal, dark, ten, level=DARKER_CHANGE_LEVEL, min_pixels=DARKER_MIN_PIXELS)
+
+
+def _details(seq, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Frame ``n`` and the next one at the darker exposure, as the tracker's detail copies."""
+    return (shrunk(seq.frame(n).image, DETAIL, 3),
+            shrunk(seq.frame(n + 1, exposure_scale=DARKER_SCALE).image, DETAIL, 3))
+
+
+def test_a_darker_frame_the_next_hand_came_into_is_not_the_table_ever_after():
+    """27001 (a still reflection on the pile, moderna): 4O's darker frame held the next hand,
+    with 7C in the air, apart from the pile; 4O was counted there and that darker frame kept as
+    the table's state. Every later look saw that hand gone ("a hand is there") and said nothing
+    else: the last six cards were passed over in silence. A darker frame any hand came into is
+    stale: looked at again against the frame that asked."""
+    seq, told = _told(27001, "reflection_move_mm", 0.0, "moderna", 30, 60, slice(5, 10))
+    assert seq.truth[5:10] == ["4O", "7C", "5C", "7O", "4C"], seq.truth
+    assert all(seq.truth[i] == code for i, kind, code in told if kind == COUNTED), told
+    said = {i for i, kind, _ in told if kind in ASK_KINDS + (COUNTED,)}
+    assert {6, 7, 8, 9} <= said, told
+    assert sum(1 for _, kind, _ in told if kind == HAND) <= 1, told
+
+
+def test_a_card_dealt_squarely_on_the_last_is_not_taken_for_it_lifted():
+    """22000 (every card dealt exactly squared on the last, fournier): 12O on 6B, then 5E on
+    10O's place, changed the table little but the print, as a lifted card leaves the one under
+    it: 6B and 10O were "taken back" (dropped from the count) and 12O and 5E passed over. A card
+    on top that the print names, sure, as another than the one under the last is no lift."""
+    seq, told = _told(22000, "offset_cm", 0.0, "fournier", 0, 64, slice(0, 12))
+    assert seq.truth[5:10] == ["10O", "6B", "12O", "5E", "11O"], seq.truth
+    assert not any(kind == TAKEN_BACK for _, kind, _ in told), told
+    assert all(seq.truth[i] == code for i, kind, code in told if kind == COUNTED), told
+    assert {(7, COUNTED, "12O"), (8, COUNTED, "5E")} <= set(told), told
