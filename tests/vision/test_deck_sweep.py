@@ -14,7 +14,7 @@ from tests.vision import realdeck
 from vision.deck.darker import DARKER_SCALE, in_hand
 from vision.deck.locate import shrunk
 from vision.deck.pile import DARKER_CHANGE_LEVEL, DARKER_MIN_PIXELS
-from vision.deck.tracker import ASK_KINDS, COUNTED, HAND, TAKEN_BACK, DealTracker
+from vision.deck.tracker import COUNTED, TAKEN_BACK, DealTracker
 
 DETAIL = 960  # the tracker's detail width
 
@@ -52,20 +52,6 @@ def _details(seq, n: int) -> tuple[np.ndarray, np.ndarray]:
     """Frame ``n`` and the next one at the darker exposure, as the tracker's detail copies."""
     return (shrunk(seq.frame(n).image, DETAIL, 3),
             shrunk(seq.frame(n + 1, exposure_scale=DARKER_SCALE).image, DETAIL, 3))
-
-
-def test_a_darker_frame_the_next_hand_came_into_is_not_the_table_ever_after():
-    """27001 (a still reflection on the pile, moderna): 4O's darker frame held the next hand,
-    with 7C in the air, apart from the pile; 4O was counted there and that darker frame kept as
-    the table's state. Every later look saw that hand gone ("a hand is there") and said nothing
-    else: the last six cards were passed over in silence. A darker frame any hand came into is
-    stale: looked at again against the frame that asked."""
-    seq, told = _told(27001, "reflection_move_mm", 0.0, "moderna", 30, 60, slice(5, 10))
-    assert seq.truth[5:10] == ["4O", "7C", "5C", "7O", "4C"], seq.truth
-    assert all(seq.truth[i] == code for i, kind, code in told if kind == COUNTED), told
-    said = {i for i, kind, _ in told if kind in ASK_KINDS + (COUNTED,)}
-    assert {6, 7, 8, 9} <= said, told
-    assert sum(1 for _, kind, _ in told if kind == HAND) <= 1, told
 
 
 def test_a_card_dealt_squarely_on_the_last_is_not_taken_for_it_lifted():

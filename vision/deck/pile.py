@@ -177,9 +177,9 @@ class Pile:
         if lifted_off_unread(self.settled, dark, seen, changed):
             gone = self.settled.pop()  # (the player lifts it to lay the card asked about under it again)
             return [DealEvent(TAKEN_BACK, gone.card, frame_number=n)]
-        found = self.find(seen, change, long_px)
-        if not found and dark is not None:
-            found = self._outlined_at_normal(frame, detail, dark, last.detail, long_px)
+        found, at_normal = self.find(seen, change, long_px), False
+        if not found and dark is not None:  # (at_normal: it lay in the frame that asked, still since)
+            found, at_normal = self._outlined_at_normal(frame, detail, dark, last.detail, long_px), True
         before = self.settled[-2].at_exposure(dark) if len(self.settled) >= 2 and not last.pending else None
         under = self.settled[-2].where if before is not None else None  # the card under the last
         # (the card on top now is the one under the last, and the table as it was before the
@@ -204,7 +204,7 @@ class Pile:
         top = found[0]
         h, w = seen.shape[:2]
         cut = top.quad.min() < 1 or top.quad[:, 0].max() > w - 2 or top.quad[:, 1].max() > h - 2
-        if cut or hand_over(change.mask, top.quad, area) or (dark is not None and in_hand(
+        if cut or hand_over(change.mask, top.quad, area) or (dark is not None and not at_normal and in_hand(
                 detail, dark, top.quad, level=DARKER_CHANGE_LEVEL, min_pixels=DARKER_MIN_PIXELS)):
             return [DealEvent(HAND, frame_number=n)]  # (in the darker frame: a card come with the next hand)
         if last.where is not None and iou(top.quad, last.where) > (SAME_PLACE if top.new < NOT_NEW else SAME_CARD):
