@@ -15,7 +15,7 @@ from tests.vision import realdeck
 from vision.deck.darker import DARKER_SCALE, in_hand
 from vision.deck.locate import shrunk
 from vision.deck.pile import DARKER_CHANGE_LEVEL, DARKER_MIN_PIXELS
-from vision.deck.tracker import COUNTED, TAKEN_BACK, DealTracker
+from vision.deck.tracker import ASK_KINDS, COUNTED, HAND, TAKEN_BACK, DealTracker
 
 DETAIL = 960  # the tracker's detail width
 
@@ -84,4 +84,22 @@ def test_a_card_dealt_over_part_of_the_last_is_read_though_the_last_is_found_aga
     assert seq.truth[6:9] == ["10O", "2O", "11O"], seq.truth
     assert all(seq.truth[i] == code for i, kind, code in told if kind == COUNTED), told
     assert (7, COUNTED, "2O") in told, told  # (main: 10O, then 11O)
+
+
+def test_a_darker_frame_the_next_hand_came_into_is_not_the_table_ever_after():
+    """27001 (a still reflection of 1.0 on the pile, moderna), read with the bench's own model:
+    4O's darker frame held the next hand, 7C in the air apart from the pile; 4O was counted there
+    and that darker frame kept as the table's state. Every later look saw that hand gone ("a hand
+    is there") and said nothing else: the last six cards passed over in silence. A darker frame
+    that any hand came into (not only one over the pile) is stale: the next look that sees only
+    a hand is made again against the frame that asked."""
+    from tests.bench.bench_rough import models
+
+    seq = deal_sequence(27001, pushed("reflection_move_mm", 0.0), resolution="720p", cards=12, deck_style="moderna")
+    tracker = DealTracker(models(("moderna",))["moderna"], darker_scale=DARKER_SCALE)
+    told = realdeck.told_between(tracker, seq, 0, 60)
+    assert seq.truth[5:10] == ["4O", "7C", "5C", "7O", "4C"], seq.truth
+    assert all(seq.truth[i] == code for i, kind, code in told if kind == COUNTED), told
+    assert {6, 7, 8, 9} <= {i for i, kind, _ in told if kind in ASK_KINDS + (COUNTED,)}, told
+    assert not any(kind == HAND for i, kind, _ in told if i >= 6), told  # (main: "hand" from 7C on)
 
