@@ -188,9 +188,11 @@ class DealTracker:
         entered = came or hand_came_over(look.detail, dark, None, area, level=DARKER_CHANGE_LEVEL,
                                          min_pixels=DARKER_MIN_PIXELS)
         stale, self._stale = before.darker is not None and before.darker is self._stale, dark if entered else None
-        if stale and events and all(e.kind == HAND for e in events) and self._pile.settled[-1] is before:
+        if stale and all(e.kind == HAND for e in events) and (events or not self._pile.unsteady) \
+                and self._pile.settled[-1] is before:
             # (the last darker frame held the next hand, maybe its card in the air: a hand there
-            # "gone" is no hand now; the table is compared with the frame that asked instead)
+            # "gone" is no hand now, and a card may show no change against it; the table is
+            # compared with the frame that asked instead; not when the look waits a frame anyway)
             kept, before.darker = before.darker, None
             again = self._darker_look(look, image, dark, came)
             if any(e.kind != HAND for e in again) or self._pile.settled[-1] is not before:
