@@ -357,7 +357,10 @@ class Pile:
             # the hand is still, not answered "ja comptada" about a card the hand uncovered
             self.unsteady = True
             return []
-        if self.settled[-1].pending:
+        last = self.settled[-1]
+        if naming.card == last.card and last.where is not None and iou(where, last.where) > SAME_PLACE:
+            return []  # (the last card counted, found again about where it lies: no card came, nothing to say)
+        if last.pending:
             self.settled.pop()  # the card asked about: what lies there now is read instead
         if naming.card in self.cards:
             self.push(detail, None, darker=dark, where=where)  # it lies on the pile, not counted
