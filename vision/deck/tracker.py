@@ -187,7 +187,8 @@ class DealTracker:
         # (a hand come in anywhere, over the pile or not yet, makes the darker frame kept as the table's state stale)
         entered = came or hand_came_over(look.detail, dark, None, area, level=DARKER_CHANGE_LEVEL,
                                          min_pixels=DARKER_MIN_PIXELS)
-        stale, self._stale = before.darker is not None and before.darker is self._stale, dark if entered else None
+        stale = before.darker is not None and before.darker is self._stale
+        self._stale = dark if entered else self._stale  # (stale as long as it is the table's state)
         if stale and all(e.kind == HAND for e in events) and (events or not self._pile.unsteady) \
                 and self._pile.settled[-1] is before:
             # (the last darker frame held the next hand, maybe its card in the air: a hand there
