@@ -103,3 +103,20 @@ def test_a_darker_frame_the_next_hand_came_into_is_not_the_table_ever_after():
     assert {6, 7, 8, 9} <= {i for i, kind, _ in told if kind in ASK_KINDS + (COUNTED,)}, told
     assert not any(kind == HAND for i, kind, _ in told if i >= 6), told  # (main: "hand" from 7C on)
 
+
+def test_a_stale_darker_frame_is_stale_at_every_look_while_it_is_the_tables_state():
+    """26040 (a reflection of 1.6 on the pile, fournier), read with the bench's own model: 6O was
+    counted in a darker frame the next hand came into (10B in the air). The look at 10B saw that
+    hand "gone" and was made again against the frame that asked, which waited a frame; the
+    next look was against the same stale frame, no longer known as stale, and said "a hand is
+    there" again, and so on until 1E came: 10B passed over in silence. It is stale for as long
+    as it is the table's state."""
+    from tests.bench.bench_rough import models
+
+    seq = deal_sequence(26040, pushed("reflection", 1.6), resolution="720p", cards=12, deck_style="fournier")
+    tracker = DealTracker(models(("fournier",))["fournier"], darker_scale=DARKER_SCALE)
+    told = realdeck.told_between(tracker, seq, 0, 66)
+    assert seq.truth[8:10] == ["6O", "10B"], seq.truth
+    assert all(seq.truth[i] == code for i, kind, code in told if kind == COUNTED), told
+    assert (9, COUNTED, "10B") in told, told  # (main: (9, hand) twice, then 1E)
+
