@@ -148,9 +148,10 @@ def in_hand(normal: np.ndarray, dark: np.ndarray, quad: np.ndarray, *, level: in
     """Whether the card at ``quad`` (detail px) in the darker frame came in with the next hand:
     all but its margins (:data:`IN_HAND`) inside what came in from the view's edge since the frame that
     asked (:func:`came_in`), joined to the hand that holds it. A brisk dealer's next card in
-    the air over the pile, blurred and not yet down, is never counted there: it is counted
-    when it lies still. A card that lay there already, a hand reaching over part of it, is not
-    in the hand."""
+    the air over the pile, blurred and not yet down, is never counted there: the darker frame
+    shows nothing of the card the look was for, which is read in the frame that asked
+    (:meth:`vision.deck.darklook.DarkerLook._spoiled`), and the new one once it lies still. A
+    card that lay there already, a hand reaching over part of it, is not in the hand."""
     arrived = came_in(normal, dark, level=level, min_pixels=min_pixels)
     inside = quad_mask(arrived.shape, quad)
     return cv2.countNonZero(cv2.bitwise_and(arrived, inside)) >= IN_HAND * max(cv2.countNonZero(inside), 1)

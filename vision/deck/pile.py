@@ -204,9 +204,11 @@ class Pile:
         top = found[0]
         h, w = seen.shape[:2]
         cut = top.quad.min() < 1 or top.quad[:, 0].max() > w - 2 or top.quad[:, 1].max() > h - 2
-        if cut or hand_over(change.mask, top.quad, area) or (dark is not None and not at_normal and in_hand(
-                detail, dark, top.quad, level=DARKER_CHANGE_LEVEL, min_pixels=DARKER_MIN_PIXELS)):
-            return [DealEvent(HAND, frame_number=n)]  # (in the darker frame: a card come with the next hand)
+        if dark is not None and not at_normal and in_hand(detail, dark, top.quad, level=DARKER_CHANGE_LEVEL,
+                                                          min_pixels=DARKER_MIN_PIXELS):
+            return []  # (a card come with the next hand: the darker frame shows nothing of the one looked for)
+        if cut or hand_over(change.mask, top.quad, area):
+            return [DealEvent(HAND, frame_number=n)]
         if last.where is not None and iou(top.quad, last.where) > (SAME_PLACE if top.new < NOT_NEW else SAME_CARD):
             return self._looked_again(frame, detail, top, change, dark, normal, area)
         if second_card(seen, change.reference, change.mask, top, long_px, level=change.edge,
