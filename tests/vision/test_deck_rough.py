@@ -446,14 +446,17 @@ def test_a_card_a_twitching_hand_kept_from_any_look_is_never_covered_in_silence(
     bench's models: ``[(9, counted 7C), (11, counted 11E)]``). It lay in frames the tracker read
     without a look, where the classifier names another card than 11E at that place, alone there
     (no other new edges beside it): 11E stays counted and the card under it is asked about
-    ("card under", round 17; "two cards" before, which sent 11E back too)."""
+    ("card under", round 17; "two cards" before, which sent 11E back too). Since round 20 the
+    twitching hand lingers apart from 2C's own outline (not its box), so 2C is looked at and
+    counted while it lies on top: either answer says it."""
     nu = dataclasses.replace(realistic_nuisances(np.random.default_rng([43007, 1])), at_once=True)
     seq = deal_sequence(43007, nu, resolution="1080p", cards=12, deck_style="moderna")
     tracker = DealTracker(realdeck.learnt("moderna", tuple(sorted(seq.truth[8:]))), darker_scale=DARKER_SCALE)
     told = realdeck.told_between(tracker, seq, 52, 63)
     assert seq.truth[8:] == ["6E", "7C", "2C", "11E"], seq.truth
     assert all(seq.truth[i] == code for i, kind, code in told if kind == COUNTED), told
-    assert (11, UNDER, "11E") in told and (11, COUNTED, "11E") in told, told  # (2C, under 11E, asked about alone)
+    assert (11, COUNTED, "11E") in told, told
+    assert (10, COUNTED, "2C") in told or (11, UNDER, "11E") in told, told  # (2C counted, or asked about under 11E)
 
 
 def test_a_card_on_the_pile_found_again_in_the_new_cards_shadow_is_no_second_card():

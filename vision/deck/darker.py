@@ -29,7 +29,7 @@ import cv2
 import numpy as np
 
 from vision.deck.glare import GLARE_LEVEL
-from vision.deck.locate import CARD_ASPECT, change_mask, channel_max
+from vision.deck.locate import CARD_ASPECT, change_mask, channel_max, quad_mask
 from vision.deck.motion import hand_over
 from vision.deck.recent import recent
 
@@ -40,6 +40,7 @@ CLIPPED_SHARE = 0.02  # of a card's area clipped around the change: the darker f
 MIN_SAMPLES = 100  # pixels to measure the exposures' ratio on
 _RING = np.ones((5, 5), np.uint8)
 MIN_LEVEL = 16  # darker than this a pixel is mostly noise: no ratio taken from it
+IN_HAND = 0.8  # of a card's outline inside what came in from the view's edge: it came with the hand (all of it moved)
 RECENT = 4  # results kept (:func:`vision.deck.recent.recent`: a darker frame's look compares the same
 # two frames up to three times: did a card come between, what changed, the hand come in)
 
@@ -141,3 +142,16 @@ def hand_came_over(normal: np.ndarray, dark: np.ndarray, quad: np.ndarray | None
     a brisk dealer's next card may be in the air over the pile there, hiding the card the look
     was for. Such a darker frame shows nothing of that card: the look is done as with none."""
     return hand_over(came_in(normal, dark, level=level, min_pixels=min_pixels), quad, card_area)
+
+
+def in_hand(normal: np.ndarray, dark: np.ndarray, quad: np.ndarray, *, level: int, min_pixels: int) -> bool:
+    """Whether the card at ``quad`` (detail px) in the darker frame came in with the next hand:
+    all but its margins (:data:`IN_HAND`) inside what came in from the view's edge since the frame that
+    asked (:func:`came_in`), joined to the hand that holds it. A brisk dealer's next card in
+    the air over the pile, blurred and not yet down, is never counted there: the darker frame
+    shows nothing of the card the look was for, which is read in the frame that asked
+    (:meth:`vision.deck.darklook.DarkerLook._spoiled`), and the new one once it lies still. A
+    card that lay there already, a hand reaching over part of it, is not in the hand."""
+    arrived = came_in(normal, dark, level=level, min_pixels=min_pixels)
+    inside = quad_mask(arrived.shape, quad)
+    return cv2.countNonZero(cv2.bitwise_and(arrived, inside)) >= IN_HAND * max(cv2.countNonZero(inside), 1)

@@ -19,6 +19,7 @@ from vision.deck.exposure import Change
 from vision.deck.locate import quad_mask
 from vision.deck.outline import Outline, iou
 from vision.deck.second import PRINT_KEPT, SAME_PLACE, print_kept
+from vision.deck.views import views_around
 
 
 def shows_under(found: list[Outline], under: np.ndarray | None) -> bool:
@@ -30,6 +31,20 @@ def shows_under(found: list[Outline], under: np.ndarray | None) -> bool:
     if under is None:
         return True
     return bool(found) and iou(found[0].quad, under) > SAME_PLACE
+
+
+def dealt_squared(model, frame: np.ndarray, detail: np.ndarray, found: list[Outline], under_card) -> bool:
+    """Whether the card on top where the one under the last card lay (``found[0]``, detail px;
+    ``frame``: the full frame) is named, sure, as another card than that one (``under_card``):
+    a card dealt squared on the last one, its sides on theirs, not the card under it shown
+    again. Squared exactly, a card changes little but the print (a figure over a few pips),
+    less than "the table as before the last card" allows; the print tells them apart. With no
+    card known under the last (the bare table, a card asked about unseen) it says nothing.
+    ``model``: the learnt deck (:class:`vision.deck.model.DeckModel`)."""
+    if under_card is None or not found:
+        return False
+    naming = model.identify(views_around(frame, found[0].quad * (frame.shape[1] / detail.shape[1])))
+    return naming.card is not None and naming.card != under_card
 
 
 def lifted_off_unread(settled: list, dark: np.ndarray | None, seen: np.ndarray,

@@ -22,7 +22,7 @@ import cv2
 import numpy as np
 
 from vision.deck.exposure import NOISE_K, gain_matched
-from vision.deck.locate import CARD_ASPECT, channel_max
+from vision.deck.locate import CARD_ASPECT, channel_max, quad_mask
 from vision.deck.recent import recent
 
 MOTION_LEVEL = 16  # least change of detail between two frames that is movement
@@ -102,10 +102,10 @@ def movement(moving: np.ndarray, pile: np.ndarray | None, card_long: float, *,
         px0, py0 = pile.min(axis=0) - grow
         px1, py1 = pile.max(axis=0) + grow
         matter = (x <= px1) & (x + bw >= px0) & (y <= py1) & (y + bh >= py0)
-        grow = APART * card_long + JOIN
-        qx0, qy0 = pile.min(axis=0) - grow
-        qx1, qy1 = pile.max(axis=0) + grow
-        close = (x <= qx1) & (x + bw >= qx0) & (y <= qy1) & (y + bh >= qy0)
+        # (near the pile's outline itself, not its box: a card lying turned fills its box's corners with table)
+        r = int(round(APART * card_long)) + JOIN
+        zone = cv2.dilate(quad_mask(moving.shape, pile, 1), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1,) * 2))
+        close = np.bincount(labels[zone > 0], minlength=n)[1:] > 0
         lingering = edge & ~close & (area < linger * card_long * card_long / CARD_ASPECT)
         matter &= ~lingering
     else:

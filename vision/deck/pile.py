@@ -29,10 +29,10 @@ import cv2
 import numpy as np
 
 from kiosk.game import Card
-from vision.deck.darker import came_in, glare_near, tone_map
+from vision.deck.darker import came_in, glare_near, in_hand, tone_map
 from vision.deck.events import ALREADY, COUNTED, GLARE, HAND, SHOW_AGAIN, TAKEN_BACK, TWO_CARDS, DealEvent
 from vision.deck.exposure import Change, changed_inside, compare
-from vision.deck.lifted import lifted_off_unread, shows_under
+from vision.deck.lifted import dealt_squared, lifted_off_unread, shows_under
 from vision.deck.locate import CARD_ASPECT, quad_mask
 from vision.deck.model import DeckModel, Naming
 from vision.deck.motion import hand_over
@@ -177,15 +177,16 @@ class Pile:
         if lifted_off_unread(self.settled, dark, seen, changed):
             gone = self.settled.pop()  # (the player lifts it to lay the card asked about under it again)
             return [DealEvent(TAKEN_BACK, gone.card, frame_number=n)]
-        found = self.find(seen, change, long_px)
-        if not found and dark is not None:
-            found = self._outlined_at_normal(frame, detail, dark, last.detail, long_px)
+        found, at_normal = self.find(seen, change, long_px), False
+        if not found and dark is not None:  # (at_normal: it lay in the frame that asked, still since)
+            found, at_normal = self._outlined_at_normal(frame, detail, dark, last.detail, long_px), True
         before = self.settled[-2].at_exposure(dark) if len(self.settled) >= 2 and not last.pending else None
         under = self.settled[-2].where if before is not None else None  # the card under the last
         # (the card on top now is the one under the last, and the table as it was before the
         # last card: that card was lifted off the pile again; not known under the reflection)
         if before is not None and shows_under(found, under) \
-                and cv2.countNonZero(changed(before).mask) < LIFTED * area and not self._veiled(detail, under, area):
+                and cv2.countNonZero(changed(before).mask) < LIFTED * area and not self._veiled(detail, under, area) \
+                and not dealt_squared(self.model, frame, detail, found, self.settled[-2].card):
             gone = self.settled.pop()
             return [DealEvent(TAKEN_BACK, gone.card, frame_number=n)]
         below = found and found[0].new < NOT_NEW and (last.where is None or iou(found[0].quad, last.where) <= SAME_PLACE)
@@ -203,6 +204,9 @@ class Pile:
         top = found[0]
         h, w = seen.shape[:2]
         cut = top.quad.min() < 1 or top.quad[:, 0].max() > w - 2 or top.quad[:, 1].max() > h - 2
+        if dark is not None and not at_normal and in_hand(detail, dark, top.quad, level=DARKER_CHANGE_LEVEL,
+                                                          min_pixels=DARKER_MIN_PIXELS):
+            return []  # (a card come with the next hand: the darker frame shows nothing of the one looked for)
         if cut or hand_over(change.mask, top.quad, area):
             return [DealEvent(HAND, frame_number=n)]
         if last.where is not None and iou(top.quad, last.where) > (SAME_PLACE if top.new < NOT_NEW else SAME_CARD):
@@ -293,9 +297,9 @@ class Pile:
         quad = top.quad * (frame.shape[1] / detail.shape[1])
         naming = self.model.identify(views_around(frame, quad))
         last = self.settled[-1]
-        if naming.card == last.card or (naming.card is None and naming.best in (last.card, None)):
+        if naming.card is not None and naming.card == last.card:
             return []
-        if naming.card is None and last.card is not None and not last.pending \
+        if naming.card is None and (naming.best in (last.card, None) or (last.card is not None and not last.pending)) \
                 and print_kept(dark if dark is not None else detail, change.reference, inside, change.edge) >= PRINT_KEPT:
             return []  # (unsure, yet every edge the last card showed still shows: the light moved, no card came)
         # (another card named; or unsure, most like another card, some of the last card's print gone: asked
@@ -355,7 +359,10 @@ class Pile:
             # the hand is still, not answered "ja comptada" about a card the hand uncovered
             self.unsteady = True
             return []
-        if self.settled[-1].pending:
+        last = self.settled[-1]
+        if naming.card == last.card and last.where is not None and iou(where, last.where) > SAME_PLACE:
+            return []  # (the last card counted, found again about where it lies: no card came, nothing to say)
+        if last.pending:
             self.settled.pop()  # the card asked about: what lies there now is read instead
         if naming.card in self.cards:
             self.push(detail, None, darker=dark, where=where)  # it lies on the pile, not counted

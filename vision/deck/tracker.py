@@ -87,7 +87,7 @@ class DealTracker:
     _mat_due: int = 0  # looks since the last search for the mat's markers
     _mat_wait: int = 1  # ... before the next one
     _backstop: Backstop = field(default_factory=Backstop)  # a card never passed over in silence
-    _stale: np.ndarray | None = None  # the last darker frame, when the next hand came over the pile in it
+    _stale: np.ndarray | None = None  # the last darker frame, when the next hand came into it
     _hand_on: Settled | None = None  # the pile's state when a hand last moved in view
     _peek: Peek = field(init=False)  # the frames read without a look (a card covered unread: "two cards")
 
@@ -180,13 +180,20 @@ class DealTracker:
         self.darker_frames += 1
         dark = shrunk(image, self.detail_width, 3)
         before = self._pile.settled[-1]
-        came = hand_came_over(look.detail, dark, before.where, self._pile.long_px(dark) ** 2 / CARD_ASPECT,
-                              level=DARKER_CHANGE_LEVEL, min_pixels=DARKER_MIN_PIXELS)
+        area = self._pile.long_px(dark) ** 2 / CARD_ASPECT
+        came = hand_came_over(look.detail, dark, before.where, area, level=DARKER_CHANGE_LEVEL,
+                              min_pixels=DARKER_MIN_PIXELS)
         events = self._darker_look(look, image, dark, came)
-        stale, self._stale = before.darker is not None and before.darker is self._stale, dark if came else None
-        if stale and not any(e.kind != HAND for e in events) and self._pile.settled[-1] is before:
+        # (a hand come in anywhere, over the pile or not yet, makes the darker frame kept as the table's state stale)
+        entered = came or hand_came_over(look.detail, dark, None, area, level=DARKER_CHANGE_LEVEL,
+                                         min_pixels=DARKER_MIN_PIXELS)
+        stale = before.darker is not None and before.darker is self._stale
+        self._stale = dark if entered else self._stale  # (stale as long as it is the table's state)
+        if stale and all(e.kind == HAND for e in events) and (events or not self._pile.unsteady) \
+                and self._pile.settled[-1] is before:
             # (the last darker frame held the next hand, maybe its card in the air: a hand there
-            # "gone" is no hand now; the table is compared with the frame that asked instead)
+            # "gone" is no hand now, and a card may show no change against it; the table is
+            # compared with the frame that asked instead; not when the look waits a frame anyway)
             kept, before.darker = before.darker, None
             again = self._darker_look(look, image, dark, came)
             if any(e.kind != HAND for e in again) or self._pile.settled[-1] is not before:
