@@ -15,7 +15,7 @@ from tests.vision import realdeck
 from vision.deck.darker import DARKER_SCALE, in_hand
 from vision.deck.locate import shrunk
 from vision.deck.pile import DARKER_CHANGE_LEVEL, DARKER_MIN_PIXELS
-from vision.deck.tracker import ASK_KINDS, COUNTED, HAND, TAKEN_BACK, DealTracker
+from vision.deck.tracker import ASK_KINDS, COUNTED, HAND, TAKEN_BACK, UNDER, DealTracker
 
 DETAIL = 960  # the tracker's detail width
 
@@ -120,3 +120,33 @@ def test_a_stale_darker_frame_is_stale_at_every_look_while_it_is_the_tables_stat
     assert all(seq.truth[i] == code for i, kind, code in told if kind == COUNTED), told
     assert (9, COUNTED, "10B") in told, told  # (main: (9, hand) twice, then 1E)
 
+
+def test_a_card_under_the_first_one_counted_is_asked_about_when_dealing_started_at_once():
+    """45005 (the hard set: 1080p, the dealer's hand resting by the pile), read with the bench's
+    own model: 11B landed in the first frame and lay three frames while the hand twitched, then 6C
+    came on it; the table first lay still with both, and the first look named 6C only: 11B passed
+    over in silence. The frames read before the table lay still held 11B alone, under where 6C
+    lies: 6C stays counted and the card under it is asked about."""
+    from tests.bench.bench_rough import hard, models
+
+    nu = hard(realistic_nuisances(np.random.default_rng([45005, 1])), np.random.default_rng([45005, 2]))
+    seq = deal_sequence(45005, nu, resolution="1080p", cards=12, deck_style="fournier")
+    tracker = DealTracker(models(("fournier",))["fournier"], darker_scale=DARKER_SCALE)
+    told = realdeck.told_between(tracker, seq, 0, 14)
+    assert seq.truth[:3] == ["11B", "6C", "2B"], seq.truth
+    assert all(seq.truth[i] == code for i, kind, code in told if kind == COUNTED), told
+    assert (1, UNDER, "6C") in told and (1, COUNTED, "6C") in told, told  # (main: 6C counted alone)
+
+
+def test_the_first_card_is_found_in_view_whatever_the_grain_and_the_noise():
+    """33006's 4th frame (held-out set 33000, traced in round 20: 720p on the mat over wood, gain
+    6.9, dealing at once): 8C lies plain on the mat, but the whole-view search for a card's outline
+    tried only the view's six strongest edge directions, and the noise ranked the wood's grain and
+    the mat's sides above the card's in this frame (not in the frames before and after): no card,
+    and 8C was taken for the table in silence. Twelve are tried."""
+    nu = dataclasses.replace(realistic_nuisances(np.random.default_rng([33006, 1])), at_once=True)
+    seq = deal_sequence(33006, nu, resolution="720p", cards=12, deck_style="moderna")
+    assert seq.frame_truth[3].top == "8C" and seq.frame_truth[3].still and seq.truth[:3] == ["8C", "2C", "11B"]
+    tracker = DealTracker(realdeck.learnt("moderna", ("11B", "2C", "8C")), darker_scale=DARKER_SCALE)
+    told = realdeck.told_between(tracker, seq, 0, 10)
+    assert (0, COUNTED, "8C") in told, told  # (main: [(1, counted 2C)], 8C the table)

@@ -14,14 +14,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.deck.events import DealEvent
-from vision.deck.locate import CARD_ASPECT, quad_mask
+import cv2
+
+from vision.deck.events import COUNTED, UNDER, DealEvent
+from vision.deck.locate import CARD_ASPECT, quad_mask, shrunk
 from vision.deck.outline import card_in_view, find_outlines
 from vision.deck.pile import Pile, Settled
 from vision.deck.views import views_around
 
 FIRST_EDGE = 6.0  # an edge's least step per pixel in the first settled frame (no second frame to measure noise)
 FIRST_SUPPORT = 0.8  # of a card's outline on edges, to be taken for a card already there
+EARLY = 3  # frames read before the table first lay still, searched for a card under the first one counted
+UNDER_SHARE = 0.25  # of such a card's outline under the first card counted: it lies under it, not beside
 
 
 def first_card(pile: Pile, frame: np.ndarray, detail: np.ndarray, *, dealt: bool = False,
@@ -70,3 +74,36 @@ def unseen_first(pile: Pile, detail: np.ndarray, dark: np.ndarray | None) -> lis
     ``detail`` (the frame that asked)."""
     pile.settled[0] = Settled(None)
     return pile.unnamed(detail, dark, None, None, glare=True)
+
+
+def under_first(pile: Pile, early: list[np.ndarray], events: list[DealEvent]) -> list[DealEvent]:
+    """The first card counted (``events``, :func:`first_card`) when dealing started at once, with
+    another card already under it: a brisk dealer's second card may land before the table first
+    lies still (a hand moving in every frame), and the first look then sees two cards and names
+    the top one. A frame read before (``early``, the latest last, a hand in each) that shows
+    another card's whole outline (:data:`FIRST_SUPPORT`), a fourth of it or more under the card
+    counted, named sure as another card, held the card under it: the count stands and that card
+    is asked about ("card under"), never passed over in silence. A card named as the counted one
+    there is that card, in the air or lying; an unnamed one says nothing (the hand's blur)."""
+    counted = [e for e in events if e.kind == COUNTED]
+    top = pile.settled[-1]
+    if len(counted) != 1 or not early or top.where is None or top.detail is None or len(pile.settled) != 2:
+        return events
+    width = top.detail.shape[1]
+    for frame in early[::-1][:EARLY]:
+        detail = shrunk(frame, width, 3)
+        seen = card_in_view(detail, pile.long_px(detail), level=FIRST_EDGE, aspect=CARD_ASPECT, sizes=pile.sizes())
+        if seen is None or seen.support < FIRST_SUPPORT:
+            continue
+        mine = quad_mask(detail.shape, seen.quad)
+        under = cv2.countNonZero(cv2.bitwise_and(mine, quad_mask(detail.shape, top.where)))
+        if under < UNDER_SHARE * max(cv2.countNonZero(mine), 1):
+            continue  # (a card beside the pile lies in view still: read, or the table)
+        naming = pile.model.identify(views_around(frame, seen.quad * (frame.shape[1] / width)))
+        if naming.card is None or naming.card == counted[0].card or naming.card in pile.cards:
+            continue
+        pile.uncertain += 1
+        pile.push(detail, None, pending=True, where=seen.quad, under=True)
+        return events + [DealEvent(UNDER, counted[0].card, frame_number=counted[0].frame_number)]
+    return events
+

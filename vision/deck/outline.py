@@ -235,9 +235,11 @@ def card_in_view(detail: np.ndarray, long_px: float, *, level: float, aspect: fl
     """A card's whole outline anywhere in view, nothing to compare with (every edge counts
     as new): searched at half size, the whole view being searched."""
     half = cv2.resize(detail, (detail.shape[1] // 2, detail.shape[0] // 2), interpolation=cv2.INTER_AREA)
-    # (the whole view's strongest directions may be a printed mat's or the table's: more are tried)
+    # (the whole view's strongest directions may be a printed mat's or the table's, a wood's grain,
+    # the mat's sides: more are tried; with 6, a card lying plain on the mat at gain 7 was found in
+    # one frame and not in the next, its directions ranked below the grain's by the noise)
     found = find_outlines(half, None, np.full(half.shape[:2], 255, np.uint8), long_px / 2, level=level,
-                          aspect=aspect, sizes=sizes, directions=6)
+                          aspect=aspect, sizes=sizes, directions=12)
     if not found:
         return None
     straight = None if found[0].straight is None else found[0].straight * 2

@@ -43,7 +43,7 @@ from vision.deck.darklook import DarkerLook, HeldLook
 from vision.deck.events import (  # noqa: F401  (the events are the tracker's API)
     ALREADY, ASK_KINDS, COUNTED, DARKER, GLARE, HAND, SHOW_AGAIN, TAKEN_BACK, TWO_CARDS, UNDER, DealEvent, Tally)
 from vision.deck.exposure import Change, compare
-from vision.deck.first import first_card, unseen_first
+from vision.deck.first import EARLY, first_card, under_first, unseen_first
 from vision.deck.locate import CARD_ASPECT, shrunk
 from vision.deck.model import DeckModel
 from vision.deck.motion import LINGER, RESTING, counts, movement, moving_mask
@@ -78,6 +78,7 @@ class DealTracker:
     _previous: np.ndarray | None = None
     _prior: np.ndarray | None = None  # the frame before (as fed)
     _dealt: bool = False  # a hand moved in view before the table under the pile first lay still
+    _early: list = field(default_factory=list)  # the latest frames read then (:func:`vision.deck.first.under_first`)
     _still: int = 0
     _wanted: DarkerRequest | None = None
     _held: HeldLook | None = None
@@ -184,6 +185,8 @@ class DealTracker:
         came = hand_came_over(look.detail, dark, before.where, area, level=DARKER_CHANGE_LEVEL,
                               min_pixels=DARKER_MIN_PIXELS)
         events = self._darker_look(look, image, dark, came)
+        if look.mat:
+            events = under_first(self._pile, self._early, events)
         # (a hand come in anywhere, over the pile or not yet, makes the darker frame kept as the table's state stale)
         entered = came or hand_came_over(look.detail, dark, None, area, level=DARKER_CHANGE_LEVEL,
                                          min_pixels=DARKER_MIN_PIXELS)
@@ -264,6 +267,8 @@ class DealTracker:
                 self._dealt = self._dealt or (count > 0 and not self._pile.settled)  # (before the table lay still)
                 if self._pile.settled:
                     self._peek.keep(self._pile.settled[-1], frame)
+                else:
+                    self._early = (self._early + [frame])[-EARLY:]  # (kept, nothing computed)
                 return []
             self._lit = True
         elif edge and self._pile.settled:
@@ -292,7 +297,7 @@ class DealTracker:
             self._pile.settled.append(Settled(detail))
             first = first_card(self._pile, frame, detail, dealt=self._dealt)
             if first:
-                return first
+                return under_first(self._pile, self._early, first)
             if self._pile.unsteady:  # (a card in the air over the table: the table is taken later)
                 self._pile.settled.clear()
                 return []
