@@ -59,6 +59,7 @@ class Backstop:
         self._top = top
 
     def step(self, frame: np.ndarray, moved: bool, top: object, still_frames: int) -> tuple | None:
+        changed = top is not self._top and self._top is not None  # (not the table first lying still)
         self._spoke |= top is not self._top
         self._top = top
         if moved:
@@ -67,7 +68,9 @@ class Backstop:
             landed = self._spell >= still_frames or self._cut
             due = self._due() if landed else None
             if landed or self._before is None:
-                self._before, self._spoke, self._checked = self._after, False, False
+                # (the pile's state changed since the last still frame, which starts the new
+                # episode: the tracker spoke after it, on a darker frame, about what it shows)
+                self._before, self._spoke, self._checked = self._after, changed, False
             self._moved, self._spell, self._cut = True, 0, False
             return due
         self._spell += 1
