@@ -59,8 +59,9 @@ class Backstop:
         self._top = top
 
     def step(self, frame: np.ndarray, moved: bool, top: object, still_frames: int) -> tuple | None:
-        changed = top is not self._top and self._top is not None  # (not the table first lying still)
-        self._spoke |= top is not self._top
+        changed = top is not self._top
+        self._spoke |= changed
+        changed &= self._top is not None  # (the table first lying still is no speaking)
         self._top = top
         if moved:
             # (a card landed in the spell: it lay still for a look, or a look at it answered

@@ -12,9 +12,8 @@ never taken for the table in silence.
 
 from __future__ import annotations
 
-import numpy as np
-
 import cv2
+import numpy as np
 
 from vision.deck.events import COUNTED, UNDER, DealEvent
 from vision.deck.locate import CARD_ASPECT, quad_mask, shrunk
@@ -106,4 +105,3 @@ def under_first(pile: Pile, early: list[np.ndarray], events: list[DealEvent]) ->
         pile.push(detail, None, pending=True, where=seen.quad, under=True)
         return events + [DealEvent(UNDER, counted[0].card, frame_number=counted[0].frame_number)]
     return events
-

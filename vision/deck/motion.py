@@ -18,6 +18,8 @@ Not everything that changes between two frames is movement that matters:
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import cv2
 import numpy as np
 
@@ -103,8 +105,7 @@ def movement(moving: np.ndarray, pile: np.ndarray | None, card_long: float, *,
         px1, py1 = pile.max(axis=0) + grow
         matter = (x <= px1) & (x + bw >= px0) & (y <= py1) & (y + bh >= py0)
         # (near the pile's outline itself, not its box: a card lying turned fills its box's corners with table)
-        r = int(round(APART * card_long)) + JOIN
-        zone = cv2.dilate(quad_mask(moving.shape, pile, 1), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1,) * 2))
+        zone = cv2.dilate(quad_mask(moving.shape, pile, 1), _disc(int(round(APART * card_long)) + JOIN))
         close = np.bincount(labels[zone > 0], minlength=n)[1:] > 0
         lingering = edge & ~close & (area < linger * card_long * card_long / CARD_ASPECT)
         matter &= ~lingering
@@ -116,6 +117,12 @@ def movement(moving: np.ndarray, pile: np.ndarray | None, card_long: float, *,
     big = (area >= HAND_LEAST * card_long * card_long / CARD_ASPECT) & ~lingering
     edge &= area > 0
     return int(area[matter].sum()), bool((edge & (matter | big)).any()), bool(edge.any())
+
+
+@lru_cache(maxsize=8)
+def _disc(radius: int) -> np.ndarray:
+    """A round structuring element of ``radius`` px (made once per size: :func:`movement` runs every frame)."""
+    return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * radius + 1, 2 * radius + 1))
 
 
 def hand_over(mask: np.ndarray, quad: np.ndarray | None, area: float) -> bool:
