@@ -178,8 +178,6 @@ class Pile:
         found, at_normal = self.find(seen, change, long_px), False
         if not found and dark is not None:  # (at_normal: it lay in the frame that asked, still since)
             found, at_normal = self._outlined_at_normal(frame, detail, dark, last.detail, long_px), True
-        if not found and not hand_over(change.mask, None, area):  # (its sides washed out: :mod:`vision.deck.faint`)
-            found, at_normal = faint_card(self, frame, seen, change, long_px, new=NOT_NEW), False
         before = self.settled[-2].at_exposure(dark) if len(self.settled) >= 2 and not last.pending else None
         under = self.settled[-2].where if before is not None else None  # the card under the last
         # (the card on top now is the one under the last, and the table as it was before the
@@ -192,6 +190,8 @@ class Pile:
         below = found and found[0].new < NOT_NEW and (last.where is None or iou(found[0].quad, last.where) <= SAME_PLACE)
         if below and not self._dealt_over(seen, change, found[0], long_px, area):
             found = []  # (an outline with no new sides away from the last card: a card below, not one dealt)
+        if not found and not hand_over(change.mask, None, area):  # (its sides washed out: :mod:`vision.deck.faint`)
+            found, at_normal = faint_card(self, frame, seen, change, long_px, new=NOT_NEW), False
         if not found:  # light, a shadow, a hand: no card's outline
             if hand_over(change.mask, None, area):
                 return [DealEvent(HAND, frame_number=n)]
