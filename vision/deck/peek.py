@@ -19,8 +19,10 @@ beside the named card, the last card read no longer on top there): another card 
 covered unread. Frames kept against a card asked about are checked when the named card replaces
 it; an ask forgets the frames kept before it. The look answers "two cards" (deal them one at a
 time), never a count that passes over a card in silence; or, when the card that came lay there
-alone (its outline found, no second card's outline beside it in that frame: the only card unread), the
-named card stays counted and only the card under it is asked about ("a card under it unseen":
+alone (its outline found, no second card's outline beside it in that frame: the only card unread),
+it is named in the kept frames where it lay (sure, neither the named card nor one on the pile) and
+counted under the named card (its event, marked ``under``, before the named card's); named in none,
+the named card stays counted and only the card under it is asked about ("a card under it unseen":
 lift the named card, show the one under it again, lay the named card back): one card sent back,
 not two, and the kiosk still counts no card it did not name.
 """
@@ -89,10 +91,11 @@ class Peek:
         """``events``, a look's answer: a card counted over a card that came and was covered
         unread (:meth:`came_unread`) is "two cards" instead (it lies there unread, asked about;
         what comes next is read against it), as when the look saw the second card's outline.
-        When that card lay there alone (:attr:`Unread.alone`), the count stands and the card
-        under it is asked about: it lies under the named one unread, as the kept frame showed
-        it (the named card lifted off leaves the table so: "taken back", then it is read when
-        laid again; what comes next is read against the named card)."""
+        When that card lay there alone (:attr:`Unread.alone`), the count stands; the card under
+        it is counted when it was named where it lay (:attr:`Unread.card`), else asked about: it
+        lies under the named one unread, as the kept frame showed it (the named card lifted off
+        leaves the table so: "taken back", then it is read when laid again; what comes next is
+        read against the named card)."""
         if any(e.kind in ASK_KINDS for e in events):
             self._top, self._frames = None, []  # (an ask: what the frames kept before it showed is asked about)
             return events
