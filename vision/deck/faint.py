@@ -13,28 +13,27 @@ goes on as before (asked about, or nothing).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Collection
 
 import cv2
 import numpy as np
 
+from kiosk.game import Card
 from vision.deck.exposure import Change
 from vision.deck.locate import CARD_ASPECT
+from vision.deck.model import DeckModel
 from vision.deck.outline import Outline, find_outlines
 from vision.deck.views import views_around
-
-if TYPE_CHECKING:
-    from vision.deck.pile import Pile
 
 FAINT = 0.3  # of its perimeter on edges at least: a card half under a clipping reflection shows about half
 
 
-def faint_card(pile: Pile, frame: np.ndarray, seen: np.ndarray, change: Change, long_px: float, *,
-               new: float) -> list[Outline]:
+def faint_card(model: DeckModel, frame: np.ndarray, seen: np.ndarray, change: Change, where: np.ndarray | None,
+               long_px: float, *, sizes: tuple[float, ...], known: Collection[Card], new: float) -> list[Outline]:
     """The best faint outline about the pile in ``seen`` (detail size; ``frame``: the same at full
-    size, where it is named), or none: none there with at least ``new`` of its sides new, or the
-    card there not named sure, or named as one on the pile."""
-    where = next((s.where for s in reversed(pile.settled) if s.where is not None), None)
+    size, where it is named; ``where``: the outline of the card last found on the pile, detail px;
+    ``sizes``: the card sizes tried), or none: none there with at least ``new`` of its sides new,
+    or the card there not named sure, or named as one on the pile (``known``)."""
     if where is None:
         return []
     # (where the pile lies and where the table changed, every place in it; under the reflection
@@ -47,11 +46,10 @@ def faint_card(pile: Pile, frame: np.ndarray, seen: np.ndarray, change: Change, 
         x0, y0, x1, y1 = min(x0, cx), min(y0, cy), max(x1, cx + cw), max(y1, cy + ch)
     everywhere = np.full(seen.shape[:2], 255, np.uint8)
     found = find_outlines(seen, change.reference, everywhere, long_px, level=change.edge, aspect=CARD_ASPECT,
-                          sizes=pile.sizes(), box=(int(x0), int(y0), int(x1) + 1, int(y1) + 1), exclude=[where],
-                          least=FAINT)
+                          sizes=sizes, box=(int(x0), int(y0), int(x1) + 1, int(y1) + 1), exclude=[where], least=FAINT)
     if not found or found[0].new < new:
         return []
-    naming = pile.model.identify(views_around(frame, found[0].quad * (frame.shape[1] / seen.shape[1])))
-    if naming.card is None or naming.card in pile.cards:
+    naming = model.identify(views_around(frame, found[0].quad * (frame.shape[1] / seen.shape[1])))
+    if naming.card is None or naming.card in known:
         return []
     return found

@@ -191,7 +191,9 @@ class Pile:
         if below and not self._dealt_over(seen, change, found[0], long_px, area):
             found = []  # (an outline with no new sides away from the last card: a card below, not one dealt)
         if not found and not hand_over(change.mask, None, area):  # (its sides washed out: :mod:`vision.deck.faint`)
-            found, at_normal = faint_card(self, frame, seen, change, long_px, new=NOT_NEW), False
+            at = next((s.where for s in reversed(self.settled) if s.where is not None), None)
+            found = faint_card(self.model, frame, seen, change, at, long_px, sizes=self.sizes(), known=self.cards,
+                               new=NOT_NEW)
         if not found:  # light, a shadow, a hand: no card's outline
             if hand_over(change.mask, None, area):
                 return [DealEvent(HAND, frame_number=n)]
@@ -265,12 +267,10 @@ class Pile:
         return still_on_top(self.model, last.card, last.where, frame, seen, change.reference, change.edge)
 
     def _veiled(self, detail: np.ndarray, under: np.ndarray | None, area: float) -> bool:
-        """Whether the lamp's reflection clips the picture over the pile (the last card's and
-        the one under it's outlines), now (``detail``, the normal exposure) or in the table as it
-        was before the last card. A card dealt under it is white on white there, and the
-        darker frame is compared with the table before where that one clipped by its own
-        values: "as before the last card" then says nothing of the card dealt since, and
-        taking the last card off the count would drop a card that lies there."""
+        """Whether the lamp's reflection clips the picture over the pile (the last card's and the one
+        under it's outlines), now (``detail``, normal exposure) or in the table before the last card.
+        A card dealt under it is white on white there: "as before the last card" says nothing of the
+        card dealt since, and taking the last card off the count would drop a card that lies there."""
         pile = [q for q in (self.settled[-1].where, under) if q is not None]
         earlier = self.settled[-2].detail
         return bool(pile) and any(glare_near(d, pile, area) for d in (detail, earlier) if d is not None)
