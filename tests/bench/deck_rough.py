@@ -142,7 +142,7 @@ def read(seq: DealSequence, model, *, darker: bool = True, verbose: bool = False
                 t.darker += 1
                 events += [(n if e.earlier else taken, e) for e in _timed(lambda: tracker.feed_darker(ask, dark), ms)]
         for k, e in events:
-            i = seq.frame_truth[k].top_index
+            i = seq.frame_truth[k].top_index - (e.kind == COUNTED and e.under)  # (under: the card under the top one)
             if verbose:
                 print(f"<!-- seed {seq.seed} frame {k}: {e.kind} {e.card} (top {i}: "
                       f"{seq.truth[i] if i >= 0 else None}) -->")

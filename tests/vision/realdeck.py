@@ -95,6 +95,6 @@ def told_between(tracker, seq, start: int, stop: int) -> list[tuple[int, str, st
             taken = min(n + 1, len(seq) - 1)
             dark = seq.frame(taken, exposure_scale=ask.exposure_scale).image
             events += [(n if e.earlier else taken, e) for e in tracker.feed_darker(ask, dark)]
-        told += [(seq.frame_truth[k].top_index, e.kind, e.card.code if e.card else None)
-                 for k, e in events if e.kind != DARKER]
+        told += [(seq.frame_truth[k].top_index - e.under, e.kind, e.card.code if e.card else None)
+                 for k, e in events if e.kind != DARKER]  # (under: a card counted under the top one)
     return told

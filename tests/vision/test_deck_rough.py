@@ -312,7 +312,8 @@ def test_a_card_dealt_under_the_reflection_over_the_pile_is_not_taken_for_the_la
     reflection a card is white on white, and the darker frame takes the table before's own
     values where that one clipped, so "as before" says nothing of a card dealt since. Under
     the reflection the pile keeps its cards: what came is asked about (moved out of the
-    light), or nothing is said."""
+    light), or nothing is said; or, since round 21, named by its print at a faint outline
+    (:mod:`vision.deck.faint`): 6E, asked to be moved before, is counted."""
     nu = dataclasses.replace(realistic_nuisances(np.random.default_rng([31000, 1])), linger=0.5)
     seq = deal_sequence(31000, nu, resolution="720p", cards=12, deck_style=STYLE)
     tracker = DealTracker(realdeck.learnt(STYLE, tuple(sorted(seq.truth[9:]))), darker_scale=DARKER_SCALE)
@@ -322,8 +323,8 @@ def test_a_card_dealt_under_the_reflection_over_the_pile_is_not_taken_for_the_la
         if n >= 68:
             break
     assert seq.truth[9:12] == ["5O", "3E", "6E"] and min(seq.frame_truth[n].glare for n in range(58, 69)) > 1.0
-    assert said == [(COUNTED, "5O"), (COUNTED, "3E"), (GLARE, "6E")], said
-    assert [c.code for c in tracker.cards] == ["5O", "3E"]
+    assert said == [(COUNTED, "5O"), (COUNTED, "3E"), (COUNTED, "6E")], said
+    assert [c.code for c in tracker.cards] == ["5O", "3E", "6E"]
 
 
 @pytest.mark.parametrize("before,after", [(44, 54), (54, 58)])

@@ -31,6 +31,7 @@ class DealEvent:
     frame_number: int = 0
     darker: DarkerRequest | None = None  # kind DARKER: the darker frame wanted
     earlier: bool = False  # about the frame that asked for a darker frame, not the darker frame (a card came between)
+    under: bool = False  # kind COUNTED: the card under the one counted next, come and covered unread, named where it lay
 
 
 @dataclass(frozen=True)

@@ -97,14 +97,15 @@ def _angles(cur: np.ndarray, ref: np.ndarray | None, level: float, weight_mask: 
 def find_outlines(current: np.ndarray, reference: np.ndarray | None, changed: np.ndarray,
                   long_px: float, *, level: float, aspect: float, sizes: tuple[float, ...] = SIZES,
                   box: tuple[int, int, int, int] | None = None, exclude: list[np.ndarray] = (),
-                  directions: int = 3, turns: tuple[float, ...] = TURNS) -> list[Outline]:
+                  directions: int = 3, turns: tuple[float, ...] = TURNS, least: float = MIN_SUPPORT) -> list[Outline]:
     """The best card rectangle (``long_px`` long, ``aspect`` long/short) around the change
     ``changed`` (uint8 mask, detail size) in ``current``, against ``reference`` (None: the
     current frame's edges are all new). ``level``: an edge's least step per pixel (above the
     frames' noise). ``exclude``: outlines already found (their sides are not counted again).
     ``directions``: how many of the patch's dominant edge directions are tried; ``turns``: the
-    degrees an outline whose sides barely hold is tried turned by, around them. Returns at
-    most one outline, or none when nothing there has a card's four sides."""
+    degrees an outline whose sides barely hold is tried turned by, around them; ``least``: the
+    share of its perimeter on edges an outline needs. Returns at most one outline, or none when
+    nothing there has a card's four sides."""
     h, w = current.shape[:2]
     if box is None:
         box = _where(changed, long_px, aspect)
@@ -137,7 +138,7 @@ def find_outlines(current: np.ndarray, reference: np.ndarray | None, changed: np
         sizes_px += [(long_, short), (short, long_)]
     angles = _angles(half[0], half[1], level, hmask.astype(np.float32), directions)
     best = search(half[0], half[1], hmask, angles, sizes_px, level)
-    if best is None or best[1] < MIN_SUPPORT:
+    if best is None or best[1] < least:
         return []
     rough = corners(best) * 2
     ang = best[-1] + _turn(cur, rough, level, reach=5.0)
@@ -164,10 +165,10 @@ def find_outlines(current: np.ndarray, reference: np.ndarray | None, changed: np
         turned = search(cur[ty0:ty1, tx0:tx1], None if ref is None else ref[ty0:ty1, tx0:tx1],
                          near[ty0:ty1, tx0:tx1], [ang + d for d in turns], [(a, b)], level)
         if turned is not None and turned[0] > fine[0] + TURN_GAIN:
-            if fine[1] >= MIN_SUPPORT:  # (the card may still be named surer at it)
+            if fine[1] >= least:  # (the card may still be named surer at it)
                 straight = (corners(fine) + np.float32([x0 + gx0, y0 + gy0])).astype(np.float32)
             fine, gx0, gy0 = turned, tx0, ty0
-    if fine is None or fine[1] < MIN_SUPPORT:
+    if fine is None or fine[1] < least:
         return []
     quad = corners(fine) + np.float32([x0 + gx0, y0 + gy0])
     return [Outline(quad.astype(np.float32), fine[1], fine[2], float(max(a, b)), straight)]

@@ -19,19 +19,22 @@ beside the named card, the last card read no longer on top there): another card 
 covered unread. Frames kept against a card asked about are checked when the named card replaces
 it; an ask forgets the frames kept before it. The look answers "two cards" (deal them one at a
 time), never a count that passes over a card in silence; or, when the card that came lay there
-alone (its outline found, no second card's outline beside it in that frame: the only card unread), the
-named card stays counted and only the card under it is asked about ("a card under it unseen":
+alone (its outline found, no second card's outline beside it in that frame: the only card unread),
+it is named in the kept frames where it lay (sure, neither the named card nor one on the pile) and
+counted under the named card (its event, marked ``under``, before the named card's); named in none,
+the named card stays counted and only the card under it is asked about ("a card under it unseen":
 lift the named card, show the one under it again, lay the named card back): one card sent back,
 not two, and the kiosk still counts no card it did not name.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
 
+from kiosk.game import Card
 from vision.deck.backstop import off_edge, unsaid
 from vision.deck.events import ASK_KINDS, COUNTED, TWO_CARDS, UNDER, DealEvent
 from vision.deck.exposure import Change, changed_inside, compare
@@ -58,6 +61,7 @@ class Unread:
     detail: np.ndarray
     where: np.ndarray | None
     alone: bool = False
+    card: Card | None = None  # alone, named there sure: neither the card named now nor one on the pile
 
 
 @dataclass
@@ -87,10 +91,11 @@ class Peek:
         """``events``, a look's answer: a card counted over a card that came and was covered
         unread (:meth:`came_unread`) is "two cards" instead (it lies there unread, asked about;
         what comes next is read against it), as when the look saw the second card's outline.
-        When that card lay there alone (:attr:`Unread.alone`), the count stands and the card
-        under it is asked about: it lies under the named one unread, as the kept frame showed
-        it (the named card lifted off leaves the table so: "taken back", then it is read when
-        laid again; what comes next is read against the named card)."""
+        When that card lay there alone (:attr:`Unread.alone`), the count stands; the card under
+        it is counted when it was named where it lay (:attr:`Unread.card`), else asked about: it
+        lies under the named one unread, as the kept frame showed it (the named card lifted off
+        leaves the table so: "taken back", then it is read when laid again; what comes next is
+        read against the named card)."""
         if any(e.kind in ASK_KINDS for e in events):
             self._top, self._frames = None, []  # (an ask: what the frames kept before it showed is asked about)
             return events
@@ -100,6 +105,9 @@ class Peek:
         unread = self.came_unread(pile)
         if unread is None:
             return events
+        if unread.alone and unread.card is not None:  # (named where it lay: counted under the named card)
+            pile.push(unread.detail, unread.card, where=unread.where, under=True)
+            return [DealEvent(COUNTED, unread.card, frame_number=counted[0].frame_number, under=True)] + events
         if unread.alone:
             pile.uncertain += 1
             pile.push(unread.detail, None, pending=True, where=unread.where, under=True)
@@ -137,11 +145,26 @@ class Peek:
                 continue  # (nothing new there but a hand, or a card in it)
             unread = _other_card(pile, before, frame, detail, now, change, bare=unchanged)
             if unread is not None:
-                return unread
+                return unread if unread.card is not None or not unread.alone else _named_in(pile, unread, frames, now)
             searched += not unchanged  # (the print-opened frame is searched besides them)
             if searched >= SEARCHED:
                 break
         return None
+
+
+def _named_in(pile: Pile, unread: Unread, frames: list[tuple[np.ndarray, bool]], now: Settled) -> Unread:
+    """``unread``, the card that came alone, not named sure in the frame it was found in (a hand
+    passing, the reflection swaying over it): named in another kept frame where it lay as there
+    (little of its place changed), sure, a card neither named now nor on the pile."""
+    for frame, _ in reversed(frames):
+        detail = shrunk(frame, unread.detail.shape[1], 3)
+        if detail.shape != unread.detail.shape or detail is unread.detail or \
+                changed_inside(unread.detail, detail, unread.where, floor=CHANGE_LEVEL) >= UNSTEADY:
+            continue
+        card = pile.model.identify(views_around(frame, unread.where * (frame.shape[1] / detail.shape[1]))).card
+        if card is not None and card != now.card and card not in pile.cards:
+            return replace(unread, card=card)
+    return unread
 
 
 def _print_shown(detail: np.ndarray, now: Settled) -> bool:
@@ -201,6 +224,7 @@ def _other_card(pile: Pile, before: Settled, frame: np.ndarray, detail: np.ndarr
     def named():  # (the classifier at that outline, in the kept frame)
         return pile.model.identify(views_around(frame, quad * (frame.shape[1] / detail.shape[1])))
 
+    naming = None
     if iou(quad, now.where) > SAME_PLACE:
         # (where the card named lies now, yet it did not lie there then: named in that frame, it
         # is another card only when the classifier is sure of it, and it is not the one named)
@@ -224,4 +248,9 @@ def _other_card(pile: Pile, before: Settled, frame: np.ndarray, detail: np.ndarr
     other = second_card(detail, change.reference, change.mask, found[0], long_px, level=change.edge,
                         aspect=CARD_ASPECT, sizes=pile.sizes(),
                         pile=tuple(s.where for s in pile.settled if s.where is not None))
-    return Unread(detail, quad, alone=other is None or hand_over(change.mask, other.quad, area))
+    if other is not None and not hand_over(change.mask, other.quad, area):
+        return Unread(detail, quad)
+    # (alone: named in that frame, sure, a card neither named now nor on the pile, it is counted)
+    naming = naming or named()
+    known = naming.card is None or naming.card == now.card or naming.card in pile.cards
+    return Unread(detail, quad, alone=True, card=None if known else naming.card)

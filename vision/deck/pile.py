@@ -1,14 +1,14 @@
 """The pile as the deal-through tracker has read it, and the look's decision.
 
-:class:`Pile` keeps the table's settled states (the table under the pile, then one per card
-dealt: its detail copy, its outline, the card named or "asked about") and decides, once
-the tracker (:mod:`vision.deck.tracker`) has seen the table lie still and found a change,
-what lies on top: what changed (exposures matched, above the frames' own noise:
-:mod:`vision.deck.exposure`) only says that something happened and where; what is on top
-there is FOUND by its outline (:mod:`vision.deck.outline`), a card-sized rectangle whose
-four sides are edges, and new ones:
+:class:`Pile` keeps the table's settled states (the table under the pile, then one per card dealt:
+its detail copy, its outline, the card named or "asked about") and decides, once the tracker
+(:mod:`vision.deck.tracker`) has seen the table lie still and found a change, what lies on top:
+what changed (exposures matched, above the frames' own noise: :mod:`vision.deck.exposure`) only
+says that something happened and where; what is on top there is FOUND by its outline
+(:mod:`vision.deck.outline`), a card-sized rectangle whose four sides are edges, and new ones:
 
-- no change, or no card's outline in it (a shadow, the lamp's reflection, the light): nothing;
+- no change, or no card's outline in it (a shadow, the reflection, the light): nothing (a faint one
+  naming a card by its print is one: :mod:`vision.deck.faint`);
 - the card found where the last one lay, its sides not new: that card looked at again,
   nothing said (unless its print names another card squared on it);
 - a hand (a change from the frame's edge) over the card found: no read until it leaves;
@@ -16,9 +16,8 @@ four sides are edges, and new ones:
 - one card: warped flat from the full-resolution frame and named; a reflection on it asks
   to move it; a low margin asks to show it again; a card counted already: "ja comptada".
 
-The table going back to how it was before the last card means that card was lifted off again,
-unless the lamp's reflection lies over the pile: a card dealt under it is not seen, so how the
-table was before the last card says nothing (what came is asked about, or nothing is said).
+The table going back to how it was before the last card: that card was lifted off again, unless
+the lamp's reflection lies over the pile (a card dealt under it is not seen: asked about, or nothing).
 """
 
 from __future__ import annotations
@@ -32,6 +31,7 @@ from kiosk.game import Card
 from vision.deck.darker import came_in, glare_near, in_hand, tone_map
 from vision.deck.events import ALREADY, COUNTED, GLARE, HAND, SHOW_AGAIN, TAKEN_BACK, TWO_CARDS, DealEvent
 from vision.deck.exposure import Change, changed_inside, compare
+from vision.deck.faint import faint_card
 from vision.deck.lifted import dealt_squared, lifted_off_unread, shows_under
 from vision.deck.locate import CARD_ASPECT, quad_mask
 from vision.deck.model import DeckModel, Naming
@@ -105,9 +105,7 @@ class Pile:
 
     def sizes(self) -> tuple[float, ...]:
         """The card sizes tried around :meth:`_long_px` (how sure that size is)."""
-        if self.scale is not None:
-            return (1.0,)
-        if self.card_long:
+        if self.scale is not None or self.card_long:
             return (1.0,)
         # the camera may not be where the deck was learnt: the first card's size is searched
         return (1.0, 0.92, 1.08, 0.85, 1.17, 0.78, 1.27) if self.model.card_long_frac else \
@@ -192,6 +190,10 @@ class Pile:
         below = found and found[0].new < NOT_NEW and (last.where is None or iou(found[0].quad, last.where) <= SAME_PLACE)
         if below and not self._dealt_over(seen, change, found[0], long_px, area):
             found = []  # (an outline with no new sides away from the last card: a card below, not one dealt)
+        if not found and not hand_over(change.mask, None, area):  # (its sides washed out: :mod:`vision.deck.faint`)
+            at = next((s.where for s in reversed(self.settled) if s.where is not None), None)
+            found = faint_card(self.model, frame, seen, change, at, long_px, sizes=self.sizes(), known=self.cards,
+                               new=NOT_NEW)
         if not found:  # light, a shadow, a hand: no card's outline
             if hand_over(change.mask, None, area):
                 return [DealEvent(HAND, frame_number=n)]
@@ -265,12 +267,10 @@ class Pile:
         return still_on_top(self.model, last.card, last.where, frame, seen, change.reference, change.edge)
 
     def _veiled(self, detail: np.ndarray, under: np.ndarray | None, area: float) -> bool:
-        """Whether the lamp's reflection clips the picture over the pile (the last card's and
-        the one under it's outlines), now (``detail``, the normal exposure) or in the table as it
-        was before the last card. A card dealt under it is white on white there, and the
-        darker frame is compared with the table before where that one clipped by its own
-        values: "as before the last card" then says nothing of the card dealt since, and
-        taking the last card off the count would drop a card that lies there."""
+        """Whether the lamp's reflection clips the picture over the pile (the last card's and the one
+        under it's outlines), now (``detail``, normal exposure) or in the table before the last card.
+        A card dealt under it is white on white there: "as before the last card" says nothing of the
+        card dealt since, and taking the last card off the count would drop a card that lies there."""
         pile = [q for q in (self.settled[-1].where, under) if q is not None]
         earlier = self.settled[-2].detail
         return bool(pile) and any(glare_near(d, pile, area) for d in (detail, earlier) if d is not None)

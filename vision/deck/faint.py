@@ -1,0 +1,55 @@
+"""A card whose sides the lamp's reflection washed out, found all the same: named by its print.
+
+The look (:meth:`vision.deck.pile.Pile.judge`) takes a card that came only where an outline
+holds: a card-sized rectangle with most of its perimeter (:data:`vision.deck.outline.MIN_SUPPORT`)
+on edges. Under a clipping reflection the card dealt on the pile can show too little of its sides
+for that, white on white, though its print, in the darker frame, names it plainly: the look then
+asked to move the card, or, with few new edges, said nothing. Before either, the best rectangle
+around the change whose sides hold at least :data:`FAINT` of its perimeter, some of them new, is
+named where it lies. Only a card named sure that is not on the pile is taken: the card below, or
+one further down, found again under the light, is never counted as one that came; anything else
+goes on as before (asked about, or nothing).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+
+import cv2
+import numpy as np
+
+from kiosk.game import Card
+from vision.deck.exposure import Change
+from vision.deck.locate import CARD_ASPECT
+from vision.deck.model import DeckModel
+from vision.deck.outline import Outline, find_outlines
+from vision.deck.views import views_around
+
+FAINT = 0.3  # of its perimeter on edges at least: a card half under a clipping reflection shows about half
+
+
+def faint_card(model: DeckModel, frame: np.ndarray, seen: np.ndarray, change: Change, where: np.ndarray | None,
+               long_px: float, *, sizes: tuple[float, ...], known: Collection[Card], new: float) -> list[Outline]:
+    """The best faint outline about the pile in ``seen`` (detail size; ``frame``: the same at full
+    size, where it is named; ``where``: the outline of the card last found on the pile, detail px;
+    ``sizes``: the card sizes tried), or none: none there with at least ``new`` of its sides new,
+    or the card there not named sure, or named as one on the pile (``known``)."""
+    if where is None:
+        return []
+    # (where the pile lies and where the table changed, every place in it; under the reflection
+    # the change itself may be a few specks. The last card's sides are left out: they hold, old)
+    x0, y0 = where.min(axis=0)
+    x1, y1 = where.max(axis=0)
+    pts = cv2.findNonZero(change.mask)
+    if pts is not None:
+        cx, cy, cw, ch = cv2.boundingRect(pts)
+        x0, y0, x1, y1 = min(x0, cx), min(y0, cy), max(x1, cx + cw), max(y1, cy + ch)
+    everywhere = np.full(seen.shape[:2], 255, np.uint8)
+    found = find_outlines(seen, change.reference, everywhere, long_px, level=change.edge, aspect=CARD_ASPECT,
+                          sizes=sizes, box=(int(x0), int(y0), int(x1) + 1, int(y1) + 1), exclude=[where], least=FAINT)
+    if not found or found[0].new < new:
+        return []
+    naming = model.identify(views_around(frame, found[0].quad * (frame.shape[1] / seen.shape[1])))
+    if naming.card is None or naming.card in known:
+        return []
+    return found
