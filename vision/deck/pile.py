@@ -192,8 +192,7 @@ class Pile:
             found = []  # (an outline with no new sides away from the last card: a card below, not one dealt)
         if not found and not hand_over(change.mask, None, area):  # (its sides washed out: :mod:`vision.deck.faint`)
             at = next((s.where for s in reversed(self.settled) if s.where is not None), None)
-            found = faint_card(self.model, frame, seen, change, at, long_px, sizes=self.sizes(), known=self.cards,
-                               new=NOT_NEW)
+            found = faint_card(self.model, frame, seen, change, at, long_px, sizes=self.sizes(), known=self.cards)
         if not found:  # light, a shadow, a hand: no card's outline
             if hand_over(change.mask, None, area):
                 return [DealEvent(HAND, frame_number=n)]
