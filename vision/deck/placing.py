@@ -13,7 +13,8 @@ strength maps' in double (they are float32 between 1/16 and 1 where not 0, so ev
 sum over the patch fits), each run's sum then rounded to float32. The edges and the new edges
 of a direction are summed as one integer, the new edges' count in the upper bits (a side is far
 shorter than 65536 px, so neither count spills into the other), and a rectangle's four sides'
-counts added before they are taken apart (integers: the order does not matter).
+counts added before they are taken apart (integers: the order does not matter). A size whose
+counts alone show it cannot score above the best rectangle so far is not scored further.
 """
 
 from __future__ import annotations
@@ -125,11 +126,13 @@ def _box_sums(m: np.ndarray, length: int, axis: int) -> np.ndarray:
     return out[:m.shape[0] - length + 1] if axis == 0 else out[:, :m.shape[1] - length + 1]
 
 
-def best_in(edges: Sides, a: int, b: int, inside: np.ndarray | None) -> tuple[float, float, float, int, int] | None:
+def best_in(edges: Sides, a: int, b: int, inside: np.ndarray | None, beat: float | None = None
+            ) -> tuple[float, float, float, int, int] | None:
     """The best placed ``a`` x ``b`` (width x height) rectangle in the turned patch: its
     score, supports and top-left corner. Only the placements whose centre lies where
     ``inside`` is set are scored (the rest score 0: the first one is returned when none
-    scores, as an argmax over all placements)."""
+    scores, as an argmax over all placements). None when no placement can score above
+    ``beat``, or no rectangle of that size fits."""
     h, w = edges.h, edges.w
     if a + 2 >= w or b + 2 >= h:
         return None
@@ -145,8 +148,11 @@ def best_in(edges: Sides, a: int, b: int, inside: np.ndarray | None) -> tuple[fl
         x1, y1 = x0 + cw, y0 + ch
     # the sides' sums only for those placements (a vertical side at column x spanning rows
     # y..y+b: exact sums, wherever they start)
-    sup, new, strength = _scores(edges, a, b, y0, x0, y1, x1, per)
-    score = sup + 0.5 * new + 0.2 * strength
+    both = _counts(edges, a, b, y0, x0, y1, x1)
+    if beat is not None and _above(both, per) <= beat:
+        return None
+    sup, new = _shares(both, per)
+    score = sup + 0.5 * new + 0.2 * _strength(edges, a, b, y0, x0, y1, x1, per)
     if centres is not None:  # the rectangle's centre where the table changed
         score = np.where(centres[y0:y1, x0:x1] > 0, score, 0)
     k = int(np.argmax(score))
@@ -156,37 +162,57 @@ def best_in(edges: Sides, a: int, b: int, inside: np.ndarray | None) -> tuple[fl
     return float(score[y, x]), float(sup[y, x]), float(new[y, x]), x + x0, y + y0
 
 
-def _scores(edges: Sides, a: int, b: int, y0: int, x0: int, y1: int, x1: int, per: float
-            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """For the placements y0:y1, x0:x1 (top-left corners of ``a`` x ``b`` rectangles): the
-    shares of the perimeter on an edge and on a new edge, and the sides' strength over the
-    perimeter (float32, indexed from (y0, x0))."""
+def _above(both: np.ndarray, per: float) -> float:
+    """No placement's score (float32, as :func:`best_in` works it out) lies above this: a
+    side's strength is at most its share on an edge (the strength maps lie under the widened
+    edges, and are at most 1), so a score at most 1.2 times the share on an edge plus half the
+    share on a new edge, and float32's roundings (a few parts in 10^7) lie within the margin."""
+    most = int(np.max(12 * (both & LOW) + 5 * (both >> NEW_BIT)))
+    return most / (10 * per) * (1 + 1e-6) + 1e-6
+
+
+def _shares(both: np.ndarray, per: float) -> tuple[np.ndarray, np.ndarray]:
+    """The shares of the perimeter on an edge and on a new edge (float32), from the counts."""
+    return (both & LOW).astype(np.float32) / per, (both >> NEW_BIT).astype(np.float32) / per
+
+
+def _counts(edges: Sides, a: int, b: int, y0: int, x0: int, y1: int, x1: int) -> np.ndarray:
+    """For the placements y0:y1, x0:x1 (top-left corners of ``a`` x ``b`` rectangles): how
+    many pixels of the four sides lie on an edge, and on a new one (packed, int32, indexed
+    from (y0, x0))."""
     ny, nx = y1 - y0, x1 - x0
     # the runs of the vertical sides (columns x0:x1 + a, from rows y0:y1) and of the
     # horizontal ones (rows y0:y1 + b, from columns x0:x1)
     if edges.running:
-        down, along, down_w, along_w = edges.maps
+        down, along = edges.maps[:2]
         vs = down[y0 + b:y1 + b, x0:x1 + a] - down[y0:y1, x0:x1 + a]
         hs = along[y0:y1 + b, x0 + a:x1 + a] - along[y0:y1 + b, x0:x1]
+        return vs[:, :nx] + vs[:, a:a + nx] + hs[:ny] + hs[b:b + ny]
+    pv, ph = [m[y0:y1 + b, x0:x1 + a] for m in edges.maps[:2]]
+    # (the left and right sides' columns added first, then their runs summed as one; the top
+    # and bottom sides' rows alike)
+    return (_box_sums(cv2.add(pv[:, :nx], pv[:, a:a + nx]), b, 0)[:ny]
+            + _box_sums(cv2.add(ph[:ny], ph[b:b + ny]), a, 1)[:, :nx])
+
+
+def _strength(edges: Sides, a: int, b: int, y0: int, x0: int, y1: int, x1: int, per: float) -> np.ndarray:
+    """The four sides' strength over the perimeter for those placements (float32): each
+    side's sum rounded to float32 apart, the four added in order (no integers: the order
+    counts)."""
+    ny, nx = y1 - y0, x1 - x0
+    if edges.running:
+        down_w, along_w = edges.maps[2:]
         vws = (down_w[y0 + b:y1 + b, x0:x1 + a] - down_w[y0:y1, x0:x1 + a]).astype(np.float32)
         hws = (along_w[y0:y1 + b, x0 + a:x1 + a] - along_w[y0:y1 + b, x0:x1]).astype(np.float32)
-        both = vs[:, :nx] + vs[:, a:a + nx] + hs[:ny] + hs[b:b + ny]
     else:
-        pv, ph, vw, hw = [m[y0:y1 + b, x0:x1 + a] for m in edges.maps]
-        # (the left and right sides' columns added first, then their runs summed as one; the
-        # top and bottom sides' rows alike)
-        both = (_box_sums(cv2.add(pv[:, :nx], pv[:, a:a + nx]), b, 0)[:ny]
-                + _box_sums(cv2.add(ph[:ny], ph[b:b + ny]), a, 1)[:, :nx])
+        vw, hw = [m[y0:y1 + b, x0:x1 + a] for m in edges.maps[2:]]
         vws, hws = _box_sums(vw, b, 0)[:ny], _box_sums(hw, a, 1)[:, :nx]
-    sup = (both & LOW).astype(np.float32) / per
-    new = (both >> NEW_BIT).astype(np.float32) / per
-    # (the strengths are no integers: each side's float32 sum apart, added in this order)
-    return sup, new, (vws[:, :nx] + vws[:, a:a + nx] + hws[:ny] + hws[b:b + ny]) / per
+    return (vws[:, :nx] + vws[:, a:a + nx] + hws[:ny] + hws[b:b + ny]) / per
 
 
 def _first(edges: Sides, a: int, b: int, per: float) -> tuple[float, float, float, int, int]:
     """The first placement, scoring 0 (what an argmax over none that scores returns)."""
-    sup, new, _ = _scores(edges, a, b, 0, 0, 1, 1, per)
+    sup, new = _shares(_counts(edges, a, b, 0, 0, 1, 1), per)
     return 0.0, float(sup[0, 0]), float(new[0, 0]), 0, 0
 
 
@@ -211,7 +237,8 @@ def search(cur: np.ndarray, ref: np.ndarray | None, mask: np.ndarray, angles: li
         tm = cv2.dilate(tm, np.ones((5, 5), np.uint8))
         edges = scored_edges(tc, tr, level, len(sizes_px) > RUNNING)
         for a, b in sizes_px:
-            got = best_in(edges, a, b, tm)
+            # (a size that cannot score above the best so far is not scored in full)
+            got = best_in(edges, a, b, tm, None if best is None else best[0] + 0.01)
             if got is not None and (best is None or got[0] > best[0] + 0.01):  # (ties: the first size, the biggest)
                 best = (*got, a, b, rot, ang)
     return best
