@@ -74,7 +74,10 @@ def scored_edges(cur: np.ndarray, ref: np.ndarray | None, level: float, running:
 
 def _found(cur: np.ndarray, ref: np.ndarray | None, level: float) -> tuple[np.ndarray, ...]:
     """:func:`edge_maps`' maps, the edges not yet widened."""
+    # (the steps are taken 8 times over, as the Sobel filter sums them, and the level and the
+    # cap with them: a scaling by 8 is exact, so every comparison and strength is the same)
     ax, ay = _steps(cur)
+    level = 8 * level
     vert, horiz = _sides(ax, ay, level)
     if ref is None:
         vnew, hnew = vert, horiz
@@ -85,9 +88,10 @@ def _found(cur: np.ndarray, ref: np.ndarray | None, level: float) -> tuple[np.nd
         vnew = cv2.bitwise_and(vert, 1 - cv2.dilate(was_v, KX))
         hnew = cv2.bitwise_and(horiz, 1 - cv2.dilate(was_h, KY))
     cap = 4 * level
-    vw = cv2.filter2D(np.multiply(np.minimum(ax, cap), vert, dtype=np.float32), -1, TAPS_X)
-    hw = cv2.filter2D(np.multiply(np.minimum(ay, cap), horiz, dtype=np.float32), -1, TAPS_Y)
-    return vert, horiz, vnew, hnew, vw / cap, hw / cap
+    # (the steps, no longer needed, capped and kept on the sides in place)
+    vw = cv2.filter2D(np.multiply(np.minimum(ax, cap, out=ax), vert, out=ax), -1, TAPS_X)
+    hw = cv2.filter2D(np.multiply(np.minimum(ay, cap, out=ay), horiz, out=ay), -1, TAPS_Y)
+    return vert, horiz, vnew, hnew, np.divide(vw, cap, out=vw), np.divide(hw, cap, out=hw)
 
 
 def _down(m: np.ndarray) -> np.ndarray:
@@ -103,9 +107,10 @@ def _along(m: np.ndarray) -> np.ndarray:
 
 
 def _steps(grey: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The step per pixel across columns and across rows (float32, absolute)."""
-    gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3) / 8
-    gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3) / 8
+    """8 times the step per pixel across columns and across rows (float32, absolute: the Sobel
+    filter's sums)."""
+    gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
     return np.abs(gx, out=gx), np.abs(gy, out=gy)
 
 
