@@ -11,7 +11,7 @@ tried in each direction, the differences of running sums made once for all of th
 The sums are exact, so both ways give the very same scores: the 0/1 maps' in integers, the
 strength maps' in double (they are float32 between 1/16 and 1 where not 0, so every bit of a
 sum over the patch fits), each run's sum then rounded to float32. The edges and the new edges
-of a direction are summed as one integer, the new edges' count in the upper bits (a side is far
+of a direction are summed as one integer, the edges' count in the upper bits (a side is far
 shorter than 65536 px, so neither count spills into the other), and a rectangle's four sides'
 counts added before they are taken apart (integers: the order does not matter). A size whose
 counts alone show it cannot score above the best rectangle so far is not scored further.
@@ -26,21 +26,23 @@ import numpy as np
 
 KX, KY = np.ones((1, 3), np.uint8), np.ones((3, 1), np.uint8)
 TAPS_X, TAPS_Y = np.float32([[0.25, 0.5, 0.25]]), np.float32([[0.25], [0.5], [0.25]])
-NEW_BIT = 16  # the new edges' count in a packed sum: from this bit up (the edges' below it)
-LOW = (1 << NEW_BIT) - 1
+EDGE_BIT = 16  # a packed count: the edges' from this bit up, the new edges' below it
+LOW = (1 << EDGE_BIT) - 1
 # a widened (edge + new edge) map, 0-2 (every new edge is an edge), to the packed counts
 PACK = np.zeros(256, np.int32)
-PACK[1], PACK[2] = 1, 1 + (1 << NEW_BIT)
+PACK[1], PACK[2] = 1 << EDGE_BIT, (1 << EDGE_BIT) + 1
 RUNNING = 2  # more sizes than this in a direction: running sums made once serve them all
 
 
 @dataclass(frozen=True)
 class Sides:
     """A turned patch's edges as :func:`best_in` sums them (h x w px). ``running``: the
-    vertical maps' running sums down every column ((h + 1) x w, from 0) and the horizontal
-    ones' along every row (h x (w + 1)); else the widened maps themselves. Either way the
-    edges and the new edges of a direction packed in one int32 (:data:`NEW_BIT`), then the
-    vertical and the horizontal strength (running sums in double; the maps float32)."""
+    vertical maps' running sums down every column ((h + 1) x w, from 0) D and the horizontal
+    ones' along every row (h x (w + 1)) A, the edges and the new edges packed in one int32
+    (:data:`EDGE_BIT`), kept as D + A and D - A (h x w: a rectangle's four sides' counts are
+    then two differences of each, one at its corners), then the vertical and the horizontal
+    strength's running sums (double); else the widened maps themselves (packed alike, the
+    strength float32)."""
 
     h: int
     w: int
@@ -62,8 +64,13 @@ def scored_edges(cur: np.ndarray, ref: np.ndarray | None, level: float, running:
     h, w = cur.shape
     vert, horiz, vnew, hnew, vw, hw = _found(cur, ref, level)
     if running:
-        dv, dh, dvn, dhn = [cv2.dilate(m, k) for m, k in zip((vert, horiz, vnew, hnew), (KX, KY, KX, KY))]
-        maps = (_down(dv) + (_down(dvn) << NEW_BIT), _along(dh) + (_along(dhn) << NEW_BIT), _down(vw), _along(hw))
+        down, along = _down(cv2.dilate(vert, KX)), _along(cv2.dilate(horiz, KY))
+        if ref is None:  # (every edge is new: the same sums twice)
+            down_new, along_new = down, along
+        else:
+            down_new, along_new = _down(cv2.dilate(vnew, KX)), _along(cv2.dilate(hnew, KY))
+        vertical, horizontal = ((down << EDGE_BIT) + down_new)[:h], ((along << EDGE_BIT) + along_new)[:, :w]
+        maps = (vertical + horizontal, vertical - horizontal, _down(vw), _along(hw))
     else:
         # (widened: 2 where a new edge is within a pixel, else 1 where an edge is: the very
         # pixels each map widened alone holds)
@@ -154,7 +161,7 @@ def best_in(edges: Sides, a: int, b: int, inside: np.ndarray | None, beat: float
     # the sides' sums only for those placements (a vertical side at column x spanning rows
     # y..y+b: exact sums, wherever they start)
     both = _counts(edges, a, b, y0, x0, y1, x1)
-    if beat is not None and _above(both, per) <= beat:
+    if beat is not None and not _above(both, per, beat):
         return None
     sup, new = _shares(both, per)
     score = sup + 0.5 * new + 0.2 * _strength(edges, a, b, y0, x0, y1, x1, per)
@@ -167,18 +174,23 @@ def best_in(edges: Sides, a: int, b: int, inside: np.ndarray | None, beat: float
     return float(score[y, x]), float(sup[y, x]), float(new[y, x]), x + x0, y + y0
 
 
-def _above(both: np.ndarray, per: float) -> float:
-    """No placement's score (float32, as :func:`best_in` works it out) lies above this: a
-    side's strength is at most its share on an edge (the strength maps lie under the widened
-    edges, and are at most 1), so a score at most 1.2 times the share on an edge plus half the
-    share on a new edge, and float32's roundings (a few parts in 10^7) lie within the margin."""
-    most = int(np.max(12 * (both & LOW) + 5 * (both >> NEW_BIT)))
-    return most / (10 * per) * (1 + 1e-6) + 1e-6
+def _above(both: np.ndarray, per: float, beat: float) -> bool:
+    """Whether a placement may score (float32, as :func:`best_in` works it out) above ``beat``.
+    A side's strength is at most its share on an edge (the strength maps lie under the widened
+    edges, and are at most 1), and its new edges are among its edges: a score is at most 1.2
+    times the share on an edge plus half the share on a new edge, so at most 1.7 times the
+    share on an edge (the most of which is the packed counts' most, the edges' in the upper
+    bits: one maximum); float32's roundings (a few parts in 10^7) lie within the margin."""
+    if (int(np.max(both)) >> EDGE_BIT) * 1.7 / per * (1 + 1e-6) + 1e-6 <= beat:
+        return False
+    # (the finer bound, where fewer edges are new than are edges)
+    most = int(np.max(12 * (both >> EDGE_BIT) + 5 * (both & LOW)))
+    return most / (10 * per) * (1 + 1e-6) + 1e-6 > beat
 
 
 def _shares(both: np.ndarray, per: float) -> tuple[np.ndarray, np.ndarray]:
     """The shares of the perimeter on an edge and on a new edge (float32), from the counts."""
-    return (both & LOW).astype(np.float32) / per, (both >> NEW_BIT).astype(np.float32) / per
+    return (both >> EDGE_BIT).astype(np.float32) / per, (both & LOW).astype(np.float32) / per
 
 
 def _counts(edges: Sides, a: int, b: int, y0: int, x0: int, y1: int, x1: int) -> np.ndarray:
@@ -189,10 +201,12 @@ def _counts(edges: Sides, a: int, b: int, y0: int, x0: int, y1: int, x1: int) ->
     # the runs of the vertical sides (columns x0:x1 + a, from rows y0:y1) and of the
     # horizontal ones (rows y0:y1 + b, from columns x0:x1)
     if edges.running:
-        down, along = edges.maps[:2]
-        vs = down[y0 + b:y1 + b, x0:x1 + a] - down[y0:y1, x0:x1 + a]
-        hs = along[y0:y1 + b, x0 + a:x1 + a] - along[y0:y1 + b, x0:x1]
-        return vs[:, :nx] + vs[:, a:a + nx] + hs[:ny] + hs[b:b + ny]
+        # (a placement's left side D(y + b, x) - D(y, x), right D(y + b, x + a) - D(y, x + a),
+        # top A(y, x + a) - A(y, x), bottom A(y + b, x + a) - A(y + b, x): by corner, the
+        # sums and differences of D and A)
+        plus, minus = edges.maps[:2]
+        return ((plus[y0 + b:y1 + b, x0 + a:x1 + a] - plus[y0:y1, x0:x1])
+                + (minus[y0 + b:y1 + b, x0:x1] - minus[y0:y1, x0 + a:x1 + a]))
     pv, ph = [m[y0:y1 + b, x0:x1 + a] for m in edges.maps[:2]]
     # (the left and right sides' columns added first, then their runs summed as one; the top
     # and bottom sides' rows alike)
