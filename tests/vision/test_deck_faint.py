@@ -48,3 +48,27 @@ def test_a_card_covered_unread_is_named_in_a_frame_it_lay_in_and_counted_under_t
     assert all(seq.truth[i] == code for i, kind, code in told if kind == COUNTED), told
     assert {(0, COUNTED, "8O"), (1, COUNTED, "7C")} <= set(told), told  # (main: 7C counted, 8O asked about)
     assert not any(kind in ASK_KINDS for _, kind, _ in told), told
+
+
+def test_a_card_squared_on_the_last_under_the_reflection_is_named_by_its_print():
+    """The sweep's reflection rows (the neat table: every card squared on the last), read with the
+    bench's own model. 26040 (a reflection of 1.6 on the pile, fournier): 8C landed squared on 12O;
+    in the darker frame no outline held where the table changed, and the faint one lay along 12O's
+    old sides (its sides new for 0.13): 8C was asked to be moved. 27020 (a reflection of 1.0 moving
+    10 mm, fournier): 6O on 6C, the same; with the faint outline taken as "the last card looked at
+    again", little of its print changed, and 6O passed over in silence. A faint outline that names
+    a card sure, not one on the pile, is that card: named."""
+    from tests.realcam.rough.nuisances import pushed
+
+    seq = deal_sequence(26040, pushed("reflection", 1.6), resolution="720p", cards=12, deck_style="fournier")
+    assert seq.truth[4:6] == ["12O", "8C"], seq.truth
+    tracker = DealTracker(models(("fournier",))["fournier"], darker_scale=DARKER_SCALE)
+    told = realdeck.told_between(tracker, seq, 20, 38)
+    assert all(seq.truth[i] == code for i, kind, code in told if kind == COUNTED), told
+    assert (5, COUNTED, "8C") in told and not any(kind in ASK_KINDS for _, kind, _ in told), told
+    seq = deal_sequence(27020, pushed("reflection_move_mm", 10.0), resolution="720p", cards=12, deck_style="fournier")
+    assert seq.truth[10:12] == ["6C", "6O"], seq.truth
+    tracker = DealTracker(models(("fournier",))["fournier"], darker_scale=DARKER_SCALE)
+    told = realdeck.told_between(tracker, seq, 50, 70)
+    assert all(seq.truth[i] == code for i, kind, code in told if kind == COUNTED), told
+    assert (11, COUNTED, "6O") in told, told  # (round 21's first faint outline: nothing said)

@@ -57,7 +57,7 @@ def gain_matched(reference: np.ndarray, current: np.ndarray) -> np.ndarray:
     gains = np.ones(3)
     # (each channel of the sample apart: the median of its pixels' ratios b / a between the
     # levels, from how many pixels hold each pair of levels: exactly np.median's value)
-    for c, (a, b) in enumerate(zip(cv2.split(_every_4th(reference)), cv2.split(_every_4th(current)))):
+    for c, (a, b) in enumerate(zip(cv2.split(_every(reference, 4)), cv2.split(_every(current, 4)))):
         held = np.bincount((a.astype(np.int32) << 8 | b).ravel(), minlength=1 << 16)[PAIRS]
         n = int(held.sum())
         if n >= 200:
@@ -69,21 +69,22 @@ def gain_matched(reference: np.ndarray, current: np.ndarray) -> np.ndarray:
     return cv2.transform(reference, np.diag(gains))
 
 
-def _every_4th(image: np.ndarray) -> np.ndarray:
-    """``image[::4, ::4]``, contiguous (taken by OpenCV, where the sizes allow: the very same
-    pixels, without numpy's strided copy)."""
+def _every(image: np.ndarray, step: int) -> np.ndarray:
+    """``image[::step, ::step]``, contiguous (taken by OpenCV, where the sizes allow: the very
+    same pixels, without numpy's strided copy)."""
     h, w = image.shape[:2]
-    if h % 4 or w % 4:
-        return image[::4, ::4]
-    return cv2.resize(image, (w // 4, h // 4), interpolation=cv2.INTER_NEAREST)
+    if h % step or w % step:
+        return image[::step, ::step]
+    return cv2.resize(image, (w // step, h // step), interpolation=cv2.INTER_NEAREST)
 
 
 @recent(RECENT)
 def noise_of(reference: np.ndarray, current: np.ndarray) -> float:
     """The median difference of the brightest channel between two frames of one exposure."""
-    d = channel_max(cv2.absdiff(reference[::2, ::2], current[::2, ::2]))
-    # (np.median of the levels, from their histogram: a third of the time)
-    below = np.cumsum(np.bincount(d.ravel(), minlength=256))
+    d = channel_max(cv2.absdiff(_every(reference, 2), _every(current, 2)))
+    # (np.median of the levels, from their histogram: a third of the time; cv2.calcHist's counts
+    # are exact, a float32 holding any count of a frame's pixels)
+    below = np.cumsum(cv2.calcHist([d], [0], None, [256], [0, 256]).ravel().astype(int))
     n = d.size
     return (int(np.searchsorted(below, (n - 1) // 2, side="right")) + int(np.searchsorted(below, n // 2, side="right"))) / 2
 

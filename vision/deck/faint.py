@@ -2,13 +2,15 @@
 
 The look (:meth:`vision.deck.pile.Pile.judge`) takes a card that came only where an outline
 holds: a card-sized rectangle with most of its perimeter (:data:`vision.deck.outline.MIN_SUPPORT`)
-on edges. Under a clipping reflection the card dealt on the pile can show too little of its sides
-for that, white on white, though its print, in the darker frame, names it plainly: the look then
-asked to move the card, or, with few new edges, said nothing. Before either, the best rectangle
-around the change whose sides hold at least :data:`FAINT` of its perimeter, some of them new, is
-named where it lies. Only a card named sure that is not on the pile is taken: the card below, or
-one further down, found again under the light, is never counted as one that came; anything else
-goes on as before (asked about, or nothing).
+on edges, searched where the table changed. Under a clipping reflection the card dealt on the pile
+changes the darker frame by a few specks (white on white) and can show too little of its sides,
+though its print, in the darker frame, names it plainly: the look then asked to move the card, or,
+with few new edges, said nothing. Before either, the best rectangle about the pile (where the last
+card lies, and what changed), the last card's sides left out, whose sides hold at least
+:data:`FAINT` of its perimeter, is named where it lies. Only a card named sure that is not on the
+pile is taken (the look goes on with it as with any outline found): the card below, or one further
+down, found again under the light, is never counted as one that came; anything else goes on as
+before (asked about, or nothing).
 """
 
 from __future__ import annotations
@@ -29,11 +31,12 @@ FAINT = 0.3  # of its perimeter on edges at least: a card half under a clipping 
 
 
 def faint_card(model: DeckModel, frame: np.ndarray, seen: np.ndarray, change: Change, where: np.ndarray | None,
-               long_px: float, *, sizes: tuple[float, ...], known: Collection[Card], new: float) -> list[Outline]:
+               long_px: float, *, sizes: tuple[float, ...], known: Collection[Card]) -> list[Outline]:
     """The best faint outline about the pile in ``seen`` (detail size; ``frame``: the same at full
     size, where it is named; ``where``: the outline of the card last found on the pile, detail px;
-    ``sizes``: the card sizes tried), or none: none there with at least ``new`` of its sides new,
-    or the card there not named sure, or named as one on the pile (``known``)."""
+    ``sizes``: the card sizes tried), or none: none there, or the card there not named sure, or
+    named as one on the pile (``known``). Its sides need not be new: a card squared on the last one
+    lies along that one's sides (the look then names it only if its print changed)."""
     if where is None:
         return []
     # (where the pile lies and where the table changed, every place in it; under the reflection
@@ -47,7 +50,7 @@ def faint_card(model: DeckModel, frame: np.ndarray, seen: np.ndarray, change: Ch
     everywhere = np.full(seen.shape[:2], 255, np.uint8)
     found = find_outlines(seen, change.reference, everywhere, long_px, level=change.edge, aspect=CARD_ASPECT,
                           sizes=sizes, box=(int(x0), int(y0), int(x1) + 1, int(y1) + 1), exclude=[where], least=FAINT)
-    if not found or found[0].new < new:
+    if not found:
         return []
     naming = model.identify(views_around(frame, found[0].quad * (frame.shape[1] / seen.shape[1])))
     if naming.card is None or naming.card in known:

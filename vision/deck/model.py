@@ -209,7 +209,8 @@ class DeckModel:
         # the card is compared again on the cells the reflection spared only, on both
         # sides, and must clear twice the margins (less card is left to tell cards apart).
         seen = np.stack([v.whole for v in views])
-        scores = local_contrast(seen) @ self.local.T
+        contrast = local_contrast(seen)
+        scores = contrast @ self.local.T
         naming = self._decide(scores, views, 1.0, out)
         cells = views[0].glare_cells
         if naming.card is None and cells is not None and cells.any() and cells.mean() < MAX_SPARED_GLARE:
@@ -222,7 +223,7 @@ class DeckModel:
             # Where the reflection burnt the print out, nothing is left to compare; the print
             # around it, faint, still has its shapes (local contrast): compared on what is left.
             hw = (CHROMA_H, CHROMA_W)
-            kept_naming = self._decide(kept(local_contrast(seen), burnt, hw) @ kept(self.local, burnt, hw).T, views,
+            kept_naming = self._decide(kept(contrast, burnt, hw) @ kept(self.local, burnt, hw).T, views,
                                        KEPT_STRICT, out, least=KEPT_MARGIN)
             if kept_naming.card is not None:
                 return kept_naming, scores

@@ -24,6 +24,7 @@ import cv2
 import numpy as np
 
 from vision.deck.placing import corners, edge_maps, search
+from vision.deck.recent import recent
 from vision.deck.views import inward_normal
 
 MIN_SUPPORT = 0.55  # of the perimeter on an edge of the frame: a card on top shows ~0.9
@@ -33,6 +34,8 @@ SURE = 0.85  # of the perimeter on edges at the direction found: less, and the r
 TURNS = (-9.0, -6.0, -3.0, 3.0, 6.0, 9.0)  # degrees the rectangle is turned to (a card's sides washed out in part)
 TURN_PAD = 0.08  # of a card's long side: the search's room around the rectangle, for its corners turned
 TURN_GAIN = 0.03  # the turned rectangle's score over the one found: it lies along the card's sides
+RECENT = 4  # searches remembered (:func:`vision.deck.recent.recent`): a darker frame's look may search the
+# same frames against the same table again (the table judged again, a card come unread looked for there)
 
 
 @dataclass(frozen=True)
@@ -106,6 +109,25 @@ def find_outlines(current: np.ndarray, reference: np.ndarray | None, changed: np
     degrees an outline whose sides barely hold is tried turned by, around them; ``least``: the
     share of its perimeter on edges an outline needs. Returns at most one outline, or none when
     nothing there has a card's four sides."""
+    if box is None and not exclude:  # (the same frames searched alike again: the outlines found)
+        return list(_searched(current, reference, changed, long_px=long_px, level=level, aspect=aspect, sizes=sizes,
+                              directions=directions, turns=turns, least=least))
+    return _find(current, reference, changed, long_px, level=level, aspect=aspect, sizes=sizes, box=box,
+                 exclude=exclude, directions=directions, turns=turns, least=least)
+
+
+@recent(RECENT)
+def _searched(current: np.ndarray, reference: np.ndarray | None, changed: np.ndarray, *, long_px: float,
+              **options) -> tuple[Outline, ...]:
+    """:func:`_find`'s outlines, kept for the same frames (the very objects: never written after
+    they are made) searched with the same options."""
+    return tuple(_find(current, reference, changed, long_px, **options))
+
+
+def _find(current: np.ndarray, reference: np.ndarray | None, changed: np.ndarray, long_px: float, *,
+          level: float, aspect: float, sizes: tuple[float, ...], box: tuple[int, int, int, int] | None = None,
+          exclude: list[np.ndarray] = (), directions: int, turns: tuple[float, ...], least: float) -> list[Outline]:
+    """:func:`find_outlines`, searched afresh."""
     h, w = current.shape[:2]
     if box is None:
         box = _where(changed, long_px, aspect)

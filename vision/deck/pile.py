@@ -175,7 +175,7 @@ class Pile:
         if lifted_off_unread(self.settled, dark, seen, changed):
             gone = self.settled.pop()  # (the player lifts it to lay the card asked about under it again)
             return [DealEvent(TAKEN_BACK, gone.card, frame_number=n)]
-        found, at_normal = self.find(seen, change, long_px), False
+        found, at_normal, faint = self.find(seen, change, long_px), False, False
         if not found and dark is not None:  # (at_normal: it lay in the frame that asked, still since)
             found, at_normal = self._outlined_at_normal(frame, detail, dark, last.detail, long_px), True
         before = self.settled[-2].at_exposure(dark) if len(self.settled) >= 2 and not last.pending else None
@@ -190,10 +190,9 @@ class Pile:
         below = found and found[0].new < NOT_NEW and (last.where is None or iou(found[0].quad, last.where) <= SAME_PLACE)
         if below and not self._dealt_over(seen, change, found[0], long_px, area):
             found = []  # (an outline with no new sides away from the last card: a card below, not one dealt)
-        if not found and not hand_over(change.mask, None, area):  # (its sides washed out: :mod:`vision.deck.faint`)
+        if not found and not hand_over(change.mask, None, area):  # (its sides washed out, named: :mod:`vision.deck.faint`)
             at = next((s.where for s in reversed(self.settled) if s.where is not None), None)
-            found = faint_card(self.model, frame, seen, change, at, long_px, sizes=self.sizes(), known=self.cards,
-                               new=NOT_NEW)
+            found = faint = faint_card(self.model, frame, seen, change, at, long_px, sizes=self.sizes(), known=self.cards)
         if not found:  # light, a shadow, a hand: no card's outline
             if hand_over(change.mask, None, area):
                 return [DealEvent(HAND, frame_number=n)]
@@ -211,7 +210,8 @@ class Pile:
             return []  # (a card come with the next hand: the darker frame shows nothing of the one looked for)
         if cut or hand_over(change.mask, top.quad, area):
             return [DealEvent(HAND, frame_number=n)]
-        if last.where is not None and iou(top.quad, last.where) > (SAME_PLACE if top.new < NOT_NEW else SAME_CARD):
+        if not faint and last.where is not None \
+                and iou(top.quad, last.where) > (SAME_PLACE if top.new < NOT_NEW else SAME_CARD):
             return self._looked_again(frame, detail, top, change, dark, normal, area)
         if second_card(seen, change.reference, change.mask, top, long_px, level=change.edge,
                        aspect=CARD_ASPECT, sizes=self.sizes(),
