@@ -154,11 +154,11 @@ class Peek:
 
 def _named_in(pile: Pile, unread: Unread, frames: list[tuple[np.ndarray, bool]], now: Settled) -> Unread:
     """``unread``, the card that came alone, not named sure in the frame it was found in (a hand
-    passing, the reflection swaying over it): named in another kept frame where it lay as there
-    (little of its place changed), sure, a card neither named now nor on the pile."""
+    passing, the reflection swaying over it): named in a kept frame where it lay as there (little
+    of its place changed), sure, a card neither named now nor on the pile."""
     for frame, _ in reversed(frames):
         detail = shrunk(frame, unread.detail.shape[1], 3)
-        if detail.shape != unread.detail.shape or detail is unread.detail or \
+        if detail.shape != unread.detail.shape or \
                 changed_inside(unread.detail, detail, unread.where, floor=CHANGE_LEVEL) >= UNSTEADY:
             continue
         card = pile.model.identify(views_around(frame, unread.where * (frame.shape[1] / detail.shape[1]))).card
