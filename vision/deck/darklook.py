@@ -19,7 +19,6 @@ from vision.deck.darker import tone_map
 from vision.deck.events import ALREADY, ASK_KINDS, COUNTED, HAND, DealEvent
 from vision.deck.first import first_card, unseen_first
 from vision.deck.pile import Pile, Settled
-from vision.deck.views import views_around
 
 
 @dataclass(frozen=True)
@@ -91,8 +90,7 @@ class DarkerLook:
         on the pile. A brisk dealer's next card may land squarely on the one the look asked
         about, under the reflection (paper over paper, white on white: no change, no outline
         apart), between the two frames; only its print tells the two apart."""
-        quad = got.where * (look.frame.shape[1] / look.detail.shape[1])
-        naming = self.pile.model.identify(views_around(look.frame, quad))
+        naming = self.pile.model.named_at(look.frame, got.where, look.detail)
         return naming.card is not None and naming.card != got.card and naming.card not in self.pile.cards
 
     def _spoiled(self, look: HeldLook, before: Settled) -> list[DealEvent]:

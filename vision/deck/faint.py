@@ -25,7 +25,6 @@ from vision.deck.exposure import Change
 from vision.deck.locate import CARD_ASPECT
 from vision.deck.model import DeckModel
 from vision.deck.outline import Outline, find_outlines
-from vision.deck.views import views_around
 
 FAINT = 0.3  # of its perimeter on edges at least: a card half under a clipping reflection shows about half
 
@@ -52,7 +51,7 @@ def faint_card(model: DeckModel, frame: np.ndarray, seen: np.ndarray, change: Ch
                           sizes=sizes, box=(int(x0), int(y0), int(x1) + 1, int(y1) + 1), exclude=[where], least=FAINT)
     if not found:
         return []
-    naming = model.identify(views_around(frame, found[0].quad * (frame.shape[1] / seen.shape[1])))
+    naming = model.named_at(frame, found[0].quad, seen)
     if naming.card is None or naming.card in known:
         return []
     return found

@@ -52,7 +52,7 @@ def first_card(pile: Pile, frame: np.ndarray, detail: np.ndarray, *, dealt: bool
     if top.support < FIRST_SUPPORT:
         return []
     named_in = frame if darker is None else darker
-    naming = pile.model.identify(views_around(named_in, top.quad * (frame.shape[1] / detail.shape[1])), wider=True)
+    naming = pile.model.named_at(named_in, top.quad, detail, wider=True)
     if naming.card is None and (not dealt or darker is not None):
         return []  # (something card-shaped, not a card it knows: the table; asked about once)
     if not pile.steady(detail, top.quad):

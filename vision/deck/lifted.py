@@ -19,7 +19,6 @@ from vision.deck.exposure import Change
 from vision.deck.locate import quad_mask
 from vision.deck.outline import Outline, iou
 from vision.deck.second import PRINT_KEPT, SAME_PLACE, print_kept
-from vision.deck.views import views_around
 
 
 def shows_under(found: list[Outline], under: np.ndarray | None) -> bool:
@@ -43,7 +42,7 @@ def dealt_squared(model, frame: np.ndarray, detail: np.ndarray, found: list[Outl
     ``model``: the learnt deck (:class:`vision.deck.model.DeckModel`)."""
     if under_card is None or not found:
         return False
-    naming = model.identify(views_around(frame, found[0].quad * (frame.shape[1] / detail.shape[1])))
+    naming = model.named_at(frame, found[0].quad, detail)
     return naming.card is not None and naming.card != under_card
 
 

@@ -142,6 +142,11 @@ class DeckModel:
     def _corners_alike(self, i: int, j: int) -> float:
         return max(corner_score(self.corners[2 * i], self.corners[2 * j + o]) for o in (0, 1))
 
+    def named_at(self, frame: np.ndarray, quad: np.ndarray, detail: np.ndarray, *, wider: bool = False) -> Naming:
+        """:meth:`identify` of the card at ``quad``, an outline in ``detail``'s pixels (a shrunk copy
+        of ``frame``), named in ``frame`` itself at its own resolution."""
+        return self.identify(views_around(frame, quad * (frame.shape[1] / detail.shape[1])), wider=wider)
+
     def identify(self, views: CardView | list[CardView], *, ruled_out: Collection[Card] = (),
                  wider: bool = False) -> Naming:
         """Name the card seen in ``views`` (one view, or the same card at several

@@ -21,7 +21,6 @@ import numpy as np
 from vision.deck.locate import quad_mask
 from vision.deck.model import DeckModel
 from vision.deck.second import PRINT_KEPT, print_kept
-from vision.deck.views import views_around
 
 
 def still_on_top(model: DeckModel, card: object, where: np.ndarray | None, frame: np.ndarray,
@@ -34,5 +33,5 @@ def still_on_top(model: DeckModel, card: object, where: np.ndarray | None, frame
         return False
     if print_kept(seen, reference, quad_mask(seen.shape, where), level) < PRINT_KEPT:
         return False  # (some of its print is gone: covered, or washed out; no evidence)
-    naming = model.identify(views_around(frame, where * (frame.shape[1] / seen.shape[1])))
+    naming = model.named_at(frame, where, seen)
     return naming.card == card

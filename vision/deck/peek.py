@@ -45,7 +45,6 @@ from vision.deck.outline import iou, new_edge_share
 from vision.deck.pile import CHANGE_LEVEL, MIN_CHANGE, NOT_NEW, UNSEEN_CARD, UNSTEADY, Pile, Settled
 from vision.deck.second import (
     MIN_NEW_SECOND, PRINT_KEPT, SAME_PLACE, all_as_before, print_kept, second_card, visible_new)
-from vision.deck.views import views_around
 
 KEPT = 8  # frames read without a look kept at most (the latest), against one state of the pile
 SEARCHED = 3  # of them searched for a card's outline at most, per card named (the latest first)
@@ -145,23 +144,25 @@ class Peek:
                 continue  # (nothing new there but a hand, or a card in it)
             unread = _other_card(pile, before, frame, detail, now, change, bare=unchanged)
             if unread is not None:
-                return unread if unread.card is not None or not unread.alone else _named_in(pile, unread, frames, now)
+                return unread if unread.card is not None or not unread.alone else \
+                    _named_in(pile, unread, [f for f, _ in frames if f is not frame], now)
             searched += not unchanged  # (the print-opened frame is searched besides them)
             if searched >= SEARCHED:
                 break
         return None
 
 
-def _named_in(pile: Pile, unread: Unread, frames: list[tuple[np.ndarray, bool]], now: Settled) -> Unread:
+def _named_in(pile: Pile, unread: Unread, frames: list[np.ndarray], now: Settled) -> Unread:
     """``unread``, the card that came alone, not named sure in the frame it was found in (a hand
-    passing, the reflection swaying over it): named in a kept frame where it lay as there (little
-    of its place changed), sure, a card neither named now nor on the pile."""
-    for frame, _ in reversed(frames):
+    passing, the reflection swaying over it): named in another kept frame (``frames``, as fed,
+    oldest first) where it lay as there (little of its place changed), sure, a card neither named
+    now nor on the pile."""
+    for frame in reversed(frames):
         detail = shrunk(frame, unread.detail.shape[1], 3)
         if detail.shape != unread.detail.shape or \
                 changed_inside(unread.detail, detail, unread.where, floor=CHANGE_LEVEL) >= UNSTEADY:
             continue
-        card = pile.model.identify(views_around(frame, unread.where * (frame.shape[1] / detail.shape[1]))).card
+        card = pile.model.named_at(frame, unread.where, detail).card
         if card is not None and card != now.card and card not in pile.cards:
             return replace(unread, card=card)
     return unread
@@ -222,7 +223,7 @@ def _other_card(pile: Pile, before: Settled, frame: np.ndarray, detail: np.ndarr
     if before.where is not None and iou(quad, before.where) > SAME_PLACE:
         return None  # (the last card found again)
     def named():  # (the classifier at that outline, in the kept frame)
-        return pile.model.identify(views_around(frame, quad * (frame.shape[1] / detail.shape[1])))
+        return pile.model.named_at(frame, quad, detail)
 
     naming = None
     if iou(quad, now.where) > SAME_PLACE:

@@ -93,6 +93,10 @@ class Pile:
     def cards(self) -> list[Card]:
         return [s.card for s in self.settled if s.card is not None]
 
+    @property
+    def last_where(self) -> np.ndarray | None:  # (the outline of the card last found on the pile, detail px)
+        return next((s.where for s in reversed(self.settled) if s.where is not None), None)
+
     def long_px(self, detail: np.ndarray, at: tuple[float, float] | None = None) -> float:
         """A card's long side (detail px) lying at ``at``: from the mat when it is in view,
         else the cards read so far, else the learnt deck's."""
@@ -136,11 +140,10 @@ class Pile:
         return bool(found) and found[0].new >= NOT_NEW
 
     def moved_on(self, normal: np.ndarray, reference: np.ndarray, quad: np.ndarray) -> bool:
-        """Whether the frame that asked for a darker frame (``normal``, detail) held another
-        card than the one the darker frame named at ``quad``: the outline found there against
-        the table before (``reference``), with new sides, lies elsewhere. A brisk dealer's next
-        card may lie in the darker frame over one whose print and outline barely differ from it
-        there (paper over paper under the reflection), so :meth:`came_between` missed it."""
+        """Whether the frame that asked for a darker frame (``normal``, detail) held another card than
+        the one the darker frame named at ``quad``: the outline found there against the table before
+        (``reference``), with new sides, lies elsewhere. A brisk dealer's next card may lie in the darker
+        frame over one whose print and outline barely differ there, so :meth:`came_between` missed it."""
         found = self.find(normal, compare(reference, normal, floor=CHANGE_LEVEL), self.long_px(normal))
         return bool(found) and found[0].new >= NOT_NEW and iou(found[0].quad, quad) < MOVED_ON
 
@@ -191,8 +194,8 @@ class Pile:
         if below and not self._dealt_over(seen, change, found[0], long_px, area):
             found = []  # (an outline with no new sides away from the last card: a card below, not one dealt)
         if not found and not hand_over(change.mask, None, area):  # (its sides washed out, named: :mod:`vision.deck.faint`)
-            at = next((s.where for s in reversed(self.settled) if s.where is not None), None)
-            found = faint = faint_card(self.model, frame, seen, change, at, long_px, sizes=self.sizes(), known=self.cards)
+            found = faint = faint_card(self.model, frame, seen, change, self.last_where, long_px, sizes=self.sizes(),
+                                       known=self.cards)
         if not found:  # light, a shadow, a hand: no card's outline
             if hand_over(change.mask, None, area):
                 return [DealEvent(HAND, frame_number=n)]
@@ -221,8 +224,7 @@ class Pile:
             self.push(detail, None, pending=True, darker=dark, where=top.quad)
             return [DealEvent(TWO_CARDS, frame_number=n)]
         if below:  # a card squared on one further down: named only if it is not a card on the pile
-            quad = top.quad * (frame.shape[1] / detail.shape[1])
-            naming = self.model.identify(views_around(frame, quad), wider=True)
+            naming = self.model.named_at(frame, top.quad, detail, wider=True)
             if naming.card is None or naming.card in self.cards:
                 if self.last_on_top(frame, seen, change):
                     return []  # (a card of the pile found again under the light: the last one lies on top)
@@ -239,9 +241,8 @@ class Pile:
         is still named in the darker frame (the print the reflection washed out shows there).
         Only an outline with new sides (the last card found again is no card come), of a card
         lying still from the frame that asked into the darker one (``dark``), that names a card
-        in the darker frame (``frame``): else the look goes on as with no outline (a second
-        chance at the card, never a new ask: the frame that asked may hold the next card in the
-        air, which the darker frame blurs)."""
+        in the darker frame (``frame``): else the look goes on as with no outline (a second chance
+        at the card, never a new ask: the frame that asked may hold the next card in the air)."""
         found = self.find(detail, compare(reference, detail, floor=CHANGE_LEVEL), long_px)
         if not found or found[0].new < NOT_NEW:
             return []
@@ -249,7 +250,7 @@ class Pile:
         if not _lay_still(tone_map(detail, dark), dark, found[0].quad, floor=DARKER_CHANGE_LEVEL,
                           min_pixels=DARKER_MIN_PIXELS):
             return []
-        naming = self.model.identify(views_around(frame, found[0].quad * (frame.shape[1] / detail.shape[1])))
+        naming = self.model.named_at(frame, found[0].quad, detail)
         return found if naming.card is not None else []
 
     def last_on_top(self, frame: np.ndarray, seen: np.ndarray, change: Change | None = None) -> bool:
@@ -294,8 +295,7 @@ class Pile:
         inside = quad_mask(change.mask.shape, top.quad)
         if cv2.countNonZero(cv2.bitwise_and(change.mask, inside)) < PRINT_CHANGED * area:
             return []
-        quad = top.quad * (frame.shape[1] / detail.shape[1])
-        naming = self.model.identify(views_around(frame, quad))
+        naming = self.model.named_at(frame, top.quad, detail)
         last = self.settled[-1]
         if naming.card is not None and naming.card == last.card:
             return []
@@ -342,7 +342,7 @@ class Pile:
                           min_pixels=6 if dark is None else DARKER_MIN_PIXELS,
                           came=top.new >= NOT_NEW if came is None else came)
             if again is not None and iou(again.quad, where) <= SAME_CARD:
-                fit = self.model.identify(views_around(frame, again.quad * (frame.shape[1] / detail.shape[1])))
+                fit = self.model.named_at(frame, again.quad, detail)
                 if fit.card is not None and fit.card not in self.cards:
                     naming, top, where = fit, again, again.quad
         if naming.card is None and self.restless:

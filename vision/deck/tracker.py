@@ -148,7 +148,7 @@ class DealTracker:
 
     def _last_look(self) -> list[DealEvent]:
         """"Fet"'s look at the latest frame (:meth:`finish`)."""
-        pile = next((s.where for s in reversed(self._pile.settled) if s.where is not None), None)
+        pile = self._pile.last_where
         small = shrunk(self._prior, self.motion_width, 5)
         if self._looked is not None and not self._came_since_look(small, pile):
             return []  # (looked at already, nothing came since: a card taken back by hand stays forgotten)
@@ -217,7 +217,7 @@ class DealTracker:
         return [DealEvent(DARKER, frame_number=self._pile.frame, darker=self._wanted)]
 
     def _feed(self, frame: np.ndarray) -> list[DealEvent]:
-        pile = next((s.where for s in reversed(self._pile.settled) if s.where is not None), None)
+        pile = self._pile.last_where
         events = self._peek.checked(self._pile, self._read(frame, pile))
         top = self._pile.settled[-1] if self._pile.settled else None
         due = self._backstop.hand(apart=self._pile.restless) if any(e.kind == HAND for e in events) else \
@@ -231,7 +231,7 @@ class DealTracker:
         region gained new edges since before the movement and nothing was said."""
         if due is None:
             return []
-        pile = next((s.where for s in reversed(self._pile.settled) if s.where is not None), None)
+        pile = self._pile.last_where
         before, after = (shrunk(f, self.detail_width, 3) for f in due)
         if not unsaid(before, after, pile, self._pile.long_px(after)) or self._pile.last_on_top(due[1], after):
             return []  # (a hand passed, the light changed: not new; the last card still on top, uncovered)
