@@ -3,7 +3,9 @@
 Under the lamp's reflection a look asks for one darker frame, taken right after the frame that
 asked. What the darker frame shows is read here: the first card on a table never seen bare
 (:mod:`vision.deck.first`); a brisk dealer's next card already lying there (the card under it
-read in the frame that asked, events marked ``earlier``); a darker frame the next hand spoiled
+read in the frame that asked, events marked ``earlier``: found as a card's outline come between the
+two frames, or as two new cards' outlines in the darker frame where the frame that asked names the
+one under alone); a darker frame the next hand spoiled
 (the frame that asked read as with no darker frame); else the look's decision
 (:meth:`vision.deck.pile.Pile.judge`) in the darker frame, the frame that asked beside it.
 """
@@ -12,13 +14,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+import cv2
 import numpy as np
 
+from vision.deck.again import Kept, asked_now, back_to, kept
 from vision.deck.backstop import came_unread
-from vision.deck.darker import tone_map
-from vision.deck.events import ALREADY, ASK_KINDS, COUNTED, HAND, DealEvent
+from vision.deck.darker import came_in, tone_map
+from vision.deck.events import ALREADY, ASK_KINDS, COUNTED, HAND, TWO_CARDS, DealEvent
 from vision.deck.first import first_card, unseen_first
-from vision.deck.pile import Pile, Settled
+from vision.deck.exposure import compare
+from vision.deck.locate import CARD_ASPECT
+from vision.deck.outline import iou
+from vision.deck.pile import CHANGE_LEVEL, DARKER_CHANGE_LEVEL, DARKER_MIN_PIXELS, MIN_CHANGE, NOT_NEW, Pile, Settled
+
+MOVED_ON = 0.7  # overlap at most between the card a darker frame named and the one found in the frame that asked: two cards
 
 
 @dataclass(frozen=True)
@@ -48,6 +57,14 @@ class DarkerLook:
             self.still_again = True
         return events
 
+    def _judged_now(self, frame: np.ndarray, detail: np.ndarray) -> list[DealEvent]:
+        """The look's decision in the frame that asked, as with no darker frame, when the next card
+        already came (or comes) over what lies there: no look once more can follow, so an ask the
+        decision held back (:mod:`vision.deck.again`) is made now."""
+        was = self.pile.held
+        events = self._judged(frame, detail, None)
+        return events + asked_now(self.pile, was)
+
     def look(self, look: HeldLook, image: np.ndarray, dark: np.ndarray, came: bool) -> list[DealEvent]:
         """The look at the darker frame (``came``: the next hand came over the pile in it)."""
         if look.mat:
@@ -58,19 +75,22 @@ class DarkerLook:
             if first or self.pile.unsteady or not self.dealt:
                 return first
             return unseen_first(self.pile, look.detail, dark)  # (dealing started: never the table in silence)
-        if self.pile.came_between(look.detail, dark):
+        if self._came_between_frames(look.detail, dark):
             return self._came_between(look, image, dark)
         before = self.pile.settled[-1]
+        saved = kept(self.pile)
         events = self._judged(image, look.detail, dark, normal=look.frame)
         if not events and self.pile.settled[-1] is before and came:
             return self._spoiled(look, before)
+        if any(e.kind == TWO_CARDS for e in events):
+            return self._two_after(look, image, dark, events, saved)
         got = self.pile.settled[-1]
         if not (any(e.kind == COUNTED for e in events) and len(self.pile.settled) >= 2 and self.pile.settled[-2] is before
                 and before.detail is not None and got.where is not None):
             return events
         shown = self._shown_under(look, got)
-        if shown or self.pile.moved_on(look.detail, before.detail, got.where):
-            saved, uncertain, still = list(self.pile.settled), self.pile.uncertain, self.still_again
+        if shown or self._moved_on(look.detail, before.detail, got.where):
+            saved, still = kept(self.pile), self.still_again
             self.pile.settled.pop()  # (the card under it, in the frame that asked, is read first)
             again = self._came_between(look, image, dark, shown=shown)
             if shown and any(e.earlier and e.kind in (COUNTED,) + ASK_KINDS for e in again) \
@@ -81,8 +101,50 @@ class DarkerLook:
                 return again + [e for e in events if e.kind == COUNTED]
             if any(e.earlier and (e.kind == COUNTED or (shown and e.kind in ASK_KINDS)) for e in again):
                 return again
-            self.pile.settled[:], self.pile.uncertain, self.still_again = saved, uncertain, still
+            back_to(self.pile, saved)
+            self.still_again = still
         return events  # (kept unless the card under it is named, or shown: an ask there is no better)
+
+    def _came_between_frames(self, normal: np.ndarray, dark: np.ndarray) -> bool:
+        """Whether a card came between the frame that asked for a darker frame and the darker
+        frame (detail copies): a card's outline with new sides where the two differ, exposures
+        matched, the next hand come in at the view's edge left out. A brisk dealer's next card
+        may already lie there; the darker look would name it and pass over the one under it."""
+        got = compare(tone_map(normal, dark), dark, floor=DARKER_CHANGE_LEVEL, min_pixels=DARKER_MIN_PIXELS)
+        arrived = came_in(normal, dark, level=DARKER_CHANGE_LEVEL, min_pixels=DARKER_MIN_PIXELS)
+        mask = cv2.bitwise_and(got.mask, cv2.bitwise_not(arrived))
+        long_px = self.pile.long_px(dark)
+        if cv2.countNonZero(mask) < MIN_CHANGE * long_px * long_px / CARD_ASPECT:
+            return False
+        found = self.pile.find(dark, replace(got, mask=mask), long_px)
+        return bool(found) and found[0].new >= NOT_NEW
+
+    def _moved_on(self, normal: np.ndarray, reference: np.ndarray, quad: np.ndarray) -> bool:
+        """Whether the frame that asked for a darker frame (``normal``, detail) held another card than
+        the one the darker frame named at ``quad``: the outline found there against the table before
+        (``reference``), with new sides, lies elsewhere. A brisk dealer's next card may lie in the darker
+        frame over one whose print and outline barely differ there, so :meth:`_came_between_frames` missed it."""
+        found = self.pile.find(normal, compare(reference, normal, floor=CHANGE_LEVEL), self.pile.long_px(normal))
+        return bool(found) and found[0].new >= NOT_NEW and iou(found[0].quad, quad) < MOVED_ON
+
+    def _two_after(self, look: HeldLook, image: np.ndarray, dark: np.ndarray, events: list[DealEvent],
+                   saved: Kept) -> list[DealEvent]:
+        """The darker frame holds two new cards' outlines (``events``: "two cards"; ``saved``: the
+        pile before that look). A brisk dealer's next card may have come between the frame that
+        asked and the darker one, over a card that lay alone in the frame that asked: that card is
+        read there, then the new one in the darker frame against it (:meth:`_came_between`). Only
+        when the card under is counted there, and nothing is asked nor "ja comptada", does that
+        reading stand; else "two cards" does (the next card in the air over the pile is read when
+        it lands)."""
+        after, still = kept(self.pile), self.still_again
+        back_to(self.pile, saved)
+        again = self._came_between(look, image, dark)
+        if any(e.earlier and e.kind == COUNTED for e in again) \
+                and not any(e.kind in (ALREADY,) + ASK_KINDS for e in again):
+            return again
+        back_to(self.pile, after)
+        self.still_again = still
+        return events
 
     def _shown_under(self, look: HeldLook, got: Settled) -> bool:
         """Whether the frame that asked showed another card where the darker frame's card is
@@ -100,7 +162,7 @@ class DarkerLook:
         moved (the pile's state is older than that hand: read in an earlier still spell)
         (:func:`vision.deck.backstop.came_unread`), under the reflection, that the next one will
         cover: it is asked to be moved (never passed over in silence)."""
-        events = [replace(e, earlier=True) for e in self._judged(look.frame, look.detail, None)]
+        events = [replace(e, earlier=True) for e in self._judged_now(look.frame, look.detail)]
         if self.pile.settled[-1] is not before or before is not self.hand_on \
                 or not came_unread(self.pile, look.detail, look.frame):
             return events
@@ -115,7 +177,7 @@ class DarkerLook:
         in the darker frame, against it. ``shown``: the frame that asked showed another card
         where the new one lies (:meth:`_shown_under`): one came, whatever the edges say."""
         top = self.pile.settled[-1]
-        under = self._judged(look.frame, look.detail, None)
+        under = self._judged_now(look.frame, look.detail)
         if self.pile.settled[-1] is top and not any(e.kind == HAND for e in under) \
                 and (shown or came_unread(self.pile, look.detail)):
             # (only a card that came since the pile's last state and was not read: with none,

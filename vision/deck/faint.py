@@ -36,19 +36,20 @@ def faint_card(model: DeckModel, frame: np.ndarray, seen: np.ndarray, change: Ch
     ``sizes``: the card sizes tried), or none: none there, or the card there not named sure, or
     named as one on the pile (``known``). Its sides need not be new: a card squared on the last one
     lies along that one's sides (the look then names it only if its print changed)."""
-    if where is None:
-        return []
     # (where the pile lies and where the table changed, every place in it; under the reflection
     # the change itself may be a few specks. The last card's sides are left out: they hold, old)
-    x0, y0 = where.min(axis=0)
-    x1, y1 = where.max(axis=0)
     pts = cv2.findNonZero(change.mask)
+    if where is None and pts is None:
+        return []
+    boxes = [] if where is None else [(*where.min(axis=0), *where.max(axis=0))]
     if pts is not None:
         cx, cy, cw, ch = cv2.boundingRect(pts)
-        x0, y0, x1, y1 = min(x0, cx), min(y0, cy), max(x1, cx + cw), max(y1, cy + ch)
+        boxes.append((cx, cy, cx + cw, cy + ch))
+    x0, y0 = min(b[0] for b in boxes), min(b[1] for b in boxes)
+    x1, y1 = max(b[2] for b in boxes), max(b[3] for b in boxes)
     everywhere = np.full(seen.shape[:2], 255, np.uint8)
     found = find_outlines(seen, change.reference, everywhere, long_px, level=change.edge, aspect=CARD_ASPECT,
-                          sizes=sizes, box=(int(x0), int(y0), int(x1) + 1, int(y1) + 1), exclude=[where], least=FAINT)
+                          sizes=sizes, box=(int(x0), int(y0), int(x1) + 1, int(y1) + 1), exclude=[] if where is None else [where], least=FAINT)
     if not found:
         return []
     naming = model.named_at(frame, found[0].quad, seen)

@@ -5,7 +5,8 @@ the pile. A player may start dealing the moment the screen opens, so they may al
 first card. There is nothing to compare them with, so every edge counts as new: a card's whole
 outline in view that names a learnt card is that card (:func:`first_card`). Under the lamp's
 reflection a card's sides and print wash out: when a hand moved in view before the table first
-lay still (dealing started) and no card was found there, even in the darker frame, the card
+lay still (dealing started) and no card was found there, even in the darker frame (where a faint
+outline, a card's sides the reflection washed out, is enough for a card its print names), the card
 that hand laid may lie under the reflection: it is asked to be moved (:func:`unseen_first`),
 never taken for the table in silence.
 """
@@ -15,15 +16,20 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from kiosk.game import Card
+
+from vision.deck.faint import FAINT
 from vision.deck.events import COUNTED, UNDER, DealEvent
 from vision.deck.locate import CARD_ASPECT, quad_mask, shrunk
-from vision.deck.outline import card_in_view, find_outlines
+from vision.deck.outline import Outline, card_in_view, find_outlines, iou
 from vision.deck.pile import Pile, Settled
+from vision.deck.refit import grown
 from vision.deck.views import views_around
 
 FIRST_EDGE = 6.0  # an edge's least step per pixel in the first settled frame (no second frame to measure noise)
 FIRST_SUPPORT = 0.8  # of a card's outline on edges, to be taken for a card already there
 EARLY = 3  # frames read before the table first lay still, searched for a card under the first one counted
+OVER, OUT_OF_IT = 0.1, 0.3  # another outline over a faint first card: overlap, and share of it out of that card
 UNDER_SHARE = 0.25  # of such a card's outline under the first card counted: it lies under it, not beside
 
 
@@ -37,7 +43,10 @@ def first_card(pile: Pile, frame: np.ndarray, detail: np.ndarray, *, dealt: bool
     asked about (never taken for the table in silence). ``darker``: the same table at a darker
     exposure (the look at the table asked for it: the reflection is in view): the card is named
     in it, where the reflection washed its print out of ``frame``, and its outline found in
-    ``dark`` (its detail copy), where the reflection washed out its edges."""
+    ``dark`` (its detail copy), where the reflection washed out its edges: once dealing started,
+    an outline there needs only :data:`vision.deck.faint.FAINT` of its sides, and is taken only if
+    named (else asked about: :func:`unseen_first`). Named nothing at the outline found, the card may
+    be named at it grown (:func:`vision.deck.refit.grown`: the frame printed inside the card)."""
     if dark is not None:
         detail = dark
     long_px = pile.long_px(detail)
@@ -49,12 +58,16 @@ def first_card(pile: Pile, frame: np.ndarray, detail: np.ndarray, *, dealt: bool
     there = quad_mask(detail.shape, top.quad)
     finer = find_outlines(detail, None, there, long_px, level=FIRST_EDGE, aspect=CARD_ASPECT, sizes=pile.sizes())
     top = finer[0] if finer and finer[0].support >= top.support else top
-    if top.support < FIRST_SUPPORT:
-        return []
+    if top.support < (FAINT if dealt and darker is not None else FIRST_SUPPORT):
+        return []  # (dealing started, in the darker frame: a card's sides the reflection washed out, named or asked)
     named_in = frame if darker is None else darker
     naming = pile.model.named_at(named_in, top.quad, detail, wider=True)
+    if naming.card is None and len(pile.sizes()) > 1 and (got := grown(pile.model, named_in, detail, top, ())):
+        naming, top = got  # (maybe the frame printed inside the card: :func:`vision.deck.refit.grown`)
     if naming.card is None and (not dealt or darker is not None):
         return []  # (something card-shaped, not a card it knows: the table; asked about once)
+    if top.support < FIRST_SUPPORT and _covered(pile, named_in, detail, top, naming.card):
+        return []  # (a faint card with another over it: which lies on top is not known; asked about)
     if not pile.steady(detail, top.quad):
         pile.unsteady = True  # (looked at again in the next frame)
         return []
@@ -62,6 +75,22 @@ def first_card(pile: Pile, frame: np.ndarray, detail: np.ndarray, *, dealt: bool
     if naming.card is None:
         return pile.unnamed(detail, None, top.quad, naming, glare=False)
     return pile.name(named_in, detail, top, None, naming=naming)
+
+
+def _covered(pile: Pile, frame: np.ndarray, detail: np.ndarray, top: Outline, card: Card) -> bool:
+    """Whether another card's outline lies over part of the faint one ``top`` (named ``card``), reaching
+    well out of it (not the frame printed inside the card), and is not named as that card: two cards
+    dealt before the table first lay still, the faint one maybe under the other (a card half covered
+    may still be named sure by its print; the other, under the reflection, may be named nothing)."""
+    other = card_in_view(detail, pile.long_px(detail), level=FIRST_EDGE, aspect=CARD_ASPECT, sizes=pile.sizes(),
+                         exclude=[top.quad])
+    if other is None or other.support < FAINT or iou(other.quad, top.quad) < OVER:
+        return False
+    mine = quad_mask(detail.shape, top.quad)
+    theirs = quad_mask(detail.shape, other.quad)
+    if cv2.countNonZero(cv2.bitwise_and(theirs, cv2.bitwise_not(mine))) < OUT_OF_IT * cv2.countNonZero(theirs):
+        return False
+    return pile.model.named_at(frame, other.quad, detail).card != card
 
 
 def unseen_first(pile: Pile, detail: np.ndarray, dark: np.ndarray | None) -> list[DealEvent]:

@@ -254,15 +254,16 @@ def _turn(grey: np.ndarray, quad: np.ndarray, level: float, reach: float = 4.0) 
 
 
 def card_in_view(detail: np.ndarray, long_px: float, *, level: float, aspect: float,
-                 sizes: tuple[float, ...] = SIZES) -> Outline | None:
+                 sizes: tuple[float, ...] = SIZES, exclude: list[np.ndarray] = ()) -> Outline | None:
     """A card's whole outline anywhere in view, nothing to compare with (every edge counts
-    as new): searched at half size, the whole view being searched."""
+    as new): searched at half size, the whole view being searched (``exclude``: outlines
+    already found, detail px: their sides are not counted again)."""
     half = cv2.resize(detail, (detail.shape[1] // 2, detail.shape[0] // 2), interpolation=cv2.INTER_AREA)
     # (the whole view's strongest directions may be a printed mat's or the table's, a wood's grain,
     # the mat's sides: more are tried; with 6, a card lying plain on the mat at gain 7 was found in
     # one frame and not in the next, its directions ranked below the grain's by the noise)
     found = find_outlines(half, None, np.full(half.shape[:2], 255, np.uint8), long_px / 2, level=level,
-                          aspect=aspect, sizes=sizes, directions=12)
+                          aspect=aspect, sizes=sizes, directions=12, exclude=[q / 2 for q in exclude])
     if not found:
         return None
     straight = None if found[0].straight is None else found[0].straight * 2

@@ -42,9 +42,9 @@ from vision.deck.locate import CARD_ASPECT, quad_mask, shrunk
 from vision.deck.motion import hand_over
 from vision.deck.ontop import still_on_top
 from vision.deck.outline import iou, new_edge_share
-from vision.deck.pile import CHANGE_LEVEL, MIN_CHANGE, NOT_NEW, UNSEEN_CARD, UNSTEADY, Pile, Settled
+from vision.deck.pile import CHANGE_LEVEL, MIN_CHANGE, NOT_NEW, UNSTEADY, Pile, Settled
 from vision.deck.second import (
-    MIN_NEW_SECOND, PRINT_KEPT, SAME_PLACE, all_as_before, print_kept, second_card, visible_new)
+    MIN_NEW_SECOND, PRINT_KEPT, SAME_PLACE, UNSEEN_CARD, all_as_before, print_kept, second_card, visible_new)
 
 KEPT = 8  # frames read without a look kept at most (the latest), against one state of the pile
 SEARCHED = 3  # of them searched for a card's outline at most, per card named (the latest first)

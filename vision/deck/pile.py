@@ -14,7 +14,8 @@ says that something happened and where; what is on top there is FOUND by its out
 - a hand (a change from the frame's edge) over the card found: no read until it leaves;
 - a second new card's outline apart from the first: ask to deal them one at a time;
 - one card: warped flat from the full-resolution frame and named; a reflection on it asks
-  to move it; a low margin asks to show it again; a card counted already: "ja comptada".
+  to move it; a low margin asks to show it again (each ask held back for one look more, a
+  frame later: :mod:`vision.deck.again`); a card counted already: "ja comptada".
 
 The table going back to how it was before the last card: that card was lifted off again, unless
 the lamp's reflection lies over the pile (a card dealt under it is not seen: asked about, or nothing).
@@ -38,8 +39,8 @@ from vision.deck.model import DeckModel, Naming
 from vision.deck.motion import hand_over
 from vision.deck.ontop import still_on_top
 from vision.deck.outline import Outline, find_outlines, iou, new_edge_share
-from vision.deck.refit import refit
-from vision.deck.second import DEALT_OVER, PRINT_KEPT, SAME_PLACE, print_kept, second_card
+from vision.deck.refit import grown, refit
+from vision.deck.second import PRINT_KEPT, SAME_PLACE, UNSEEN_CARD, dealt_over, print_kept, second_card
 from vision.deck.scale import TableScale
 from vision.deck.views import order_quad, views_around
 
@@ -49,12 +50,10 @@ DARKER_CHANGE_LEVEL = 12  # the same between darker frames: the print's contrast
 DARKER_MIN_PIXELS = 16  # detail px: a darker frame's noise makes specks
 MIN_CHANGE = 0.05  # of a card's area: less changed is nothing (specks, a flicker)
 NOT_NEW = 0.25  # of the outline on new edges: less, and the card found is the one that lay there
-MOVED_ON = 0.7  # overlap at most between the card a darker frame named and the one found in the frame that asked: two cards
 SAME_CARD = 0.88  # ... so much that it is that card whatever changed (a darker frame shows edges anew)
 PRINT_CHANGED = 0.08  # of the card's area changed inside an outline that is not new: maybe another card
 LIFTED = 0.15  # of a card's area changed since the table before the last card: it was lifted off
 UNSTEADY = 0.35  # of a card's area changed since the frame before: not lying still yet (in the air)
-UNSEEN_CARD = 0.5  # card perimeters of new edges where no card's outline was found: a card came all the same
 
 
 @dataclass
@@ -73,6 +72,21 @@ class Settled:
         return self.darker if self.darker is not None else tone_map(self.detail, dark)
 
 
+@dataclass(frozen=True)
+class Held:
+    """An ask held back for one look more (:mod:`vision.deck.again`): the pile's state the card came
+    over, and what the ask would have said (the look's detail and darker copies, the card's outline
+    if one was found, the classifier's unsure naming, a reflection on it)."""
+
+    state: Settled
+    detail: np.ndarray
+    dark: np.ndarray | None
+    where: np.ndarray | None
+    naming: Naming | None
+    glare: bool
+    seen: np.ndarray | None = None  # no outline found: where the look saw the table change (a mask, detail px)
+
+
 @dataclass
 class Pile:
     """The table's settled states and the look's decision (``judge``). ``frame``: the number
@@ -87,6 +101,7 @@ class Pile:
     scale: TableScale | None = None  # the mat's millimetres in detail pixels
     before: np.ndarray | None = None  # the frame before the look (detail), when the light moved in its spell
     unsteady: bool = False  # the look found a card not yet lying where it lay a frame before
+    held: Held | None = None  # an ask held back for one more look (:mod:`vision.deck.again`)
     restless: bool = False  # a hand at the view's edge moved into the looked-at frame (lingering apart from the pile)
 
     @property
@@ -124,28 +139,6 @@ class Pile:
         self.settled.insert(len(self.settled) - under, Settled(detail, card, pending, darker, where))
         if len(self.settled) > KEEP_DETAIL:
             self.settled[-KEEP_DETAIL - 1].detail = self.settled[-KEEP_DETAIL - 1].darker = None
-
-    def came_between(self, normal: np.ndarray, dark: np.ndarray) -> bool:
-        """Whether a card came between the frame that asked for a darker frame and the darker
-        frame (detail copies): a card's outline with new sides where the two differ, exposures
-        matched, the next hand come in at the view's edge left out. A brisk dealer's next card
-        may already lie there; the darker look would name it and pass over the one under it."""
-        got = compare(tone_map(normal, dark), dark, floor=DARKER_CHANGE_LEVEL, min_pixels=DARKER_MIN_PIXELS)
-        arrived = came_in(normal, dark, level=DARKER_CHANGE_LEVEL, min_pixels=DARKER_MIN_PIXELS)
-        mask = cv2.bitwise_and(got.mask, cv2.bitwise_not(arrived))
-        long_px = self.long_px(dark)
-        if cv2.countNonZero(mask) < MIN_CHANGE * long_px * long_px / CARD_ASPECT:
-            return False
-        found = self.find(dark, replace(got, mask=mask), long_px)
-        return bool(found) and found[0].new >= NOT_NEW
-
-    def moved_on(self, normal: np.ndarray, reference: np.ndarray, quad: np.ndarray) -> bool:
-        """Whether the frame that asked for a darker frame (``normal``, detail) held another card than
-        the one the darker frame named at ``quad``: the outline found there against the table before
-        (``reference``), with new sides, lies elsewhere. A brisk dealer's next card may lie in the darker
-        frame over one whose print and outline barely differ there, so :meth:`came_between` missed it."""
-        found = self.find(normal, compare(reference, normal, floor=CHANGE_LEVEL), self.long_px(normal))
-        return bool(found) and found[0].new >= NOT_NEW and iou(found[0].quad, quad) < MOVED_ON
 
     def judge(self, frame: np.ndarray, detail: np.ndarray, dark: np.ndarray | None,
                change: Change | None = None, normal: np.ndarray | None = None) -> list[DealEvent]:
@@ -191,7 +184,7 @@ class Pile:
             gone = self.settled.pop()
             return [DealEvent(TAKEN_BACK, gone.card, frame_number=n)]
         below = found and found[0].new < NOT_NEW and (last.where is None or iou(found[0].quad, last.where) <= SAME_PLACE)
-        if below and not self._dealt_over(seen, change, found[0], long_px, area):
+        if below and not dealt_over(seen, change, found[0], long_px):
             found = []  # (an outline with no new sides away from the last card: a card below, not one dealt)
         if not found and not hand_over(change.mask, None, area):  # (its sides washed out, named: :mod:`vision.deck.faint`)
             found = faint = faint_card(self.model, frame, seen, change, self.last_where, long_px, sizes=self.sizes(),
@@ -204,6 +197,8 @@ class Pile:
                 return []  # (no card's worth of new edges; or the last card still lies on top, uncovered)
             # something came with a card's worth of new edges, yet no card's outline: never
             # passed over in silence (it lies there unread; what comes next is read against it)
+            if self.hesitates(detail, dark, None, None, glare=dark is not None, seen=change.mask):
+                return []
             return self.unnamed(detail, dark, None, None, glare=dark is not None)
         top = found[0]
         h, w = seen.shape[:2]
@@ -276,15 +271,6 @@ class Pile:
         earlier = self.settled[-2].detail
         return bool(pile) and any(glare_near(d, pile, area) for d in (detail, earlier) if d is not None)
 
-    def _dealt_over(self, seen: np.ndarray, change: Change, top: Outline, long_px: float, area: float) -> bool:
-        """Whether an outline with no new sides is a card dealt squared on one further down
-        (its sides lie on that card's old edges): all of it changed, and a card's worth of new
-        edges came. A card below found again under moving light or a shadow changes little inside."""
-        inside = quad_mask(change.mask.shape, top.quad)
-        covered = cv2.countNonZero(cv2.bitwise_and(change.mask, inside)) / max(cv2.countNonZero(inside), 1)
-        return covered >= DEALT_OVER and new_edge_share(seen, change.reference, change.mask, long_px,
-                                                        level=change.edge, aspect=CARD_ASPECT) >= UNSEEN_CARD
-
     def _looked_again(self, frame: np.ndarray, detail: np.ndarray, top: Outline, change: Change,
                       dark: np.ndarray | None, normal: np.ndarray | None, area: float) -> list[DealEvent]:
         """The card found lies where the last one lay, its sides not new: that card looked at
@@ -345,6 +331,8 @@ class Pile:
                 fit = self.model.named_at(frame, again.quad, detail)
                 if fit.card is not None and fit.card not in self.cards:
                     naming, top, where = fit, again, again.quad
+        if naming.card is None and len(self.sizes()) > 1 and (got := grown(self.model, frame, detail, top, self.cards)):
+            (naming, top), where = got, got[1].quad  # (the first card's size still searched: :func:`grown`)
         if naming.card is None and self.restless:
             # a hand at the view's edge moved: this may be the next card, still held over the
             # pile (paper over paper changes little, so it may pass for lying still): looked at again
@@ -352,6 +340,8 @@ class Pile:
             return []
         if naming.card is None:
             # with a reflection on it, moving the card is what helps, not showing it again
+            if self.hesitates(detail, dark, where, naming, glare=views[0].glare > 0):
+                return []
             return self.unnamed(detail, dark, where, naming, glare=views[0].glare > 0)
         if naming.card in self.cards and self.restless:
             # a card counted, with a hand still at the view's edge: the card above it may be
@@ -381,6 +371,16 @@ class Pile:
         """Whether the card at ``quad`` lay there in the frame before (:attr:`before`) too:
         little of its area changed. A card still in the air a frame before lay elsewhere."""
         return self.before is None or _lay_still(self.before, detail, quad, floor=CHANGE_LEVEL)
+
+    def hesitates(self, detail: np.ndarray, dark: np.ndarray | None, where: np.ndarray | None,
+                  naming: Naming | None, *, glare: bool, seen: np.ndarray | None = None) -> bool:
+        """Whether the ask about a card come, not named (nor outlined), is held back for one more
+        look in the next still frame (:mod:`vision.deck.again`): once per pile state."""
+        if self.held is not None and self.held.state is self.settled[-1]:
+            self.held = None
+            return False
+        self.held, self.unsteady = Held(self.settled[-1], detail, dark, where, naming, glare, seen), True
+        return True
 
     def unnamed(self, detail: np.ndarray, dark: np.ndarray | None, where: np.ndarray | None,
                  naming: Naming | None, *, glare: bool) -> list[DealEvent]:

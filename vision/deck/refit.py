@@ -17,17 +17,23 @@ Over a card asked about too: the card named replaces it, as any card named over 
 
 from __future__ import annotations
 
+from collections.abc import Collection
+from dataclasses import replace
+
 import cv2
 import numpy as np
 
+from kiosk.game import Card
 from vision.deck.locate import CARD_ASPECT, quad_mask
 from vision.deck.outline import Outline, find_outlines, iou
 from vision.deck.exposure import changed_inside
+from vision.deck.model import DeckModel, Naming
 from vision.deck.second import DEALT_OVER, SAME_PLACE, visible_new
 
 ROOM = 0.25  # of a card's long side: the room around the outline found where its own sides are looked for
 SIZES = (1.0, 0.92, 1.08, 1.17, 1.27)  # around the outline's long side (a fifth small: 1.25)
 NOWHERE = np.float32([[-9, -9], [-8, -9], [-8, -8], [-9, -8]])  # (no card over it: every side in view)
+GROWN = (1.15, 1.25)  # the outline grown by, about its centre: a card's print is framed at 0.78-0.87 of it
 OWN_EDGE = 6.0  # an edge's least step per pixel in one frame (no second one to measure noise: first.FIRST_EDGE)
 
 
@@ -52,3 +58,19 @@ def refit(seen: np.ndarray, reference: np.ndarray | None, quad: np.ndarray, long
         return None
     return found[0]
 
+
+
+def grown(model: DeckModel, frame: np.ndarray, detail: np.ndarray, top: Outline,
+          known: Collection[Card]) -> tuple[Naming, Outline] | None:
+    """While the first card's size is still searched (the camera need not be where the deck was
+    learnt), the outline found may be the frame printed inside the card, a fifth smaller, where the
+    lamp's reflection washed out the card's own sides (white on white). The card is named at that
+    outline grown about its centre (:data:`GROWN`; ``frame``, full size; ``detail``, its shrunk copy
+    the outline is in): named sure, and not on the pile (``known``), that card lies there, at that size."""
+    centre = top.quad.mean(axis=0)
+    for k in GROWN:
+        quad = (centre + (top.quad - centre) * k).astype(np.float32)
+        naming = model.named_at(frame, quad, detail, wider=True)
+        if naming.card is not None and naming.card not in known:
+            return naming, replace(top, quad=quad, long=top.long * k, straight=None)
+    return None

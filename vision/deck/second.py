@@ -15,8 +15,9 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.deck.locate import quad_mask
-from vision.deck.outline import SIZES, Outline, find_outlines, grey, iou
+from vision.deck.exposure import Change
+from vision.deck.locate import CARD_ASPECT, quad_mask
+from vision.deck.outline import SIZES, Outline, find_outlines, grey, iou, new_edge_share
 
 MIN_NEW_SECOND = 0.12  # of a second card's perimeter on NEW edges (a card below: ~0)
 MIN_SUPPORT_SECOND = 0.55  # of its perimeter on edges (the card on top hides some of it)
@@ -24,6 +25,7 @@ MIN_NEW_VISIBLE = 0.4  # of its sides in view (outside the card on top) on NEW e
 GHOST_DEG, GHOST_IOU = 4.0, 0.15  # a second outline this parallel to the top card and over it: maybe its ghost
 DEALT_OVER = 0.2  # of an outline with no new sides changed inside: a card dealt over (0.28-0.4 seen); less, one below
 SAME_PLACE = 0.75  # overlap with a card's outline (the last one, one on the pile): it lies where that card lay
+UNSEEN_CARD = 0.5  # card perimeters of new edges where no card's outline was found: a card came all the same
 PRINT_KEPT = 0.9  # of the edges in view of a card found again still there (a shadow dims them; a card come covers them)
 
 
@@ -61,6 +63,16 @@ def second_card(current: np.ndarray, reference: np.ndarray, changed: np.ndarray,
             or all_as_before(current, reference, other.quad, top.quad, level):
         return None
     return other
+
+
+def dealt_over(seen: np.ndarray, change: Change, top: Outline, long_px: float) -> bool:
+    """Whether an outline with no new sides is a card dealt squared on one further down
+    (its sides lie on that card's old edges): all of it changed, and a card's worth of new
+    edges came. A card below found again under moving light or a shadow changes little inside."""
+    inside = quad_mask(change.mask.shape, top.quad)
+    covered = cv2.countNonZero(cv2.bitwise_and(change.mask, inside)) / max(cv2.countNonZero(inside), 1)
+    return covered >= DEALT_OVER and new_edge_share(seen, change.reference, change.mask, long_px,
+                                                    level=change.edge, aspect=CARD_ASPECT) >= UNSEEN_CARD
 
 
 def _found_again(current: np.ndarray, reference: np.ndarray, changed: np.ndarray, quad: np.ndarray,

@@ -15,7 +15,7 @@ Under the lamp's reflection (``darker_scale`` set) the look asks for one darker 
 When a brisk dealer's next card already lies in the darker frame, the card under it is read
 in the frame that asked (events marked ``earlier``), the new one in the darker frame
 (seen as a card's outline with new sides between the two frames, or as the card the darker
-frame named lying elsewhere than the one found in the frame that asked: :meth:`Pile.moved_on`).
+frame named lying elsewhere than the one found in the frame that asked: :meth:`vision.deck.darklook.DarkerLook._moved_on`).
 The table going back to how it was before the last card means that card was lifted off
 again; :meth:`DealTracker.take_back` ("Treu l'última") forgets it by hand. When the table
 presses done ("Fet"), :meth:`DealTracker.finish` looks at the latest frame once more (a last
@@ -37,6 +37,7 @@ import cv2
 import numpy as np
 
 from kiosk.game import Card, pile_points
+from vision.deck.again import owed
 from vision.deck.backstop import Backstop, unsaid
 from vision.deck.darker import DarkerRequest, glare_near, hand_came_over, reflection_in_view
 from vision.deck.darklook import DarkerLook, HeldLook
@@ -141,7 +142,7 @@ class DealTracker:
         events = self.feed_darker(self._wanted, None) if self._wanted is not None else []
         if self._prior is None or not self._pile.settled or self._pile.settled[-1].detail is None:
             return events  # (the table under the pile never lay still: nothing to read it against)
-        events += self._last_look()
+        events = owed(self._pile, events + self._last_look(), end=True)
         if any(e.kind in (COUNTED, ALREADY) + ASK_KINDS for e in events):
             return events
         return events + self._backstopped(self._backstop.end(self._prior, self._pile.settled[-1]))
@@ -170,7 +171,7 @@ class DealTracker:
         """The answer to a :data:`DARKER` event: ``image`` is the table at
         ``request.exposure_scale`` of the exposure, taken right after the frame that asked
         (the same size), or None when none could be had. Returns what the look found."""
-        return self._peek.checked(self._pile, self._answer_darker(request, image))
+        return owed(self._pile, self._peek.checked(self._pile, self._answer_darker(request, image)))
 
     def _answer_darker(self, request: DarkerRequest, image: np.ndarray | None) -> list[DealEvent]:
         if request is None or request is not self._wanted or self._held is None:
@@ -218,7 +219,7 @@ class DealTracker:
 
     def _feed(self, frame: np.ndarray) -> list[DealEvent]:
         pile = self._pile.last_where
-        events = self._peek.checked(self._pile, self._read(frame, pile))
+        events = owed(self._pile, self._peek.checked(self._pile, self._read(frame, pile)))
         top = self._pile.settled[-1] if self._pile.settled else None
         due = self._backstop.hand(apart=self._pile.restless) if any(e.kind == HAND for e in events) else \
             self._backstop.step(frame, self._still == 0, top, self.still_frames)

@@ -1,0 +1,109 @@
+"""A card come that the look cannot name (nor outline): looked at once more before the kiosk asks.
+
+A look (:meth:`vision.deck.pile.Pile.judge`) that finds a card come and cannot name it asks the
+players about it ("show it again", "move it out of the light"). A frame later the sensor's noise,
+the light's flicker and the lamp's swaying reflection are not the same, and the card is often
+named sure: nobody need be asked anything. So once per pile state the ask is held (:class:`Held`),
+and the table is looked at once more in the next still frame. Never in silence: the ask is owed,
+and :func:`owed` makes it at the next look that does not settle it:
+
+- a card counted where the held one lay, the card the classifier found it nearest: settled;
+- an ask, or a card counted under the one named (:mod:`vision.deck.peek`), or the last card taken
+  back: said, nothing more;
+- nothing read since (the look found nothing there, a hand came over it, or "Fet"): asked now,
+  as it would have been a look earlier;
+- another card counted (the next card dealt over it with no still spell between): that count
+  stands, and the held card is asked about as the card under it (lift it, show that one, lay it back);
+  unless the held card's outline (or, with none, what changed) lay mostly beside the card counted:
+  a card there would have shown in the look that counted it (two cards), so none lay there (the
+  next card in the air, a hand passing, the light).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import cv2
+import numpy as np
+
+from vision.deck.exposure import changed_inside
+from vision.deck.events import ASK_KINDS, DARKER, TAKEN_BACK, UNDER, DealEvent
+from vision.deck.locate import quad_mask
+from vision.deck.outline import iou
+from vision.deck.pile import CHANGE_LEVEL, DARKER_CHANGE_LEVEL, DARKER_MIN_PIXELS, PRINT_CHANGED, Held, Pile, Settled
+from vision.deck.second import SAME_PLACE
+
+UNDER_IT = 0.5  # of the held card's place (its outline, or what changed), under the card read since: it may lie under it
+
+Kept = tuple[list[Settled], int, Held | None, bool]
+
+
+def kept(pile: Pile) -> Kept:
+    """What a look changes of the pile (its states, the asks, an ask held back, a look due), kept
+    to go back to (:func:`back_to`) when a second reading of the same look is not taken."""
+    return list(pile.settled), pile.uncertain, pile.held, pile.unsteady
+
+
+def back_to(pile: Pile, state: Kept) -> None:
+    pile.settled[:], pile.uncertain, pile.held, pile.unsteady = state
+
+
+def owed(pile: Pile, events: list[DealEvent], *, end: bool = False) -> list[DealEvent]:
+    """``events``, a step's answer, with the ask held (``pile.held``) made when the look once more
+    did not settle it. Only once that look was made: not while the tracker waits for it (the
+    card not lying still yet) or for its darker frame; ``end``: dealing declared done ("Fet"),
+    no look is to come."""
+    held = pile.held
+    if held is None or (not end and (pile.unsteady or any(e.kind == DARKER for e in events))):
+        return events
+    pile.held = None
+    at = next((k for k, s in enumerate(pile.settled) if s is held.state), None)
+    if at is None or any(e.kind in ASK_KINDS + (TAKEN_BACK,) or e.under for e in events):
+        return events
+    since = pile.settled[at + 1:]  # (what was read over the held card's place since)
+    if not since or since[0].card is None:
+        if any(s.pending for s in since):
+            return events  # (asked about since)
+        return events + pile.unnamed(held.detail, held.dark, held.where, held.naming, glare=held.glare)
+    first = since[0]
+    seen = held.seen if held.where is None else quad_mask(held.detail.shape, held.where)
+    if seen is not None and first.where is not None and _share_in(seen, first.where) < UNDER_IT:
+        return events  # (what the look held lies beside the card read since: a card there shows in that look too)
+    if first.where is not None and (lay_in(held.detail, held.dark, first) or held.where is not None and iou(
+            first.where, held.where) > SAME_PLACE and (held.naming is None or held.naming.best == first.card)):
+        return events  # (the card held, named since: it lay there when the ask was held)
+    pile.uncertain += 1
+    # (a state of its own under the card read since: the held card's, asked about)
+    pile.settled.insert(at + 1, replace(held.state, detail=held.detail, card=None, pending=True, darker=held.dark,
+                                        where=held.where))
+    return events + [DealEvent(UNDER, first.card, frame_number=pile.frame)]
+
+
+def lay_in(detail: np.ndarray, dark: np.ndarray | None, state: Settled) -> bool:
+    """Whether the card read in ``state`` lay where it lies in a look's ``detail`` (``dark``: its darker
+    frame, where the two are compared): its print there barely changed since (less than another
+    card's, white on white under the reflection, changes it: :data:`vision.deck.pile.PRINT_CHANGED`)."""
+    now = state.at_exposure(dark)
+    if now is None or now.shape != detail.shape or state.where is None:
+        return False
+    if dark is None:
+        return changed_inside(detail, now, state.where, floor=CHANGE_LEVEL) < PRINT_CHANGED
+    return changed_inside(dark, now, state.where, floor=DARKER_CHANGE_LEVEL,
+                          min_pixels=DARKER_MIN_PIXELS) < PRINT_CHANGED
+
+
+def _share_in(mask: np.ndarray, quad: np.ndarray) -> float:
+    """The share of ``mask``'s pixels inside ``quad`` (detail px)."""
+    total = cv2.countNonZero(mask)
+    return cv2.countNonZero(cv2.bitwise_and(mask, quad_mask(mask.shape, quad))) / total if total else 0.0
+
+
+def asked_now(pile: Pile, was: Held | None) -> list[DealEvent]:
+    """The ask a decision just held back (``pile.held`` is no longer ``was``) made at once, where no
+    look once more can follow (the next card already lies, or comes, over the card): as it was
+    made before asks were held."""
+    held = pile.held
+    if held is None or held is was:
+        return []
+    pile.held, pile.unsteady = was, False
+    return pile.unnamed(held.detail, held.dark, held.where, held.naming, glare=held.glare)
