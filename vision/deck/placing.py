@@ -242,6 +242,9 @@ def search(cur: np.ndarray, ref: np.ndarray | None, mask: np.ndarray, angles: li
     best: tuple | None = None
     ph, pw = cur.shape
     centre = (pw / 2, ph / 2)
+    # (the patch and its reference turned as one two-channel image: each channel comes out the
+    # very same as turned alone, at two thirds of the cost)
+    both = cur if ref is None else cv2.merge([cur, ref])
     for ang in angles:
         rot = cv2.getRotationMatrix2D(centre, ang, 1.0)
         # the turned patch big enough to hold all of the patch
@@ -249,9 +252,8 @@ def search(cur: np.ndarray, ref: np.ndarray | None, mask: np.ndarray, angles: li
         nw, nh = int(pw * c + ph * s) + 2, int(pw * s + ph * c) + 2
         rot[0, 2] += nw / 2 - centre[0]
         rot[1, 2] += nh / 2 - centre[1]
-        tc = cv2.warpAffine(cur, rot, (nw, nh), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-        tr = None if ref is None else cv2.warpAffine(ref, rot, (nw, nh), flags=cv2.INTER_LINEAR,
-                                                      borderMode=cv2.BORDER_REPLICATE)
+        turned = cv2.warpAffine(both, rot, (nw, nh), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        tc, tr = (turned, None) if ref is None else cv2.split(turned)
         tm = cv2.warpAffine(mask, rot, (nw, nh), flags=cv2.INTER_NEAREST)
         tm = cv2.dilate(tm, np.ones((5, 5), np.uint8))
         edges = scored_edges(tc, tr, level, len(sizes_px) > RUNNING)
