@@ -225,7 +225,19 @@ def _strength(edges: Sides, a: int, b: int, y0: int, x0: int, y1: int, x1: int, 
         hws = (along_w[y0:y1 + b, x0 + a:x1 + a] - along_w[y0:y1 + b, x0:x1]).astype(np.float32)
     else:
         vw, hw = [m[y0:y1 + b, x0:x1 + a] for m in edges.maps[2:]]
-        vws, hws = _box_sums(vw, b, 0)[:ny], _box_sums(hw, a, 1)[:, :nx]
+        # (only the runs the sides take: each column's, and each row's, sums are made apart, so
+        # summing fewer of them gives each the very same)
+        if nx < a:
+            left, right = _box_sums(vw[:, :nx], b, 0)[:ny], _box_sums(vw[:, a:a + nx], b, 0)[:ny]
+        else:
+            vws = _box_sums(vw, b, 0)[:ny]
+            left, right = vws[:, :nx], vws[:, a:a + nx]
+        if ny < b:
+            top, bottom = _box_sums(hw[:ny], a, 1)[:, :nx], _box_sums(hw[b:b + ny], a, 1)[:, :nx]
+        else:
+            hws = _box_sums(hw, a, 1)[:, :nx]
+            top, bottom = hws[:ny], hws[b:b + ny]
+        return (left + right + top + bottom) / per
     return (vws[:, :nx] + vws[:, a:a + nx] + hws[:ny] + hws[b:b + ny]) / per
 
 
