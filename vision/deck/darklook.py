@@ -81,6 +81,7 @@ class DarkerLook:
         saved = kept(self.pile)
         events = self._judged(image, look.detail, dark, normal=look.frame)
         if not events and self.pile.settled[-1] is before and came:
+            back_to(self.pile, saved)  # (an ask it held back: the frame that asked is read instead)
             return self._spoiled(look, before)
         if any(e.kind == TWO_CARDS for e in events):
             return self._two_after(look, image, dark, events, saved)
