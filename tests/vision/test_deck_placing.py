@@ -85,6 +85,22 @@ def test_the_faster_search_finds_what_the_plain_one_finds(seed, with_reference, 
     assert abs(want[-1] - 17.0) < 1e-9  # (the card found at its own direction)
 
 
+@pytest.mark.parametrize("seed", [1, 2])
+@pytest.mark.parametrize("with_reference", [True, False])
+def test_a_narrow_place_is_searched_as_the_plain_search_does(seed, with_reference):
+    """Fewer placements than the rectangle is long, either way: the strength sums only the runs
+    its sides take, each the very same sum as the plain search's."""
+    cur = _table(seed, card=True)
+    ref = _table(seed, card=False) if with_reference else None
+    mask = np.zeros(cur.shape, np.uint8)
+    mask[65:80, 90:108] = 1
+    for sizes in ([(88, 57)], [(57, 88), (88, 57)]):
+        want = _plain_search(cur, ref, mask, [17.0, 11.0, 23.0], sizes, 6.0)
+        got = search(cur, ref, mask, [17.0, 11.0, 23.0], sizes, 6.0)
+        assert want is not None and got is not None
+        assert got[:7] + got[8:] == want
+
+
 def test_the_noise_is_the_median_difference_of_every_second_pixel():
     rng = np.random.default_rng(5)
     for h, w in ((540, 960), (121, 77), (64, 90)):

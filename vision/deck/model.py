@@ -189,11 +189,14 @@ class DeckModel:
         per_card = np.maximum(scores[:, 0::2], scores[:, 1::2]).max(axis=0)
         ranked = [i for i in np.argsort(per_card)[::-1][:RECENTRED].tolist()
                   if i not in out and per_card[i] >= per_card.max() - RIVALS]
+        around: dict[int, Naming] = {}  # (two of those cards best at the same view: searched there once)
         for i in ranked:
             k = int(np.argmax(scores[:, 2 * i:2 * i + 2].max(axis=1)))
             if np.abs(views[k].quad - middle).max() < 1.0:
                 continue  # (at the middle: the same search again)
-            named, _ = self._identify(views_around(frame, views[k].quad), out)
+            if k not in around:
+                around[k] = self._identify(views_around(frame, views[k].quad), out)[0]
+            named = around[k]
             if named.card == self.cards[i]:
                 return named  # (no outline fitted: the card's size is the outline's, not a view's)
         for deg in TURNED:  # (an outline turned off the card: its sides found along the pile's or the light's)
