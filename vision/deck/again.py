@@ -3,11 +3,14 @@
 A look (:meth:`vision.deck.pile.Pile.judge`) that finds a card come and cannot name it asks the
 players about it ("show it again", "move it out of the light"). A frame later the sensor's noise,
 the light's flicker and the lamp's swaying reflection are not the same, and the card is often
-named sure: nobody need be asked anything. So once per pile state the ask is held (:class:`Held`),
+named sure: nobody need be asked anything. So once per pile state the ask is held
+(:class:`vision.deck.pile.Held`, by :meth:`vision.deck.pile.Pile.hesitates`),
 and the table is looked at once more in the next still frame. Never in silence: the ask is owed,
 and :func:`owed` makes it at the next look that does not settle it:
 
-- a card counted where the held one lay, the card the classifier found it nearest: settled;
+- a card read since that lay where it lies when the ask was held (its print there barely changed
+  since, compared at the darker exposure under the reflection), or that lies where the held outline
+  lay and is the card the classifier found it nearest: settled;
 - an ask, or a card counted under the one named (:mod:`vision.deck.peek`), or the last card taken
   back: said, nothing more;
 - nothing read since (the look found nothing there, a hand came over it, or "Fet"): asked now,
@@ -26,8 +29,8 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
-from vision.deck.exposure import changed_inside
 from vision.deck.events import ASK_KINDS, DARKER, TAKEN_BACK, UNDER, DealEvent
+from vision.deck.exposure import changed_inside
 from vision.deck.locate import quad_mask
 from vision.deck.outline import iou
 from vision.deck.pile import CHANGE_LEVEL, DARKER_CHANGE_LEVEL, DARKER_MIN_PIXELS, PRINT_CHANGED, Held, Pile, Settled
