@@ -175,7 +175,7 @@ def _read(d: Deal, model, tally: Tally, cpu_ms: list[float], wall_ms: list[float
             events += [(taken, e) for e in _timed(lambda: tracker.feed_darker(ask, dark), cpu_ms, wall_ms)]
         for k, e in events:
             t = k / d.fps
-            i = _top(d, t)
+            i = _top(d, t) - e.under  # (a card counted under the top one: the one under it)
             if e.kind == COUNTED:
                 last = t
                 if i < 0 or i in counted or e.card.code != d.truth[i].code:

@@ -2,7 +2,8 @@
 bench's own model: two new outlines in a darker frame, the card under read in the frame that asked
 (:mod:`vision.deck.darklook`); the first card's outline found at its print's frame, named grown
 (:func:`vision.deck.refit.grown`); an ask held back for one more look, never dropped
-(:mod:`vision.deck.again`)."""
+(:mod:`vision.deck.again`); and ``bench_deck``'s neat pile 5121, where round 22 first counted a card
+still in the dealer's hand."""
 
 from __future__ import annotations
 
@@ -70,3 +71,38 @@ def test_a_card_not_named_is_looked_at_once_more_before_asking_and_never_dropped
     seq, told = _read(41001, "1080p", "fournier", 0, 60)
     assert seq.truth[7:9] == ["6C", "10E"], seq.truth
     assert (8, COUNTED, "10E") in told and (8, UNDER, "10E") in told, told
+
+
+def test_a_card_come_with_a_hand_over_the_pile_is_read_once_it_lies_not_in_the_hand(tmp_path):
+    """``bench_deck``'s pile 5121 (1080p, fournier, harsh light; the neat deal): 3C counted, the look
+    at it asked for a darker frame while the next hand came over the pile, and 4B lay in the darker
+    frame. The frame that asked answered "a hand is there", and 4B was counted from the darker frame
+    while the hand still held it (the truth's card on top was 3C: counted early, "wrong"); the last
+    card, 12B, then passed over in silence. With a hand over the pile in the frame that asked, the
+    card come in the darker frame is read once it lies still: every card counted, each in its turn."""
+    from tests.bench.deck_darker import darker_frame
+    from tests.bench.deck_reshow import frame_at
+    from kiosk.game import DECK
+    from tests.realcam.deal import deal, enrol_photo
+    from vision.deck.store import learn_folder
+    from vision.deck.tracker import DARKER
+
+    for card in DECK:  # (learnt as the bench learns it: one enrolment photo a card, the whole deck)
+        (tmp_path / f"{card.code}.jpg").write_bytes(enrol_photo(card.code, deck_style="fournier").jpeg)
+    d = deal(seed=5121, mode="1080p", deck_style="fournier", lighting="harsh", cards=24)
+    tracker = DealTracker(learn_folder("fournier", tmp_path), darker_scale=DARKER_SCALE)
+    counted, taken, canvas = [], -1, {}
+    for n in range(len(d)):
+        if n <= taken:
+            continue
+        got = tracker.feed(frame_at(d, n, canvas))
+        events = [(n, e) for e in got if e.kind != DARKER]
+        for ask in [e.darker for e in got if e.kind == DARKER]:
+            taken = n + 1
+            events += [(taken, e) for e in tracker.feed_darker(ask, darker_frame(d, taken, ask.exposure_scale))]
+        for k, e in events:
+            if e.kind == COUNTED:
+                top = max((i for i, c in enumerate(d.truth) if c.lands_s <= k / d.fps), default=-1) - e.under
+                counted.append((top, e.card.code))
+    assert all(code == d.truth[i].code for i, code in counted), counted
+    assert [code for _, code in counted][-3:] == ["3C", "4B", "12B"], counted

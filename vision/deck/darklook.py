@@ -192,6 +192,8 @@ class DarkerLook:
             else:
                 under += self.pile.unnamed(look.detail, None, None, None, glare=False)
         under = [replace(e, earlier=True) for e in under]
+        if any(e.kind == HAND for e in under):
+            return under  # (a hand over the pile in the frame that asked: the new card may still be in it; read once it is still)
         new = self._judged(image, look.detail, dark)  # (not named again in the frame that asked: it shows the card under)
         if any(e.kind in (COUNTED, ALREADY) + ASK_KINDS for e in new):  # (the table as it lies now, normal exposure)
             self.pile.settled[-1].detail = tone_map(dark, look.detail)
