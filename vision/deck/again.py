@@ -24,8 +24,6 @@ and :func:`owed` makes it at the next look that does not settle it:
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import cv2
 import numpy as np
 
@@ -67,7 +65,7 @@ def owed(pile: Pile, events: list[DealEvent], *, end: bool = False) -> list[Deal
     if not since or since[0].card is None:
         if any(s.pending for s in since):
             return events  # (asked about since)
-        return events + pile.unnamed(held.detail, held.dark, held.where, held.naming, glare=held.glare)
+        return events + _asked(pile, held)
     first = since[0]
     seen = held.seen if held.where is None else quad_mask(held.detail.shape, held.where)
     if seen is not None and first.where is not None and _share_in(seen, first.where) < UNDER_IT:
@@ -75,10 +73,8 @@ def owed(pile: Pile, events: list[DealEvent], *, end: bool = False) -> list[Deal
     if first.where is not None and (lay_in(held.detail, held.dark, first) or held.where is not None and iou(
             first.where, held.where) > SAME_PLACE and (held.naming is None or held.naming.best == first.card)):
         return events  # (the card held, named since: it lay there when the ask was held)
-    pile.uncertain += 1
-    # (a state of its own under the card read since: the held card's, asked about)
-    pile.settled.insert(at + 1, replace(held.state, detail=held.detail, card=None, pending=True, darker=held.dark,
-                                        where=held.where))
+    pile.uncertain += 1  # (a state of its own under the card read since: the held card's, asked about)
+    pile.push(held.detail, None, pending=True, darker=held.dark, where=held.where, under=len(since))
     return events + [DealEvent(UNDER, first.card, frame_number=pile.frame)]
 
 
@@ -109,4 +105,9 @@ def asked_now(pile: Pile, was: Held | None) -> list[DealEvent]:
     if held is None or held is was:
         return []
     pile.held, pile.unsteady = was, False
+    return _asked(pile, held)
+
+
+def _asked(pile: Pile, held: Held) -> list[DealEvent]:
+    """The ask ``held`` back, made now (:meth:`vision.deck.pile.Pile.unnamed`)."""
     return pile.unnamed(held.detail, held.dark, held.where, held.naming, glare=held.glare)

@@ -75,7 +75,7 @@ class DarkerLook:
             if first or self.pile.unsteady or not self.dealt:
                 return first
             return unseen_first(self.pile, look.detail, dark)  # (dealing started: never the table in silence)
-        if self._came_between_frames(look.detail, dark):
+        if self._card_came_between(look.detail, dark):
             return self._came_between(look, image, dark)
         before = self.pile.settled[-1]
         saved = kept(self.pile)
@@ -106,7 +106,7 @@ class DarkerLook:
             self.still_again = still
         return events  # (kept unless the card under it is named, or shown: an ask there is no better)
 
-    def _came_between_frames(self, normal: np.ndarray, dark: np.ndarray) -> bool:
+    def _card_came_between(self, normal: np.ndarray, dark: np.ndarray) -> bool:
         """Whether a card came between the frame that asked for a darker frame and the darker
         frame (detail copies): a card's outline with new sides where the two differ, exposures
         matched, the next hand come in at the view's edge left out. A brisk dealer's next card
@@ -124,7 +124,7 @@ class DarkerLook:
         """Whether the frame that asked for a darker frame (``normal``, detail) held another card than
         the one the darker frame named at ``quad``: the outline found there against the table before
         (``reference``), with new sides, lies elsewhere. A brisk dealer's next card may lie in the darker
-        frame over one whose print and outline barely differ there, so :meth:`_came_between_frames` missed it."""
+        frame over one whose print and outline barely differ there, so :meth:`_card_came_between` missed it."""
         found = self.pile.find(normal, compare(reference, normal, floor=CHANGE_LEVEL), self.pile.long_px(normal))
         return bool(found) and found[0].new >= NOT_NEW and iou(found[0].quad, quad) < MOVED_ON
 

@@ -131,6 +131,6 @@ def under_first(pile: Pile, early: list[np.ndarray], events: list[DealEvent]) ->
         if naming.card is None or naming.card == counted[0].card or naming.card in pile.cards:
             continue
         pile.uncertain += 1
-        pile.push(detail, None, pending=True, where=seen.quad, under=True)
+        pile.push(detail, None, pending=True, where=seen.quad, under=1)
         return events + [DealEvent(UNDER, counted[0].card, frame_number=counted[0].frame_number)]
     return events

@@ -105,11 +105,11 @@ class Peek:
         if unread is None:
             return events
         if unread.alone and unread.card is not None:  # (named where it lay: counted under the named card)
-            pile.push(unread.detail, unread.card, where=unread.where, under=True)
+            pile.push(unread.detail, unread.card, where=unread.where, under=1)
             return [DealEvent(COUNTED, unread.card, frame_number=counted[0].frame_number, under=True)] + events
         if unread.alone:
             pile.uncertain += 1
-            pile.push(unread.detail, None, pending=True, where=unread.where, under=True)
+            pile.push(unread.detail, None, pending=True, where=unread.where, under=1)
             return events + [DealEvent(UNDER, counted[0].card, frame_number=counted[0].frame_number)]
         top = pile.settled.pop()
         pile.push(top.detail, None, pending=True, darker=top.darker, where=top.where)

@@ -135,7 +135,7 @@ class Pile:
                              sizes=self.sizes())
 
     def push(self, detail: np.ndarray, card: Card | None, *, pending: bool = False, darker: np.ndarray | None = None,
-             where: np.ndarray | None = None, under: bool = False) -> None:  # (under: beneath the last state)
+             where: np.ndarray | None = None, under: int = 0) -> None:  # (under: beneath so many states)
         self.settled.insert(len(self.settled) - under, Settled(detail, card, pending, darker, where))
         if len(self.settled) > KEEP_DETAIL:
             self.settled[-KEEP_DETAIL - 1].detail = self.settled[-KEEP_DETAIL - 1].darker = None
