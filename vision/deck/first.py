@@ -31,6 +31,7 @@ FIRST_SUPPORT = 0.8  # of a card's outline on edges, to be taken for a card alre
 EARLY = 3  # frames read before the table first lay still, searched for a card under the first one counted
 OVER, OUT_OF_IT = 0.1, 0.3  # another outline over a faint first card: overlap, and share of it out of that card
 UNDER_SHARE = 0.25  # of such a card's outline under the first card counted: it lies under it, not beside
+MAT_SIZES = (1.0, 0.95, 1.05)  # a card's size from the mat's markers, searched around in the whole view (see :func:`_sizes`)
 
 
 def first_card(pile: Pile, frame: np.ndarray, detail: np.ndarray, *, dealt: bool = False,
@@ -50,7 +51,7 @@ def first_card(pile: Pile, frame: np.ndarray, detail: np.ndarray, *, dealt: bool
     if dark is not None:
         detail = dark
     long_px = pile.long_px(detail)
-    top = card_in_view(detail, long_px, level=FIRST_EDGE, aspect=CARD_ASPECT, sizes=pile.sizes())
+    top = card_in_view(detail, long_px, level=FIRST_EDGE, aspect=CARD_ASPECT, sizes=_sizes(pile))
     if top is None:
         return []
     # (the whole view is searched coarsely: a card turned a few degrees off the sides found
@@ -77,12 +78,22 @@ def first_card(pile: Pile, frame: np.ndarray, detail: np.ndarray, *, dealt: bool
     return pile.name(named_in, detail, top, None, naming=naming)
 
 
+def _sizes(pile: Pile) -> tuple[float, ...]:
+    """The card sizes a whole-view search tries (:func:`vision.deck.outline.card_in_view`, searched
+    coarsely: a card's sides a pixel or two off the size tried are lost there). The mat's markers give
+    a card's size (:attr:`Pile.scale`; :meth:`Pile.sizes` then tries that size alone) only to a few per
+    cent either way: a mat printed "fit to page" is 3-6 % small, so every card looks that much bigger.
+    Seen on the rough camera: first cards on the mat 3-6 % smaller than its markers said, not found at
+    that size in the whole view, so taken for the table in silence (dealing started at once)."""
+    return MAT_SIZES if pile.scale is not None else pile.sizes()
+
+
 def _covered(pile: Pile, frame: np.ndarray, detail: np.ndarray, top: Outline, card: Card) -> bool:
     """Whether another card's outline lies over part of the faint one ``top`` (named ``card``), reaching
     well out of it (not the frame printed inside the card), and is not named as that card: two cards
     dealt before the table first lay still, the faint one maybe under the other (a card half covered
     may still be named sure by its print; the other, under the reflection, may be named nothing)."""
-    other = card_in_view(detail, pile.long_px(detail), level=FIRST_EDGE, aspect=CARD_ASPECT, sizes=pile.sizes(),
+    other = card_in_view(detail, pile.long_px(detail), level=FIRST_EDGE, aspect=CARD_ASPECT, sizes=_sizes(pile),
                          exclude=[top.quad])
     if other is None or other.support < FAINT or iou(other.quad, top.quad) < OVER:
         return False
@@ -120,7 +131,7 @@ def under_first(pile: Pile, early: list[np.ndarray], events: list[DealEvent]) ->
     width = top.detail.shape[1]
     for frame in early[::-1][:EARLY]:
         detail = shrunk(frame, width, 3)
-        seen = card_in_view(detail, pile.long_px(detail), level=FIRST_EDGE, aspect=CARD_ASPECT, sizes=pile.sizes())
+        seen = card_in_view(detail, pile.long_px(detail), level=FIRST_EDGE, aspect=CARD_ASPECT, sizes=_sizes(pile))
         if seen is None or seen.support < FIRST_SUPPORT:
             continue
         mine = quad_mask(detail.shape, seen.quad)
