@@ -29,7 +29,7 @@ import cv2
 import numpy as np
 
 from kiosk.game import Card
-from vision.deck.darker import came_in, glare_near, in_hand, tone_map
+from vision.deck.darker import came_in, changed_either, glare_near, in_hand, tone_map
 from vision.deck.events import ALREADY, COUNTED, GLARE, HAND, SHOW_AGAIN, TAKEN_BACK, TWO_CARDS, DealEvent
 from vision.deck.exposure import Change, changed_inside, compare
 from vision.deck.faint import faint_card
@@ -164,6 +164,8 @@ class Pile:
         change = change if change is not None else changed(last.at_exposure(dark))
         long_px = self.long_px(seen)
         area = long_px * long_px / CARD_ASPECT
+        if dark is not None and cv2.countNonZero(change.mask) < MIN_CHANGE * area:  # (a darker frame's thin change)
+            change = changed_either(change, last.detail, detail, floor=CHANGE_LEVEL, least=MIN_CHANGE * area)
         if cv2.countNonZero(change.mask) < MIN_CHANGE * area:
             if dark is not None and last.darker is None:
                 last.darker = dark  # (the next card is not looked for blind under the reflection)
@@ -254,12 +256,9 @@ class Pile:
         it (a lingering hand's fingers, the light). ``change``: ``seen`` against the pile's last
         state, when the caller has it (else compared with the last card's own detail copy)."""
         last = self.settled[-1]
-        if last.pending:
+        if last.pending or (change is None and last.detail is None):
             return False
-        if change is None:
-            if last.detail is None:
-                return False
-            change = compare(last.detail, seen, floor=CHANGE_LEVEL)
+        change = change if change is not None else compare(last.detail, seen, floor=CHANGE_LEVEL)
         return still_on_top(self.model, last.card, last.where, frame, seen, change.reference, change.edge)
 
     def _veiled(self, detail: np.ndarray, under: np.ndarray | None, area: float) -> bool:
