@@ -151,7 +151,7 @@ class DealTracker:
         """"Fet"'s look at the latest frame (:meth:`finish`)."""
         pile = self._pile.last_where
         small = shrunk(self._prior, self.motion_width, 5)
-        if self._looked is not None and not self._came_since_look(small, pile):
+        if self._looked is not None and not self._pile.unsteady and not self._came_since_look(small, pile):
             return []  # (looked at already, nothing came since: a card taken back by hand stays forgotten)
         self._looked = small
         detail = shrunk(self._prior, self.detail_width, 3)
