@@ -368,8 +368,8 @@ class Pile:
 
     def steady(self, detail: np.ndarray, quad: np.ndarray) -> bool:
         """Whether the card at ``quad`` lay there in the frame before (:attr:`before`) too:
-        little of its area changed. A card still in the air a frame before lay elsewhere."""
-        return self.before is None or _lay_still(self.before, detail, quad, floor=CHANGE_LEVEL)
+        little of its area changed (the light matched over the whole view). A card in the air then lay elsewhere."""
+        return self.before is None or changed_inside(self.before, detail, quad, floor=CHANGE_LEVEL, whole=True) < UNSTEADY
 
     def hesitates(self, detail: np.ndarray, dark: np.ndarray | None, where: np.ndarray | None,
                   naming: Naming | None, *, glare: bool, seen: np.ndarray | None = None) -> bool:
