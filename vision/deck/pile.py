@@ -29,7 +29,7 @@ import cv2
 import numpy as np
 
 from kiosk.game import Card
-from vision.deck.darker import came_in, changed_either, glare_near, in_hand, tone_map
+from vision.deck.darker import came_in, changed_either, glare_near, hand_came_over, in_hand, tone_map
 from vision.deck.events import ALREADY, COUNTED, GLARE, HAND, SHOW_AGAIN, TAKEN_BACK, TWO_CARDS, DealEvent
 from vision.deck.exposure import Change, changed_inside, compare
 from vision.deck.faint import faint_card
@@ -175,7 +175,7 @@ class Pile:
             return [DealEvent(TAKEN_BACK, gone.card, frame_number=n)]
         found, at_normal, faint = self.find(seen, change, long_px), False, False
         if not found and dark is not None:  # (at_normal: it lay in the frame that asked, still since)
-            found, at_normal = self._outlined_at_normal(frame, detail, dark, last.detail, long_px), True
+            at_normal = bool(found := self._outlined_at_normal(frame, detail, dark, last.detail, long_px))
         before = self.settled[-2].at_exposure(dark) if len(self.settled) >= 2 and not last.pending else None
         under = self.settled[-2].where if before is not None else None  # the card under the last
         # (the card on top now is the one under the last, and the table as it was before the
@@ -243,9 +243,10 @@ class Pile:
         found = self.find(detail, compare(reference, detail, floor=CHANGE_LEVEL), long_px)
         if not found or found[0].new < NOT_NEW:
             return []
-        # (it lies still into the darker frame: not the next card in the air in the frame that asked)
-        if not _lay_still(tone_map(detail, dark), dark, found[0].quad, floor=DARKER_CHANGE_LEVEL,
-                          min_pixels=DARKER_MIN_PIXELS):
+        # (lying still into the darker frame, no hand come over it there: no card in the air, nor one held over it)
+        if not _lay_still(tone_map(detail, dark), dark, found[0].quad, floor=DARKER_CHANGE_LEVEL, min_pixels=DARKER_MIN_PIXELS) \
+                or hand_came_over(detail, dark, found[0].quad, long_px ** 2 / CARD_ASPECT, level=DARKER_CHANGE_LEVEL,
+                                  min_pixels=DARKER_MIN_PIXELS):
             return []
         naming = self.model.named_at(frame, found[0].quad, detail)
         return found if naming.card is not None else []
