@@ -1,9 +1,12 @@
 """Round 23's traces of the rough benchmark (``python -m tests.bench rough``): cards the fresh
-held-out sets 48000, 52000 and 53000 passed over in silence, each read with the bench's own model.
-A hand resting near the pile (:data:`vision.deck.motion.APART`); the first card on a mat whose
-markers said a size a few per cent off (:func:`vision.deck.first._sizes`); a card dealt white on white
-whose change a darker frame, at a high gain, was too thin to look at
-(:func:`vision.deck.darker.changed_either`)."""
+held-out sets 48000 and 52000-55000 passed over in silence or counted while still in the dealer's
+hand, each read with the bench's own model. A hand resting near the pile
+(:data:`vision.deck.motion.APART`); the first card on a mat whose markers said a size a few per cent
+off (:func:`vision.deck.first._sizes`); a card dealt white on white whose change a darker frame, at a
+high gain, was too thin to look at (:func:`vision.deck.darker.changed_either`); a card in the hand
+over the bare mat, steady by a comparison measured in its own box
+(:func:`vision.deck.exposure.changed_inside`); a card held over the pile in a darker frame; a held ask
+settled by a card its guess was not (:func:`vision.deck.again.owed`)."""
 
 from __future__ import annotations
 
@@ -16,15 +19,15 @@ from tests.realcam.rough.dealing import deal_sequence
 from tests.realcam.rough.nuisances import realistic_nuisances
 from tests.vision import realdeck
 from vision.deck.darker import DARKER_SCALE
-from vision.deck.tracker import ASK_KINDS, COUNTED, DealTracker
+from vision.deck.tracker import ASK_KINDS, COUNTED, UNDER, DealTracker
 
 
-def _read(seed: int, resolution: str, stop: int, *, at_once: bool = False):
+def _read(seed: int, resolution: str, stop: int, *, at_once: bool = False, style: str = "moderna"):
     nu = realistic_nuisances(np.random.default_rng([seed, 1]))
     if at_once:
         nu = dataclasses.replace(nu, at_once=True)
-    seq = deal_sequence(seed, nu, resolution=resolution, cards=12, deck_style="moderna")
-    tracker = DealTracker(models(("moderna",))["moderna"], darker_scale=DARKER_SCALE)
+    seq = deal_sequence(seed, nu, resolution=resolution, cards=12, deck_style=style)
+    tracker = DealTracker(models((style,))[style], darker_scale=DARKER_SCALE)
     told = realdeck.told_between(tracker, seq, 0, stop)
     assert all(seq.truth[i] == code for i, kind, code in told if kind == COUNTED), told
     return seq, told
@@ -62,3 +65,38 @@ def test_a_card_dealt_white_on_white_at_a_high_gain_is_looked_at_in_the_darker_f
     seq, told = _read(53010, "720p", 66, at_once=True)
     assert seq.truth[8:10] == ["3O", "8C"], seq.truth
     assert {(8, COUNTED, "3O"), (9, COUNTED, "8C")} <= set(told), told
+
+
+def test_a_card_in_the_dealers_hand_over_the_bare_mat_is_not_counted_until_it_lies():
+    """55005 (1080p on the mat, fournier): 1E came into view in the dealer's hand, a frame after a
+    still one, its motion blurred away. The look found it and asked whether it lay there a frame
+    before: compared in its own box, which it filled, its white over the pale mat was one gain per
+    channel, taken for the light: "steady", and 1E was counted in the air (a wrong card: 10C lay on
+    top), then "ja comptada" once it lay. Measured over the whole view, the light did not change:
+    1E is counted once it lies."""
+    seq, told = _read(55005, "1080p", 28, style="fournier")
+    assert seq.truth[2:4] == ["10C", "1E"], seq.truth
+    assert {(2, COUNTED, "10C"), (3, COUNTED, "1E")} <= set(told), told
+    assert not any(kind in ASK_KINDS for _, kind, _ in told), told
+
+
+def test_a_card_held_over_the_pile_in_a_darker_frame_is_not_counted():
+    """54009 (1080p on wood, fournier, a reflection of 1.6 on the pile): the look at 4E asked for a
+    darker frame, and the next hand came in with 3C and held it over the pile there. 4E's outline,
+    found in the frame that asked, was named in the darker frame as 3C, the card held over it, and
+    3C counted (a wrong card), 4E passed over. A darker frame names nothing where the next hand came
+    over it: 4E is asked about, and 3C counted once it lies."""
+    seq, told = _read(54009, "1080p", 50, at_once=True, style="fournier")
+    assert seq.truth[6:8] == ["4E", "3C"], seq.truth
+    assert (7, COUNTED, "3C") in told and any(i == 6 and kind in ASK_KINDS for i, kind, _ in told), told
+
+
+def test_a_held_ask_is_not_settled_by_a_card_its_guess_was_not():
+    """55000 (720p on wood, fournier, a reflection of 1.6): 5E, washed out, was not named, and its ask
+    was held for a look more (guessed 5B, unsure). 4B then landed squarely on it with no frame in
+    flight and was counted; washed out alike, the print at the held place "barely changed", and the
+    held ask was settled as if 4B were the held card: 5E passed over in silence. The guess was
+    another card, so 5E is asked about as the card under 4B."""
+    seq, told = _read(55000, "720p", 57, style="fournier")
+    assert seq.truth[10:12] == ["5E", "4B"], seq.truth
+    assert {(11, COUNTED, "4B"), (11, UNDER, "4B")} <= set(told), told
