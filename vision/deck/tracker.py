@@ -47,7 +47,7 @@ from vision.deck.exposure import Change, compare
 from vision.deck.first import EARLY, first_card, under_first, unseen_first
 from vision.deck.locate import CARD_ASPECT, shrunk
 from vision.deck.model import DeckModel
-from vision.deck.motion import LINGER, RESTING, counts, movement, moving_mask
+from vision.deck.motion import APART, LINGER, RESTING, RESTING_APART, counts, movement, moving_mask
 from vision.deck.peek import Peek
 from vision.deck.pile import CHANGE_LEVEL, DARKER_CHANGE_LEVEL, DARKER_MIN_PIXELS, MIN_CHANGE, Pile, Settled
 from vision.deck.scale import TableScale
@@ -250,8 +250,8 @@ class DealTracker:
         moving = moving_mask(self._previous, small)  # (:mod:`vision.deck.motion`: what movement is)
         self._previous = small
         k, long_, least = self._motion_scale(small)
-        count, hand, edge = movement(moving, None if pile is None else pile * k, long_,
-                                     linger=RESTING if self._at_edge else LINGER)
+        count, hand, edge = movement(moving, None if pile is None else pile * k, long_, linger=RESTING if self._at_edge
+                                     else LINGER, apart=RESTING_APART if self._at_edge else APART)
         self._at_edge = edge
         # (half a card's worth of movement is a card in the air or landing, held by a hand whose
         # plain sleeve shows no movement at the view's edge: not the light; the table under the
