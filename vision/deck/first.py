@@ -31,7 +31,12 @@ FIRST_SUPPORT = 0.8  # of a card's outline on edges, to be taken for a card alre
 EARLY = 3  # frames read before the table first lay still, searched for a card under the first one counted
 OVER, OUT_OF_IT = 0.1, 0.3  # another outline over a faint first card: overlap, and share of it out of that card
 UNDER_SHARE = 0.25  # of such a card's outline under the first card counted: it lies under it, not beside
-MAT_SIZES = (1.0, 0.95, 1.05)  # a card's size from the mat's markers, searched around in the whole view (see :func:`_sizes`)
+# (a card's size as the mat's markers give it (:attr:`Pile.scale`; :meth:`Pile.sizes` then tries it alone) holds
+# to a few per cent either way: a mat printed "fit to page" is 3-6 % small, so every card looks that much bigger.
+# The whole view is searched coarsely, where a card's sides a pixel or two off the size tried are lost: seen on
+# the rough camera, first cards on the mat 3-6 % smaller than its markers said were not found at that size, and
+# taken for the table in silence. Searched around it when none is found at it)
+MAT_SIZES = (1.0, 0.95, 1.05)
 
 
 def first_card(pile: Pile, frame: np.ndarray, detail: np.ndarray, *, dealt: bool = False,
@@ -51,7 +56,9 @@ def first_card(pile: Pile, frame: np.ndarray, detail: np.ndarray, *, dealt: bool
     if dark is not None:
         detail = dark
     long_px = pile.long_px(detail)
-    top = card_in_view(detail, long_px, level=FIRST_EDGE, aspect=CARD_ASPECT, sizes=_sizes(pile))
+    top = card_in_view(detail, long_px, level=FIRST_EDGE, aspect=CARD_ASPECT, sizes=pile.sizes())
+    if top is None and pile.scale is not None:  # (no card at the size the mat gave: around it, :data:`MAT_SIZES`)
+        top = card_in_view(detail, long_px, level=FIRST_EDGE, aspect=CARD_ASPECT, sizes=MAT_SIZES)
     if top is None:
         return []
     # (the whole view is searched coarsely: a card turned a few degrees off the sides found
@@ -78,22 +85,12 @@ def first_card(pile: Pile, frame: np.ndarray, detail: np.ndarray, *, dealt: bool
     return pile.name(named_in, detail, top, None, naming=naming)
 
 
-def _sizes(pile: Pile) -> tuple[float, ...]:
-    """The card sizes a whole-view search tries (:func:`vision.deck.outline.card_in_view`, searched
-    coarsely: a card's sides a pixel or two off the size tried are lost there). The mat's markers give
-    a card's size (:attr:`Pile.scale`; :meth:`Pile.sizes` then tries that size alone) only to a few per
-    cent either way: a mat printed "fit to page" is 3-6 % small, so every card looks that much bigger.
-    Seen on the rough camera: first cards on the mat 3-6 % smaller than its markers said, not found at
-    that size in the whole view, so taken for the table in silence (dealing started at once)."""
-    return MAT_SIZES if pile.scale is not None else pile.sizes()
-
-
 def _covered(pile: Pile, frame: np.ndarray, detail: np.ndarray, top: Outline, card: Card) -> bool:
     """Whether another card's outline lies over part of the faint one ``top`` (named ``card``), reaching
     well out of it (not the frame printed inside the card), and is not named as that card: two cards
     dealt before the table first lay still, the faint one maybe under the other (a card half covered
     may still be named sure by its print; the other, under the reflection, may be named nothing)."""
-    other = card_in_view(detail, pile.long_px(detail), level=FIRST_EDGE, aspect=CARD_ASPECT, sizes=_sizes(pile),
+    other = card_in_view(detail, pile.long_px(detail), level=FIRST_EDGE, aspect=CARD_ASPECT, sizes=pile.sizes(),
                          exclude=[top.quad])
     if other is None or other.support < FAINT or iou(other.quad, top.quad) < OVER:
         return False
@@ -131,7 +128,7 @@ def under_first(pile: Pile, early: list[np.ndarray], events: list[DealEvent]) ->
     width = top.detail.shape[1]
     for frame in early[::-1][:EARLY]:
         detail = shrunk(frame, width, 3)
-        seen = card_in_view(detail, pile.long_px(detail), level=FIRST_EDGE, aspect=CARD_ASPECT, sizes=_sizes(pile))
+        seen = card_in_view(detail, pile.long_px(detail), level=FIRST_EDGE, aspect=CARD_ASPECT, sizes=pile.sizes())
         if seen is None or seen.support < FIRST_SUPPORT:
             continue
         mine = quad_mask(detail.shape, seen.quad)
