@@ -29,7 +29,7 @@ import cv2
 import numpy as np
 
 from kiosk.game import Card
-from vision.deck.darker import came_in, changed_either, glare_near, hand_came_over, in_hand, tone_map
+from vision.deck.darker import came_in, changed_either, glare_near, in_hand, tone_map
 from vision.deck.events import ALREADY, COUNTED, GLARE, HAND, SHOW_AGAIN, TAKEN_BACK, TWO_CARDS, DealEvent
 from vision.deck.exposure import Change, changed_inside, compare
 from vision.deck.faint import faint_card
@@ -241,12 +241,9 @@ class Pile:
         in the darker frame (``frame``): else the look goes on as with no outline (a second chance
         at the card, never a new ask: the frame that asked may hold the next card in the air)."""
         found = self.find(detail, compare(reference, detail, floor=CHANGE_LEVEL), long_px)
-        if not found or found[0].new < NOT_NEW:
-            return []
-        # (lying still into the darker frame, no hand come over it there: no card in the air, nor one held over it)
-        if not _lay_still(tone_map(detail, dark), dark, found[0].quad, floor=DARKER_CHANGE_LEVEL, min_pixels=DARKER_MIN_PIXELS) \
-                or hand_came_over(detail, dark, found[0].quad, long_px ** 2 / CARD_ASPECT, level=DARKER_CHANGE_LEVEL,
-                                  min_pixels=DARKER_MIN_PIXELS):
+        # (new sides, and lying still into the darker frame: not the next card in the air in the frame that asked)
+        if not found or found[0].new < NOT_NEW or not _lay_still(tone_map(detail, dark), dark, found[0].quad,
+                                                                   floor=DARKER_CHANGE_LEVEL, min_pixels=DARKER_MIN_PIXELS):
             return []
         naming = self.model.named_at(frame, found[0].quad, detail)
         return found if naming.card is not None else []
@@ -368,9 +365,12 @@ class Pile:
         return [DealEvent(COUNTED, naming.card, naming, n)]
 
     def steady(self, detail: np.ndarray, quad: np.ndarray) -> bool:
-        """Whether the card at ``quad`` lay there in the frame before (:attr:`before`) too:
-        little of its area changed (the light matched over the whole view). A card in the air then lay elsewhere."""
-        return self.before is None or changed_inside(self.before, detail, quad, floor=CHANGE_LEVEL, whole=True) < UNSTEADY
+        """Whether the card at ``quad`` lay there in the frame before (:attr:`before`) too: little of its area
+        changed (the light matched over the whole view; around the card where the lamp's reflection, whose sway is
+        local, lies near it in either frame). A card in the air then lay elsewhere."""
+        near = self.before is not None and any(glare_near(d, [quad], self.long_px(detail) ** 2 / CARD_ASPECT)
+                                               for d in (self.before, detail))
+        return self.before is None or changed_inside(self.before, detail, quad, floor=CHANGE_LEVEL, whole=not near) < UNSTEADY
 
     def hesitates(self, detail: np.ndarray, dark: np.ndarray | None, where: np.ndarray | None,
                   naming: Naming | None, *, glare: bool, seen: np.ndarray | None = None) -> bool:
