@@ -100,24 +100,15 @@ def compare(reference: np.ndarray, current: np.ndarray, *, floor: float, min_pix
 
 
 def changed_inside(reference: np.ndarray, current: np.ndarray, quad: np.ndarray, *, floor: float,
-                   min_pixels: int = 6, whole: bool = False) -> float:
+                   min_pixels: int = 6) -> float:
     """The share of ``quad``'s area (px, 4x2) where ``current`` differs from ``reference``
-    (:func:`compare` over the quad's box and a margin: the light and the noise measured there).
-    ``whole``: the exposure and the noise measured over the whole view instead, the same frames as a
-    look's :func:`compare`. A card come where the table lay bare fills its own box: measured there,
-    the change it brings is taken for the light (one gain per channel, as a paler mat's to a white card's)
-    and the noise (the median difference, most of the box changed), and nothing seems to have changed."""
+    (:func:`compare` over the quad's box and a margin: the light and the noise measured there)."""
     h, w = current.shape[:2]
     x0, y0 = np.maximum(np.floor(quad.min(axis=0)) - 8, 0).astype(int)
     x1, y1 = np.minimum(np.ceil(quad.max(axis=0)) + 8, (w, h)).astype(int)
     if x1 - x0 < 8 or y1 - y0 < 8:
         return 0.0
-    if whole:
-        ref = gain_matched(reference, current)
-        level = max(floor, NOISE_K * noise_of(ref, current))
-        mask = change_mask(ref[y0:y1, x0:x1], current[y0:y1, x0:x1], level=int(round(level)), min_pixels=min_pixels)
-    else:
-        mask = compare(reference[y0:y1, x0:x1], current[y0:y1, x0:x1], floor=floor, min_pixels=min_pixels).mask
-    inside = np.zeros_like(mask)
+    change = compare(reference[y0:y1, x0:x1], current[y0:y1, x0:x1], floor=floor, min_pixels=min_pixels)
+    inside = np.zeros_like(change.mask)
     cv2.fillPoly(inside, [np.round(quad - (x0, y0)).astype(np.int32)], 255)
-    return cv2.countNonZero(cv2.bitwise_and(mask, inside)) / max(cv2.countNonZero(inside), 1)
+    return cv2.countNonZero(cv2.bitwise_and(change.mask, inside)) / max(cv2.countNonZero(inside), 1)

@@ -365,12 +365,9 @@ class Pile:
         return [DealEvent(COUNTED, naming.card, naming, n)]
 
     def steady(self, detail: np.ndarray, quad: np.ndarray) -> bool:
-        """Whether the card at ``quad`` lay there in the frame before (:attr:`before`) too: little of its area
-        changed (the light matched over the whole view; around the card where the lamp's reflection, whose sway is
-        local, lies near it in either frame). A card in the air then lay elsewhere."""
-        near = self.before is not None and any(glare_near(d, [quad], self.long_px(detail) ** 2 / CARD_ASPECT)
-                                               for d in (self.before, detail))
-        return self.before is None or changed_inside(self.before, detail, quad, floor=CHANGE_LEVEL, whole=not near) < UNSTEADY
+        """Whether the card at ``quad`` lay there in the frame before (:attr:`before`) too:
+        little of its area changed. A card still in the air a frame before lay elsewhere."""
+        return self.before is None or _lay_still(self.before, detail, quad, floor=CHANGE_LEVEL)
 
     def hesitates(self, detail: np.ndarray, dark: np.ndarray | None, where: np.ndarray | None,
                   naming: Naming | None, *, glare: bool, seen: np.ndarray | None = None) -> bool:
