@@ -142,11 +142,19 @@ def changed_either(change: Change, reference: np.ndarray, normal: np.ndarray, *,
     least ``least`` px (a card's share): there a card came, and the darker frame is where to name it.
     A shorter exposure at a high gain is noisier, so its change is thinner: a card dealt white on white
     changed too few of its pixels there to be looked for at all (seen on the rough camera: 8C on 3O at
-    gain 6.8, 276 px changed in the darker frame, 967 in the frame that asked, 347 needed)."""
-    at_normal = compare(reference, normal, floor=floor)
-    if cv2.countNonZero(at_normal.mask) < least:
+    gain 6.8, 276 px changed in the darker frame, 967 in the frame that asked, 347 needed). What reaches the
+    view's edge there is left out: a hand, whose change joined to the darker frame's answers "a hand is there"
+    where the darker look would read the frame that asked (41001's 7C, passed over in silence)."""
+    mask = compare(reference, normal, floor=floor).mask
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    h, w = mask.shape
+    x, y, bw, bh = (stats[:, i] for i in range(4))
+    apart = ~((x <= 1) | (y <= 1) | (x + bw >= w - 1) | (y + bh >= h - 1))  # (a hand reaches the view's edge)
+    apart[0] = False
+    mask = (apart[labels] * 255).astype(np.uint8)
+    if cv2.countNonZero(mask) < least:
         return change
-    return replace(change, mask=cv2.bitwise_or(change.mask, at_normal.mask))
+    return replace(change, mask=cv2.bitwise_or(change.mask, mask))
 
 
 def hand_came_over(normal: np.ndarray, dark: np.ndarray, quad: np.ndarray | None, card_area: float, *,
