@@ -29,7 +29,7 @@ import cv2
 import numpy as np
 
 from vision.deck.glare import GLARE_LEVEL
-from vision.deck.locate import CARD_ASPECT, change_mask, channel_max, quad_mask
+from vision.deck.locate import CARD_ASPECT, change_at_edge, channel_max, quad_mask
 from vision.deck.motion import hand_over
 from vision.deck.recent import recent
 
@@ -126,13 +126,7 @@ def came_in(normal: np.ndarray, dark: np.ndarray, *, level: int, min_pixels: int
     next hand, already in the darker frame. It is not the card, and over the card it would
     join the two into one change touching the edge ("a hand"), and the card would be passed
     over. Grown by a few px (the hand's blur and its shadow's edge)."""
-    moved = change_mask(tone_map(normal, dark), dark, level=level, min_pixels=min_pixels)
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(moved, connectivity=8)
-    h, w = moved.shape
-    x, y, bw, bh = stats[:, 0], stats[:, 1], stats[:, 2], stats[:, 3]
-    edge = (x == 0) | (y == 0) | (x + bw >= w) | (y + bh >= h)
-    edge[0] = False  # (the background)
-    return cv2.dilate(edge[labels].astype(np.uint8) * 255, _RING)
+    return cv2.dilate(change_at_edge(tone_map(normal, dark), dark, level=level, min_pixels=min_pixels), _RING)
 
 
 def hand_came_over(normal: np.ndarray, dark: np.ndarray, quad: np.ndarray | None, card_area: float, *,

@@ -115,17 +115,42 @@ def change_mask(reference: np.ndarray, current: np.ndarray, *, level: int = 18,
     where it lies over another white card, and opening would erase it. Specks of noise
     are dropped by size instead (counted over the changed pixels only: the frame is mostly
     unchanged, and per-component statistics over all of it cost twice as much)."""
+    return _pieces(reference, current, level, min_pixels)[0]
+
+
+def change_at_edge(reference: np.ndarray, current: np.ndarray, *, level: int = 18,
+                   min_pixels: int = 6) -> np.ndarray:
+    """The pieces of :func:`change_mask` that reach the frame's edge (uint8 0/255): what came
+    into view (a hand and its arm always reach the edge)."""
+    mask, labels, (xs, ys, of), specks = _pieces(reference, current, level, min_pixels)
+    out = np.zeros_like(mask)
+    if of is None:
+        return out
+    edge = np.zeros(len(specks), bool)
+    for side in (labels[0], labels[-1], labels[:, 0], labels[:, -1]):
+        edge[side] = True
+    edge &= ~specks
+    edge[0] = False  # (the background)
+    at = edge[of]
+    out[ys[at], xs[at]] = 255
+    return out
+
+
+def _pieces(reference: np.ndarray, current: np.ndarray, level: int, min_pixels: int) -> tuple:
+    """:func:`change_mask` (specks dropped), the difference's 8-connected pieces (labels), the
+    changed pixels (x, y and the piece each is in; None when none changed) and which pieces are
+    specks (fewer than ``min_pixels``)."""
     _, mask = cv2.threshold(channel_max(cv2.absdiff(reference, current)), level, 255, cv2.THRESH_BINARY)
     n, labels = cv2.connectedComponents(mask, connectivity=8)
     pts = cv2.findNonZero(mask)
     if pts is None:
-        return mask
+        return mask, labels, (None, None, None), np.ones(n, bool)
     xs, ys = pts[:, 0, 0], pts[:, 0, 1]
     of = labels[ys, xs]
     small = np.bincount(of, minlength=n) < min_pixels
     speck = small[of]
     mask[ys[speck], xs[speck]] = 0
-    return mask
+    return mask, labels, (xs, ys, of), small
 
 
 def channel_max(bgr: np.ndarray) -> np.ndarray:
