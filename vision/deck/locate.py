@@ -122,35 +122,32 @@ def change_at_edge(reference: np.ndarray, current: np.ndarray, *, level: int = 1
                    min_pixels: int = 6) -> np.ndarray:
     """The pieces of :func:`change_mask` that reach the frame's edge (uint8 0/255): what came
     into view (a hand and its arm always reach the edge)."""
-    mask, labels, (xs, ys, of), specks = _pieces(reference, current, level, min_pixels)
+    mask, labels, (at, of), specks = _pieces(reference, current, level, min_pixels)
     out = np.zeros_like(mask)
-    if of is None:
+    if at is None:
         return out
     edge = np.zeros(len(specks), bool)
     for side in (labels[0], labels[-1], labels[:, 0], labels[:, -1]):
         edge[side] = True
     edge &= ~specks
     edge[0] = False  # (the background)
-    at = edge[of]
-    out[ys[at], xs[at]] = 255
+    out.reshape(-1)[at[edge[of]]] = 255
     return out
 
 
 def _pieces(reference: np.ndarray, current: np.ndarray, level: int, min_pixels: int) -> tuple:
     """:func:`change_mask` (specks dropped), the difference's 8-connected pieces (labels), the
-    changed pixels (x, y and the piece each is in; None when none changed) and which pieces are
-    specks (fewer than ``min_pixels``)."""
+    changed pixels (their flat indices and the piece each is in; None when none changed) and
+    which pieces are specks (fewer than ``min_pixels``)."""
     _, mask = cv2.threshold(channel_max(cv2.absdiff(reference, current)), level, 255, cv2.THRESH_BINARY)
     n, labels = cv2.connectedComponents(mask, connectivity=8)
-    pts = cv2.findNonZero(mask)
-    if pts is None:
-        return mask, labels, (None, None, None), np.ones(n, bool)
-    xs, ys = pts[:, 0, 0], pts[:, 0, 1]
-    of = labels[ys, xs]
+    at = np.flatnonzero(mask)
+    if not len(at):
+        return mask, labels, (None, None), np.ones(n, bool)
+    of = labels.reshape(-1)[at]
     small = np.bincount(of, minlength=n) < min_pixels
-    speck = small[of]
-    mask[ys[speck], xs[speck]] = 0
-    return mask, labels, (xs, ys, of), small
+    mask.reshape(-1)[at[small[of]]] = 0
+    return mask, labels, (at, of), small
 
 
 def channel_max(bgr: np.ndarray) -> np.ndarray:
