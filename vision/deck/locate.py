@@ -188,6 +188,15 @@ def card_rectangle(quad: np.ndarray, want_long: float) -> tuple[np.ndarray, floa
     return cv2.boxPoints(((cx, cy), size, ang)).astype(np.float32), float(long_)
 
 
+def every(image: np.ndarray, step: int) -> np.ndarray:
+    """``image[::step, ::step]``, contiguous (taken by OpenCV, where the sizes allow: the very
+    same pixels, without numpy's strided copy)."""
+    h, w = image.shape[:2]
+    if h % step or w % step:
+        return image[::step, ::step]
+    return cv2.resize(image, (w // step, h // step), interpolation=cv2.INTER_NEAREST)
+
+
 def shrunk(frame: np.ndarray, width: int, blur: int) -> np.ndarray:
     """``frame`` at ``width`` (at most its own), blurred by a ``blur`` px Gaussian: what
     frames are compared at."""
