@@ -128,10 +128,17 @@ def _disc(radius: int) -> np.ndarray:
     return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * radius + 1, 2 * radius + 1))
 
 
+@recent(2)  # (a look asks of one change whether a hand is over the card, and anywhere)
+def _pieces(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The 8-connected pieces of a change (a mask the tracker made): their labels and stats."""
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    return labels, stats
+
+
 def hand_over(mask: np.ndarray, quad: np.ndarray | None, area: float) -> bool:
     """A change that reaches the frame's edge (a hand and arm always do) over the card
     at ``quad`` (or anywhere, without one)."""
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    labels, stats = _pieces(mask)
     h, w = mask.shape
     x, y, bw, bh, count = (stats[:, i] for i in range(5))
     edge = (x <= 1) | (y <= 1) | (x + bw >= w - 1) | (y + bh >= h - 1)

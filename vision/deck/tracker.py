@@ -185,12 +185,12 @@ class DealTracker:
         area = self._pile.long_px(dark) ** 2 / CARD_ASPECT
         came = hand_came_over(look.detail, dark, before.where, area, level=DARKER_CHANGE_LEVEL,
                               min_pixels=DARKER_MIN_PIXELS)
+        # (a hand come in anywhere, over the pile (``came``) or not yet, makes the darker frame kept as
+        # the table's state stale; asked now, of the same pieces come in)
+        entered = hand_came_over(look.detail, dark, None, area, level=DARKER_CHANGE_LEVEL, min_pixels=DARKER_MIN_PIXELS)
         events = self._darker_look(look, image, dark, came)
         if look.mat:
             events = under_first(self._pile, self._early, events)
-        # (a hand come in anywhere, over the pile (``came``) or not yet, makes the darker frame kept as
-        # the table's state stale)
-        entered = hand_came_over(look.detail, dark, None, area, level=DARKER_CHANGE_LEVEL, min_pixels=DARKER_MIN_PIXELS)
         stale = before.darker is not None and before.darker is self._stale
         self._stale = dark if entered else self._stale  # (stale as long as it is the table's state)
         if stale and all(e.kind == HAND for e in events) and (events or not self._pile.unsteady) \
