@@ -10,7 +10,8 @@ and :func:`owed` makes it at the next look that does not settle it:
 
 - a card read since that lay where it lies when the ask was held (its print there barely changed
   since, compared at the darker exposure under the reflection), or that lies where the held outline
-  lay and is the card the classifier found it nearest: settled;
+  lay, and that is the card the classifier, unsure, found the held one nearest (or it found none):
+  settled (where the reflection washes two cards' prints out alike, the guess tells them apart);
 - an ask, or a card counted under the one named (:mod:`vision.deck.peek`), or the last card taken
   back: said, nothing more;
 - nothing read since (the look found nothing there, a hand came over it, or "Fet"): asked now,
@@ -70,8 +71,11 @@ def owed(pile: Pile, events: list[DealEvent], *, end: bool = False) -> list[Deal
     seen = held.seen if held.where is None else quad_mask(held.detail.shape, held.where)
     if seen is not None and first.where is not None and _share_in(seen, first.where) < UNDER_IT:
         return events  # (what the look held lies beside the card read since: a card there shows in that look too)
-    if first.where is not None and (lay_in(held.detail, held.dark, first) or held.where is not None and iou(
-            first.where, held.where) > SAME_PLACE and (held.naming is None or held.naming.best == first.card)):
+    # (the classifier's guess at the held card, unsure, another card than the one named since: the print may
+    # barely change from one card to another where the reflection washes both out, and the held card is asked)
+    likely = held.naming is None or held.naming.best in (None, first.card)
+    if first.where is not None and likely and (lay_in(held.detail, held.dark, first) or held.where is not None and iou(
+            first.where, held.where) > SAME_PLACE):
         return events  # (the card held, named since: it lay there when the ask was held)
     pile.uncertain += 1  # (a state of its own under the card read since: the held card's, asked about)
     pile.push(held.detail, None, pending=True, darker=held.dark, where=held.where, under=len(since))

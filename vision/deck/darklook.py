@@ -24,8 +24,9 @@ from vision.deck.events import ALREADY, ASK_KINDS, COUNTED, HAND, TWO_CARDS, Dea
 from vision.deck.first import first_card, unseen_first
 from vision.deck.exposure import compare
 from vision.deck.locate import CARD_ASPECT
-from vision.deck.outline import iou
+from vision.deck.outline import find_outlines, iou
 from vision.deck.pile import CHANGE_LEVEL, DARKER_CHANGE_LEVEL, DARKER_MIN_PIXELS, MIN_CHANGE, NOT_NEW, Pile, Settled
+from vision.deck.recent import recent
 
 MOVED_ON = 0.7  # overlap at most between the card a darker frame named and the one found in the frame that asked: two cards
 
@@ -108,17 +109,8 @@ class DarkerLook:
 
     def _card_came_between(self, normal: np.ndarray, dark: np.ndarray) -> bool:
         """Whether a card came between the frame that asked for a darker frame and the darker
-        frame (detail copies): a card's outline with new sides where the two differ, exposures
-        matched, the next hand come in at the view's edge left out. A brisk dealer's next card
-        may already lie there; the darker look would name it and pass over the one under it."""
-        got = compare(tone_map(normal, dark), dark, floor=DARKER_CHANGE_LEVEL, min_pixels=DARKER_MIN_PIXELS)
-        arrived = came_in(normal, dark, level=DARKER_CHANGE_LEVEL, min_pixels=DARKER_MIN_PIXELS)
-        mask = cv2.bitwise_and(got.mask, cv2.bitwise_not(arrived))
-        long_px = self.pile.long_px(dark)
-        if cv2.countNonZero(mask) < MIN_CHANGE * long_px * long_px / CARD_ASPECT:
-            return False
-        found = self.pile.find(dark, replace(got, mask=mask), long_px)
-        return bool(found) and found[0].new >= NOT_NEW
+        frame (detail copies): :func:`_card_between`, at the pile's card size."""
+        return _card_between(normal, dark, long_px=self.pile.long_px(dark), sizes=self.pile.sizes())
 
     def _moved_on(self, normal: np.ndarray, reference: np.ndarray, quad: np.ndarray) -> bool:
         """Whether the frame that asked for a darker frame (``normal``, detail) held another card than
@@ -198,3 +190,19 @@ class DarkerLook:
         if any(e.kind in (COUNTED, ALREADY) + ASK_KINDS for e in new):  # (the table as it lies now, normal exposure)
             self.pile.settled[-1].detail = tone_map(dark, look.detail)
         return under + new
+
+
+@recent(2)  # (a look done again, the stale darker frame set aside (:mod:`vision.deck.tracker`), asks it again)
+def _card_between(normal: np.ndarray, dark: np.ndarray, *, long_px: float, sizes: tuple[float, ...]) -> bool:
+    """Whether a card came between the frame that asked for a darker frame and the darker frame
+    (detail copies): a card's outline (``long_px`` long, ``sizes`` tried) with new sides where the
+    two differ, exposures matched, the next hand come in at the view's edge left out. A brisk
+    dealer's next card may already lie there; the darker look would name it and pass over the
+    one under it."""
+    got = compare(tone_map(normal, dark), dark, floor=DARKER_CHANGE_LEVEL, min_pixels=DARKER_MIN_PIXELS)
+    arrived = came_in(normal, dark, level=DARKER_CHANGE_LEVEL, min_pixels=DARKER_MIN_PIXELS)
+    mask = cv2.bitwise_and(got.mask, cv2.bitwise_not(arrived))
+    if cv2.countNonZero(mask) < MIN_CHANGE * long_px * long_px / CARD_ASPECT:
+        return False
+    found = find_outlines(dark, got.reference, mask, long_px, level=got.edge, aspect=CARD_ASPECT, sizes=sizes)
+    return bool(found) and found[0].new >= NOT_NEW

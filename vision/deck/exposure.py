@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.deck.locate import change_mask, channel_max
+from vision.deck.locate import change_mask, channel_max, every
 from vision.deck.recent import recent
 
 NOISE_K = 4.5  # x the median difference: above the noise of two frames
@@ -57,7 +57,7 @@ def gain_matched(reference: np.ndarray, current: np.ndarray) -> np.ndarray:
     gains = np.ones(3)
     # (each channel of the sample apart: the median of its pixels' ratios b / a between the
     # levels, from how many pixels hold each pair of levels: exactly np.median's value)
-    for c, (a, b) in enumerate(zip(cv2.split(_every(reference, 4)), cv2.split(_every(current, 4)))):
+    for c, (a, b) in enumerate(zip(cv2.split(every(reference, 4)), cv2.split(every(current, 4)))):
         held = np.bincount((a.astype(np.int32) << 8 | b).ravel(), minlength=1 << 16)[PAIRS]
         n = int(held.sum())
         if n >= 200:
@@ -69,19 +69,10 @@ def gain_matched(reference: np.ndarray, current: np.ndarray) -> np.ndarray:
     return cv2.transform(reference, np.diag(gains))
 
 
-def _every(image: np.ndarray, step: int) -> np.ndarray:
-    """``image[::step, ::step]``, contiguous (taken by OpenCV, where the sizes allow: the very
-    same pixels, without numpy's strided copy)."""
-    h, w = image.shape[:2]
-    if h % step or w % step:
-        return image[::step, ::step]
-    return cv2.resize(image, (w // step, h // step), interpolation=cv2.INTER_NEAREST)
-
-
 @recent(RECENT)
 def noise_of(reference: np.ndarray, current: np.ndarray) -> float:
     """The median difference of the brightest channel between two frames of one exposure."""
-    d = channel_max(cv2.absdiff(_every(reference, 2), _every(current, 2)))
+    d = channel_max(cv2.absdiff(every(reference, 2), every(current, 2)))
     # (np.median of the levels, from their histogram: a third of the time; cv2.calcHist's counts
     # are exact, a float32 holding any count of a frame's pixels)
     below = np.cumsum(cv2.calcHist([d], [0], None, [256], [0, 256]).ravel().astype(int))

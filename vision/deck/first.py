@@ -31,6 +31,12 @@ FIRST_SUPPORT = 0.8  # of a card's outline on edges, to be taken for a card alre
 EARLY = 3  # frames read before the table first lay still, searched for a card under the first one counted
 OVER, OUT_OF_IT = 0.1, 0.3  # another outline over a faint first card: overlap, and share of it out of that card
 UNDER_SHARE = 0.25  # of such a card's outline under the first card counted: it lies under it, not beside
+# (a card's size as the mat's markers give it (:attr:`Pile.scale`; :meth:`Pile.sizes` then tries it alone) holds
+# to a few per cent either way: a mat printed "fit to page" is 3-6 % small, so every card looks that much bigger.
+# The whole view is searched coarsely, where a card's sides a pixel or two off the size tried are lost: seen on
+# the rough camera, first cards on the mat 3-6 % smaller than its markers said were not found at that size, and
+# taken for the table in silence. Searched around it when none is found at it)
+MAT_SIZES = (1.0, 0.95, 1.05)
 
 
 def first_card(pile: Pile, frame: np.ndarray, detail: np.ndarray, *, dealt: bool = False,
@@ -51,6 +57,8 @@ def first_card(pile: Pile, frame: np.ndarray, detail: np.ndarray, *, dealt: bool
         detail = dark
     long_px = pile.long_px(detail)
     top = card_in_view(detail, long_px, level=FIRST_EDGE, aspect=CARD_ASPECT, sizes=pile.sizes())
+    if top is None and pile.scale is not None:  # (no card at the size the mat gave: around it, :data:`MAT_SIZES`)
+        top = card_in_view(detail, long_px, level=FIRST_EDGE, aspect=CARD_ASPECT, sizes=MAT_SIZES)
     if top is None:
         return []
     # (the whole view is searched coarsely: a card turned a few degrees off the sides found

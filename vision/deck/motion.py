@@ -37,6 +37,7 @@ NEAR_PILE = 1.0  # of a card's long side around the pile's outline: movement the
 APART = 0.35  # of a card's long side: a hand at the view's edge no nearer the pile's outline lingers apart from it
 LINGER = 0.5  # of a card's area moving at most, for such a hand: its fingers twitching, not the dealing arm
 RESTING = 0.75  # ... for one that moved at the view's edge a frame before too: resting there, not just come in
+RESTING_APART = 0.15  # ... and the nearest such a resting hand may lie (its fingers twitch in place)
 CLIPPING = 228  # every channel this bright (motion size, blurred): the reflection, whose sway is light
 
 
@@ -73,7 +74,7 @@ def counts(moving: np.ndarray, pile: np.ndarray | None, card_long: float) -> int
 
 
 def movement(moving: np.ndarray, pile: np.ndarray | None, card_long: float, *,
-             linger: float = LINGER) -> tuple[int, bool, bool]:
+             linger: float = LINGER, apart: float = APART) -> tuple[int, bool, bool]:
     """How many moving pixels matter, whether a hand is among them, and whether anything
     moved at the view's edge at all. A region's pieces a
     few px apart are joined first (a twitching hand's fingers move apart from its arm; specks
@@ -83,11 +84,13 @@ def movement(moving: np.ndarray, pile: np.ndarray | None, card_long: float, *,
     hand and its arm always do); one all inside the view is the light (the lamp's reflection
     swaying or flickering) or a card landing on its own. A hand lingering at the frame's
     edge, away from the pile, does not matter at all, unless it moves more than a twitch; nor
-    does one whose moving fingers stay ``APART`` from the pile's outline, moving less than
+    does one whose moving fingers stay ``apart`` from the pile's outline, moving less than
     ``linger`` of a card (a hand resting near the pile, twitching: the dealing hand, its arm
     sliding, moves more, and comes over the pile). A hand that was at the view's edge a frame
     before already may twitch more (``RESTING``; the tracker's card may be a few per cent short)
-    than one just come in with the next card (``LINGER``)."""
+    and nearer the pile (``RESTING_APART``: 48007's dealer rested a hand 0.2-0.4 of a card from it
+    for two cards) than one just come in with the next card (``LINGER``, ``APART``: that hand, its
+    card blurred in the air, moves no more than a twitch, 0.3 of a card from the pile)."""
     n, labels, stats, _ = cv2.connectedComponentsWithStats(moving, connectivity=8)
     if n <= 1:
         return 0, False, False
@@ -105,7 +108,7 @@ def movement(moving: np.ndarray, pile: np.ndarray | None, card_long: float, *,
         px1, py1 = pile.max(axis=0) + grow
         matter = (x <= px1) & (x + bw >= px0) & (y <= py1) & (y + bh >= py0)
         # (near the pile's outline itself, not its box: a card lying turned fills its box's corners with table)
-        zone = cv2.dilate(quad_mask(moving.shape, pile, 1), _disc(int(round(APART * card_long)) + JOIN))
+        zone = cv2.dilate(quad_mask(moving.shape, pile, 1), _disc(int(round(apart * card_long)) + JOIN))
         close = np.bincount(labels[zone > 0], minlength=n)[1:] > 0
         lingering = edge & ~close & (area < linger * card_long * card_long / CARD_ASPECT)
         matter &= ~lingering
@@ -125,10 +128,17 @@ def _disc(radius: int) -> np.ndarray:
     return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * radius + 1, 2 * radius + 1))
 
 
+@recent(2)  # (a look asks of one change whether a hand is over the card, and anywhere)
+def _pieces(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The 8-connected pieces of a change (a mask the tracker made): their labels and stats."""
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    return labels, stats
+
+
 def hand_over(mask: np.ndarray, quad: np.ndarray | None, area: float) -> bool:
     """A change that reaches the frame's edge (a hand and arm always do) over the card
     at ``quad`` (or anywhere, without one)."""
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    labels, stats = _pieces(mask)
     h, w = mask.shape
     x, y, bw, bh, count = (stats[:, i] for i in range(5))
     edge = (x <= 1) | (y <= 1) | (x + bw >= w - 1) | (y + bh >= h - 1)

@@ -29,7 +29,7 @@ import cv2
 import numpy as np
 
 from kiosk.game import Card
-from vision.deck.darker import came_in, glare_near, in_hand, tone_map
+from vision.deck.darker import came_in, changed_either, glare_near, in_hand, tone_map
 from vision.deck.events import ALREADY, COUNTED, GLARE, HAND, SHOW_AGAIN, TAKEN_BACK, TWO_CARDS, DealEvent
 from vision.deck.exposure import Change, changed_inside, compare
 from vision.deck.faint import faint_card
@@ -164,6 +164,8 @@ class Pile:
         change = change if change is not None else changed(last.at_exposure(dark))
         long_px = self.long_px(seen)
         area = long_px * long_px / CARD_ASPECT
+        if dark is not None and cv2.countNonZero(change.mask) < MIN_CHANGE * area:  # (a darker frame's thin change)
+            change = changed_either(change, last.detail, detail, floor=CHANGE_LEVEL, least=MIN_CHANGE * area)
         if cv2.countNonZero(change.mask) < MIN_CHANGE * area:
             if dark is not None and last.darker is None:
                 last.darker = dark  # (the next card is not looked for blind under the reflection)
@@ -173,7 +175,7 @@ class Pile:
             return [DealEvent(TAKEN_BACK, gone.card, frame_number=n)]
         found, at_normal, faint = self.find(seen, change, long_px), False, False
         if not found and dark is not None:  # (at_normal: it lay in the frame that asked, still since)
-            found, at_normal = self._outlined_at_normal(frame, detail, dark, last.detail, long_px), True
+            at_normal = bool(found := self._outlined_at_normal(frame, detail, dark, last.detail, long_px))
         before = self.settled[-2].at_exposure(dark) if len(self.settled) >= 2 and not last.pending else None
         under = self.settled[-2].where if before is not None else None  # the card under the last
         # (the card on top now is the one under the last, and the table as it was before the
@@ -239,11 +241,9 @@ class Pile:
         in the darker frame (``frame``): else the look goes on as with no outline (a second chance
         at the card, never a new ask: the frame that asked may hold the next card in the air)."""
         found = self.find(detail, compare(reference, detail, floor=CHANGE_LEVEL), long_px)
-        if not found or found[0].new < NOT_NEW:
-            return []
-        # (it lies still into the darker frame: not the next card in the air in the frame that asked)
-        if not _lay_still(tone_map(detail, dark), dark, found[0].quad, floor=DARKER_CHANGE_LEVEL,
-                          min_pixels=DARKER_MIN_PIXELS):
+        # (new sides, and lying still into the darker frame: not the next card in the air in the frame that asked)
+        if not found or found[0].new < NOT_NEW or not _lay_still(tone_map(detail, dark), dark, found[0].quad,
+                                                                   floor=DARKER_CHANGE_LEVEL, min_pixels=DARKER_MIN_PIXELS):
             return []
         naming = self.model.named_at(frame, found[0].quad, detail)
         return found if naming.card is not None else []
@@ -254,12 +254,9 @@ class Pile:
         it (a lingering hand's fingers, the light). ``change``: ``seen`` against the pile's last
         state, when the caller has it (else compared with the last card's own detail copy)."""
         last = self.settled[-1]
-        if last.pending:
+        if last.pending or (change is None and last.detail is None):
             return False
-        if change is None:
-            if last.detail is None:
-                return False
-            change = compare(last.detail, seen, floor=CHANGE_LEVEL)
+        change = change if change is not None else compare(last.detail, seen, floor=CHANGE_LEVEL)
         return still_on_top(self.model, last.card, last.where, frame, seen, change.reference, change.edge)
 
     def _veiled(self, detail: np.ndarray, under: np.ndarray | None, area: float) -> bool:

@@ -47,7 +47,7 @@ from vision.deck.exposure import Change, compare
 from vision.deck.first import EARLY, first_card, under_first, unseen_first
 from vision.deck.locate import CARD_ASPECT, shrunk
 from vision.deck.model import DeckModel
-from vision.deck.motion import LINGER, RESTING, counts, movement, moving_mask
+from vision.deck.motion import APART, LINGER, RESTING, RESTING_APART, counts, movement, moving_mask
 from vision.deck.peek import Peek
 from vision.deck.pile import CHANGE_LEVEL, DARKER_CHANGE_LEVEL, DARKER_MIN_PIXELS, MIN_CHANGE, Pile, Settled
 from vision.deck.scale import TableScale
@@ -151,7 +151,7 @@ class DealTracker:
         """"Fet"'s look at the latest frame (:meth:`finish`)."""
         pile = self._pile.last_where
         small = shrunk(self._prior, self.motion_width, 5)
-        if self._looked is not None and not self._came_since_look(small, pile):
+        if self._looked is not None and not self._pile.unsteady and not self._came_since_look(small, pile):
             return []  # (looked at already, nothing came since: a card taken back by hand stays forgotten)
         self._looked = small
         detail = shrunk(self._prior, self.detail_width, 3)
@@ -185,12 +185,12 @@ class DealTracker:
         area = self._pile.long_px(dark) ** 2 / CARD_ASPECT
         came = hand_came_over(look.detail, dark, before.where, area, level=DARKER_CHANGE_LEVEL,
                               min_pixels=DARKER_MIN_PIXELS)
+        # (a hand come in anywhere, over the pile (``came``) or not yet, makes the darker frame kept as
+        # the table's state stale; asked now, of the same pieces come in)
+        entered = hand_came_over(look.detail, dark, None, area, level=DARKER_CHANGE_LEVEL, min_pixels=DARKER_MIN_PIXELS)
         events = self._darker_look(look, image, dark, came)
         if look.mat:
             events = under_first(self._pile, self._early, events)
-        # (a hand come in anywhere, over the pile (``came``) or not yet, makes the darker frame kept as
-        # the table's state stale)
-        entered = hand_came_over(look.detail, dark, None, area, level=DARKER_CHANGE_LEVEL, min_pixels=DARKER_MIN_PIXELS)
         stale = before.darker is not None and before.darker is self._stale
         self._stale = dark if entered else self._stale  # (stale as long as it is the table's state)
         if stale and all(e.kind == HAND for e in events) and (events or not self._pile.unsteady) \
@@ -250,8 +250,8 @@ class DealTracker:
         moving = moving_mask(self._previous, small)  # (:mod:`vision.deck.motion`: what movement is)
         self._previous = small
         k, long_, least = self._motion_scale(small)
-        count, hand, edge = movement(moving, None if pile is None else pile * k, long_,
-                                     linger=RESTING if self._at_edge else LINGER)
+        count, hand, edge = movement(moving, None if pile is None else pile * k, long_, linger=RESTING if self._at_edge
+                                     else LINGER, apart=RESTING_APART if self._at_edge else APART)
         self._at_edge = edge
         # (half a card's worth of movement is a card in the air or landing, held by a hand whose
         # plain sleeve shows no movement at the view's edge: not the light; the table under the
