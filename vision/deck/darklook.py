@@ -19,7 +19,7 @@ import numpy as np
 
 from vision.deck.again import Kept, asked_now, back_to, kept
 from vision.deck.backstop import came_unread
-from vision.deck.darker import came_in, hand_came_over, tone_map
+from vision.deck.darker import came_in, tone_map
 from vision.deck.events import ALREADY, ASK_KINDS, COUNTED, HAND, TWO_CARDS, DealEvent
 from vision.deck.first import first_card, unseen_first
 from vision.deck.exposure import compare
@@ -184,12 +184,8 @@ class DarkerLook:
             else:
                 under += self.pile.unnamed(look.detail, None, None, None, glare=False)
         under = [replace(e, earlier=True) for e in under]
-        area = self.pile.long_px(dark) ** 2 / CARD_ASPECT
-        if any(e.kind == HAND for e in under) or hand_came_over(look.detail, dark, None, area, level=DARKER_CHANGE_LEVEL,
-                                                                 min_pixels=DARKER_MIN_PIXELS):
-            # (a hand over the pile in the frame that asked, or the next hand come into the darker frame: the new
-            # card may still be in it, in the air (57011's 11C); read once it lies still)
-            return under
+        if any(e.kind == HAND for e in under):
+            return under  # (a hand over the pile in the frame that asked: the new card may still be in it; read once it is still)
         new = self._judged(image, look.detail, dark)  # (not named again in the frame that asked: it shows the card under)
         if any(e.kind in (COUNTED, ALREADY) + ASK_KINDS for e in new):  # (the table as it lies now, normal exposure)
             self.pile.settled[-1].detail = tone_map(dark, look.detail)
