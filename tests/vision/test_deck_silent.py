@@ -3,9 +3,9 @@ held-out sets 48000 and 52000-55000 passed over in silence or counted while stil
 hand, each read with the bench's own model. A hand resting near the pile
 (:data:`vision.deck.motion.APART`); the first card on a mat whose markers said a size a few per cent
 off (:func:`vision.deck.first._sizes`); a card dealt white on white whose change a darker frame, at a
-high gain, was too thin to look at (:func:`vision.deck.darker.changed_either`); a card held over the
-pile in a darker frame, found by its print alone; a held ask settled by a card its guess was not
-(:func:`vision.deck.again.owed`)."""
+high gain, was too thin to look at (:func:`vision.deck.darker.changed_either`); a card in the dealer's
+hand, touched by it (:meth:`vision.deck.pile.Pile.judge`); a card held over the pile in a darker frame,
+found by its print alone; a held ask settled by a card its guess was not (:func:`vision.deck.again.owed`)."""
 
 from __future__ import annotations
 
@@ -64,6 +64,19 @@ def test_a_card_dealt_white_on_white_at_a_high_gain_is_looked_at_in_the_darker_f
     seq, told = _read(53010, "720p", 66, at_once=True)
     assert seq.truth[8:10] == ["3O", "8C"], seq.truth
     assert {(8, COUNTED, "3O"), (9, COUNTED, "8C")} <= set(told), told
+
+
+def test_a_card_in_the_dealers_hand_is_not_counted_until_it_lies():
+    """55005 (1080p on the mat, fournier): 1E came into view in the dealer's hand, a frame after a
+    still one, its motion blurred away, and the look found it below the pile; the fingers holding
+    it touched less than 3 % of it, so no hand was over it, and whether it lay there a frame before
+    was measured in its own box, where its coming was taken for the light: counted in the air (a
+    wrong card: 10C lay on top), then "ja comptada". In a look where the light moved, a hand from
+    the view's edge touching the card at all is "a hand is there"."""
+    seq, told = _read(55005, "1080p", 28, style="fournier")
+    assert seq.truth[2:4] == ["10C", "1E"], seq.truth
+    assert {(2, COUNTED, "10C"), (3, COUNTED, "1E")} <= set(told), told
+    assert not any(kind in ASK_KINDS for _, kind, _ in told), told
 
 
 def test_a_card_held_over_the_pile_in_a_darker_frame_is_not_counted():

@@ -135,9 +135,10 @@ def _pieces(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return labels, stats
 
 
-def hand_over(mask: np.ndarray, quad: np.ndarray | None, area: float) -> bool:
+def hand_over(mask: np.ndarray, quad: np.ndarray | None, area: float, *, least: float | None = None) -> bool:
     """A change that reaches the frame's edge (a hand and arm always do) over the card
-    at ``quad`` (or anywhere, without one)."""
+    at ``quad`` (or anywhere, without one): ``least`` px of it inside the card (default
+    :data:`HAND_OVER` of ``area``)."""
     labels, stats = _pieces(mask)
     h, w = mask.shape
     x, y, bw, bh, count = (stats[:, i] for i in range(5))
@@ -153,7 +154,7 @@ def hand_over(mask: np.ndarray, quad: np.ndarray | None, area: float) -> bool:
     x0, y0 = np.maximum(pts.min(axis=0), 0)
     x1, y1 = np.minimum(pts.max(axis=0) + 1, (w, h))
     if x1 <= x0 or y1 <= y0:
-        return 0 >= HAND_OVER * area  # (nothing of the view inside: a count of 0)
+        return 0 >= (HAND_OVER * area if least is None else least)  # (nothing of the view inside: a count of 0)
     inside = np.zeros((y1 - y0, x1 - x0), np.uint8)
     cv2.fillPoly(inside, [pts - (x0, y0)], 1)
-    return int(np.count_nonzero(edge[labels[y0:y1, x0:x1]] & (inside > 0))) >= HAND_OVER * area
+    return int(np.count_nonzero(edge[labels[y0:y1, x0:x1]] & (inside > 0))) >= (HAND_OVER * area if least is None else least)

@@ -208,7 +208,8 @@ class Pile:
         if dark is not None and not at_normal and in_hand(detail, dark, top.quad, level=DARKER_CHANGE_LEVEL,
                                                           min_pixels=DARKER_MIN_PIXELS):
             return []  # (a card come with the next hand: the darker frame shows nothing of the one looked for)
-        if cut or hand_over(change.mask, top.quad, area):
+        # (in a look where the light moved, a hand from the view's edge touching the card at all may hold it: 55005's 1E)
+        if cut or hand_over(change.mask, top.quad, area, least=1 if self.before is not None else None):
             return [DealEvent(HAND, frame_number=n)]
         if not faint and last.where is not None \
                 and iou(top.quad, last.where) > (SAME_PLACE if top.new < NOT_NEW else SAME_CARD):
