@@ -23,7 +23,7 @@ import cv2
 import numpy as np
 
 from vision.deck.exposure import Change, compare
-from vision.deck.locate import CARD_ASPECT
+from vision.deck.locate import CARD_ASPECT, off_edge
 from vision.deck.motion import NEAR_PILE
 from vision.deck.outline import iou, new_edge_share
 from vision.deck.pile import CHANGE_LEVEL, NOT_NEW, SAME_CARD, SAME_PLACE, Pile
@@ -114,16 +114,6 @@ def unsaid(before: np.ndarray, after: np.ndarray, pile: np.ndarray | None, long_
         return False
     return new_edge_share(after, change.reference, mask, long_px, level=change.edge,
                           aspect=CARD_ASPECT) >= UNSAID_EDGES
-
-
-def off_edge(mask: np.ndarray) -> np.ndarray:
-    """``mask`` (uint8 0/255) without its parts that reach the view's edge (a hand and its arm do)."""
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    h, w = mask.shape
-    x, y, bw, bh = (stats[:, i] for i in range(4))
-    kept = ~((x <= 1) | (y <= 1) | (x + bw >= w - 1) | (y + bh >= h - 1))
-    kept[0] = False
-    return (kept[labels] * 255).astype(np.uint8)
 
 
 def came_unread(pile: Pile, detail: np.ndarray, frame: np.ndarray | None = None) -> bool:

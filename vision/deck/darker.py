@@ -30,7 +30,7 @@ import numpy as np
 
 from vision.deck.exposure import Change, compare
 from vision.deck.glare import GLARE_LEVEL
-from vision.deck.locate import CARD_ASPECT, change_at_edge, channel_max, every, quad_mask
+from vision.deck.locate import CARD_ASPECT, change_at_edge, channel_max, every, off_edge, quad_mask
 from vision.deck.motion import hand_over
 from vision.deck.recent import recent
 
@@ -138,13 +138,7 @@ def changed_either(change: Change, reference: np.ndarray, normal: np.ndarray, *,
     gain 6.8, 276 px changed in the darker frame, 967 in the frame that asked, 347 needed). What reaches the
     view's edge there is left out: a hand, whose change joined to the darker frame's answers "a hand is there"
     where the darker look would read the frame that asked (41001's 7C, passed over in silence)."""
-    mask = compare(reference, normal, floor=floor).mask
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    h, w = mask.shape
-    x, y, bw, bh = (stats[:, i] for i in range(4))
-    apart = ~((x <= 1) | (y <= 1) | (x + bw >= w - 1) | (y + bh >= h - 1))  # (a hand reaches the view's edge)
-    apart[0] = False
-    mask = (apart[labels] * 255).astype(np.uint8)
+    mask = off_edge(compare(reference, normal, floor=floor).mask)  # (a hand reaches the view's edge)
     if cv2.countNonZero(mask) < least:
         return change
     return replace(change, mask=cv2.bitwise_or(change.mask, mask))

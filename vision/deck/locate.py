@@ -208,3 +208,13 @@ def shrunk(frame: np.ndarray, width: int, blur: int) -> np.ndarray:
     small = cv2.resize(frame, (width, int(round(h * width / w))),
                        interpolation=cv2.INTER_AREA if whole else cv2.INTER_LINEAR)
     return cv2.GaussianBlur(small, (blur, blur), 0)
+
+
+def off_edge(mask: np.ndarray) -> np.ndarray:
+    """``mask`` (uint8 0/255) without its parts that reach the view's edge (a hand and its arm do)."""
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    h, w = mask.shape
+    x, y, bw, bh = (stats[:, i] for i in range(4))
+    kept = ~((x <= 1) | (y <= 1) | (x + bw >= w - 1) | (y + bh >= h - 1))
+    kept[0] = False
+    return (kept[labels] * 255).astype(np.uint8)

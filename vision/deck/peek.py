@@ -35,10 +35,10 @@ import cv2
 import numpy as np
 
 from kiosk.game import Card
-from vision.deck.backstop import off_edge, unsaid
+from vision.deck.backstop import unsaid
 from vision.deck.events import ASK_KINDS, COUNTED, TWO_CARDS, UNDER, DealEvent
 from vision.deck.exposure import Change, changed_inside, compare
-from vision.deck.locate import CARD_ASPECT, quad_mask, shrunk
+from vision.deck.locate import CARD_ASPECT, off_edge, quad_mask, shrunk
 from vision.deck.motion import hand_over
 from vision.deck.ontop import still_on_top
 from vision.deck.outline import iou, new_edge_share

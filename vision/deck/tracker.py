@@ -250,8 +250,8 @@ class DealTracker:
         moving = moving_mask(self._previous, small)  # (:mod:`vision.deck.motion`: what movement is)
         self._previous = small
         k, long_, least = self._motion_scale(small)
-        count, hand, edge = movement(moving, None if pile is None else pile * k, long_, linger=RESTING if self._at_edge
-                                     else LINGER, apart=RESTING_APART if self._at_edge else APART)
+        linger, apart = (RESTING, RESTING_APART) if self._at_edge else (LINGER, APART)  # (a hand resting there, or just come)
+        count, hand, edge = movement(moving, None if pile is None else pile * k, long_, linger=linger, apart=apart)
         self._at_edge = edge
         # (half a card's worth of movement is a card in the air or landing, held by a hand whose
         # plain sleeve shows no movement at the view's edge: not the light; the table under the
