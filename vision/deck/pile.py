@@ -29,14 +29,14 @@ import cv2
 import numpy as np
 
 from kiosk.game import Card
-from vision.deck.darker import came_in, changed_either, glare_near, in_hand, tone_map
+from vision.deck.darker import came_in, changed_either, in_hand, tone_map
 from vision.deck.events import ALREADY, COUNTED, GLARE, HAND, SHOW_AGAIN, TAKEN_BACK, TWO_CARDS, DealEvent
 from vision.deck.exposure import Change, changed_inside, compare
 from vision.deck.faint import faint_card
-from vision.deck.lifted import dealt_squared, lifted_off_unread, shows_under
+from vision.deck.lifted import dealt_squared, lifted_off_unread, shows_under, veiled
 from vision.deck.locate import CARD_ASPECT, quad_mask
 from vision.deck.model import DeckModel, Naming
-from vision.deck.motion import hand_over
+from vision.deck.motion import hand_there
 from vision.deck.ontop import still_on_top
 from vision.deck.outline import Outline, find_outlines, iou, new_edge_share
 from vision.deck.refit import grown, refit
@@ -137,7 +137,7 @@ class Pile:
     def push(self, detail: np.ndarray, card: Card | None, *, pending: bool = False, darker: np.ndarray | None = None,
              where: np.ndarray | None = None, under: int = 0) -> None:  # (under: beneath so many states)
         self.settled.insert(len(self.settled) - under, Settled(detail, card, pending, darker, where))
-        if len(self.settled) > KEEP_DETAIL:
+        if len(self.settled) > KEEP_DETAIL + 1:  # (the table under the pile, the first state, is kept)
             self.settled[-KEEP_DETAIL - 1].detail = self.settled[-KEEP_DETAIL - 1].darker = None
 
     def judge(self, frame: np.ndarray, detail: np.ndarray, dark: np.ndarray | None,
@@ -181,18 +181,18 @@ class Pile:
         # (the card on top now is the one under the last, and the table as it was before the
         # last card: that card was lifted off the pile again; not known under the reflection)
         if before is not None and shows_under(found, under) \
-                and cv2.countNonZero(changed(before).mask) < LIFTED * area and not self._veiled(detail, under, area) \
+                and cv2.countNonZero(changed(before).mask) < LIFTED * area and not veiled(self.settled, detail, under, area) \
                 and not dealt_squared(self.model, frame, detail, found, self.settled[-2].card):
             gone = self.settled.pop()
             return [DealEvent(TAKEN_BACK, gone.card, frame_number=n)]
         below = found and found[0].new < NOT_NEW and (last.where is None or iou(found[0].quad, last.where) <= SAME_PLACE)
         if below and not dealt_over(seen, change, found[0], long_px):
             found = []  # (an outline with no new sides away from the last card: a card below, not one dealt)
-        if not found and not hand_over(change.mask, None, area):  # (its sides washed out, named: :mod:`vision.deck.faint`)
+        if not found and not self._hand_over(change, seen, dark, None, area):  # (its sides washed out, named: :mod:`vision.deck.faint`)
             found = faint = faint_card(self.model, frame, seen, change, self.last_where, long_px, sizes=self.sizes(),
                                        known=self.cards)
         if not found:  # light, a shadow, a hand: no card's outline
-            if hand_over(change.mask, None, area):
+            if self._hand_over(change, seen, dark, None, area):
                 return [DealEvent(HAND, frame_number=n)]
             if new_edge_share(seen, change.reference, change.mask, long_px, level=change.edge,
                               aspect=CARD_ASPECT) < UNSEEN_CARD or self.last_on_top(frame, seen, change):
@@ -209,7 +209,7 @@ class Pile:
                                                           min_pixels=DARKER_MIN_PIXELS):
             return []  # (a card come with the next hand: the darker frame shows nothing of the one looked for)
         # (in a look where the light moved, a hand from the view's edge touching the card at all may hold it: 55005's 1E)
-        if cut or hand_over(change.mask, top.quad, area, least=1 if self.before is not None else None):
+        if cut or self._hand_over(change, seen, dark, top.quad, area, least=1 if self.before is not None else None):
             return [DealEvent(HAND, frame_number=n)]
         if not faint and last.where is not None \
                 and iou(top.quad, last.where) > (SAME_PLACE if top.new < NOT_NEW else SAME_CARD):
@@ -229,6 +229,13 @@ class Pile:
                 return self.unnamed(detail, dark, None, naming, glare=dark is not None)
             return self.name(frame, detail, top, dark, normal, naming=naming)
         return self.name(frame, detail, top, dark, normal)
+
+    def _hand_over(self, change: Change, seen: np.ndarray, dark: np.ndarray | None, quad: np.ndarray | None,
+                   area: float, *, least: float | None = None) -> bool:
+        """:func:`vision.deck.motion.hand_there` against the table under the pile (its first state, kept)."""
+        bare = self.settled[0].at_exposure(dark) if len(self.settled) > 1 else None
+        return hand_there(change.mask, seen, bare, quad, area, least=least, floor=CHANGE_LEVEL if dark is None else
+                          DARKER_CHANGE_LEVEL, min_pixels=6 if dark is None else DARKER_MIN_PIXELS)
 
     def _outlined_at_normal(self, frame: np.ndarray, detail: np.ndarray, dark: np.ndarray,
                             reference: np.ndarray, long_px: float) -> list[Outline]:
@@ -259,15 +266,6 @@ class Pile:
             return False
         change = change if change is not None else compare(last.detail, seen, floor=CHANGE_LEVEL)
         return still_on_top(self.model, last.card, last.where, frame, seen, change.reference, change.edge)
-
-    def _veiled(self, detail: np.ndarray, under: np.ndarray | None, area: float) -> bool:
-        """Whether the lamp's reflection clips the picture over the pile (the last card's and the one
-        under it's outlines), now (``detail``, normal exposure) or in the table before the last card.
-        A card dealt under it is white on white there: "as before the last card" says nothing of the
-        card dealt since, and taking the last card off the count would drop a card that lies there."""
-        pile = [q for q in (self.settled[-1].where, under) if q is not None]
-        earlier = self.settled[-2].detail
-        return bool(pile) and any(glare_near(d, pile, area) for d in (detail, earlier) if d is not None)
 
     def _looked_again(self, frame: np.ndarray, detail: np.ndarray, top: Outline, change: Change,
                       dark: np.ndarray | None, normal: np.ndarray | None, area: float) -> list[DealEvent]:
