@@ -23,7 +23,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from vision.deck.exposure import NOISE_K, compare, gain_matched
+from vision.deck.exposure import NOISE_K, gain_matched
 from vision.deck.locate import CARD_ASPECT, channel_max, quad_mask
 from vision.deck.recent import recent
 
@@ -158,18 +158,3 @@ def hand_over(mask: np.ndarray, quad: np.ndarray | None, area: float, *, least: 
     inside = np.zeros((y1 - y0, x1 - x0), np.uint8)
     cv2.fillPoly(inside, [pts - (x0, y0)], 1)
     return int(np.count_nonzero(edge[labels[y0:y1, x0:x1]] & (inside > 0))) >= (HAND_OVER * area if least is None else least)
-
-
-def hand_there(mask: np.ndarray, seen: np.ndarray, bare: np.ndarray | None, quad: np.ndarray | None, area: float, *,
-               least: float | None = None, floor: float, min_pixels: int) -> bool:
-    """:func:`hand_over` on what changed since the pile's last state (``mask``), where ``seen`` (detail)
-    still differs from the table under the pile (``bare``, at its exposure; None: never seen bare) too.
-    A hand that lay in the last state (a dealer's hand resting at the view's edge when the last
-    card was read) and has gone since leaves the table bare there: a change from the view's edge
-    that is no hand now (59010's 7E was answered "a hand is there" until the next card covered it)."""
-    if not hand_over(mask, quad, area, least=least):
-        return False
-    if bare is None or bare.shape != seen.shape:
-        return True
-    table = compare(bare, seen, floor=floor, min_pixels=min_pixels)
-    return hand_over(cv2.bitwise_and(mask, table.mask), quad, area, least=least)

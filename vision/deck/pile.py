@@ -36,7 +36,7 @@ from vision.deck.faint import faint_card
 from vision.deck.lifted import dealt_squared, lifted_off_unread, shows_under, veiled
 from vision.deck.locate import CARD_ASPECT, quad_mask
 from vision.deck.model import DeckModel, Naming
-from vision.deck.motion import hand_there
+from vision.deck.motion import hand_over
 from vision.deck.ontop import still_on_top
 from vision.deck.outline import Outline, find_outlines, iou, new_edge_share
 from vision.deck.refit import grown, refit
@@ -199,7 +199,7 @@ class Pile:
                 return []  # (no card's worth of new edges; or the last card still lies on top, uncovered)
             # something came with a card's worth of new edges, yet no card's outline: never
             # passed over in silence (it lies there unread; what comes next is read against it)
-            if self.hesitates(detail, dark, None, None, glare=dark is not None, seen=change.mask):
+            if self.hesitates(detail, dark, None, None, glare=dark is not None, seen=self._not_bare(change.mask, seen, dark)):
                 return []
             return self.unnamed(detail, dark, None, None, glare=dark is not None)
         top = found[0]
@@ -232,10 +232,21 @@ class Pile:
 
     def _hand_over(self, change: Change, seen: np.ndarray, dark: np.ndarray | None, quad: np.ndarray | None,
                    area: float, *, least: float | None = None) -> bool:
-        """:func:`vision.deck.motion.hand_there` against the table under the pile (its first state, kept)."""
+        """:func:`vision.deck.motion.hand_over`, on what changed where no longer the table lies (:meth:`_not_bare`)."""
+        return hand_over(change.mask, quad, area, least=least) and \
+            hand_over(self._not_bare(change.mask, seen, dark), quad, area, least=least)
+
+    def _not_bare(self, mask: np.ndarray, seen: np.ndarray, dark: np.ndarray | None) -> np.ndarray:
+        """``mask`` (what changed since the pile's last state) where ``seen`` differs from the table under
+        the pile (its first state, kept) too. What lay in the last state and has gone since (a dealer's hand
+        resting at the view's edge when the last card was read, a card in the air in its darker frame)
+        leaves the table bare: no hand there now (59010's 7E was answered "a hand is there" until the next
+        card covered it), nor where a card came (55010's 3B, its ask held, was settled by 11B "beside" it)."""
         bare = self.settled[0].at_exposure(dark) if len(self.settled) > 1 else None
-        return hand_there(change.mask, seen, bare, quad, area, least=least, floor=CHANGE_LEVEL if dark is None else
-                          DARKER_CHANGE_LEVEL, min_pixels=6 if dark is None else DARKER_MIN_PIXELS)
+        if bare is None or bare.shape != seen.shape:
+            return mask
+        return cv2.bitwise_and(mask, compare(bare, seen, floor=CHANGE_LEVEL if dark is None else DARKER_CHANGE_LEVEL,
+                                             min_pixels=6 if dark is None else DARKER_MIN_PIXELS).mask)
 
     def _outlined_at_normal(self, frame: np.ndarray, detail: np.ndarray, dark: np.ndarray,
                             reference: np.ndarray, long_px: float) -> list[Outline]:
