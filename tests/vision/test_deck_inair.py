@@ -14,7 +14,7 @@ from tests.realcam.rough.dealing import deal_sequence
 from tests.realcam.rough.nuisances import realistic_nuisances
 from tests.vision import realdeck
 from vision.deck.darker import DARKER_SCALE
-from vision.deck.tracker import ASK_KINDS, COUNTED, HAND, DealTracker
+from vision.deck.tracker import ASK_KINDS, COUNTED, HAND, UNDER, DealTracker
 
 
 def _read(seed: int, resolution: str, stop: int, *, style: str):
@@ -52,3 +52,15 @@ def test_a_hand_gone_since_the_last_card_is_no_hand_over_the_next():
     assert seq.truth[6:8] == ["10C", "7E"], seq.truth
     assert {(6, COUNTED, "10C"), (7, COUNTED, "7E")} <= set(told), told
     assert not any(kind == HAND and i == 7 for i, kind, _ in told), told
+
+
+def test_a_held_ask_is_not_settled_by_a_card_whose_print_the_noise_hid():
+    """55010 (720p on felt, a high gain): 3B lay on 2O, no outline found, and the ask about it was held
+    for one look more; 11B then came over it. Whether 11B's print lay there when the ask was held was
+    measured in 11B's own box, which the new card fills: the change set the least change at 54 levels,
+    "barely changed", and 3B was passed over in silence. The light and the noise are measured over the
+    whole view: 3B is asked about, under 11B."""
+    seq, told = _read(55010, "720p", 64, style="moderna")
+    assert seq.truth[9:12] == ["2O", "3B", "11B"], seq.truth
+    assert (11, COUNTED, "11B") in told, told
+    assert (11, UNDER, "11B") in told or (10, COUNTED, "3B") in told, told  # (the card under 11B asked about, or read)
