@@ -5,7 +5,8 @@ asked. What the darker frame shows is read here: the first card on a table never
 (:mod:`vision.deck.first`); a brisk dealer's next card already lying there (the card under it
 read in the frame that asked, events marked ``earlier``: found as a card's outline come between the
 two frames, or as two new cards' outlines in the darker frame where the frame that asked names the
-one under alone); a darker frame the next hand spoiled
+one under alone; the new card, seen in that frame only, counted once the next frame shows it lying
+there: :class:`Unconfirmed`); a darker frame the next hand spoiled
 (the frame that asked read as with no darker frame); else the look's decision
 (:meth:`vision.deck.pile.Pile.judge`) in the darker frame, the frame that asked beside it.
 """
