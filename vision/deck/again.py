@@ -32,7 +32,8 @@ from vision.deck.events import ASK_KINDS, DARKER, TAKEN_BACK, UNDER, DealEvent
 from vision.deck.exposure import compare
 from vision.deck.locate import quad_mask
 from vision.deck.outline import iou
-from vision.deck.pile import CHANGE_LEVEL, DARKER_CHANGE_LEVEL, DARKER_MIN_PIXELS, PRINT_CHANGED, Held, Pile, Settled
+from vision.deck.pile import CHANGE_LEVEL, DARKER_CHANGE_LEVEL, DARKER_MIN_PIXELS, PRINT_CHANGED, Pile
+from vision.deck.states import Held, Settled
 from vision.deck.second import SAME_PLACE
 
 SMOOTH = (5, 5)  # px (detail): the noise a held card's print is compared through is smoothed away

@@ -27,7 +27,8 @@ from vision.deck.exposure import compare
 from vision.deck.locate import CARD_ASPECT, quad_mask
 from vision.deck.outline import find_outlines, iou
 from vision.deck.pile import (
-    CHANGE_LEVEL, DARKER_CHANGE_LEVEL, DARKER_MIN_PIXELS, MIN_CHANGE, NOT_NEW, UNSTEADY, Pile, Settled)
+    CHANGE_LEVEL, DARKER_CHANGE_LEVEL, DARKER_MIN_PIXELS, MIN_CHANGE, NOT_NEW, UNSTEADY, Pile)
+from vision.deck.states import Settled
 from vision.deck.recent import recent
 
 MOVED_ON = 0.7  # overlap at most between the card a darker frame named and the one found in the frame that asked: two cards

@@ -40,6 +40,7 @@ from vision.deck.motion import hand_over
 from vision.deck.ontop import still_on_top
 from vision.deck.outline import Outline, find_outlines, iou, new_edge_share
 from vision.deck.refit import grown, refit
+from vision.deck.states import Held, Settled
 from vision.deck.second import PRINT_KEPT, SAME_PLACE, UNSEEN_CARD, dealt_over, print_kept, second_card
 from vision.deck.scale import TableScale
 from vision.deck.views import order_quad, views_around
@@ -54,37 +55,6 @@ SAME_CARD = 0.88  # ... so much that it is that card whatever changed (a darker 
 PRINT_CHANGED = 0.08  # of the card's area changed inside an outline that is not new: maybe another card
 LIFTED = 0.15  # of a card's area changed since the table before the last card: it was lifted off
 UNSTEADY = 0.35  # of a card's area changed since the frame before: not lying still yet (in the air)
-
-
-@dataclass
-class Settled:
-    detail: np.ndarray | None
-    card: Card | None = None
-    pending: bool = False  # lies there unread (asked about): replaced by what comes next
-    darker: np.ndarray | None = None  # the same table in the darker exposure (detail size), if one was taken
-    where: np.ndarray | None = None  # the outline of what was dealt (detail px)
-
-    def at_exposure(self, dark: np.ndarray | None) -> np.ndarray | None:
-        """This state's picture at the exposure of ``dark`` (a darker frame's detail copy; None:
-        the normal exposure): its own darker frame if one was taken, else its detail tone-mapped."""
-        if dark is None or self.detail is None:
-            return self.detail
-        return self.darker if self.darker is not None else tone_map(self.detail, dark)
-
-
-@dataclass(frozen=True)
-class Held:
-    """An ask held back for one look more (:mod:`vision.deck.again`): the pile's state the card came
-    over, and what the ask would have said (the look's detail and darker copies, the card's outline
-    if one was found, the classifier's unsure naming, a reflection on it)."""
-
-    state: Settled
-    detail: np.ndarray
-    dark: np.ndarray | None
-    where: np.ndarray | None
-    naming: Naming | None
-    glare: bool
-    seen: np.ndarray | None = None  # no outline found: where the look saw the table change (a mask, detail px)
 
 
 @dataclass

@@ -49,7 +49,8 @@ from vision.deck.locate import CARD_ASPECT, shrunk
 from vision.deck.model import DeckModel
 from vision.deck.motion import APART, LINGER, RESTING, RESTING_APART, counts, movement, moving_mask
 from vision.deck.peek import Peek
-from vision.deck.pile import CHANGE_LEVEL, DARKER_CHANGE_LEVEL, DARKER_MIN_PIXELS, MIN_CHANGE, Pile, Settled
+from vision.deck.pile import CHANGE_LEVEL, DARKER_CHANGE_LEVEL, DARKER_MIN_PIXELS, MIN_CHANGE, Pile
+from vision.deck.states import Settled
 from vision.deck.scale import TableScale
 
 MOTION_CARD = 0.04  # of a card's area moving (motion size) is movement, if less than motion_share of the view
