@@ -37,7 +37,7 @@ import cv2
 import numpy as np
 
 from kiosk.game import Card, pile_points
-from vision.deck.again import back_to, owed
+from vision.deck.again import back_to, kept, owed
 from vision.deck.backstop import Backstop, unsaid
 from vision.deck.darker import DarkerRequest, glare_near, hand_came_over, reflection_in_view
 from vision.deck.darklook import DarkerLook, HeldLook, Unconfirmed
@@ -205,21 +205,26 @@ class DealTracker:
         # (a hand come in anywhere, over the pile (``came``) or not yet, makes the darker frame kept as
         # the table's state stale; asked now, of the same pieces come in)
         entered = hand_came_over(look.detail, dark, None, area, level=DARKER_CHANGE_LEVEL, min_pixels=DARKER_MIN_PIXELS)
+        was, held = kept(self._pile), self._pile.held
         events = self._darker_look(look, image, dark, came)
         if look.mat:
             events = under_first(self._pile, self._early, events)
         stale = before.darker is not None and before.darker is self._stale
         self._stale = dark if entered else self._stale  # (stale as long as it is the table's state)
-        if stale and all(e.kind == HAND for e in events) and (events or not self._pile.unsteady) \
-                and self._pile.settled[-1] is before:
+        if stale and all(e.kind == HAND for e in events) and self._pile.settled[-1] is before \
+                and (events or not self._pile.unsteady or self._pile.held is not held):
             # (the last darker frame held the next hand, maybe its card in the air: a hand there
             # "gone" is no hand now, and a card may show no change against it; the table is
-            # compared with the frame that asked instead; not when the look waits a frame anyway)
-            kept, before.darker = before.darker, None
+            # compared with the frame that asked instead; not when the look waits a frame anyway,
+            # unless only for an ask it held back: a card it saw no outline of)
+            after, darker = kept(self._pile), before.darker
+            back_to(self._pile, was)
+            before.darker = None
             again = self._darker_look(look, image, dark, came)
             if any(e.kind != HAND for e in again) or self._pile.settled[-1] is not before:
                 return again
-            before.darker = kept
+            back_to(self._pile, after)
+            before.darker = darker
         return events
 
     def _darker_look(self, look: HeldLook, image: np.ndarray, dark: np.ndarray, came: bool) -> list[DealEvent]:
