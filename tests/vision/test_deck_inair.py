@@ -3,7 +3,8 @@
 for a darker frame and the darker frame, still in the dealer's hand there, was counted from the
 darker frame alone (:class:`vision.deck.darklook.Unconfirmed`); a hand that lay in the pile's last
 state and had gone since was taken for a hand over the next card (:func:`vision.deck.motion.hand_there`).
-Each sequence is read with the bench's own model."""
+A stale darker state set aside when a look only held its ask (the sweep). Each sequence is read with the
+bench's own model."""
 
 from __future__ import annotations
 
@@ -64,3 +65,22 @@ def test_a_held_ask_is_not_settled_by_a_card_whose_print_the_noise_hid():
     assert seq.truth[9:12] == ["2O", "3B", "11B"], seq.truth
     assert (11, COUNTED, "11B") in told, told
     assert (11, UNDER, "11B") in told or (10, COUNTED, "3B") in told, told  # (the card under 11B asked about, or read)
+
+
+def test_a_stale_darker_state_is_set_aside_when_the_look_holds_its_ask():
+    """The sweep's reflection_move_mm 0, second sequence (27001, 720p, moderna): 4O was read in a darker
+    frame that held the next hand and 7C in the air. When 7C lay, its look against that picture found no
+    outline of it (it lay where it had flown), and held its ask; the look against the frame that asked
+    for the darker one, which used to follow only a "hand" answer (the hand gone, now no hand), was not
+    made, and 7C was asked to be moved. It is counted."""
+    from tests.bench.bench_rough import SEED_SWEEP
+    from tests.realcam.rough.nuisances import SWEEP, pushed
+
+    seed = SEED_SWEEP + 1000 * list(SWEEP).index("reflection_move_mm") + 10 * SWEEP["reflection_move_mm"].index(0) + 1
+    assert seed == 27001
+    seq = deal_sequence(seed, pushed("reflection_move_mm", 0), resolution="720p", cards=12, deck_style="moderna")
+    tracker = DealTracker(models(("moderna",))["moderna"], darker_scale=DARKER_SCALE)
+    told = realdeck.told_between(tracker, seq, 0, 40)
+    assert seq.truth[5:7] == ["4O", "7C"], seq.truth
+    assert {(5, COUNTED, "4O"), (6, COUNTED, "7C")} <= set(told), told
+    assert not any(kind in ASK_KINDS for i, kind, _ in told if i >= 5), told
