@@ -1,10 +1,13 @@
-"""Round 24's traces of the rough benchmark (``python -m tests.bench rough``): fresh held-out sets
-57000 and 59000, measured before anything was traced. A card that came between the frame that asked
-for a darker frame and the darker frame, still in the dealer's hand there, was counted from the
-darker frame alone (:class:`vision.deck.darklook.Unconfirmed`); a hand that lay in the pile's last
-state and had gone since was taken for a hand over the next card (:func:`vision.deck.motion.hand_there`).
-A stale darker state set aside when a look only held its ask (the sweep). Each sequence is read with the
-bench's own model."""
+"""Round 24's traces of the rough benchmark (``python -m tests.bench rough``), on the fresh held-out sets
+55000, 57000 and 59000 and the sweep, each read with the bench's own model:
+
+- a card that came between the frame that asked for a darker frame and the darker frame, still in the
+  dealer's hand there, was counted from the darker frame alone (:class:`vision.deck.darklook.Unconfirmed`);
+- a hand that lay in the pile's last state and had gone since was taken for a hand over the next card
+  (:meth:`vision.deck.pile.Pile._not_bare`);
+- a held ask was settled by a card whose print the noise hid (:func:`vision.deck.again.lay_in`);
+- a stale darker state was not set aside when a look only held its ask
+  (:meth:`vision.deck.tracker.DealTracker.feed_darker`)."""
 
 from __future__ import annotations
 
