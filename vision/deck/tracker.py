@@ -221,7 +221,8 @@ class DealTracker:
             back_to(self._pile, was)
             before.darker = None
             again = self._darker_look(look, image, dark, came)
-            if any(e.kind != HAND for e in again) or self._pile.settled[-1] is not before:
+            if any(e.kind != HAND for e in again) or self._pile.settled[-1] is not before \
+                    or (self._pile.held is not held and self._pile.held is not after[2]):  # (or held an ask: a card it saw come)
                 return again
             back_to(self._pile, after)
             before.darker = darker
