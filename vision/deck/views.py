@@ -323,8 +323,13 @@ def paper_gains(bgr: np.ndarray) -> np.ndarray:
     return paper.mean() / np.maximum(paper, 1.0)
 
 
+_LEVELS = np.arange(256, dtype=np.uint8).reshape(1, 256, 1).repeat(3, axis=2)  # every level, in each channel
+
+
 def _ycc(bgr: np.ndarray, gains: np.ndarray) -> np.ndarray:
-    balanced = cv2.convertScaleAbs(bgr.astype(np.float32) * gains)
+    # (every pixel's balanced level depends on its level and channel alone: each level balanced
+    # once, the warp's pixels looked up)
+    balanced = cv2.LUT(bgr, cv2.convertScaleAbs(_LEVELS.astype(np.float32) * gains))
     return cv2.cvtColor(balanced, cv2.COLOR_BGR2YCrCb)
 
 
