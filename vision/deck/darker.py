@@ -139,8 +139,8 @@ def tone_map(normal: np.ndarray, darker: np.ndarray) -> np.ndarray:
     # (every channel at once, by its own table: the frames are never split apart)
     mapped = cv2.LUT(normal, cv2.merge(luts))
     # (grown: the camera's sharpening rings around a clipped patch, differently in each exposure.
-    # Grown only in the box around every clipped level, found in the frame's rows of levels: the
-    # rest of the view lies beyond the ring's reach of any, and keeps its mapped value)
+    # Grown only in the box around every clipped level, found in the frame's rows of levels, 3 a
+    # pixel: the rest of the view lies beyond the ring's reach of any, and keeps its mapped value)
     hot = cv2.compare(normal, GLARE_LEVEL, cv2.CMP_GE)
     h, w = normal.shape[:2]
     x, y, bw, bh = cv2.boundingRect(hot.reshape(h, -1))
