@@ -54,6 +54,7 @@ NOT_NEW = 0.25  # of the outline on new edges: less, and the card found is the o
 SAME_CARD = 0.88  # ... so much that it is that card whatever changed (a darker frame shows edges anew)
 PRINT_CHANGED = 0.08  # of the card's area changed inside an outline that is not new: maybe another card
 LIFTED = 0.15  # of a card's area changed since the table before the last card: it was lifted off
+RESTED = 0.02  # of a card's area changed between two looks a hand was over it in: the hand rests there
 UNSTEADY = 0.35  # of a card's area changed since the frame before: not lying still yet (in the air)
 
 
@@ -73,6 +74,7 @@ class Pile:
     unsteady: bool = False  # the look found a card not yet lying where it lay a frame before
     held: Held | None = None  # an ask held back for one more look (:mod:`vision.deck.again`)
     restless: bool = False  # a hand at the view's edge moved into the looked-at frame (lingering apart from the pile)
+    handed: tuple | None = None  # the last look's "a hand is there": (its frame, detail; darker; the card's outline)
 
     @property
     def cards(self) -> list[Card]:
@@ -107,6 +109,7 @@ class Pile:
     def push(self, detail: np.ndarray, card: Card | None, *, pending: bool = False, darker: np.ndarray | None = None,
              where: np.ndarray | None = None, under: int = 0) -> None:  # (under: beneath so many states)
         self.settled.insert(len(self.settled) - under, Settled(detail, card, pending, darker, where))
+        self.handed = None
         if len(self.settled) > KEEP_DETAIL + 1:  # (the table under the pile, the first state, is kept)
             self.settled[-KEEP_DETAIL - 1].detail = self.settled[-KEEP_DETAIL - 1].darker = None
 
@@ -179,7 +182,8 @@ class Pile:
                                                           min_pixels=DARKER_MIN_PIXELS):
             return []  # (a card come with the next hand: the darker frame shows nothing of the one looked for)
         # (in a look where the light moved, a hand from the view's edge touching the card at all may hold it: 55005's 1E)
-        if cut or self._hand_over(change, seen, dark, top.quad, area, least=1 if self.before is not None else None):
+        if cut or (self._hand_over(change, seen, dark, top.quad, area, least=1 if self.before is not None else None)
+                   and not self._rests(seen, dark, top.quad)):
             return [DealEvent(HAND, frame_number=n)]
         if not faint and last.where is not None \
                 and iou(top.quad, last.where) > (SAME_PLACE if top.new < NOT_NEW else SAME_CARD):
@@ -199,6 +203,17 @@ class Pile:
                 return self.unnamed(detail, dark, None, naming, glare=dark is not None)
             return self.name(frame, detail, top, dark, normal, naming=naming)
         return self.name(frame, detail, top, dark, normal)
+
+    def _rests(self, seen: np.ndarray, dark: np.ndarray | None, quad: np.ndarray) -> bool:
+        """Whether the hand over the card at ``quad`` rests there: the last look, in a still spell of its
+        own, answered "a hand is there" over the same card, and nothing of the card's place changed since
+        (:data:`RESTED`). A dealer's hand resting at the pile, its fingertips on the card's margin, was
+        answered "a hand" look after look until the next card covered the card (64006's 9C and 10B)."""
+        was, self.handed = self.handed, (seen, dark is not None, quad)
+        if was is None or was[1] != (dark is not None) or was[0].shape != seen.shape or iou(was[2], quad) < SAME_CARD:
+            return False
+        floor, least = (CHANGE_LEVEL, 6) if dark is None else (DARKER_CHANGE_LEVEL, DARKER_MIN_PIXELS)
+        return changed_inside(was[0], seen, quad, floor=floor, min_pixels=least) < RESTED
 
     def _hand_over(self, change: Change, seen: np.ndarray, dark: np.ndarray | None, quad: np.ndarray | None,
                    area: float, *, least: float | None = None) -> bool:
