@@ -211,21 +211,25 @@ class DealTracker:
             events = under_first(self._pile, self._early, events)
         stale = before.darker is not None and before.darker is self._stale
         self._stale = dark if entered else self._stale  # (stale as long as it is the table's state)
-        if stale and all(e.kind == HAND for e in events) and self._pile.settled[-1] is before \
+        if stale and not any(e.kind in (COUNTED, ALREADY) for e in events) \
                 and (events or not self._pile.unsteady or self._pile.held is not held):
             # (the last darker frame held the next hand, maybe its card in the air: a hand there
-            # "gone" is no hand now, and a card may show no change against it; the table is
-            # compared with the frame that asked instead; not when the look waits a frame anyway,
-            # unless only for an ask it held back: a card it saw no outline of)
-            after, darker = kept(self._pile), before.darker
+            # "gone" is no hand now, and a card may show no change against it, or no new sides; the
+            # table is compared with the frame that asked instead; not when the look waits a frame
+            # anyway, unless only for an ask it held back: a card it saw no outline of)
+            after, darker, unconfirmed = kept(self._pile), before.darker, self._unconfirmed
             back_to(self._pile, was)
             before.darker = None
             again = self._darker_look(look, image, dark, came)
-            if any(e.kind != HAND for e in again) or self._pile.settled[-1] is not before \
-                    or (self._pile.held is not held and self._pile.held is not after[2]):  # (or held an ask: a card it saw come)
+            # (it stands when it counts a card; or, where the first said only "a hand is there", when it
+            # says anything else, reads the pile anew, or holds an ask about a card it saw come)
+            hand_only = all(e.kind == HAND for e in events) and after[0][-1] is before
+            if any(e.kind in (COUNTED, ALREADY) for e in again) or hand_only and (
+                    any(e.kind != HAND for e in again) or self._pile.settled[-1] is not before
+                    or (self._pile.held is not held and self._pile.held is not after[2])):
                 return again
             back_to(self._pile, after)
-            before.darker = darker
+            before.darker, self._unconfirmed = darker, unconfirmed
         return events
 
     def _darker_look(self, look: HeldLook, image: np.ndarray, dark: np.ndarray, came: bool) -> list[DealEvent]:
