@@ -38,20 +38,33 @@ MOVED_ON = 0.7  # overlap at most between the card a darker frame named and the 
 class Unconfirmed:
     """A card come between the frame that asked and the darker frame, named in the darker frame
     alone: seen in one frame only, it may still be in the dealer's hand there, blurred, the hand
-    faint at the view's edge (57011's 11C). Its reading (``read``, the pile with it; ``events``) is
-    kept, and said once the next frame shows it lying where it lay (:meth:`confirmed`)."""
+    faint at the view's edge (57011's 11C). Its reading (``state``, read over the pile's top ``on``,
+    which it replaced when that was a card asked about, ``popped``; ``events``) is kept, and said once
+    the next frame shows it lying where it lay (:meth:`confirmed`, :meth:`laid`)."""
 
-    read: Kept
+    state: Settled
+    on: Settled
+    popped: bool
     events: list[DealEvent]
-    where: np.ndarray  # its outline (detail px)
     dark: np.ndarray  # the darker frame (detail)
+
+    def laid(self, pile: Pile) -> bool:
+        """Lay the card's state on ``pile``, as the look read it; not when the pile's top is no longer
+        the one it was read over (taken back since). What else was said since stays (an ask made then)."""
+        if pile.settled[-1] is not self.on:
+            return False
+        if self.popped:
+            pile.settled.pop()
+        pile.settled.append(self.state)
+        pile.handed = None
+        return True
 
     def confirmed(self, detail: np.ndarray) -> bool:
         """Whether the card lies in the next frame (``detail``) where it lay in the darker frame: less
         than :data:`vision.deck.pile.UNSTEADY` of its area changed, the light and the noise measured
         over the whole view (over the card's own box, a hand filling it passes for a change of light)."""
         change = compare(tone_map(detail, self.dark), self.dark, floor=DARKER_CHANGE_LEVEL, min_pixels=DARKER_MIN_PIXELS)
-        inside = quad_mask(change.mask.shape, self.where)
+        inside = quad_mask(change.mask.shape, self.state.where)
         return cv2.countNonZero(cv2.bitwise_and(change.mask, inside)) < UNSTEADY * max(cv2.countNonZero(inside), 1)
 
 
@@ -217,8 +230,10 @@ class DarkerLook:
         new = self._judged(image, look.detail, dark)  # (not named again in the frame that asked: it shows the card under)
         if any(e.kind in (COUNTED, ALREADY) + ASK_KINDS for e in new):  # (the table as it lies now, normal exposure)
             self.pile.settled[-1].detail = tone_map(dark, look.detail)
-        if confirm and new and all(e.kind == COUNTED for e in new) and self.pile.settled[-1].where is not None:
-            self.unconfirmed = Unconfirmed(kept(self.pile), new, self.pile.settled[-1].where, dark)
+        if confirm and new and all(e.kind == COUNTED for e in new) and self.pile.settled[-1].where is not None \
+                and len(self.pile.settled) - len(saved[0]) in (0, 1):
+            popped = len(self.pile.settled) == len(saved[0])  # (it replaced a card asked about)
+            self.unconfirmed = Unconfirmed(self.pile.settled[-1], saved[0][-1], popped, new, dark)
             back_to(self.pile, saved)
             return under
         return under + new

@@ -144,10 +144,9 @@ class DealTracker:
         u, self._unconfirmed = self._unconfirmed, None
         if u is None:
             return []
-        if frame is not None and not u.confirmed(shrunk(frame, self.detail_width, 3)):
+        if (frame is not None and not u.confirmed(shrunk(frame, self.detail_width, 3))) or not u.laid(self._pile):
             self._still = 0
             return []
-        back_to(self._pile, u.read)
         return owed(self._pile, self._peek.checked(self._pile, u.events))
 
     def finish(self) -> list[DealEvent]:
