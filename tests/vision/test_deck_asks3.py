@@ -14,7 +14,8 @@ from tests.realcam.rough.nuisances import realistic_nuisances
 from tests.vision import realdeck
 from vision.deck.locate import shrunk
 from vision.deck.peek import Peek
-from vision.deck.pile import Pile, Settled
+from vision.deck.pile import Pile
+from vision.deck.states import Settled
 
 
 def _hard_sequence(seed: int, resolution: str, style: str):

@@ -20,7 +20,8 @@ from vision.deck.events import COUNTED, UNDER, DealEvent
 from vision.deck.locate import shrunk
 from vision.deck.outline import Outline, iou
 from vision.deck.peek import Peek
-from vision.deck.pile import Pile, Settled
+from vision.deck.pile import Pile
+from vision.deck.states import Settled
 from vision.deck.scale import TableScale
 
 

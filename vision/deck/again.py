@@ -29,12 +29,14 @@ import cv2
 import numpy as np
 
 from vision.deck.events import ASK_KINDS, DARKER, TAKEN_BACK, UNDER, DealEvent
-from vision.deck.exposure import changed_inside
+from vision.deck.exposure import compare
 from vision.deck.locate import quad_mask
 from vision.deck.outline import iou
-from vision.deck.pile import CHANGE_LEVEL, DARKER_CHANGE_LEVEL, DARKER_MIN_PIXELS, PRINT_CHANGED, Held, Pile, Settled
+from vision.deck.pile import CHANGE_LEVEL, DARKER_CHANGE_LEVEL, DARKER_MIN_PIXELS, PRINT_CHANGED, Pile
+from vision.deck.states import Held, Settled
 from vision.deck.second import SAME_PLACE
 
+SMOOTH = (5, 5)  # px (detail): the noise a held card's print is compared through is smoothed away
 UNDER_IT = 0.5  # of the held card's place (its outline, or what changed), under the card read since: it may lie under it
 
 Kept = tuple[list[Settled], int, Held | None, bool]
@@ -85,14 +87,19 @@ def owed(pile: Pile, events: list[DealEvent], *, end: bool = False) -> list[Deal
 def lay_in(detail: np.ndarray, dark: np.ndarray | None, state: Settled) -> bool:
     """Whether the card read in ``state`` lay where it lies in a look's ``detail`` (``dark``: its darker
     frame, where the two are compared): its print there barely changed since (less than another
-    card's, white on white under the reflection, changes it: :data:`vision.deck.pile.PRINT_CHANGED`)."""
+    card's, white on white under the reflection, changes it: :data:`vision.deck.pile.PRINT_CHANGED`).
+    The light and the noise are measured over the whole view, smoothed (:data:`SMOOTH`): measured in
+    the card's own box, which another card fills, its change set the least change (55010: 11B over 3B,
+    held, at a high gain: 54 levels), and 3B was taken for 11B and passed over in silence."""
     now = state.at_exposure(dark)
     if now is None or now.shape != detail.shape or state.where is None:
         return False
-    if dark is None:
-        return changed_inside(detail, now, state.where, floor=CHANGE_LEVEL) < PRINT_CHANGED
-    return changed_inside(dark, now, state.where, floor=DARKER_CHANGE_LEVEL,
-                          min_pixels=DARKER_MIN_PIXELS) < PRINT_CHANGED
+    seen = detail if dark is None else dark
+    change = compare(cv2.GaussianBlur(seen, SMOOTH, 0), cv2.GaussianBlur(now, SMOOTH, 0),
+                     floor=CHANGE_LEVEL if dark is None else DARKER_CHANGE_LEVEL,
+                     min_pixels=6 if dark is None else DARKER_MIN_PIXELS)
+    inside = quad_mask(change.mask.shape, state.where)
+    return cv2.countNonZero(cv2.bitwise_and(change.mask, inside)) < PRINT_CHANGED * max(cv2.countNonZero(inside), 1)
 
 
 def _share_in(mask: np.ndarray, quad: np.ndarray) -> float:

@@ -92,9 +92,35 @@ def _srgb_to_linear() -> np.ndarray:
 _LINEAR = _srgb_to_linear()
 
 
+def _ratios() -> tuple[np.ndarray, np.ndarray]:
+    """Every pair of levels a ratio is taken from (``a << 8 | b``: MIN_LEVEL <= a < GLARE_LEVEL,
+    MIN_LEVEL <= b) and its ratio of light (float64, as a pixel's own), in the ratios' order."""
+    a, b = np.meshgrid(np.arange(MIN_LEVEL, GLARE_LEVEL), np.arange(MIN_LEVEL, 256), indexing="ij")
+    ratio = (_LINEAR[b] / _LINEAR[a]).ravel()
+    order = np.argsort(ratio, kind="stable")
+    return (a << 8 | b).ravel()[order], ratio[order]
+
+
+PAIRS, RATIOS = _ratios()
+
+
 def _linear_to_srgb(x: np.ndarray) -> np.ndarray:
     x = np.clip(x, 0, 1)
     return 255 * np.where(x <= 0.0031308, x * 12.92, 1.055 * np.power(x, 1 / 2.4) - 0.055)
+
+
+def _median_ratio(a: np.ndarray, b: np.ndarray) -> float:
+    """The median ratio of light b / a over the pixels of one channel whose levels a ratio is taken
+    from (1 with fewer than :data:`MIN_SAMPLES`): from how many pixels hold each pair of levels,
+    exactly np.median's value over the pixels' own ratios, without a ratio per pixel nor a
+    partition of them."""
+    held = np.bincount((a.astype(np.int32) << 8 | b).ravel(), minlength=1 << 16)[PAIRS]
+    below = np.cumsum(held)
+    n = int(below[-1])
+    if n < MIN_SAMPLES:
+        return 1.0
+    middle = RATIOS[[np.searchsorted(below, (n - 1) // 2, side="right"), np.searchsorted(below, n // 2, side="right")]]
+    return float(np.median(middle))
 
 
 @recent(RECENT)
@@ -108,15 +134,24 @@ def tone_map(normal: np.ndarray, darker: np.ndarray) -> np.ndarray:
     ``darker``'s own value, so it never shows as a change; the other channels still do."""
     luts = []
     for a, b in zip(cv2.split(every(normal, 4)), cv2.split(every(darker, 4))):  # (a sample is plenty for a median)
-        ok = (a >= MIN_LEVEL) & (a < GLARE_LEVEL) & (b >= MIN_LEVEL)
-        ratio = _LINEAR[b[ok]] / _LINEAR[a[ok]] if np.count_nonzero(ok) >= MIN_SAMPLES else np.ones(1)
-        lut = _linear_to_srgb(float(np.median(ratio)) * _LINEAR)
+        lut = _linear_to_srgb(_median_ratio(a, b) * _LINEAR)
         luts.append(np.clip(lut + 0.5, 0, 255).astype(np.uint8))
     # (every channel at once, by its own table: the frames are never split apart)
     mapped = cv2.LUT(normal, cv2.merge(luts))
-    # (grown: the camera's sharpening rings around a clipped patch, differently in each exposure)
-    lost = cv2.dilate(cv2.compare(normal, GLARE_LEVEL, cv2.CMP_GE), _RING)
-    return cv2.copyTo(darker, lost, mapped)
+    # (grown: the camera's sharpening rings around a clipped patch, differently in each exposure.
+    # Grown only in the box around every clipped level, found in the frame's rows of levels, 3 a
+    # pixel: the rest of the view lies beyond the ring's reach of any, and keeps its mapped value)
+    hot = cv2.compare(normal, GLARE_LEVEL, cv2.CMP_GE)
+    h, w = normal.shape[:2]
+    x, y, bw, bh = cv2.boundingRect(hot.reshape(h, -1))
+    if bw == 0:
+        return mapped
+    r = _RING.shape[0] // 2
+    x0, x1 = max(x // 3 - r, 0), min((x + bw - 1) // 3 + r + 1, w)
+    y0, y1 = max(y - r, 0), min(y + bh + r, h)
+    lost = cv2.dilate(hot[y0:y1, x0:x1], _RING)
+    mapped[y0:y1, x0:x1] = cv2.copyTo(darker[y0:y1, x0:x1], lost, mapped[y0:y1, x0:x1])
+    return mapped
 
 
 @recent(RECENT)

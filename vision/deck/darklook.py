@@ -5,7 +5,8 @@ asked. What the darker frame shows is read here: the first card on a table never
 (:mod:`vision.deck.first`); a brisk dealer's next card already lying there (the card under it
 read in the frame that asked, events marked ``earlier``: found as a card's outline come between the
 two frames, or as two new cards' outlines in the darker frame where the frame that asked names the
-one under alone); a darker frame the next hand spoiled
+one under alone; the new card, seen in that frame only, counted once the next frame shows it lying
+there: :class:`Unconfirmed`); a darker frame the next hand spoiled
 (the frame that asked read as with no darker frame); else the look's decision
 (:meth:`vision.deck.pile.Pile.judge`) in the darker frame, the frame that asked beside it.
 """
@@ -23,12 +24,48 @@ from vision.deck.darker import came_in, tone_map
 from vision.deck.events import ALREADY, ASK_KINDS, COUNTED, HAND, TWO_CARDS, DealEvent
 from vision.deck.first import first_card, unseen_first
 from vision.deck.exposure import compare
-from vision.deck.locate import CARD_ASPECT
+from vision.deck.locate import CARD_ASPECT, quad_mask
 from vision.deck.outline import find_outlines, iou
-from vision.deck.pile import CHANGE_LEVEL, DARKER_CHANGE_LEVEL, DARKER_MIN_PIXELS, MIN_CHANGE, NOT_NEW, Pile, Settled
+from vision.deck.pile import (
+    CHANGE_LEVEL, DARKER_CHANGE_LEVEL, DARKER_MIN_PIXELS, MIN_CHANGE, NOT_NEW, UNSTEADY, Pile)
+from vision.deck.states import Settled
 from vision.deck.recent import recent
 
 MOVED_ON = 0.7  # overlap at most between the card a darker frame named and the one found in the frame that asked: two cards
+
+
+@dataclass(frozen=True)
+class Unconfirmed:
+    """A card come between the frame that asked and the darker frame, named in the darker frame
+    alone: seen in one frame only, it may still be in the dealer's hand there, blurred, the hand
+    faint at the view's edge (57011's 11C). Its reading (``state``, read over the pile's top ``on``,
+    which it replaced when that was a card asked about, ``popped``; ``events``) is kept, and said once
+    the next frame shows it lying where it lay (:meth:`confirmed`, :meth:`laid`)."""
+
+    state: Settled
+    on: Settled
+    popped: bool
+    events: list[DealEvent]
+    dark: np.ndarray  # the darker frame (detail)
+
+    def laid(self, pile: Pile) -> bool:
+        """Lay the card's state on ``pile``, as the look read it; not when the pile's top is no longer
+        the one it was read over (taken back since). What else was said since stays (an ask made then)."""
+        if pile.settled[-1] is not self.on:
+            return False
+        if self.popped:
+            pile.settled.pop()
+        pile.settled.append(self.state)
+        pile.handed = None
+        return True
+
+    def confirmed(self, detail: np.ndarray) -> bool:
+        """Whether the card lies in the next frame (``detail``) where it lay in the darker frame: less
+        than :data:`vision.deck.pile.UNSTEADY` of its area changed, the light and the noise measured
+        over the whole view (over the card's own box, a hand filling it passes for a change of light)."""
+        change = compare(tone_map(detail, self.dark), self.dark, floor=DARKER_CHANGE_LEVEL, min_pixels=DARKER_MIN_PIXELS)
+        inside = quad_mask(change.mask.shape, self.state.where)
+        return cv2.countNonZero(cv2.bitwise_and(change.mask, inside)) < UNSTEADY * max(cv2.countNonZero(inside), 1)
 
 
 @dataclass(frozen=True)
@@ -50,6 +87,7 @@ class DarkerLook:
     def __init__(self, pile: Pile, *, dealt: bool, hand_on: Settled | None) -> None:
         self.pile, self.dealt, self.hand_on = pile, dealt, hand_on
         self.still_again = False
+        self.unconfirmed: Unconfirmed | None = None  # a card come between, counted once the next frame confirms it
 
     def _judged(self, frame: np.ndarray, detail: np.ndarray, dark: np.ndarray | None,
                 change=None, normal: np.ndarray | None = None) -> list[DealEvent]:
@@ -77,7 +115,7 @@ class DarkerLook:
                 return first
             return unseen_first(self.pile, look.detail, dark)  # (dealing started: never the table in silence)
         if self._card_came_between(look.detail, dark):
-            return self._came_between(look, image, dark)
+            return self._came_between(look, image, dark, confirm=True)
         before = self.pile.settled[-1]
         saved = kept(self.pile)
         events = self._judged(image, look.detail, dark, normal=look.frame)
@@ -162,13 +200,15 @@ class DarkerLook:
         self.still_again = True
         return [replace(e, earlier=True) for e in self.pile.unnamed(look.detail, None, None, None, glare=True)]
 
-    def _came_between(self, look: HeldLook, image: np.ndarray, dark: np.ndarray, *, shown: bool = False
-                      ) -> list[DealEvent]:
+    def _came_between(self, look: HeldLook, image: np.ndarray, dark: np.ndarray, *, shown: bool = False,
+                      confirm: bool = False) -> list[DealEvent]:
         """The next card already lies in the darker frame (a brisk dealer, no frame in flight):
         the card under it is read in the frame that asked, at the normal exposure, and asked
         about when it cannot be named there (never passed over in silence); then the new card
         in the darker frame, against it. ``shown``: the frame that asked showed another card
-        where the new one lies (:meth:`_shown_under`): one came, whatever the edges say."""
+        where the new one lies (:meth:`_shown_under`): one came, whatever the edges say. ``confirm``:
+        the new card, counted, is said only once the next frame shows it lying there
+        (:class:`Unconfirmed`; the pile goes back to the card under it meanwhile)."""
         top = self.pile.settled[-1]
         under = self._judged_now(look.frame, look.detail)
         if self.pile.settled[-1] is top and not any(e.kind == HAND for e in under) \
@@ -186,9 +226,16 @@ class DarkerLook:
         under = [replace(e, earlier=True) for e in under]
         if any(e.kind == HAND for e in under):
             return under  # (a hand over the pile in the frame that asked: the new card may still be in it; read once it is still)
+        saved = kept(self.pile)
         new = self._judged(image, look.detail, dark)  # (not named again in the frame that asked: it shows the card under)
         if any(e.kind in (COUNTED, ALREADY) + ASK_KINDS for e in new):  # (the table as it lies now, normal exposure)
             self.pile.settled[-1].detail = tone_map(dark, look.detail)
+        if confirm and new and all(e.kind == COUNTED for e in new) and self.pile.settled[-1].where is not None \
+                and len(self.pile.settled) - len(saved[0]) in (0, 1):
+            popped = len(self.pile.settled) == len(saved[0])  # (it replaced a card asked about)
+            self.unconfirmed = Unconfirmed(self.pile.settled[-1], saved[0][-1], popped, new, dark)
+            back_to(self.pile, saved)
+            return under
         return under + new
 
 

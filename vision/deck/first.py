@@ -22,7 +22,8 @@ from vision.deck.faint import FAINT
 from vision.deck.events import COUNTED, UNDER, DealEvent
 from vision.deck.locate import CARD_ASPECT, quad_mask, shrunk
 from vision.deck.outline import Outline, card_in_view, find_outlines, iou
-from vision.deck.pile import Pile, Settled
+from vision.deck.pile import Pile
+from vision.deck.states import Settled
 from vision.deck.refit import grown
 from vision.deck.views import views_around
 

@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from vision.deck.darker import glare_near
 from vision.deck.exposure import Change
 from vision.deck.locate import quad_mask
 from vision.deck.outline import Outline, iou
@@ -69,3 +70,14 @@ def lifted_off_unread(settled: list, dark: np.ndarray | None, seen: np.ndarray,
         if (shown >= PRINT_KEPT) != kept:
             return False
     return True
+
+
+def veiled(settled: list, detail: np.ndarray, under: np.ndarray | None, area: float) -> bool:
+    """Whether the lamp's reflection clips the picture over the pile (the last card's and the one
+    under it's outlines, ``under``), now (``detail``, normal exposure) or in the table before the last
+    card (``settled[-2]``). A card dealt under it is white on white there: "as before the last card"
+    says nothing of the card dealt since, and taking the last card off the count would drop a card
+    that lies there."""
+    pile = [q for q in (settled[-1].where, under) if q is not None]
+    earlier = settled[-2].detail
+    return bool(pile) and any(glare_near(d, pile, area) for d in (detail, earlier) if d is not None)

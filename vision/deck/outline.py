@@ -34,6 +34,7 @@ SURE = 0.85  # of the perimeter on edges at the direction found: less, and the r
 TURNS = (-9.0, -6.0, -3.0, 3.0, 6.0, 9.0)  # degrees the rectangle is turned to (a card's sides washed out in part)
 TURN_PAD = 0.08  # of a card's long side: the search's room around the rectangle, for its corners turned
 TURN_GAIN = 0.03  # the turned rectangle's score over the one found: it lies along the card's sides
+EXCLUDE_BLUR = 4  # px (Gaussian sigma): the sides of outlines already found blurred away
 RECENT = 4  # searches remembered (:func:`vision.deck.recent.recent`): a darker frame's look may search the
 # same frames against the same table again (the table judged again, a card come unread looked for there)
 
@@ -145,9 +146,9 @@ def _find(current: np.ndarray, reference: np.ndarray | None, changed: np.ndarray
         drop = np.zeros_like(mask)
         for q in exclude:
             cv2.polylines(drop, [np.round(q - (x0, y0)).astype(np.int32)], True, 1, 5)
-        cur = np.where(drop > 0, cv2.GaussianBlur(cur, (0, 0), 4), cur)
+        cur = _blurred_at(cur, drop)
         if ref is not None:
-            ref = np.where(drop > 0, cv2.GaussianBlur(ref, (0, 0), 4), ref)
+            ref = _blurred_at(ref, drop)
     # first at half size (every direction and size: a quarter of the pixels), then the
     # direction from the sides themselves and the place at full size
     half = [None if im is None else cv2.resize(im, (im.shape[1] // 2, im.shape[0] // 2),
@@ -194,6 +195,22 @@ def _find(current: np.ndarray, reference: np.ndarray | None, changed: np.ndarray
         return []
     quad = corners(fine) + np.float32([x0 + gx0, y0 + gy0])
     return [Outline(quad.astype(np.float32), fine[1], fine[2], float(max(a, b)), straight)]
+
+
+def _blurred_at(image: np.ndarray, drop: np.ndarray) -> np.ndarray:
+    """``image`` (float32) blurred (Gaussian, sigma :data:`EXCLUDE_BLUR`) where ``drop`` is set: the blur
+    made only over the box around those pixels and its kernel's reach (OpenCV's 4 sigmas each way, and a
+    pixel more), where it gives them the very values the whole patch blurred would."""
+    x, y, w, h = cv2.boundingRect(drop)
+    if w == 0:
+        return image.copy()
+    reach = 4 * EXCLUDE_BLUR + 1
+    x0, y0 = max(x - reach, 0), max(y - reach, 0)
+    x1, y1 = min(x + w + reach, image.shape[1]), min(y + h + reach, image.shape[0])
+    out = image.copy()
+    part = image[y0:y1, x0:x1]
+    out[y0:y1, x0:x1] = np.where(drop[y0:y1, x0:x1] > 0, cv2.GaussianBlur(part, (0, 0), EXCLUDE_BLUR), part)
+    return out
 
 
 def _where(changed: np.ndarray, long_px: float, aspect: float) -> tuple[int, int, int, int] | None:

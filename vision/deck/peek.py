@@ -42,7 +42,8 @@ from vision.deck.locate import CARD_ASPECT, off_edge, quad_mask, shrunk
 from vision.deck.motion import hand_over
 from vision.deck.ontop import still_on_top
 from vision.deck.outline import iou, new_edge_share
-from vision.deck.pile import CHANGE_LEVEL, MIN_CHANGE, NOT_NEW, UNSTEADY, Pile, Settled
+from vision.deck.pile import CHANGE_LEVEL, MIN_CHANGE, NOT_NEW, UNSTEADY, Pile
+from vision.deck.states import Settled
 from vision.deck.second import (
     MIN_NEW_SECOND, PRINT_KEPT, SAME_PLACE, UNSEEN_CARD, all_as_before, print_kept, second_card, visible_new)
 

@@ -29,17 +29,18 @@ import cv2
 import numpy as np
 
 from kiosk.game import Card
-from vision.deck.darker import came_in, changed_either, glare_near, in_hand, tone_map
+from vision.deck.darker import came_in, changed_either, in_hand, tone_map
 from vision.deck.events import ALREADY, COUNTED, GLARE, HAND, SHOW_AGAIN, TAKEN_BACK, TWO_CARDS, DealEvent
 from vision.deck.exposure import Change, changed_inside, compare
 from vision.deck.faint import faint_card
-from vision.deck.lifted import dealt_squared, lifted_off_unread, shows_under
+from vision.deck.lifted import dealt_squared, lifted_off_unread, shows_under, veiled
 from vision.deck.locate import CARD_ASPECT, quad_mask
 from vision.deck.model import DeckModel, Naming
 from vision.deck.motion import hand_over
 from vision.deck.ontop import still_on_top
 from vision.deck.outline import Outline, find_outlines, iou, new_edge_share
 from vision.deck.refit import grown, refit
+from vision.deck.states import Held, Settled
 from vision.deck.second import PRINT_KEPT, SAME_PLACE, UNSEEN_CARD, dealt_over, print_kept, second_card
 from vision.deck.scale import TableScale
 from vision.deck.views import order_quad, views_around
@@ -53,38 +54,8 @@ NOT_NEW = 0.25  # of the outline on new edges: less, and the card found is the o
 SAME_CARD = 0.88  # ... so much that it is that card whatever changed (a darker frame shows edges anew)
 PRINT_CHANGED = 0.08  # of the card's area changed inside an outline that is not new: maybe another card
 LIFTED = 0.15  # of a card's area changed since the table before the last card: it was lifted off
+RESTED = 0.02  # of a card's area changed between two looks a hand was over it in: the hand rests there
 UNSTEADY = 0.35  # of a card's area changed since the frame before: not lying still yet (in the air)
-
-
-@dataclass
-class Settled:
-    detail: np.ndarray | None
-    card: Card | None = None
-    pending: bool = False  # lies there unread (asked about): replaced by what comes next
-    darker: np.ndarray | None = None  # the same table in the darker exposure (detail size), if one was taken
-    where: np.ndarray | None = None  # the outline of what was dealt (detail px)
-
-    def at_exposure(self, dark: np.ndarray | None) -> np.ndarray | None:
-        """This state's picture at the exposure of ``dark`` (a darker frame's detail copy; None:
-        the normal exposure): its own darker frame if one was taken, else its detail tone-mapped."""
-        if dark is None or self.detail is None:
-            return self.detail
-        return self.darker if self.darker is not None else tone_map(self.detail, dark)
-
-
-@dataclass(frozen=True)
-class Held:
-    """An ask held back for one look more (:mod:`vision.deck.again`): the pile's state the card came
-    over, and what the ask would have said (the look's detail and darker copies, the card's outline
-    if one was found, the classifier's unsure naming, a reflection on it)."""
-
-    state: Settled
-    detail: np.ndarray
-    dark: np.ndarray | None
-    where: np.ndarray | None
-    naming: Naming | None
-    glare: bool
-    seen: np.ndarray | None = None  # no outline found: where the look saw the table change (a mask, detail px)
 
 
 @dataclass
@@ -103,6 +74,7 @@ class Pile:
     unsteady: bool = False  # the look found a card not yet lying where it lay a frame before
     held: Held | None = None  # an ask held back for one more look (:mod:`vision.deck.again`)
     restless: bool = False  # a hand at the view's edge moved into the looked-at frame (lingering apart from the pile)
+    handed: tuple | None = None  # the last look's "a hand is there": (its frame, detail; darker; the card's outline)
 
     @property
     def cards(self) -> list[Card]:
@@ -137,7 +109,8 @@ class Pile:
     def push(self, detail: np.ndarray, card: Card | None, *, pending: bool = False, darker: np.ndarray | None = None,
              where: np.ndarray | None = None, under: int = 0) -> None:  # (under: beneath so many states)
         self.settled.insert(len(self.settled) - under, Settled(detail, card, pending, darker, where))
-        if len(self.settled) > KEEP_DETAIL:
+        self.handed = None
+        if len(self.settled) > KEEP_DETAIL + 1:  # (the table under the pile, the first state, is kept)
             self.settled[-KEEP_DETAIL - 1].detail = self.settled[-KEEP_DETAIL - 1].darker = None
 
     def judge(self, frame: np.ndarray, detail: np.ndarray, dark: np.ndarray | None,
@@ -181,25 +154,25 @@ class Pile:
         # (the card on top now is the one under the last, and the table as it was before the
         # last card: that card was lifted off the pile again; not known under the reflection)
         if before is not None and shows_under(found, under) \
-                and cv2.countNonZero(changed(before).mask) < LIFTED * area and not self._veiled(detail, under, area) \
+                and cv2.countNonZero(changed(before).mask) < LIFTED * area and not veiled(self.settled, detail, under, area) \
                 and not dealt_squared(self.model, frame, detail, found, self.settled[-2].card):
             gone = self.settled.pop()
             return [DealEvent(TAKEN_BACK, gone.card, frame_number=n)]
         below = found and found[0].new < NOT_NEW and (last.where is None or iou(found[0].quad, last.where) <= SAME_PLACE)
         if below and not dealt_over(seen, change, found[0], long_px):
             found = []  # (an outline with no new sides away from the last card: a card below, not one dealt)
-        if not found and not hand_over(change.mask, None, area):  # (its sides washed out, named: :mod:`vision.deck.faint`)
+        if not found and not self._hand_over(change, seen, dark, None, area):  # (its sides washed out, named: :mod:`vision.deck.faint`)
             found = faint = faint_card(self.model, frame, seen, change, self.last_where, long_px, sizes=self.sizes(),
                                        known=self.cards)
         if not found:  # light, a shadow, a hand: no card's outline
-            if hand_over(change.mask, None, area):
+            if self._hand_over(change, seen, dark, None, area):
                 return [DealEvent(HAND, frame_number=n)]
             if new_edge_share(seen, change.reference, change.mask, long_px, level=change.edge,
                               aspect=CARD_ASPECT) < UNSEEN_CARD or self.last_on_top(frame, seen, change):
                 return []  # (no card's worth of new edges; or the last card still lies on top, uncovered)
             # something came with a card's worth of new edges, yet no card's outline: never
             # passed over in silence (it lies there unread; what comes next is read against it)
-            if self.hesitates(detail, dark, None, None, glare=dark is not None, seen=change.mask):
+            if self.hesitates(detail, dark, None, None, glare=dark is not None, seen=self._not_bare(change.mask, seen, dark)):
                 return []
             return self.unnamed(detail, dark, None, None, glare=dark is not None)
         top = found[0]
@@ -209,7 +182,8 @@ class Pile:
                                                           min_pixels=DARKER_MIN_PIXELS):
             return []  # (a card come with the next hand: the darker frame shows nothing of the one looked for)
         # (in a look where the light moved, a hand from the view's edge touching the card at all may hold it: 55005's 1E)
-        if cut or hand_over(change.mask, top.quad, area, least=1 if self.before is not None else None):
+        if cut or (self._hand_over(change, seen, dark, top.quad, area, least=1 if self.before is not None else None)
+                   and not self._rests(seen, dark, top.quad)):
             return [DealEvent(HAND, frame_number=n)]
         if not faint and last.where is not None \
                 and iou(top.quad, last.where) > (SAME_PLACE if top.new < NOT_NEW else SAME_CARD):
@@ -229,6 +203,35 @@ class Pile:
                 return self.unnamed(detail, dark, None, naming, glare=dark is not None)
             return self.name(frame, detail, top, dark, normal, naming=naming)
         return self.name(frame, detail, top, dark, normal)
+
+    def _rests(self, seen: np.ndarray, dark: np.ndarray | None, quad: np.ndarray) -> bool:
+        """Whether the hand over the card at ``quad`` rests there: the last look, in a still spell of its
+        own, answered "a hand is there" over the same card, and nothing of the card's place changed since
+        (:data:`RESTED`). A dealer's hand resting at the pile, its fingertips on the card's margin, was
+        answered "a hand" look after look until the next card covered the card (64006's 9C and 10B)."""
+        was, self.handed = self.handed, (seen, dark is not None, quad)
+        if was is None or was[1] != (dark is not None) or was[0].shape != seen.shape or iou(was[2], quad) < SAME_CARD:
+            return False
+        floor, least = (CHANGE_LEVEL, 6) if dark is None else (DARKER_CHANGE_LEVEL, DARKER_MIN_PIXELS)
+        return changed_inside(was[0], seen, quad, floor=floor, min_pixels=least) < RESTED
+
+    def _hand_over(self, change: Change, seen: np.ndarray, dark: np.ndarray | None, quad: np.ndarray | None,
+                   area: float, *, least: float | None = None) -> bool:
+        """:func:`vision.deck.motion.hand_over`, on what changed where no longer the table lies (:meth:`_not_bare`)."""
+        return hand_over(change.mask, quad, area, least=least) and \
+            hand_over(self._not_bare(change.mask, seen, dark), quad, area, least=least)
+
+    def _not_bare(self, mask: np.ndarray, seen: np.ndarray, dark: np.ndarray | None) -> np.ndarray:
+        """``mask`` (what changed since the pile's last state) where ``seen`` differs from the table under
+        the pile (its first state, kept) too. What lay in the last state and has gone since (a dealer's hand
+        resting at the view's edge when the last card was read, a card in the air in its darker frame)
+        leaves the table bare: no hand there now (59010's 7E was answered "a hand is there" until the next
+        card covered it), nor where a card came (55010's 3B, its ask held, was settled by 11B "beside" it)."""
+        bare = self.settled[0].at_exposure(dark) if len(self.settled) > 1 else None
+        if bare is None or bare.shape != seen.shape:
+            return mask
+        return cv2.bitwise_and(mask, compare(bare, seen, floor=CHANGE_LEVEL if dark is None else DARKER_CHANGE_LEVEL,
+                                             min_pixels=6 if dark is None else DARKER_MIN_PIXELS).mask)
 
     def _outlined_at_normal(self, frame: np.ndarray, detail: np.ndarray, dark: np.ndarray,
                             reference: np.ndarray, long_px: float) -> list[Outline]:
@@ -259,15 +262,6 @@ class Pile:
             return False
         change = change if change is not None else compare(last.detail, seen, floor=CHANGE_LEVEL)
         return still_on_top(self.model, last.card, last.where, frame, seen, change.reference, change.edge)
-
-    def _veiled(self, detail: np.ndarray, under: np.ndarray | None, area: float) -> bool:
-        """Whether the lamp's reflection clips the picture over the pile (the last card's and the one
-        under it's outlines), now (``detail``, normal exposure) or in the table before the last card.
-        A card dealt under it is white on white there: "as before the last card" says nothing of the
-        card dealt since, and taking the last card off the count would drop a card that lies there."""
-        pile = [q for q in (self.settled[-1].where, under) if q is not None]
-        earlier = self.settled[-2].detail
-        return bool(pile) and any(glare_near(d, pile, area) for d in (detail, earlier) if d is not None)
 
     def _looked_again(self, frame: np.ndarray, detail: np.ndarray, top: Outline, change: Change,
                       dark: np.ndarray | None, normal: np.ndarray | None, area: float) -> list[DealEvent]:

@@ -32,6 +32,8 @@ LOW = (1 << EDGE_BIT) - 1
 PACK = np.zeros(256, np.int32)
 PACK[1], PACK[2] = 1 << EDGE_BIT, (1 << EDGE_BIT) + 1
 RUNNING = 2  # more sizes than this in a direction: running sums made once serve them all
+REACH = 4  # px around the placements' sides: a map's pixel depends on the patch's within 3 (a step, its
+# side, the reference's side widened, the new side widened), so its edges come out there as over the whole patch
 
 
 @dataclass(frozen=True)
@@ -42,12 +44,14 @@ class Sides:
     (:data:`EDGE_BIT`), kept as D + A and D - A (h x w: a rectangle's four sides' counts are
     then two differences of each, one at its corners), then the vertical and the horizontal
     strength's running sums (double); else the widened maps themselves (packed alike, the
-    strength float32)."""
+    strength float32). ``at``: where the maps' top-left pixel lies in the turned patch (x, y):
+    they may cover only the part of it the scored placements reach."""
 
     h: int
     w: int
     maps: tuple[np.ndarray, ...]
     running: bool
+    at: tuple[int, int] = (0, 0)
 
 
 def edge_maps(cur: np.ndarray, ref: np.ndarray | None, level: float) -> tuple[np.ndarray, ...]:
@@ -59,8 +63,9 @@ def edge_maps(cur: np.ndarray, ref: np.ndarray | None, level: float) -> tuple[np
     return (*out, vw, hw)
 
 
-def scored_edges(cur: np.ndarray, ref: np.ndarray | None, level: float, running: bool) -> Sides:
-    """The patch's :class:`Sides` (its :func:`edge_maps`)."""
+def scored_edges(cur: np.ndarray, ref: np.ndarray | None, level: float, running: bool,
+                 at: tuple[int, int] = (0, 0)) -> Sides:
+    """The patch's :class:`Sides` (its :func:`edge_maps`); ``at``: where it lies in the turned patch."""
     h, w = cur.shape
     vert, horiz, vnew, hnew, vw, hw = _found(cur, ref, level)
     if running:
@@ -76,7 +81,7 @@ def scored_edges(cur: np.ndarray, ref: np.ndarray | None, level: float, running:
         # pixels each map widened alone holds)
         maps = (cv2.LUT(cv2.dilate(cv2.add(vert, vnew), KX), PACK), cv2.LUT(cv2.dilate(cv2.add(horiz, hnew), KY), PACK),
                 vw, hw)
-    return Sides(h, w, maps, running)
+    return Sides(h, w, maps, running, at)
 
 
 def _found(cur: np.ndarray, ref: np.ndarray | None, level: float) -> tuple[np.ndarray, ...]:
@@ -138,14 +143,18 @@ def _box_sums(m: np.ndarray, length: int, axis: int) -> np.ndarray:
     return out[:m.shape[0] - length + 1] if axis == 0 else out[:, :m.shape[1] - length + 1]
 
 
+FIRST = "first"  # :func:`best_in`'s answer when none scores and its maps leave out the first placement
+
+
 def best_in(edges: Sides, a: int, b: int, inside: np.ndarray | None, beat: float | None = None
-            ) -> tuple[float, float, float, int, int] | None:
+            ) -> tuple[float, float, float, int, int] | str | None:
     """The best placed ``a`` x ``b`` (width x height) rectangle in the turned patch: its
     score, supports and top-left corner. Only the placements whose centre lies where
-    ``inside`` is set are scored (the rest score 0: the first one is returned when none
-    scores, as an argmax over all placements). None when no placement can score above
-    ``beat``, or no rectangle of that size fits."""
-    h, w = edges.h, edges.w
+    ``inside`` (the whole turned patch) is set are scored (the rest score 0: the first one is
+    returned when none scores, as an argmax over all placements; :data:`FIRST` when ``edges``
+    leave it out). None when no placement can score above ``beat``, or no rectangle of that
+    size fits."""
+    h, w = (edges.h, edges.w) if inside is None else inside.shape
     if a + 2 >= w or b + 2 >= h:
         return None
     per = 2.0 * (a + b)
@@ -156,21 +165,22 @@ def best_in(edges: Sides, a: int, b: int, inside: np.ndarray | None, beat: float
         centres = inside[b // 2:b // 2 + ny, a // 2:a // 2 + nx]
         x0, y0, cw, ch = cv2.boundingRect(centres)  # (the box round its set pixels)
         if cw == 0:
-            return _first(edges, a, b, per)
+            return _first(edges, a, b, per, (h, w))
         x1, y1 = x0 + cw, y0 + ch
     # the sides' sums only for those placements (a vertical side at column x spanning rows
-    # y..y+b: exact sums, wherever they start)
-    both = _counts(edges, a, b, y0, x0, y1, x1)
+    # y..y+b: exact sums, wherever they start), in the maps' own pixels
+    ox, oy = edges.at
+    both = _counts(edges, a, b, y0 - oy, x0 - ox, y1 - oy, x1 - ox)
     if beat is not None and not _above(both, per, beat):
         return None
     sup, new = _shares(both, per)
-    score = sup + 0.5 * new + 0.2 * _strength(edges, a, b, y0, x0, y1, x1, per)
+    score = sup + 0.5 * new + 0.2 * _strength(edges, a, b, y0 - oy, x0 - ox, y1 - oy, x1 - ox, per)
     if centres is not None:  # the rectangle's centre where the table changed
         score = np.where(centres[y0:y1, x0:x1] > 0, score, 0)
     k = int(np.argmax(score))
     y, x = divmod(k, x1 - x0)
     if score[y, x] <= 0:  # (argmax over all placements: the first one)
-        return _first(edges, a, b, per)
+        return _first(edges, a, b, per, (h, w))
     return float(score[y, x]), float(sup[y, x]), float(new[y, x]), x + x0, y + y0
 
 
@@ -241,8 +251,12 @@ def _strength(edges: Sides, a: int, b: int, y0: int, x0: int, y1: int, x1: int, 
     return (vws[:, :nx] + vws[:, a:a + nx] + hws[:ny] + hws[b:b + ny]) / per
 
 
-def _first(edges: Sides, a: int, b: int, per: float) -> tuple[float, float, float, int, int]:
-    """The first placement, scoring 0 (what an argmax over none that scores returns)."""
+def _first(edges: Sides, a: int, b: int, per: float, whole: tuple[int, int]
+           ) -> tuple[float, float, float, int, int] | str:
+    """The first placement, scoring 0 (what an argmax over none that scores returns);
+    :data:`FIRST` when the maps are not the whole turned patch's (``whole``: its h, w)."""
+    if edges.at != (0, 0) or (edges.h, edges.w) != whole:
+        return FIRST
     sup, new = _shares(_counts(edges, a, b, 0, 0, 1, 1), per)
     return 0.0, float(sup[0, 0]), float(new[0, 0]), 0, 0
 
@@ -264,17 +278,49 @@ def search(cur: np.ndarray, ref: np.ndarray | None, mask: np.ndarray, angles: li
         nw, nh = int(pw * c + ph * s) + 2, int(pw * s + ph * c) + 2
         rot[0, 2] += nw / 2 - centre[0]
         rot[1, 2] += nh / 2 - centre[1]
-        turned = cv2.warpAffine(both, rot, (nw, nh), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-        tc, tr = (turned, None) if ref is None else cv2.split(turned)
         tm = cv2.warpAffine(mask, rot, (nw, nh), flags=cv2.INTER_NEAREST)
         tm = cv2.dilate(tm, np.ones((5, 5), np.uint8))
-        edges = scored_edges(tc, tr, level, len(sizes_px) > RUNNING)
+        # (the patch turned, and its edges found, only over the part the scored placements' sides reach:
+        # a turned pixel is worked out from its own place alone, so the turn stopped short of the patch's
+        # right and bottom gives the very same pixels)
+        x0, y0, x1, y1 = _reach(tm, sizes_px)
+        turned = cv2.warpAffine(both, rot, (x1, y1), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        tc, tr = (turned, None) if ref is None else cv2.split(turned)
+        tc, tr = tc[y0:, x0:], None if tr is None else tr[y0:, x0:]
+        edges = scored_edges(tc, tr, level, len(sizes_px) > RUNNING, (x0, y0))
         for a, b in sizes_px:
             # (a size that cannot score above the best so far is not scored in full)
             got = best_in(edges, a, b, tm, None if best is None else best[0] + 0.01)
+            if got == FIRST:  # (none scores: the first placement, over the whole patch)
+                whole = cv2.warpAffine(both, rot, (nw, nh), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+                whole_c, whole_r = (whole, None) if ref is None else cv2.split(whole)
+                got = best_in(scored_edges(whole_c, whole_r, level, len(sizes_px) > RUNNING), a, b, tm,
+                              None if best is None else best[0] + 0.01)
             if got is not None and (best is None or got[0] > best[0] + 0.01):  # (ties: the first size, the biggest)
                 best = (*got, a, b, rot, ang)
     return best
+
+
+def _reach(inside: np.ndarray, sizes_px: list[tuple[int, int]]) -> tuple[int, int, int, int]:
+    """The part of the turned patch (x0, y0, x1, y1) the sides of every placement :func:`best_in`
+    scores reach (their centres where ``inside`` is set), :data:`REACH` px around them; the whole
+    patch when none is scored."""
+    h, w = inside.shape
+    cx, cy, cw, ch = cv2.boundingRect(inside)
+    x0, y0, x1, y1 = w, h, 0, 0
+    for a, b in sizes_px:
+        ny, nx = h - b, w - a
+        if a + 2 >= w or b + 2 >= h or cw == 0:
+            continue
+        # (the placements whose centre may be set: their top-left corners, then their sides' reach)
+        px0, px1 = max(cx - a // 2, 0), min(cx + cw - a // 2, nx)
+        py0, py1 = max(cy - b // 2, 0), min(cy + ch - b // 2, ny)
+        if px1 <= px0 or py1 <= py0:
+            continue
+        x0, y0, x1, y1 = min(x0, px0), min(y0, py0), max(x1, px1 + a), max(y1, py1 + b)
+    if x1 <= x0:
+        return 0, 0, w, h
+    return max(x0 - REACH, 0), max(y0 - REACH, 0), min(x1 + REACH, w), min(y1 + REACH, h)
 
 
 def corners(best: tuple) -> np.ndarray:

@@ -29,6 +29,25 @@ UNSEEN_CARD = 0.5  # card perimeters of new edges where no card's outline was fo
 PRINT_KEPT = 0.9  # of the edges in view of a card found again still there (a shadow dims them; a card come covers them)
 
 
+def _outside(changed: np.ndarray, quad: np.ndarray, k: int) -> np.ndarray:
+    """Where the table changed outside the card at ``quad``: the change's pieces joined (closed by a
+    ``k`` px disc: over white cards a card changes only where it is printed), the card's outline
+    filled out, then specks and slivers opened away. Worked out only over the box round the change
+    and twice the disc's reach: nothing grows further, and there the very same pixels come out."""
+    x, y, w, h = cv2.boundingRect(changed)
+    out = np.zeros_like(changed)
+    if w == 0:
+        return out
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    m = 2 * (k // 2) + 2
+    x0, y0 = max(x - m, 0), max(y - m, 0)
+    x1, y1 = min(x + w + m, changed.shape[1]), min(y + h + m, changed.shape[0])
+    out[y0:y1, x0:x1] = cv2.morphologyEx(changed[y0:y1, x0:x1], cv2.MORPH_CLOSE, disc)
+    cv2.fillPoly(out, [np.round(quad).astype(np.int32)], 0)
+    out[y0:y1, x0:x1] = cv2.morphologyEx(out[y0:y1, x0:x1], cv2.MORPH_OPEN, disc)
+    return out
+
+
 def second_card(current: np.ndarray, reference: np.ndarray, changed: np.ndarray, top: Outline,
                 long_px: float, *, level: float, aspect: float, sizes: tuple[float, ...] = SIZES,
                 pile: tuple[np.ndarray, ...] = ()) -> Outline | None:
@@ -37,12 +56,7 @@ def second_card(current: np.ndarray, reference: np.ndarray, changed: np.ndarray,
     or a strip of the card below uncovered has no new outline of a card's size. ``pile``: the
     outlines of the cards read on the pile (a card below found again is no second card)."""
     short = long_px / aspect
-    k = max(3, int(0.12 * short)) | 1
-    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
-    # (over white cards a card changes only where it is printed: its pieces joined first)
-    outside = cv2.morphologyEx(changed, cv2.MORPH_CLOSE, disc)
-    cv2.fillPoly(outside, [np.round(top.quad).astype(np.int32)], 0)
-    outside = cv2.morphologyEx(outside, cv2.MORPH_OPEN, disc)
+    outside = _outside(changed, top.quad, max(3, int(0.12 * short)) | 1)
     if cv2.countNonZero(outside) < 0.08 * long_px * short:
         return None
     # (not turned to fit its sides: beside a new card, its print and the old edges below

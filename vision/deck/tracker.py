@@ -37,10 +37,10 @@ import cv2
 import numpy as np
 
 from kiosk.game import Card, pile_points
-from vision.deck.again import owed
+from vision.deck.again import back_to, kept, owed
 from vision.deck.backstop import Backstop, unsaid
 from vision.deck.darker import DarkerRequest, glare_near, hand_came_over, reflection_in_view
-from vision.deck.darklook import DarkerLook, HeldLook
+from vision.deck.darklook import DarkerLook, HeldLook, Unconfirmed
 from vision.deck.events import (  # noqa: F401  (the events are the tracker's API)
     ALREADY, ASK_KINDS, COUNTED, DARKER, GLARE, HAND, SHOW_AGAIN, TAKEN_BACK, TWO_CARDS, UNDER, DealEvent, Tally)
 from vision.deck.exposure import Change, compare
@@ -49,7 +49,8 @@ from vision.deck.locate import CARD_ASPECT, shrunk
 from vision.deck.model import DeckModel
 from vision.deck.motion import APART, LINGER, RESTING, RESTING_APART, counts, movement, moving_mask
 from vision.deck.peek import Peek
-from vision.deck.pile import CHANGE_LEVEL, DARKER_CHANGE_LEVEL, DARKER_MIN_PIXELS, MIN_CHANGE, Pile, Settled
+from vision.deck.pile import CHANGE_LEVEL, DARKER_CHANGE_LEVEL, DARKER_MIN_PIXELS, MIN_CHANGE, Pile
+from vision.deck.states import Settled
 from vision.deck.scale import TableScale
 
 MOTION_CARD = 0.04  # of a card's area moving (motion size) is movement, if less than motion_share of the view
@@ -92,6 +93,7 @@ class DealTracker:
     _stale: np.ndarray | None = None  # the last darker frame, when the next hand came into it
     _hand_on: Settled | None = None  # the pile's state when a hand last moved in view
     _peek: Peek = field(init=False)  # the frames read without a look (a card covered unread: "two cards")
+    _unconfirmed: Unconfirmed | None = None  # a card a darker frame alone showed, said once the next frame shows it lying
 
     def __post_init__(self) -> None:
         self._pile = Pile(self.model)
@@ -122,6 +124,7 @@ class DealTracker:
         if card is not None and self._pile.settled[-1].card != card:
             return None
         last = self._pile.settled.pop()
+        self._unconfirmed = None  # (a card not yet said is not the one taken back: it is read again when it lies)
         # (the still spell goes on: a card taken back while it still lies is not looked at, and
         # counted again, until something moves; the player lifting it off is such a movement)
         self._wanted = self._held = None  # a look waiting for its darker frame saw the card taken back
@@ -132,7 +135,19 @@ class DealTracker:
         :data:`DARKER` event asks for a darker frame (:meth:`feed_darker`); left unanswered,
         the look goes on without one when the next frame comes."""
         events = self.feed_darker(self._wanted, None) if self._wanted is not None else []
-        return events + self._feed(frame)
+        return events + self._confirmed(frame) + self._feed(frame)
+
+    def _confirmed(self, frame: np.ndarray | None) -> list[DealEvent]:
+        """The card a darker frame alone showed (:class:`vision.deck.darklook.Unconfirmed`), said now
+        when ``frame``, the next one, shows it lying where it lay (None: "Fet", no frame is to come);
+        else forgotten: it was still in the air, and is read once it lies still."""
+        u, self._unconfirmed = self._unconfirmed, None
+        if u is None:
+            return []
+        if (frame is not None and not u.confirmed(shrunk(frame, self.detail_width, 3))) or not u.laid(self._pile):
+            self._still = 0
+            return []
+        return owed(self._pile, self._peek.checked(self._pile, u.events))
 
     def finish(self) -> list[DealEvent]:
         """Dealing is declared done ("Fet"): the latest frame fed is looked at once more, as if
@@ -140,6 +155,7 @@ class DealTracker:
         The last card may lie only a few frames while the dealer's hand lingers by the pile,
         so no still spell came to look at it; it is named, or asked about, now."""
         events = self.feed_darker(self._wanted, None) if self._wanted is not None else []
+        events += self._confirmed(None)
         if self._prior is None or not self._pile.settled or self._pile.settled[-1].detail is None:
             return events  # (the table under the pile never lay still: nothing to read it against)
         events = owed(self._pile, events + self._last_look(), end=True)
@@ -188,26 +204,37 @@ class DealTracker:
         # (a hand come in anywhere, over the pile (``came``) or not yet, makes the darker frame kept as
         # the table's state stale; asked now, of the same pieces come in)
         entered = hand_came_over(look.detail, dark, None, area, level=DARKER_CHANGE_LEVEL, min_pixels=DARKER_MIN_PIXELS)
+        was, held = kept(self._pile), self._pile.held
         events = self._darker_look(look, image, dark, came)
         if look.mat:
             events = under_first(self._pile, self._early, events)
         stale = before.darker is not None and before.darker is self._stale
         self._stale = dark if entered else self._stale  # (stale as long as it is the table's state)
-        if stale and all(e.kind == HAND for e in events) and (events or not self._pile.unsteady) \
-                and self._pile.settled[-1] is before:
+        if stale and not any(e.kind in (COUNTED, ALREADY) for e in events) \
+                and (events or not self._pile.unsteady or self._pile.held is not held):
             # (the last darker frame held the next hand, maybe its card in the air: a hand there
-            # "gone" is no hand now, and a card may show no change against it; the table is
-            # compared with the frame that asked instead; not when the look waits a frame anyway)
-            kept, before.darker = before.darker, None
+            # "gone" is no hand now, and a card may show no change against it, or no new sides; the
+            # table is compared with the frame that asked instead; not when the look waits a frame
+            # anyway, unless only for an ask it held back: a card it saw no outline of)
+            after, darker, unconfirmed = kept(self._pile), before.darker, self._unconfirmed
+            back_to(self._pile, was)
+            before.darker = None
             again = self._darker_look(look, image, dark, came)
-            if any(e.kind != HAND for e in again) or self._pile.settled[-1] is not before:
+            # (it stands when it counts a card; or, where the first said only "a hand is there", when it
+            # says anything else, reads the pile anew, or holds an ask about a card it saw come)
+            hand_only = all(e.kind == HAND for e in events) and after[0][-1] is before
+            if any(e.kind in (COUNTED, ALREADY) for e in again) or hand_only and (
+                    any(e.kind != HAND for e in again) or self._pile.settled[-1] is not before
+                    or (self._pile.held is not held and self._pile.held is not after[2])):
                 return again
-            before.darker = kept
+            back_to(self._pile, after)
+            before.darker, self._unconfirmed = darker, unconfirmed
         return events
 
     def _darker_look(self, look: HeldLook, image: np.ndarray, dark: np.ndarray, came: bool) -> list[DealEvent]:
         seen = DarkerLook(self._pile, dealt=self._dealt, hand_on=self._hand_on)
         events = seen.look(look, image, dark, came)
+        self._unconfirmed = seen.unconfirmed
         if seen.still_again:
             self._still = 0
         return events

@@ -283,7 +283,11 @@ def _chroma(ab_cells: np.ndarray) -> np.ndarray:
     rows = np.swapaxes(cols.reshape(n, 2, WHOLE_H, CHROMA_W), 2, 3).reshape(-1, WHOLE_H)
     small = (rows @ _area_matrix(WHOLE_H, CHROMA_H).T).reshape(n, 2, CHROMA_W, CHROMA_H)
     ab = np.transpose(small, (0, 3, 2, 1)).reshape(n, -1, 2)  # views x (CHROMA_H x CHROMA_W) x 2
-    ab = ab - ab.mean(axis=1, keepdims=True)
+    # (each view's mean a over its blocks, b alike: numpy sums a middle axis one block after another, in
+    # float32; so does a sum down the first axis, every view's a and b side by side: the very same sums,
+    # at a seventh of the time)
+    blocks = np.transpose(small, (3, 2, 0, 1)).reshape(CHROMA_H * CHROMA_W, n * 2)
+    ab = ab - np.true_divide(np.add.reduce(blocks, axis=0), CHROMA_H * CHROMA_W).reshape(n, 1, 2)
     # a grey card does not get its noise blown up to full weight
     norm = np.maximum(np.linalg.norm(ab.reshape(len(ab), -1), axis=1, keepdims=True), 25.0)
     return CHROMA_WEIGHT * ab.reshape(len(ab), -1) / norm
@@ -319,8 +323,13 @@ def paper_gains(bgr: np.ndarray) -> np.ndarray:
     return paper.mean() / np.maximum(paper, 1.0)
 
 
+_LEVELS = np.arange(256, dtype=np.uint8).reshape(1, 256, 1).repeat(3, axis=2)  # every level, in each channel
+
+
 def _ycc(bgr: np.ndarray, gains: np.ndarray) -> np.ndarray:
-    balanced = cv2.convertScaleAbs(bgr.astype(np.float32) * gains)
+    # (every pixel's balanced level depends on its level and channel alone: each level balanced
+    # once, the warp's pixels looked up)
+    balanced = cv2.LUT(bgr, cv2.convertScaleAbs(_LEVELS.astype(np.float32) * gains))
     return cv2.cvtColor(balanced, cv2.COLOR_BGR2YCrCb)
 
 
