@@ -87,3 +87,18 @@ def test_a_stale_darker_state_is_set_aside_when_the_look_holds_its_ask():
     assert seq.truth[5:7] == ["4O", "7C"], seq.truth
     assert {(5, COUNTED, "4O"), (6, COUNTED, "7C")} <= set(told), told
     assert not any(kind in ASK_KINDS for i, kind, _ in told if i >= 5), told
+
+
+def test_fet_right_after_the_darker_frame_counts_the_card_that_came_between():
+    """57011 again, earlier: 2O came between the look at 7O and its darker frame, and lay. Its count
+    waits for the next frame; when the players press "Fet" (dealing done) before it comes, no frame is
+    to come: 7O and 2O are both counted, nothing is asked."""
+    seq = deal_sequence(57011, realistic_nuisances(np.random.default_rng([57011, 1])), resolution="1080p",
+                        cards=12, deck_style="moderna")
+    tracker = DealTracker(models(("moderna",))["moderna"], darker_scale=DARKER_SCALE)
+    told = realdeck.told_between(tracker, seq, 0, 22)  # (frame 21 asks for a darker frame: frame 22 stands in)
+    assert seq.truth[3:5] == ["7O", "2O"], seq.truth
+    assert (3, COUNTED, "7O") in told and not any(code == "2O" for _, _, code in told), told
+    done = [(e.kind, e.card.code if e.card else None) for e in tracker.finish()]
+    assert (COUNTED, "2O") in done and not any(kind in ASK_KINDS for kind, _ in done), done
+    assert [c.code for c in tracker.cards][-2:] == ["7O", "2O"], tracker.cards
