@@ -29,7 +29,7 @@ import cv2
 import numpy as np
 
 from vision.deck.events import ASK_KINDS, DARKER, TAKEN_BACK, UNDER, DealEvent
-from vision.deck.exposure import compare
+from vision.deck.exposure import changed_share
 from vision.deck.locate import quad_mask
 from vision.deck.outline import iou
 from vision.deck.pile import CHANGE_LEVEL, DARKER_CHANGE_LEVEL, DARKER_MIN_PIXELS, PRINT_CHANGED, Pile
@@ -95,11 +95,9 @@ def lay_in(detail: np.ndarray, dark: np.ndarray | None, state: Settled) -> bool:
     if now is None or now.shape != detail.shape or state.where is None:
         return False
     seen = detail if dark is None else dark
-    change = compare(cv2.GaussianBlur(seen, SMOOTH, 0), cv2.GaussianBlur(now, SMOOTH, 0),
-                     floor=CHANGE_LEVEL if dark is None else DARKER_CHANGE_LEVEL,
-                     min_pixels=6 if dark is None else DARKER_MIN_PIXELS)
-    inside = quad_mask(change.mask.shape, state.where)
-    return cv2.countNonZero(cv2.bitwise_and(change.mask, inside)) < PRINT_CHANGED * max(cv2.countNonZero(inside), 1)
+    return changed_share(cv2.GaussianBlur(seen, SMOOTH, 0), cv2.GaussianBlur(now, SMOOTH, 0), state.where,
+                         floor=CHANGE_LEVEL if dark is None else DARKER_CHANGE_LEVEL,
+                         min_pixels=6 if dark is None else DARKER_MIN_PIXELS) < PRINT_CHANGED
 
 
 def _share_in(mask: np.ndarray, quad: np.ndarray) -> float:

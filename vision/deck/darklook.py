@@ -23,8 +23,8 @@ from vision.deck.backstop import came_unread
 from vision.deck.darker import came_in, tone_map
 from vision.deck.events import ALREADY, ASK_KINDS, COUNTED, HAND, TWO_CARDS, DealEvent
 from vision.deck.first import first_card, unseen_first
-from vision.deck.exposure import compare
-from vision.deck.locate import CARD_ASPECT, quad_mask
+from vision.deck.exposure import changed_share, compare
+from vision.deck.locate import CARD_ASPECT
 from vision.deck.outline import find_outlines, iou
 from vision.deck.pile import (
     CHANGE_LEVEL, DARKER_CHANGE_LEVEL, DARKER_MIN_PIXELS, MIN_CHANGE, NOT_NEW, UNSTEADY, Pile)
@@ -55,17 +55,15 @@ class Unconfirmed:
             return False
         if self.popped:
             pile.settled.pop()
-        pile.settled.append(self.state)
-        pile.handed = None
+        pile.lay(self.state)
         return True
 
     def confirmed(self, detail: np.ndarray) -> bool:
         """Whether the card lies in the next frame (``detail``) where it lay in the darker frame: less
         than :data:`vision.deck.pile.UNSTEADY` of its area changed, the light and the noise measured
         over the whole view (over the card's own box, a hand filling it passes for a change of light)."""
-        change = compare(tone_map(detail, self.dark), self.dark, floor=DARKER_CHANGE_LEVEL, min_pixels=DARKER_MIN_PIXELS)
-        inside = quad_mask(change.mask.shape, self.state.where)
-        return cv2.countNonZero(cv2.bitwise_and(change.mask, inside)) < UNSTEADY * max(cv2.countNonZero(inside), 1)
+        return changed_share(tone_map(detail, self.dark), self.dark, self.state.where, floor=DARKER_CHANGE_LEVEL,
+                             min_pixels=DARKER_MIN_PIXELS) < UNSTEADY
 
 
 @dataclass(frozen=True)

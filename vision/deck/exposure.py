@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.deck.locate import change_mask, channel_max, every
+from vision.deck.locate import change_mask, channel_max, every, quad_mask
 from vision.deck.recent import recent
 
 NOISE_K = 4.5  # x the median difference: above the noise of two frames
@@ -102,4 +102,14 @@ def changed_inside(reference: np.ndarray, current: np.ndarray, quad: np.ndarray,
     change = compare(reference[y0:y1, x0:x1], current[y0:y1, x0:x1], floor=floor, min_pixels=min_pixels)
     inside = np.zeros_like(change.mask)
     cv2.fillPoly(inside, [np.round(quad - (x0, y0)).astype(np.int32)], 255)
+    return cv2.countNonZero(cv2.bitwise_and(change.mask, inside)) / max(cv2.countNonZero(inside), 1)
+
+
+def changed_share(reference: np.ndarray, current: np.ndarray, quad: np.ndarray, *, floor: float,
+                  min_pixels: int = 6) -> float:
+    """The share of ``quad``'s area where ``current`` differs from ``reference``, the light and the
+    noise measured over the whole view (:func:`compare`). Where a card came, or went, it fills its own
+    box: measured there (:func:`changed_inside`), its change is taken for the light and the noise."""
+    change = compare(reference, current, floor=floor, min_pixels=min_pixels)
+    inside = quad_mask(change.mask.shape, quad)
     return cv2.countNonZero(cv2.bitwise_and(change.mask, inside)) / max(cv2.countNonZero(inside), 1)

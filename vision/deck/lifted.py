@@ -20,6 +20,7 @@ from vision.deck.exposure import Change
 from vision.deck.locate import quad_mask
 from vision.deck.outline import Outline, iou
 from vision.deck.second import PRINT_KEPT, SAME_PLACE, print_kept
+from vision.deck.states import Settled
 
 
 def shows_under(found: list[Outline], under: np.ndarray | None) -> bool:
@@ -72,7 +73,7 @@ def lifted_off_unread(settled: list, dark: np.ndarray | None, seen: np.ndarray,
     return True
 
 
-def veiled(settled: list, detail: np.ndarray, under: np.ndarray | None, area: float) -> bool:
+def veiled(settled: list[Settled], detail: np.ndarray, under: np.ndarray | None, area: float) -> bool:
     """Whether the lamp's reflection clips the picture over the pile (the last card's and the one
     under it's outlines, ``under``), now (``detail``, normal exposure) or in the table before the last
     card (``settled[-2]``). A card dealt under it is white on white there: "as before the last card"

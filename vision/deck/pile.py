@@ -40,7 +40,7 @@ from vision.deck.motion import hand_over
 from vision.deck.ontop import still_on_top
 from vision.deck.outline import Outline, find_outlines, iou, new_edge_share
 from vision.deck.refit import grown, refit
-from vision.deck.states import Held, Settled
+from vision.deck.states import Handed, Held, Settled
 from vision.deck.second import PRINT_KEPT, SAME_PLACE, UNSEEN_CARD, dealt_over, print_kept, second_card
 from vision.deck.scale import TableScale
 from vision.deck.views import order_quad, views_around
@@ -74,7 +74,7 @@ class Pile:
     unsteady: bool = False  # the look found a card not yet lying where it lay a frame before
     held: Held | None = None  # an ask held back for one more look (:mod:`vision.deck.again`)
     restless: bool = False  # a hand at the view's edge moved into the looked-at frame (lingering apart from the pile)
-    handed: tuple | None = None  # the last look's "a hand is there": (its frame, detail; darker; the card's outline)
+    handed: Handed | None = None  # the last look's "a hand is there" over a card (:meth:`_rests`)
 
     @property
     def cards(self) -> list[Card]:
@@ -108,7 +108,11 @@ class Pile:
 
     def push(self, detail: np.ndarray, card: Card | None, *, pending: bool = False, darker: np.ndarray | None = None,
              where: np.ndarray | None = None, under: int = 0) -> None:  # (under: beneath so many states)
-        self.settled.insert(len(self.settled) - under, Settled(detail, card, pending, darker, where))
+        self.lay(Settled(detail, card, pending, darker, where), under=under)
+
+    def lay(self, state: Settled, *, under: int = 0) -> None:
+        """Lay ``state`` on the pile (``under``: beneath so many states); only the latest keep their pictures."""
+        self.settled.insert(len(self.settled) - under, state)
         self.handed = None
         if len(self.settled) > KEEP_DETAIL + 1:  # (the table under the pile, the first state, is kept)
             self.settled[-KEEP_DETAIL - 1].detail = self.settled[-KEEP_DETAIL - 1].darker = None
@@ -209,11 +213,11 @@ class Pile:
         own, answered "a hand is there" over the same card, and nothing of the card's place changed since
         (:data:`RESTED`). A dealer's hand resting at the pile, its fingertips on the card's margin, was
         answered "a hand" look after look until the next card covered the card (64006's 9C and 10B)."""
-        was, self.handed = self.handed, (seen, dark is not None, quad)
-        if was is None or was[1] != (dark is not None) or was[0].shape != seen.shape or iou(was[2], quad) < SAME_CARD:
+        was, self.handed = self.handed, Handed(seen, dark is not None, quad)
+        if was is None or was.dark != (dark is not None) or was.seen.shape != seen.shape or iou(was.quad, quad) < SAME_CARD:
             return False
         floor, least = (CHANGE_LEVEL, 6) if dark is None else (DARKER_CHANGE_LEVEL, DARKER_MIN_PIXELS)
-        return changed_inside(was[0], seen, quad, floor=floor, min_pixels=least) < RESTED
+        return changed_inside(was.seen, seen, quad, floor=floor, min_pixels=least) < RESTED
 
     def _hand_over(self, change: Change, seen: np.ndarray, dark: np.ndarray | None, quad: np.ndarray | None,
                    area: float, *, least: float | None = None) -> bool:

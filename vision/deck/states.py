@@ -1,6 +1,6 @@
 """What the deal-through tracker remembers of the pile (:class:`vision.deck.pile.Pile`): a settled
 state per card dealt (the table under the pile first), and an ask held back for one look more
-(:mod:`vision.deck.again`)."""
+(:mod:`vision.deck.again`); the last look's "a hand is there" over a card."""
 
 from __future__ import annotations
 
@@ -42,3 +42,13 @@ class Held:
     naming: Naming | None
     glare: bool
     seen: np.ndarray | None = None  # no outline found: where the look saw the table change (a mask, detail px)
+
+
+@dataclass(frozen=True)
+class Handed:
+    """A look's "a hand is there" over a card (:meth:`vision.deck.pile.Pile._rests`): what it saw (detail
+    size), whether that was a darker frame, and the card's outline."""
+
+    seen: np.ndarray
+    dark: bool
+    quad: np.ndarray

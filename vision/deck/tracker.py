@@ -204,7 +204,8 @@ class DealTracker:
         # (a hand come in anywhere, over the pile (``came``) or not yet, makes the darker frame kept as
         # the table's state stale; asked now, of the same pieces come in)
         entered = hand_came_over(look.detail, dark, None, area, level=DARKER_CHANGE_LEVEL, min_pixels=DARKER_MIN_PIXELS)
-        was, held = kept(self._pile), self._pile.held
+        was = kept(self._pile)
+        held = was[2]  # (the ask held before this look)
         events = self._darker_look(look, image, dark, came)
         if look.mat:
             events = under_first(self._pile, self._early, events)
