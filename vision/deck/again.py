@@ -25,6 +25,8 @@ and :func:`owed` makes it at the next look that does not settle it:
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import cv2
 import numpy as np
 
@@ -39,13 +41,18 @@ from vision.deck.second import SAME_PLACE
 SMOOTH = (5, 5)  # px (detail): the noise a held card's print is compared through is smoothed away
 UNDER_IT = 0.5  # of the held card's place (its outline, or what changed), under the card read since: it may lie under it
 
-Kept = tuple[list[Settled], int, Held | None, bool]
+class Kept(NamedTuple):
+    """What a look changes of the pile (its states, the asks, an ask held back, a look due), kept
+    to go back to (:func:`back_to`) when a second reading of the same look is not taken."""
+
+    settled: list[Settled]
+    uncertain: int
+    held: Held | None
+    unsteady: bool
 
 
 def kept(pile: Pile) -> Kept:
-    """What a look changes of the pile (its states, the asks, an ask held back, a look due), kept
-    to go back to (:func:`back_to`) when a second reading of the same look is not taken."""
-    return list(pile.settled), pile.uncertain, pile.held, pile.unsteady
+    return Kept(list(pile.settled), pile.uncertain, pile.held, pile.unsteady)
 
 
 def back_to(pile: Pile, state: Kept) -> None:

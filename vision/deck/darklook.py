@@ -229,9 +229,9 @@ class DarkerLook:
         if any(e.kind in (COUNTED, ALREADY) + ASK_KINDS for e in new):  # (the table as it lies now, normal exposure)
             self.pile.settled[-1].detail = tone_map(dark, look.detail)
         if confirm and new and all(e.kind == COUNTED for e in new) and self.pile.settled[-1].where is not None \
-                and len(self.pile.settled) - len(saved[0]) in (0, 1):
-            popped = len(self.pile.settled) == len(saved[0])  # (it replaced a card asked about)
-            self.unconfirmed = Unconfirmed(self.pile.settled[-1], saved[0][-1], popped, new, dark)
+                and len(self.pile.settled) - len(saved.settled) in (0, 1):
+            popped = len(self.pile.settled) == len(saved.settled)  # (it replaced a card asked about)
+            self.unconfirmed = Unconfirmed(self.pile.settled[-1], saved.settled[-1], popped, new, dark)
             back_to(self.pile, saved)
             return under
         return under + new

@@ -205,7 +205,7 @@ class DealTracker:
         # the table's state stale; asked now, of the same pieces come in)
         entered = hand_came_over(look.detail, dark, None, area, level=DARKER_CHANGE_LEVEL, min_pixels=DARKER_MIN_PIXELS)
         was = kept(self._pile)
-        held = was[2]  # (the ask held before this look)
+        held = was.held  # (the ask held before this look)
         events = self._darker_look(look, image, dark, came)
         if look.mat:
             events = under_first(self._pile, self._early, events)
@@ -223,10 +223,10 @@ class DealTracker:
             again = self._darker_look(look, image, dark, came)
             # (it stands when it counts a card; or, where the first said only "a hand is there", when it
             # says anything else, reads the pile anew, or holds an ask about a card it saw come)
-            hand_only = all(e.kind == HAND for e in events) and after[0][-1] is before
+            hand_only = all(e.kind == HAND for e in events) and after.settled[-1] is before
             if any(e.kind in (COUNTED, ALREADY) for e in again) or hand_only and (
                     any(e.kind != HAND for e in again) or self._pile.settled[-1] is not before
-                    or (self._pile.held is not held and self._pile.held is not after[2])):
+                    or (self._pile.held is not held and self._pile.held is not after.held)):
                 return again
             back_to(self._pile, after)
             before.darker, self._unconfirmed = darker, unconfirmed
