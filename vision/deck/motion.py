@@ -62,6 +62,14 @@ def moving_mask(previous: np.ndarray, current: np.ndarray, *, glare_is_light: bo
     return cv2.bitwise_and(moved, 1 - cv2.dilate(bright, np.ones((3, 3), np.uint8)))
 
 
+def clipped_share(small: np.ndarray, quad: np.ndarray) -> float:
+    """The share of ``quad`` (motion px) where the reflection clips the picture: over the
+    pile's top card, its print washed out, only its outline shows."""
+    inside = quad_mask(small.shape, quad, 1)
+    n = int(np.count_nonzero(inside))
+    return float(np.count_nonzero(cv2.bitwise_and(_clipping(small), inside))) / n if n else 0.0
+
+
 @recent(4)
 def _clipping(small: np.ndarray) -> np.ndarray:
     b, g, r = cv2.split(small)

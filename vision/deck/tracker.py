@@ -47,13 +47,15 @@ from vision.deck.exposure import Change, compare
 from vision.deck.first import EARLY, first_card, under_first, unseen_first
 from vision.deck.locate import CARD_ASPECT, shrunk
 from vision.deck.model import DeckModel
-from vision.deck.motion import APART, LINGER, RESTING, RESTING_APART, counts, movement, moving_mask
+from vision.deck.motion import APART, LINGER, RESTING, RESTING_APART, clipped_share, counts, movement, moving_mask
 from vision.deck.peek import Peek
 from vision.deck.pile import CHANGE_LEVEL, DARKER_CHANGE_LEVEL, DARKER_MIN_PIXELS, MIN_CHANGE, Pile
 from vision.deck.states import Settled
 from vision.deck.scale import TableScale
 
 MOTION_CARD = 0.04  # of a card's area moving (motion size) is movement, if less than motion_share of the view
+VEILED = 0.3  # of the pile's top where the reflection clips: its print washed out, only its outline shows
+VEILED_CARD = 0.015  # of a card's area moving there between two frames, the clipping counted: a card landed on it
 LIGHT_CARD = 0.5  # of a card's area moving (motion size) before the table is known: not the light
 MAT_AGAIN = 32  # at most so many looks between two searches for the mat's markers when it is not in view
 
@@ -87,6 +89,8 @@ class DealTracker:
     _looked: np.ndarray | None = None  # the motion-size frame last looked at
     _lit: bool = False  # this still spell had movement with no hand in view (light)
     _at_edge: bool = False  # something moved at the view's edge a frame before (a hand resting there)
+    _veiled: bool = False  # since the last look, a card may have landed where the reflection washes the top out
+    _veiled_now: bool = False  # ... between the frame before and this one
     _mat_due: int = 0  # looks since the last search for the mat's markers
     _mat_wait: int = 1  # ... before the next one
     _backstop: Backstop = field(default_factory=Backstop)  # a card never passed over in silence
@@ -276,10 +280,13 @@ class DealTracker:
             self._previous = small
             return []
         moving = moving_mask(self._previous, small)  # (:mod:`vision.deck.motion`: what movement is)
-        self._previous = small
         k, long_, least = self._motion_scale(small)
         linger, apart = (RESTING, RESTING_APART) if self._at_edge else (LINGER, APART)  # (a hand resting there, or just come)
         count, hand, edge = movement(moving, None if pile is None else pile * k, long_, linger=linger, apart=apart)
+        veiled = not hand and count <= least and self._landed_veiled(small, pile)
+        landing = veiled and not self._veiled_now  # (looked at a frame later, once it lies: not while it lands)
+        self._previous, self._veiled_now = small, veiled
+        self._veiled = self._veiled or veiled
         self._at_edge = edge
         # (half a card's worth of movement is a card in the air or landing, held by a hand whose
         # plain sleeve shows no movement at the view's edge: not the light; the table under the
@@ -310,10 +317,11 @@ class DealTracker:
             if self._pile.settled:  # (no look: a card may lie there all the same, :mod:`vision.deck.peek`)
                 self._peek.keep(self._pile.settled[-1], frame, still=True)
             return []
-        if self._still > first and not self._pile.unsteady and (self._looked is None or not self._came_since_look(small, pile)):
+        if self._still > first and not self._pile.unsteady and (
+                landing or (self._looked is None or not self._came_since_look(small, pile)) and not self._veiled):
             self._find_mat(frame)  # (a still frame with nothing to look at: the time for the marker search)
-            return []  # looked at in this still spell, and nothing came since
-        self._looked = small  # (a card dealt with no movement seen, under the reflection: looked at again)
+            return []  # looked at in this still spell, and nothing came since (or it lands now: looked at once it lies)
+        self._looked, self._veiled = small, False  # (a card dealt with no movement seen, under the reflection: looked at again)
         detail = shrunk(frame, self.detail_width, 3)
         # in a spell the light moved in, the frame before this one: a card is counted only
         # where it lay then too (:meth:`Pile.name`; else looked at again in the next frame)
@@ -345,6 +353,20 @@ class DealTracker:
         k = small.shape[1] / self.detail_width
         long_ = (self._pile.card_long or (self.model.card_long_frac or 0.2) * self.detail_width) * k
         return k, long_, min(self.motion_share * small.shape[0] * small.shape[1], MOTION_CARD * long_ * long_ / CARD_ASPECT)
+
+    def _landed_veiled(self, small: np.ndarray, pile: np.ndarray | None) -> bool:
+        """Whether a card may have landed on the pile's top, where the reflection washes its print
+        out (motion size): a card dealt squared on it, with no hand seen, changes there only a few
+        px of outline between two frames (the sweep's 26051 at reflection 2.0: 13-22 px, where
+        movement counts from 27); where the picture clips there is no noise. The clipping, whose
+        sway is light elsewhere, is counted here."""
+        if pile is None or self._previous is None:
+            return False
+        k, long_, _ = self._motion_scale(small)
+        if clipped_share(small, pile * k) < VEILED:
+            return False
+        moved = counts(moving_mask(self._previous, small, glare_is_light=False), pile * k, long_)
+        return moved > VEILED_CARD * long_ * long_ / CARD_ASPECT
 
     def _came_since_look(self, small: np.ndarray, pile: np.ndarray | None) -> bool:
         """Whether something changed near the pile since the frame last looked at (motion size)."""
