@@ -359,14 +359,16 @@ class DealTracker:
         out (motion size): a card dealt squared on it, with no hand seen, changes there only a few
         px of outline between two frames (the sweep's 26051 at reflection 2.0: 13-22 px, where
         movement counts from 27); where the picture clips there is no noise. The clipping, whose
-        sway is light elsewhere, is counted here."""
+        sway is light elsewhere, is counted here; up to a card's worth of movement (more is the
+        reflection swaying, as light; a card landing on its own, a card's worth, is looked at as
+        any)."""
         if pile is None or self._previous is None:
             return False
-        k, long_, _ = self._motion_scale(small)
+        k, long_, least = self._motion_scale(small)
         if clipped_share(small, pile * k) < VEILED:
             return False
         moved = counts(moving_mask(self._previous, small, glare_is_light=False), pile * k, long_)
-        return moved > VEILED_CARD * long_ * long_ / CARD_ASPECT
+        return VEILED_CARD * long_ * long_ / CARD_ASPECT < moved <= least  # (more is the reflection swaying: light)
 
     def _came_since_look(self, small: np.ndarray, pile: np.ndarray | None) -> bool:
         """Whether something changed near the pile since the frame last looked at (motion size)."""
