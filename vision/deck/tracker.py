@@ -318,7 +318,7 @@ class DealTracker:
                 self._peek.keep(self._pile.settled[-1], frame, still=True)
             return []
         if self._still > first and not self._pile.unsteady and (
-                landing or (self._looked is None or not self._came_since_look(small, pile)) and not self._veiled):
+                landing or not self._came_since_look(small, pile, veiled=self._veiled)):
             self._find_mat(frame)  # (a still frame with nothing to look at: the time for the marker search)
             return []  # looked at in this still spell, and nothing came since (or it lands now: looked at once it lies)
         self._looked, self._veiled = small, False  # (a card dealt with no movement seen, under the reflection: looked at again)
@@ -370,9 +370,16 @@ class DealTracker:
         moved = counts(moving_mask(self._previous, small, glare_is_light=False), pile * k, long_)
         return VEILED_CARD * long_ * long_ / CARD_ASPECT < moved <= least  # (more is the reflection swaying: light)
 
-    def _came_since_look(self, small: np.ndarray, pile: np.ndarray | None) -> bool:
-        """Whether something changed near the pile since the frame last looked at (motion size)."""
+    def _came_since_look(self, small: np.ndarray, pile: np.ndarray | None, *, veiled: bool = False) -> bool:
+        """Whether something changed near the pile since the frame last looked at (motion size).
+        ``veiled``: a card may have landed since where the reflection washes the top out
+        (:meth:`_landed_veiled`): there a change of its few px of outline, lasting, is enough (a
+        reflection's rim flickering with the exposure moves as much between two frames, and back)."""
+        if self._looked is None:
+            return False
         k, long_, least = self._motion_scale(small)
+        if veiled:
+            least = min(least, VEILED_CARD * long_ * long_ / CARD_ASPECT)
         return counts(moving_mask(self._looked, small, glare_is_light=False), None if pile is None else pile * k,
                       long_) > least
 
