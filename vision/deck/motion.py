@@ -39,6 +39,8 @@ LINGER = 0.5  # of a card's area moving at most, for such a hand: its fingers tw
 RESTING = 0.75  # ... for one that moved at the view's edge a frame before too: resting there, not just come in
 RESTING_APART = 0.15  # ... and the nearest such a resting hand may lie (its fingers twitch in place)
 CLIPPING = 228  # every channel this bright (motion size, blurred): the reflection, whose sway is light
+VEILED = 0.3  # of the pile's top where the reflection clips: its print washed out, only its outline shows
+VEILED_CARD = 0.015  # of a card's area moving there between two frames, the clipping counted: a card landed on it
 
 
 @recent(4)  # (a frame is compared with the one before it and, as that one, with the next; and with the last look)
@@ -60,6 +62,20 @@ def moving_mask(previous: np.ndarray, current: np.ndarray, *, glare_is_light: bo
     if not bright.any():
         return moved
     return cv2.bitwise_and(moved, 1 - cv2.dilate(bright, np.ones((3, 3), np.uint8)))
+
+
+def landed_veiled(previous: np.ndarray, current: np.ndarray, pile: np.ndarray, card_long: float,
+                  least: float) -> bool:
+    """Whether a card may have landed on the pile's top (``pile``: its outline, motion px) where the
+    reflection washes its print out: a card dealt squared on it, with no hand seen, changes there
+    only a few px of outline between two frames (the sweep's 26051 at reflection 2.0: 13-22 px,
+    where movement counts from ``least``, 27); where the picture clips there is no noise. The
+    clipping, whose sway is light elsewhere, is counted here; up to ``least`` (more is the
+    reflection swaying, light; a card landing on its own moves a card's worth, looked at as any)."""
+    if clipped_share(current, pile) < VEILED:
+        return False
+    moved = counts(moving_mask(previous, current, glare_is_light=False), pile, card_long)
+    return VEILED_CARD * card_long * card_long / CARD_ASPECT < moved <= least
 
 
 def clipped_share(small: np.ndarray, quad: np.ndarray) -> float:

@@ -82,3 +82,26 @@ class TableScale:
         w, h = CARD_W_MM / 2, CARD_H_MM / 2
         card = np.float32([[[-w, -h], [w, -h], [w, h], [-w, h]]]) + centre
         return float(cv2.contourArea(cv2.perspectiveTransform(card, np.linalg.inv(self.to_mm))[0]))
+
+
+MAT_AGAIN = 32  # at most so many looks between two searches for the mat's markers when it is not in view
+
+
+@dataclass
+class MatSearch:
+    """When a frame is searched for the mat's markers (:meth:`TableScale.find`): in the first settled
+    frame; when the mat is not in view, again after 1, 2, 4 ... ``MAT_AGAIN`` looks, in a still frame
+    with nothing else to do (a marker search costs as much as a look)."""
+
+    detail_width: int
+    due: int = 0  # looks since the last search
+    wait: int = 1  # ... before the next one
+
+    def search(self, frame: np.ndarray, *, now: bool = False) -> TableScale | None:
+        """The mat's scale in ``frame`` (BGR), searched if it is time (``now``: the first settled frame)."""
+        if not (now or self.due >= self.wait):
+            return None
+        self.due, self.wait = 0, (1 if now else min(2 * self.wait, MAT_AGAIN))
+        h, w = frame.shape[:2]
+        width = min(self.detail_width, w)
+        return TableScale.find(cv2.resize(frame, (width, int(round(h * width / w))), interpolation=cv2.INTER_AREA))

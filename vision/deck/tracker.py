@@ -47,17 +47,15 @@ from vision.deck.exposure import Change, compare
 from vision.deck.first import EARLY, first_card, under_first, unseen_first
 from vision.deck.locate import CARD_ASPECT, shrunk
 from vision.deck.model import DeckModel
-from vision.deck.motion import APART, LINGER, RESTING, RESTING_APART, clipped_share, counts, movement, moving_mask
+from vision.deck.motion import (
+    APART, LINGER, RESTING, RESTING_APART, VEILED_CARD, counts, landed_veiled, movement, moving_mask)
 from vision.deck.peek import Peek
 from vision.deck.pile import CHANGE_LEVEL, DARKER_CHANGE_LEVEL, DARKER_MIN_PIXELS, MIN_CHANGE, Pile
 from vision.deck.states import Settled
-from vision.deck.scale import TableScale
+from vision.deck.scale import MatSearch, TableScale
 
 MOTION_CARD = 0.04  # of a card's area moving (motion size) is movement, if less than motion_share of the view
-VEILED = 0.3  # of the pile's top where the reflection clips: its print washed out, only its outline shows
-VEILED_CARD = 0.015  # of a card's area moving there between two frames, the clipping counted: a card landed on it
 LIGHT_CARD = 0.5  # of a card's area moving (motion size) before the table is known: not the light
-MAT_AGAIN = 32  # at most so many looks between two searches for the mat's markers when it is not in view
 
 
 @dataclass
@@ -91,17 +89,17 @@ class DealTracker:
     _at_edge: bool = False  # something moved at the view's edge a frame before (a hand resting there)
     _veiled: bool = False  # since the last look, a card may have landed where the reflection washes the top out
     _veiled_now: bool = False  # ... between the frame before and this one
-    _mat_due: int = 0  # looks since the last search for the mat's markers
-    _mat_wait: int = 1  # ... before the next one
     _backstop: Backstop = field(default_factory=Backstop)  # a card never passed over in silence
     _stale: np.ndarray | None = None  # the last darker frame, when the next hand came into it
     _hand_on: Settled | None = None  # the pile's state when a hand last moved in view
     _peek: Peek = field(init=False)  # the frames read without a look (a card covered unread: "two cards")
+    _mat: MatSearch = field(init=False)  # when to search for the mat's markers
     _unconfirmed: Unconfirmed | None = None  # a card a darker frame alone showed, said once the next frame shows it lying
 
     def __post_init__(self) -> None:
         self._pile = Pile(self.model)
         self._peek = Peek(self.detail_width)
+        self._mat = MatSearch(self.detail_width)
         TableScale.prepare()  # the marker detector is built now, not in the first still frame
 
     @property
@@ -283,7 +281,8 @@ class DealTracker:
         k, long_, least = self._motion_scale(small)
         linger, apart = (RESTING, RESTING_APART) if self._at_edge else (LINGER, APART)  # (a hand resting there, or just come)
         count, hand, edge = movement(moving, None if pile is None else pile * k, long_, linger=linger, apart=apart)
-        veiled = not hand and count <= least and self._landed_veiled(small, pile)
+        # (:func:`vision.deck.motion.landed_veiled`: a card dealt onto one the reflection washes out)
+        veiled = not hand and count <= least and pile is not None and landed_veiled(self._previous, small, pile * k, long_, least)
         landing = veiled and not self._veiled_now  # (looked at a frame later, once it lies: not while it lands)
         self._previous, self._veiled_now = small, veiled
         self._veiled = self._veiled or veiled
@@ -329,7 +328,7 @@ class DealTracker:
         self._pile.unsteady, self._pile.restless = False, edge and not hand
         if not self._pile.settled:  # (the mat's markers, first looked for in the first settled frame)
             self._find_mat(frame, now=True)
-        self._mat_due += 1
+        self._mat.due += 1
         if not self._pile.settled:  # the empty mat, once it first lies still: what is new is dealt
             self._pile.settled.append(Settled(detail))
             first = first_card(self._pile, frame, detail, dealt=self._dealt)
@@ -354,26 +353,10 @@ class DealTracker:
         long_ = (self._pile.card_long or (self.model.card_long_frac or 0.2) * self.detail_width) * k
         return k, long_, min(self.motion_share * small.shape[0] * small.shape[1], MOTION_CARD * long_ * long_ / CARD_ASPECT)
 
-    def _landed_veiled(self, small: np.ndarray, pile: np.ndarray | None) -> bool:
-        """Whether a card may have landed on the pile's top, where the reflection washes its print
-        out (motion size): a card dealt squared on it, with no hand seen, changes there only a few
-        px of outline between two frames (the sweep's 26051 at reflection 2.0: 13-22 px, where
-        movement counts from 27); where the picture clips there is no noise. The clipping, whose
-        sway is light elsewhere, is counted here; up to a card's worth of movement (more is the
-        reflection swaying, as light; a card landing on its own, a card's worth, is looked at as
-        any)."""
-        if pile is None or self._previous is None:
-            return False
-        k, long_, least = self._motion_scale(small)
-        if clipped_share(small, pile * k) < VEILED:
-            return False
-        moved = counts(moving_mask(self._previous, small, glare_is_light=False), pile * k, long_)
-        return VEILED_CARD * long_ * long_ / CARD_ASPECT < moved <= least  # (more is the reflection swaying: light)
-
     def _came_since_look(self, small: np.ndarray, pile: np.ndarray | None, *, veiled: bool = False) -> bool:
         """Whether something changed near the pile since the frame last looked at (motion size).
         ``veiled``: a card may have landed since where the reflection washes the top out
-        (:meth:`_landed_veiled`): there a change of its few px of outline, lasting, is enough (a
+        (:func:`vision.deck.motion.landed_veiled`): there a change of its few px of outline, lasting, is enough (a
         reflection's rim flickering with the exposure moves as much between two frames, and back)."""
         if self._looked is None:
             return False
@@ -384,16 +367,9 @@ class DealTracker:
                       long_) > least
 
     def _find_mat(self, frame: np.ndarray, *, now: bool = False) -> None:
-        """The mat's markers (:class:`TableScale`), searched in the first settled frame; when
-        the mat is not in view, again after 1, 2, 4 ... ``MAT_AGAIN`` looks, in a still frame
-        with nothing else to do (a marker search costs as much as a look)."""
-        if self._pile.scale is not None or not (now or self._mat_due >= self._mat_wait):
-            return
-        self._mat_due, self._mat_wait = 0, (1 if now else min(2 * self._mat_wait, MAT_AGAIN))
-        h, w = frame.shape[:2]
-        width = min(self.detail_width, w)
-        sharp = cv2.resize(frame, (width, int(round(h * width / w))), interpolation=cv2.INTER_AREA)
-        self._pile.scale = TableScale.find(sharp)
+        """The mat's markers, searched when it is time (:class:`MatSearch`) until they are found."""
+        if self._pile.scale is None:
+            self._pile.scale = self._mat.search(frame, now=now)
 
     def _look(self, frame: np.ndarray, detail: np.ndarray, small: np.ndarray) -> list[DealEvent]:
         change = compare(self._pile.settled[-1].detail, detail, floor=CHANGE_LEVEL)
