@@ -34,7 +34,7 @@ from vision.deck.events import ASK_KINDS, DARKER, TAKEN_BACK, UNDER, DealEvent
 from vision.deck.exposure import changed_share
 from vision.deck.locate import quad_mask
 from vision.deck.outline import iou
-from vision.deck.pile import CHANGE_LEVEL, DARKER_CHANGE_LEVEL, DARKER_MIN_PIXELS, PRINT_CHANGED, Pile
+from vision.deck.pile import PRINT_CHANGED, Pile, change_levels
 from vision.deck.states import Held, Settled
 from vision.deck.second import SAME_PLACE
 
@@ -101,10 +101,9 @@ def lay_in(detail: np.ndarray, dark: np.ndarray | None, state: Settled) -> bool:
     now = state.at_exposure(dark)
     if now is None or now.shape != detail.shape or state.where is None:
         return False
-    seen = detail if dark is None else dark
+    seen, (floor, least) = (detail if dark is None else dark), change_levels(dark)
     return changed_share(cv2.GaussianBlur(seen, SMOOTH, 0), cv2.GaussianBlur(now, SMOOTH, 0), state.where,
-                         floor=CHANGE_LEVEL if dark is None else DARKER_CHANGE_LEVEL,
-                         min_pixels=6 if dark is None else DARKER_MIN_PIXELS) < PRINT_CHANGED
+                         floor=floor, min_pixels=least) < PRINT_CHANGED
 
 
 def _share_in(mask: np.ndarray, quad: np.ndarray) -> float:

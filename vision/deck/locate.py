@@ -165,6 +165,17 @@ def turned_quad(quad: np.ndarray, deg: float) -> np.ndarray:
     return ((quad - c) @ m.T + c).astype(quad.dtype)
 
 
+def around(mask: np.ndarray, reach: int) -> tuple[slice, slice] | None:
+    """The box (rows, columns) round ``mask``'s set pixels and ``reach`` px more each way, inside
+    the view; None when nothing is set. (An operation whose reach is no more than ``reach`` gives
+    the very same pixels worked out over that box only as over the whole view.)"""
+    x, y, w, h = cv2.boundingRect(mask)
+    if w == 0:
+        return None
+    return (slice(max(y - reach, 0), min(y + h + reach, mask.shape[0])),
+            slice(max(x - reach, 0), min(x + w + reach, mask.shape[1])))
+
+
 def quad_mask(shape: tuple[int, ...], quad: np.ndarray, value: int = 255) -> np.ndarray:
     """A mask of ``shape``'s height and width: ``value`` inside ``quad`` (px, rounded), 0 outside."""
     mask = np.zeros(shape[:2], np.uint8)

@@ -48,14 +48,21 @@ def _detail(small: np.ndarray) -> np.ndarray:
     return cv2.subtract(small, cv2.GaussianBlur(small, (0, 0), DETAIL_SIGMA), dtype=cv2.CV_16S)
 
 
-def moving_mask(previous: np.ndarray, current: np.ndarray, *, glare_is_light: bool = True) -> np.ndarray:
-    """Where the table moved between two motion-size frames (uint8 0/1). ``glare_is_light``
-    False: where the reflection clips counts too (a card may have landed under it)."""
+@recent(2)  # (a frame's movement asked with the clipping left out, then counted: :func:`landed_veiled`)
+def _moved(previous: np.ndarray, current: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Where the table moved between two motion-size frames, the clipping counted (uint8 0/1), and
+    the frame before brought to the current one's exposure."""
     before = gain_matched(previous, current)
     d = cv2.absdiff(_detail(before), _detail(current))
     d = channel_max(np.minimum(d, 255).astype(np.uint8))
     noise = float(np.median(d[::2, ::2]))
-    moved = (d > max(MOTION_LEVEL, NOISE_K * noise)).astype(np.uint8)
+    return (d > max(MOTION_LEVEL, NOISE_K * noise)).astype(np.uint8), before
+
+
+def moving_mask(previous: np.ndarray, current: np.ndarray, *, glare_is_light: bool = True) -> np.ndarray:
+    """Where the table moved between two motion-size frames (uint8 0/1). ``glare_is_light``
+    False: where the reflection clips counts too (a card may have landed under it)."""
+    moved, before = _moved(previous, current)
     if not moved.any() or not glare_is_light:
         return moved
     bright = cv2.bitwise_or(_clipping(before), _clipping(current))
@@ -75,7 +82,12 @@ def landed_veiled(previous: np.ndarray, current: np.ndarray, pile: np.ndarray, c
     if clipped_share(current, pile) < VEILED:
         return False
     moved = counts(moving_mask(previous, current, glare_is_light=False), pile, card_long)
-    return VEILED_CARD * card_long * card_long / CARD_ASPECT < moved <= least
+    return veiled_least(card_long) < moved <= least
+
+
+def veiled_least(card_long: float) -> float:
+    """The least movement (motion px) that may be a card landed where the reflection washes the top out."""
+    return VEILED_CARD * card_long * card_long / CARD_ASPECT
 
 
 def clipped_share(small: np.ndarray, quad: np.ndarray) -> float:

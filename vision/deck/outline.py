@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.deck.locate import around
 from vision.deck.placing import corners, edge_maps, search
 from vision.deck.recent import recent
 from vision.deck.views import inward_normal
@@ -201,15 +202,11 @@ def _blurred_at(image: np.ndarray, drop: np.ndarray) -> np.ndarray:
     """``image`` (float32) blurred (Gaussian, sigma :data:`EXCLUDE_BLUR`) where ``drop`` is set: the blur
     made only over the box around those pixels and its kernel's reach (OpenCV's 4 sigmas each way, and a
     pixel more), where it gives them the very values the whole patch blurred would."""
-    x, y, w, h = cv2.boundingRect(drop)
-    if w == 0:
-        return image.copy()
-    reach = 4 * EXCLUDE_BLUR + 1
-    x0, y0 = max(x - reach, 0), max(y - reach, 0)
-    x1, y1 = min(x + w + reach, image.shape[1]), min(y + h + reach, image.shape[0])
     out = image.copy()
-    part = image[y0:y1, x0:x1]
-    out[y0:y1, x0:x1] = np.where(drop[y0:y1, x0:x1] > 0, cv2.GaussianBlur(part, (0, 0), EXCLUDE_BLUR), part)
+    box = around(drop, int(4 * EXCLUDE_BLUR + 1))
+    if box is not None:
+        part = image[box]
+        out[box] = np.where(drop[box] > 0, cv2.GaussianBlur(part, (0, 0), EXCLUDE_BLUR), part)
     return out
 
 

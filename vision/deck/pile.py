@@ -58,6 +58,11 @@ RESTED = 0.02  # of a card's area changed between two looks a hand was over it i
 UNSTEADY = 0.35  # of a card's area changed since the frame before: not lying still yet (in the air)
 
 
+def change_levels(dark: np.ndarray | None) -> tuple[int, int]:
+    """The least change counted between two pictures and its least piece (px), at ``dark``'s exposure (None: normal)."""
+    return (CHANGE_LEVEL, 6) if dark is None else (DARKER_CHANGE_LEVEL, DARKER_MIN_PIXELS)
+
+
 @dataclass
 class Pile:
     """The table's settled states and the look's decision (``judge``). ``frame``: the number
@@ -216,7 +221,7 @@ class Pile:
         was, self.handed = self.handed, Handed(seen, dark is not None, quad)
         if was is None or was.dark != (dark is not None) or was.seen.shape != seen.shape or iou(was.quad, quad) < SAME_CARD:
             return False
-        floor, least = (CHANGE_LEVEL, 6) if dark is None else (DARKER_CHANGE_LEVEL, DARKER_MIN_PIXELS)
+        floor, least = change_levels(dark)
         return changed_inside(was.seen, seen, quad, floor=floor, min_pixels=least) < RESTED
 
     def _hand_over(self, change: Change, seen: np.ndarray, dark: np.ndarray | None, quad: np.ndarray | None,
@@ -234,8 +239,8 @@ class Pile:
         bare = self.settled[0].at_exposure(dark) if len(self.settled) > 1 else None
         if bare is None or bare.shape != seen.shape:
             return mask
-        return cv2.bitwise_and(mask, compare(bare, seen, floor=CHANGE_LEVEL if dark is None else DARKER_CHANGE_LEVEL,
-                                             min_pixels=6 if dark is None else DARKER_MIN_PIXELS).mask)
+        floor, least = change_levels(dark)
+        return cv2.bitwise_and(mask, compare(bare, seen, floor=floor, min_pixels=least).mask)
 
     def _outlined_at_normal(self, frame: np.ndarray, detail: np.ndarray, dark: np.ndarray,
                             reference: np.ndarray, long_px: float) -> list[Outline]:
@@ -319,9 +324,8 @@ class Pile:
         if naming.card is None:
             # (the outline may be off the card: fitted again to the frame's own edges, :mod:`vision.deck.refit`)
             seen, last = (detail if dark is None else dark), self.settled[-1]
-            again = refit(seen, last.at_exposure(dark), where, top.long, new=NOT_NEW,
-                          floor=CHANGE_LEVEL if dark is None else DARKER_CHANGE_LEVEL,
-                          min_pixels=6 if dark is None else DARKER_MIN_PIXELS,
+            floor, least = change_levels(dark)
+            again = refit(seen, last.at_exposure(dark), where, top.long, new=NOT_NEW, floor=floor, min_pixels=least,
                           came=top.new >= NOT_NEW if came is None else came)
             if again is not None and iou(again.quad, where) <= SAME_CARD:
                 fit = self.model.named_at(frame, again.quad, detail)

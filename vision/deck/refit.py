@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 
 from kiosk.game import Card
-from vision.deck.locate import CARD_ASPECT, quad_mask
+from vision.deck.locate import CARD_ASPECT, around, quad_mask
 from vision.deck.outline import Outline, find_outlines, iou
 from vision.deck.exposure import changed_inside
 from vision.deck.model import DeckModel, Naming
@@ -40,14 +40,10 @@ OWN_EDGE = 6.0  # an edge's least step per pixel in one frame (no second one to 
 def _grown(mask: np.ndarray, k: int) -> np.ndarray:
     """``mask`` dilated by a ``k`` px disc, worked out only over the box round its set pixels and the
     disc's reach (nothing grows further: the very same mask, at a fraction of a whole frame's time)."""
-    x, y, w, h = cv2.boundingRect(mask)
     out = np.zeros_like(mask)
-    if w == 0:
-        return out
-    m = k // 2 + 2
-    x0, y0 = max(x - m, 0), max(y - m, 0)
-    x1, y1 = min(x + w + m, mask.shape[1]), min(y + h + m, mask.shape[0])
-    out[y0:y1, x0:x1] = cv2.dilate(mask[y0:y1, x0:x1], cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    box = around(mask, k // 2 + 2)
+    if box is not None:
+        out[box] = cv2.dilate(mask[box], cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     return out
 
 

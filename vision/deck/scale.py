@@ -97,6 +97,10 @@ class MatSearch:
     due: int = 0  # looks since the last search
     wait: int = 1  # ... before the next one
 
+    def looked(self) -> None:
+        """A look was made (the searches are spaced in looks)."""
+        self.due += 1
+
     def search(self, frame: np.ndarray, *, now: bool = False) -> TableScale | None:
         """The mat's scale in ``frame`` (BGR), searched if it is time (``now``: the first settled frame)."""
         if not (now or self.due >= self.wait):

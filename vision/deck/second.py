@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 
 from vision.deck.exposure import Change
-from vision.deck.locate import CARD_ASPECT, quad_mask
+from vision.deck.locate import CARD_ASPECT, around, quad_mask
 from vision.deck.outline import SIZES, Outline, find_outlines, grey, iou, new_edge_share
 
 MIN_NEW_SECOND = 0.12  # of a second card's perimeter on NEW edges (a card below: ~0)
@@ -34,17 +34,14 @@ def _outside(changed: np.ndarray, quad: np.ndarray, k: int) -> np.ndarray:
     ``k`` px disc: over white cards a card changes only where it is printed), the card's outline
     filled out, then specks and slivers opened away. Worked out only over the box round the change
     and twice the disc's reach: nothing grows further, and there the very same pixels come out."""
-    x, y, w, h = cv2.boundingRect(changed)
     out = np.zeros_like(changed)
-    if w == 0:
+    box = around(changed, 2 * (k // 2) + 2)
+    if box is None:
         return out
     disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
-    m = 2 * (k // 2) + 2
-    x0, y0 = max(x - m, 0), max(y - m, 0)
-    x1, y1 = min(x + w + m, changed.shape[1]), min(y + h + m, changed.shape[0])
-    out[y0:y1, x0:x1] = cv2.morphologyEx(changed[y0:y1, x0:x1], cv2.MORPH_CLOSE, disc)
+    out[box] = cv2.morphologyEx(changed[box], cv2.MORPH_CLOSE, disc)
     cv2.fillPoly(out, [np.round(quad).astype(np.int32)], 0)
-    out[y0:y1, x0:x1] = cv2.morphologyEx(out[y0:y1, x0:x1], cv2.MORPH_OPEN, disc)
+    out[box] = cv2.morphologyEx(out[box], cv2.MORPH_OPEN, disc)
     return out
 
 

@@ -48,7 +48,7 @@ from vision.deck.first import EARLY, first_card, under_first, unseen_first
 from vision.deck.locate import CARD_ASPECT, shrunk
 from vision.deck.model import DeckModel
 from vision.deck.motion import (
-    APART, LINGER, RESTING, RESTING_APART, VEILED_CARD, counts, landed_veiled, movement, moving_mask)
+    APART, LINGER, RESTING, RESTING_APART, counts, landed_veiled, movement, moving_mask, veiled_least)
 from vision.deck.peek import Peek
 from vision.deck.pile import CHANGE_LEVEL, DARKER_CHANGE_LEVEL, DARKER_MIN_PIXELS, MIN_CHANGE, Pile
 from vision.deck.states import Settled
@@ -328,7 +328,7 @@ class DealTracker:
         self._pile.unsteady, self._pile.restless = False, edge and not hand
         if not self._pile.settled:  # (the mat's markers, first looked for in the first settled frame)
             self._find_mat(frame, now=True)
-        self._mat.due += 1
+        self._mat.looked()
         if not self._pile.settled:  # the empty mat, once it first lies still: what is new is dealt
             self._pile.settled.append(Settled(detail))
             first = first_card(self._pile, frame, detail, dealt=self._dealt)
@@ -362,7 +362,7 @@ class DealTracker:
             return False
         k, long_, least = self._motion_scale(small)
         if veiled:
-            least = min(least, VEILED_CARD * long_ * long_ / CARD_ASPECT)
+            least = min(least, veiled_least(long_))
         return counts(moving_mask(self._looked, small, glare_is_light=False), None if pile is None else pile * k,
                       long_) > least
 
