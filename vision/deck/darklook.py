@@ -22,7 +22,7 @@ from vision.deck.again import Kept, asked_now, back_to, kept
 from vision.deck.backstop import came_unread
 from vision.deck.darker import came_in, tone_map
 from vision.deck.events import ALREADY, ASK_KINDS, COUNTED, HAND, TWO_CARDS, DealEvent
-from vision.deck.first import first_card, unseen_first
+from vision.deck.first import FIRST_EDGE, first_card, unseen_first
 from vision.deck.exposure import changed_share, compare
 from vision.deck.locate import CARD_ASPECT
 from vision.deck.outline import find_outlines, iou
@@ -73,6 +73,7 @@ class HeldLook:
     detail: np.ndarray
     small: np.ndarray
     mat: bool  # the empty mat: the darker frame is only kept as the reference
+    level: float = FIRST_EDGE  # on the empty mat, an edge's least step (:func:`vision.deck.first.first_level`)
 
 
 class DarkerLook:
@@ -108,7 +109,8 @@ class DarkerLook:
             self.pile.settled[0].darker = dark
             # (dealing started at once under the reflection: the first card, not named in the
             # frame that asked, may be named in the darker one; never taken for the table)
-            first = first_card(self.pile, look.frame, look.detail, dealt=self.dealt, darker=image, dark=dark)
+            first = first_card(self.pile, look.frame, look.detail, dealt=self.dealt, darker=image, dark=dark,
+                               level=look.level)
             if first or self.pile.unsteady or not self.dealt:
                 return first
             return unseen_first(self.pile, look.detail, dark)  # (dealing started: never the table in silence)
@@ -131,10 +133,13 @@ class DarkerLook:
             saved, still = kept(self.pile), self.still_again
             self.pile.settled.pop()  # (the card under it, in the frame that asked, is read first)
             again = self._came_between(look, image, dark, shown=shown)
-            if shown and any(e.earlier and e.kind in (COUNTED,) + ASK_KINDS for e in again) \
+            under = (COUNTED,) + ASK_KINDS if shown else (COUNTED,)
+            if any(e.earlier and e.kind in under for e in again) and got.card not in self.pile.cards \
                     and not any(not e.earlier and e.kind in (COUNTED, ALREADY) + ASK_KINDS for e in again):
                 # (against the card under it the new one may not show, white on white: it is the
-                # card the darker frame named against the pile before, as it was counted first)
+                # card the darker frame named against the pile before, as it was counted first; where
+                # the frame that asked held another card's outline, that card counted there: 72007's 11O,
+                # dealt almost squared on 6O in the darker frame, was passed over)
                 self.pile.settled.append(got)
                 return again + [e for e in events if e.kind == COUNTED]
             if any(e.earlier and (e.kind == COUNTED or (shown and e.kind in ASK_KINDS)) for e in again):

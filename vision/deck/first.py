@@ -20,14 +20,15 @@ from kiosk.game import Card
 
 from vision.deck.faint import FAINT
 from vision.deck.events import COUNTED, UNDER, DealEvent
+from vision.deck.exposure import compare
 from vision.deck.locate import CARD_ASPECT, quad_mask, shrunk
 from vision.deck.outline import Outline, card_in_view, find_outlines, iou
-from vision.deck.pile import Pile
+from vision.deck.pile import CHANGE_LEVEL, Pile
 from vision.deck.states import Settled
 from vision.deck.refit import grown
 from vision.deck.views import views_around
 
-FIRST_EDGE = 6.0  # an edge's least step per pixel in the first settled frame (no second frame to measure noise)
+FIRST_EDGE = 6.0  # an edge's least step per pixel in the first settled frame, at most (:func:`first_level`)
 FIRST_SUPPORT = 0.8  # of a card's outline on edges, to be taken for a card already there
 EARLY = 3  # frames read before the table first lay still, searched for a card under the first one counted
 OVER, OUT_OF_IT = 0.1, 0.3  # another outline over a faint first card: overlap, and share of it out of that card
@@ -40,8 +41,20 @@ UNDER_SHARE = 0.25  # of such a card's outline under the first card counted: it 
 MAT_SIZES = (1.0, 0.95, 1.05)
 
 
+def first_level(before: np.ndarray | None, detail: np.ndarray) -> float:
+    """The least step per pixel an edge needs in the first settled frame ``detail``, measured against
+    the frame before it (``before``, the same size; the two agree: the table lay still), where the
+    frames' noise allows less than :data:`FIRST_EDGE`. A card dealt before the camera saw the table, on
+    white marble under the lamp's reflection, white on white, steps 3-5 levels per pixel at its sides
+    (72000's 2B: no outline at 6, taken for the table in silence)."""
+    if before is None or before.shape != detail.shape:
+        return FIRST_EDGE
+    return min(FIRST_EDGE, compare(before, detail, floor=CHANGE_LEVEL).edge)
+
+
 def first_card(pile: Pile, frame: np.ndarray, detail: np.ndarray, *, dealt: bool = False,
-               darker: np.ndarray | None = None, dark: np.ndarray | None = None) -> list[DealEvent]:
+               darker: np.ndarray | None = None, dark: np.ndarray | None = None,
+               level: float = FIRST_EDGE) -> list[DealEvent]:
     """Dealing started at once: the first frames that agree (``frame``, its detail copy
     ``detail``; ``pile.settled`` holds them as the table) may already hold the first card.
     A card's whole outline in view (found at half size: the whole view is searched) that
@@ -53,19 +66,20 @@ def first_card(pile: Pile, frame: np.ndarray, detail: np.ndarray, *, dealt: bool
     ``dark`` (its detail copy), where the reflection washed out its edges: once dealing started,
     an outline there needs only :data:`vision.deck.faint.FAINT` of its sides, and is taken only if
     named (else asked about: :func:`unseen_first`). Named nothing at the outline found, the card may
-    be named at it grown (:func:`vision.deck.refit.grown`: the frame printed inside the card)."""
+    be named at it grown (:func:`vision.deck.refit.grown`: the frame printed inside the card). ``level``: an
+    edge's least step per pixel (:func:`first_level`)."""
     if dark is not None:
         detail = dark
     long_px = pile.long_px(detail)
-    top = card_in_view(detail, long_px, level=FIRST_EDGE, aspect=CARD_ASPECT, sizes=pile.sizes())
+    top = card_in_view(detail, long_px, level=level, aspect=CARD_ASPECT, sizes=pile.sizes())
     if top is None and pile.scale is not None:  # (no card at the size the mat gave: around it, :data:`MAT_SIZES`)
-        top = card_in_view(detail, long_px, level=FIRST_EDGE, aspect=CARD_ASPECT, sizes=MAT_SIZES)
+        top = card_in_view(detail, long_px, level=level, aspect=CARD_ASPECT, sizes=MAT_SIZES)
     if top is None:
         return []
     # (the whole view is searched coarsely: a card turned a few degrees off the sides found
     # there is fitted again where it lies, as a look fits a change)
     there = quad_mask(detail.shape, top.quad)
-    finer = find_outlines(detail, None, there, long_px, level=FIRST_EDGE, aspect=CARD_ASPECT, sizes=pile.sizes())
+    finer = find_outlines(detail, None, there, long_px, level=level, aspect=CARD_ASPECT, sizes=pile.sizes())
     top = finer[0] if finer and finer[0].support >= top.support else top
     if top.support < (FAINT if dealt and darker is not None else FIRST_SUPPORT):
         return []  # (dealing started, in the darker frame: a card's sides the reflection washed out, named or asked)

@@ -44,7 +44,7 @@ from vision.deck.darklook import DarkerLook, HeldLook, Unconfirmed
 from vision.deck.events import (  # noqa: F401  (the events are the tracker's API)
     ALREADY, ASK_KINDS, COUNTED, DARKER, GLARE, HAND, SHOW_AGAIN, TAKEN_BACK, TWO_CARDS, UNDER, DealEvent, Tally)
 from vision.deck.exposure import Change, compare
-from vision.deck.first import EARLY, first_card, under_first, unseen_first
+from vision.deck.first import EARLY, FIRST_EDGE, first_card, first_level, under_first, unseen_first
 from vision.deck.locate import CARD_ASPECT, shrunk
 from vision.deck.model import DeckModel
 from vision.deck.motion import (
@@ -242,9 +242,10 @@ class DealTracker:
             self._still = 0
         return events
 
-    def _ask_darker(self, frame: np.ndarray, detail: np.ndarray, small: np.ndarray, *, mat: bool) -> list[DealEvent]:
+    def _ask_darker(self, frame: np.ndarray, detail: np.ndarray, small: np.ndarray, *, mat: bool,
+                    level: float = FIRST_EDGE) -> list[DealEvent]:
         self._wanted = DarkerRequest(self._pile.frame, float(self.darker_scale))
-        self._held = HeldLook(frame, detail, small, mat)
+        self._held = HeldLook(frame, detail, small, mat, level)
         return [DealEvent(DARKER, frame_number=self._pile.frame, darker=self._wanted)]
 
     def _feed(self, frame: np.ndarray) -> list[DealEvent]:
@@ -331,7 +332,8 @@ class DealTracker:
         self._mat.looked()
         if not self._pile.settled:  # the empty mat, once it first lies still: what is new is dealt
             self._pile.settled.append(Settled(detail))
-            first = first_card(self._pile, frame, detail, dealt=self._dealt)
+            level = first_level(None if before is None else shrunk(before, self.detail_width, 3), detail)
+            first = first_card(self._pile, frame, detail, dealt=self._dealt, level=level)
             if first:
                 return under_first(self._pile, self._early, first)
             if self._pile.unsteady:  # (a card in the air over the table: the table is taken later)
@@ -339,7 +341,7 @@ class DealTracker:
                 return []
             if reflection_in_view(detail):
                 if self.darker_scale:  # the reflection is in view: the first card under it is found against this
-                    return self._ask_darker(frame, detail, small, mat=True)
+                    return self._ask_darker(frame, detail, small, mat=True, level=level)
                 if self._dealt:  # (dealing started, no darker frame to be had: the card may lie under it)
                     return unseen_first(self._pile, detail, None)
             return []
