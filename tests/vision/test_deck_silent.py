@@ -99,3 +99,26 @@ def test_a_held_ask_is_not_settled_by_a_card_its_guess_was_not():
     seq, told = _read(55000, "720p", 57, style="fournier")
     assert seq.truth[10:12] == ["5E", "4B"], seq.truth
     assert {(11, COUNTED, "4B"), (11, UNDER, "4B")} <= set(told), told
+
+
+def test_the_first_card_white_on_white_on_marble_is_counted_when_the_camera_never_saw_the_table():
+    """72000 (720p on white marble, gain 1.5, the lamp's reflection over the card): 2B lay there
+    from the first frame, no hand seen. Its sides step 3-5 levels per pixel over the marble, where the
+    whole-view search asked 6 (no second frame to measure the noise, it said; the two frames that agree
+    are one): no outline, and 2B was taken for the table in silence. Measured against the frame before
+    (noise edge 3.0), it is found and counted."""
+    seq, told = _read(72000, "720p", 8, style="fournier")
+    assert seq.truth[0] == "2B" and (0, COUNTED, "2B") in told, (seq.truth, told)
+    assert not any(kind in ASK_KINDS for _, kind, _ in told), told
+
+
+def test_a_card_the_darker_frame_names_beside_the_one_read_in_the_frame_that_asked_is_counted_too():
+    """72007 (1080p on the mat, moderna, the lamp's reflection on the pile): 11O landed almost squared
+    on 6O with no frame in flight, between the frame that asked for a darker frame and the darker frame.
+    The frame that asked held 6O's outline elsewhere than the card the darker frame named (11O): 6O was
+    read there, first, and counted; 11O, against 6O, showed almost no new sides and was passed over in
+    silence. The card the darker frame named sure, not on the pile, is counted after it."""
+    seq, told = _read(72007, "1080p", 56)
+    assert seq.truth[8:10] == ["6O", "11O"], seq.truth
+    assert {(8, COUNTED, "6O"), (9, COUNTED, "11O")} <= set(told), told
+    assert not any(kind in ASK_KINDS for _, kind, _ in told), told
