@@ -140,7 +140,8 @@ class DarkerLook:
                 # card the darker frame named against the pile before, as it was counted first; where
                 # the frame that asked held another card's outline, that card counted there: 72007's 11O,
                 # dealt almost squared on 6O in the darker frame, was passed over)
-                got.detail = tone_map(dark, look.detail)  # (the table as it lies now: the frame that asked held the card under)
+                # (it lies as the darker frame shows the table: the frame that asked held the card under it)
+                got.detail = tone_map(dark, look.detail)
                 self.pile.settled.append(got)
                 return again + [e for e in events if e.kind == COUNTED]
             if any(e.earlier and (e.kind == COUNTED or (shown and e.kind in ASK_KINDS)) for e in again):
