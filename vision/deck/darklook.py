@@ -133,8 +133,9 @@ class DarkerLook:
             saved, still = kept(self.pile), self.still_again
             self.pile.settled.pop()  # (the card under it, in the frame that asked, is read first)
             again = self._came_between(look, image, dark, shown=shown)
-            under = (COUNTED,) + ASK_KINDS if shown else (COUNTED,)
-            if any(e.earlier and e.kind in under for e in again) and got.card not in self.pile.cards \
+            # (the card under it read there: counted; or, where the frame that asked showed it, asked about)
+            read_under = any(e.earlier and e.kind in ((COUNTED,) + ASK_KINDS if shown else (COUNTED,)) for e in again)
+            if read_under and got.card not in self.pile.cards \
                     and not any(not e.earlier and e.kind in (COUNTED, ALREADY) + ASK_KINDS for e in again):
                 # (against the card under it the new one may not show, white on white: it is the
                 # card the darker frame named against the pile before, as it was counted first; where
@@ -144,7 +145,7 @@ class DarkerLook:
                 got.detail = tone_map(dark, look.detail)
                 self.pile.settled.append(got)
                 return again + [e for e in events if e.kind == COUNTED]
-            if any(e.earlier and (e.kind == COUNTED or (shown and e.kind in ASK_KINDS)) for e in again):
+            if read_under:
                 return again
             back_to(self.pile, saved)
             self.still_again = still

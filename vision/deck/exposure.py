@@ -80,6 +80,17 @@ def noise_of(reference: np.ndarray, current: np.ndarray) -> float:
     return (int(np.searchsorted(below, (n - 1) // 2, side="right")) + int(np.searchsorted(below, n // 2, side="right"))) / 2
 
 
+def _edge(noise: float) -> float:
+    """An edge's least step per pixel over frames whose median difference is ``noise``."""
+    return max(MIN_EDGE, EDGE_K * noise)
+
+
+def edge_level(reference: np.ndarray, current: np.ndarray) -> float:
+    """An edge's least step per pixel in ``current``, above the noise measured against ``reference``
+    (the same view, lying still): :attr:`Change.edge` without the change worked out."""
+    return _edge(noise_of(gain_matched(reference, current), current))
+
+
 @recent(RECENT)
 def compare(reference: np.ndarray, current: np.ndarray, *, floor: float, min_pixels: int = 6) -> Change:
     """Where ``current`` differs from ``reference`` by more than the light and the noise."""
@@ -87,7 +98,7 @@ def compare(reference: np.ndarray, current: np.ndarray, *, floor: float, min_pix
     med = noise_of(ref, current)
     level = max(floor, NOISE_K * med)
     mask = change_mask(ref, current, level=int(round(level)), min_pixels=min_pixels)
-    return Change(mask, level, max(MIN_EDGE, EDGE_K * med), ref)
+    return Change(mask, level, _edge(med), ref)
 
 
 def changed_inside(reference: np.ndarray, current: np.ndarray, quad: np.ndarray, *, floor: float,

@@ -20,10 +20,10 @@ from kiosk.game import Card
 
 from vision.deck.faint import FAINT
 from vision.deck.events import COUNTED, UNDER, DealEvent
-from vision.deck.exposure import compare
+from vision.deck.exposure import edge_level
 from vision.deck.locate import CARD_ASPECT, quad_mask, shrunk
 from vision.deck.outline import Outline, card_in_view, find_outlines, iou
-from vision.deck.pile import CHANGE_LEVEL, Pile
+from vision.deck.pile import Pile
 from vision.deck.states import Settled
 from vision.deck.refit import grown
 from vision.deck.views import views_around
@@ -49,7 +49,7 @@ def first_level(before: np.ndarray | None, detail: np.ndarray) -> float:
     (72000's 2B: no outline at 6, taken for the table in silence)."""
     if before is None or before.shape != detail.shape:
         return FIRST_EDGE
-    return min(FIRST_EDGE, compare(before, detail, floor=CHANGE_LEVEL).edge)
+    return min(FIRST_EDGE, edge_level(before, detail))
 
 
 def first_card(pile: Pile, frame: np.ndarray, detail: np.ndarray, *, dealt: bool = False,
