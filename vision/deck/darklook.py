@@ -122,6 +122,8 @@ class DarkerLook:
         if not events and self.pile.settled[-1] is before and came:
             back_to(self.pile, saved)  # (an ask it held back: the frame that asked is read instead)
             return self._spoiled(look, before)
+        if not events and self.pile.held is not None and self.pile.held is not saved.held:
+            return self._held_after(look, image, dark, saved)
         if any(e.kind == TWO_CARDS for e in events):
             return self._two_after(look, image, dark, events, saved)
         got = self.pile.settled[-1]
@@ -182,6 +184,26 @@ class DarkerLook:
         back_to(self.pile, after)
         self.still_again = still
         return events
+
+    def _held_after(self, look: HeldLook, image: np.ndarray, dark: np.ndarray, saved: Kept) -> list[DealEvent]:
+        """The darker look found no card's outline and held its ask (:mod:`vision.deck.again`;
+        ``saved``: the pile before that look). A brisk dealer's next card may have landed squared on
+        the one the look asked about, between the frame that asked and the darker one: their sides
+        barely differ, so no outline apart is found (:meth:`_card_came_between`), and the card in the
+        frame that asked, covered, no longer lies there still. That card is read in the frame that
+        asked, then the new one in the darker frame against it (:meth:`_came_between`). Only when the
+        card under is counted there, and nothing is asked nor "ja comptada", does that reading stand;
+        else the ask stays held (79005's 3E: 12B landed on it; the ask made next, about 12B, passed
+        over 3E in silence)."""
+        after, still, unconfirmed = kept(self.pile), self.still_again, self.unconfirmed
+        back_to(self.pile, saved)
+        again = self._came_between(look, image, dark, confirm=True)
+        if any(e.earlier and e.kind == COUNTED for e in again) \
+                and not any(e.kind in (ALREADY,) + ASK_KINDS for e in again):
+            return again
+        back_to(self.pile, after)
+        self.still_again, self.unconfirmed = still, unconfirmed
+        return []
 
     def _shown_under(self, look: HeldLook, got: Settled) -> bool:
         """Whether the frame that asked showed another card where the darker frame's card is
