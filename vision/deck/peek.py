@@ -38,18 +38,16 @@ from kiosk.game import Card
 from vision.deck.backstop import unsaid
 from vision.deck.events import ASK_KINDS, COUNTED, TWO_CARDS, UNDER, DealEvent
 from vision.deck.exposure import Change, changed_inside, compare
-from vision.deck.glare import GLARE_LEVEL
-from vision.deck.locate import CARD_ASPECT, off_edge, quad_mask, shrunk
+from vision.deck.locate import CARD_ASPECT, off_edge, shrunk
 from vision.deck.motion import hand_over
 from vision.deck.ontop import still_on_top
 from vision.deck.outline import iou, new_edge_share
 from vision.deck.pile import CHANGE_LEVEL, MIN_CHANGE, NOT_NEW, UNSTEADY, Pile
 from vision.deck.states import Settled
 from vision.deck.second import (
-    MIN_NEW_SECOND, PRINT_KEPT, SAME_PLACE, UNSEEN_CARD, all_as_before, print_kept, second_card, visible_new)
+    MIN_NEW_SECOND, SAME_PLACE, UNSEEN_CARD, all_as_before, print_shown, second_card, visible_new)
 
 KEPT = 8  # frames read without a look kept at most (the latest), against one state of the pile
-HALO = np.ones((7, 7), np.uint8)  # around a clipped patch: the print squashed there too, not compared
 SEARCHED = 3  # of them searched for a card's outline at most, per card named (the latest first)
 
 
@@ -137,7 +135,7 @@ class Peek:
             if detail.shape != now.detail.shape:
                 continue
             unchanged = changed_inside(detail, now.detail, now.where, floor=CHANGE_LEVEL) < UNSTEADY
-            if unchanged and (printed or not still or _print_shown(detail, now)):
+            if unchanged and (printed or not still or print_shown(detail, now.detail, now.where, floor=CHANGE_LEVEL)):
                 continue  # (the card named lay there already: the one that came then)
             # (its place unchanged, its print not there, the table lying still: white on white
             # under the lamp's reflection, another card lay there; the latest such frame alone)
@@ -169,31 +167,6 @@ def _named_in(pile: Pile, unread: Unread, frames: list[np.ndarray], now: Settled
         if card is not None and card != now.card and card not in pile.cards:
             return replace(unread, card=card)
     return unread
-
-
-def _print_shown(detail: np.ndarray, now: Settled) -> bool:
-    """Whether the card named now (``now``) shows its print in ``detail`` (a kept frame) where it
-    lies now: every edge its print shows now (inside its outline, away from its rim) showed there
-    (:func:`vision.deck.second.print_kept` at :data:`PRINT_KEPT`). Under the lamp's reflection its
-    place may change nothing from a frame where another card lay there (white on white, clipped):
-    the print still tells the two apart wherever the reflection does not clip, and only there is it
-    compared: where the kept frame clips (:data:`vision.deck.glare.GLARE_LEVEL`, with its halo) no
-    print shows, whichever card lies there (76008: the lamp's reflection swayed over the pile in the
-    still frames, clipping the card named there all over; the rim of the clipped patch, the little
-    left of its print, was taken for another card's: "two cards", four times in one deal). No edges
-    to compare (all clipped): no evidence, taken as shown (as its unchanged place says)."""
-    h, w = detail.shape[:2]
-    quad = now.where
-    x0, y0 = np.maximum(np.floor(quad.min(axis=0)) - 8, 0).astype(int)
-    x1, y1 = np.minimum(np.ceil(quad.max(axis=0)) + 8, (w, h)).astype(int)
-    if x1 - x0 < 8 or y1 - y0 < 8:
-        return True
-    kept, named = detail[y0:y1, x0:x1], now.detail[y0:y1, x0:x1]
-    change = compare(named, kept, floor=CHANGE_LEVEL)
-    clipped = cv2.dilate((np.min(kept, axis=2) >= GLARE_LEVEL).view(np.uint8), HALO)
-    seen = cv2.bitwise_and(quad_mask(kept.shape, quad - (x0, y0)), cv2.bitwise_not(clipped * 255))
-    shown = print_kept(kept, change.reference, seen, change.edge)
-    return shown == 0.0 or shown >= PRINT_KEPT
 
 
 def _other_card(pile: Pile, before: Settled, frame: np.ndarray, detail: np.ndarray, now: Settled,

@@ -15,7 +15,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.deck.exposure import Change
+from vision.deck.exposure import Change, compare
+from vision.deck.glare import GLARE_LEVEL
 from vision.deck.locate import CARD_ASPECT, around, quad_mask
 from vision.deck.outline import SIZES, Outline, find_outlines, grey, iou, new_edge_share
 
@@ -26,6 +27,7 @@ GHOST_DEG, GHOST_IOU = 4.0, 0.15  # a second outline this parallel to the top ca
 DEALT_OVER = 0.2  # of an outline with no new sides changed inside: a card dealt over (0.28-0.4 seen); less, one below
 SAME_PLACE = 0.75  # overlap with a card's outline (the last one, one on the pile): it lies where that card lay
 UNSEEN_CARD = 0.5  # card perimeters of new edges where no card's outline was found: a card came all the same
+HALO = np.ones((7, 7), np.uint8)  # around a patch the reflection clips: the print squashed there too
 PRINT_KEPT = 0.9  # of the edges in view of a card found again still there (a shadow dims them; a card come covers them)
 
 
@@ -148,6 +150,31 @@ def print_kept(current: np.ndarray, reference: np.ndarray, seen: np.ndarray, lev
     if not was.any():
         return 0.0
     return float(np.count_nonzero(was & (steps[0] >= level / 2)) / np.count_nonzero(was))
+
+
+def print_shown(kept: np.ndarray, named: np.ndarray, quad: np.ndarray, *, floor: float, min_pixels: int = 6) -> bool:
+    """Whether the card at ``quad`` in ``named`` (a detail copy) shows its print in ``kept`` (another
+    picture of the view, at the same exposure) where it lies: every edge its print shows in ``named``
+    (inside its outline, away from its rim) shows in ``kept`` (:func:`print_kept` at :data:`PRINT_KEPT`;
+    ``floor``, ``min_pixels``: the least change counted, for the frames' noise). Under the lamp's reflection
+    its place may change nothing from a picture where another card lay there (white on white, clipped):
+    the print still tells the two apart wherever the reflection does not clip, and only there is it
+    compared: where ``kept`` clips (:data:`vision.deck.glare.GLARE_LEVEL`, with its halo) no print shows,
+    whichever card lies there (76008: the lamp's reflection swayed over the pile in the still frames,
+    clipping the card named there all over; the rim of the clipped patch, the little left of its print,
+    was taken for another card's: "two cards", four times in one deal). No edges to compare (all clipped):
+    no evidence, taken as shown."""
+    h, w = kept.shape[:2]
+    x0, y0 = np.maximum(np.floor(quad.min(axis=0)) - 8, 0).astype(int)
+    x1, y1 = np.minimum(np.ceil(quad.max(axis=0)) + 8, (w, h)).astype(int)
+    if x1 - x0 < 8 or y1 - y0 < 8:
+        return True
+    kept, named = kept[y0:y1, x0:x1], named[y0:y1, x0:x1]
+    change = compare(named, kept, floor=floor, min_pixels=min_pixels)
+    clipped = cv2.dilate((np.min(kept, axis=2) >= GLARE_LEVEL).view(np.uint8), HALO)
+    seen = cv2.bitwise_and(quad_mask(kept.shape, quad - (x0, y0)), cv2.bitwise_not(clipped * 255))
+    shown = print_kept(kept, change.reference, seen, change.edge)
+    return shown == 0.0 or shown >= PRINT_KEPT
 
 
 def _gradients(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
