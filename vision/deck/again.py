@@ -36,7 +36,7 @@ from vision.deck.locate import quad_mask
 from vision.deck.outline import iou
 from vision.deck.pile import PRINT_CHANGED, Pile, change_levels
 from vision.deck.states import Held, Settled
-from vision.deck.second import SAME_PLACE
+from vision.deck.second import SAME_PLACE, print_shown
 
 SMOOTH = (5, 5)  # px (detail): the noise a held card's print is compared through is smoothed away
 UNDER_IT = 0.5  # of the held card's place (its outline, or what changed), under the card read since: it may lie under it
@@ -97,13 +97,17 @@ def lay_in(detail: np.ndarray, dark: np.ndarray | None, state: Settled) -> bool:
     card's, white on white under the reflection, changes it: :data:`vision.deck.pile.PRINT_CHANGED`).
     The light and the noise are measured over the whole view, smoothed (:data:`SMOOTH`): measured in
     the card's own box, which another card fills, its change set the least change (55010: 11B over 3B,
-    held, at a high gain: 54 levels), and 3B was taken for 11B and passed over in silence."""
+    held, at a high gain: 54 levels), and 3B was taken for 11B and passed over in silence. Two cards of
+    little print (an ace, a three) differ over less than that share at a gain of 8, where the noise
+    drowns the faint print's change: every edge of the print it shows now must show there too
+    (:func:`vision.deck.second.print_shown`; 80008's 3E, held, was taken for 1C, dealt over it)."""
     now = state.at_exposure(dark)
     if now is None or now.shape != detail.shape or state.where is None:
         return False
     seen, (floor, least) = (detail if dark is None else dark), change_levels(dark)
     return changed_share(cv2.GaussianBlur(seen, SMOOTH, 0), cv2.GaussianBlur(now, SMOOTH, 0), state.where,
-                         floor=floor, min_pixels=least) < PRINT_CHANGED
+                         floor=floor, min_pixels=least) < PRINT_CHANGED \
+        and print_shown(seen, now, state.where, floor=floor, min_pixels=least)
 
 
 def _share_in(mask: np.ndarray, quad: np.ndarray) -> float:
