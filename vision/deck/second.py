@@ -28,6 +28,7 @@ DEALT_OVER = 0.2  # of an outline with no new sides changed inside: a card dealt
 SAME_PLACE = 0.75  # overlap with a card's outline (the last one, one on the pile): it lies where that card lay
 UNSEEN_CARD = 0.5  # card perimeters of new edges where no card's outline was found: a card came all the same
 HALO = np.ones((7, 7), np.uint8)  # around a patch the reflection clips: the print squashed there too
+UNCLIPPED = 0.2  # of a card's area the reflection does not clip, at least, for its print to say anything
 PRINT_KEPT = 0.9  # of the edges in view of a card found again still there (a shadow dims them; a card come covers them)
 
 
@@ -158,12 +159,12 @@ def print_shown(kept: np.ndarray, named: np.ndarray, quad: np.ndarray, *, floor:
     (inside its outline, away from its rim) shows in ``kept`` (:func:`print_kept` at :data:`PRINT_KEPT`;
     ``floor``, ``min_pixels``: the least change counted, for the frames' noise). Under the lamp's reflection
     its place may change nothing from a picture where another card lay there (white on white, clipped):
-    the print still tells the two apart wherever the reflection does not clip, and only there is it
-    compared: where ``kept`` clips (:data:`vision.deck.glare.GLARE_LEVEL`, with its halo) no print shows,
-    whichever card lies there (76008: the lamp's reflection swayed over the pile in the still frames,
-    clipping the card named there all over; the rim of the clipped patch, the little left of its print,
-    was taken for another card's: "two cards", four times in one deal). No edges to compare (all clipped):
-    no evidence, taken as shown."""
+    the print still tells the two apart wherever the reflection does not clip. Where ``kept`` clips
+    (:data:`vision.deck.glare.GLARE_LEVEL`, with its halo) over all but :data:`UNCLIPPED` of the card, its
+    print says nothing, whichever card lies there: taken as shown (76008: the lamp's reflection swayed
+    over the pile in the still frames, clipping the card named there all over; the rim of the clipped
+    patch, the little left of its print, was taken for another card's: "two cards", four times in one
+    deal); so too with no edges to compare."""
     h, w = kept.shape[:2]
     x0, y0 = np.maximum(np.floor(quad.min(axis=0)) - 8, 0).astype(int)
     x1, y1 = np.minimum(np.ceil(quad.max(axis=0)) + 8, (w, h)).astype(int)
@@ -171,9 +172,11 @@ def print_shown(kept: np.ndarray, named: np.ndarray, quad: np.ndarray, *, floor:
         return True
     kept, named = kept[y0:y1, x0:x1], named[y0:y1, x0:x1]
     change = compare(named, kept, floor=floor, min_pixels=min_pixels)
+    inside = quad_mask(kept.shape, quad - (x0, y0))
     clipped = cv2.dilate((np.min(kept, axis=2) >= GLARE_LEVEL).view(np.uint8), HALO)
-    seen = cv2.bitwise_and(quad_mask(kept.shape, quad - (x0, y0)), cv2.bitwise_not(clipped * 255))
-    shown = print_kept(kept, change.reference, seen, change.edge)
+    if cv2.countNonZero(cv2.bitwise_and(inside, cv2.bitwise_not(clipped * 255))) < UNCLIPPED * cv2.countNonZero(inside):
+        return True
+    shown = print_kept(kept, change.reference, inside, change.edge)
     return shown == 0.0 or shown >= PRINT_KEPT
 
 
