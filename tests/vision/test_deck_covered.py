@@ -2,7 +2,7 @@
 sets 74000-81000, each read with the bench's own model: a card asked about twice over in a still
 spell the lamp's reflection swayed over (:func:`vision.deck.second.print_shown`); a card covered
 squared by the next one before its darker frame (:meth:`vision.deck.darklook.DarkerLook._held_after`);
-a card below, found again, counted as another card (:func:`vision.deck.second.dealt_over`); a held
+a card below, found again, counted as another card (:meth:`vision.deck.pile.Pile.judge`); a held
 card settled by the one dealt over it at a gain of 8 (:func:`vision.deck.again.lay_in`)."""
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ def test_a_card_below_found_again_beside_the_last_is_not_counted_as_another():
     """80009 (1080p on the mat, gain 6.6, the dealer's hand lingering by the pile): after 8B was
     counted, the hand's twitch was a change, and the outline found around it was 5O's, under 8B, one
     corner covered, with no new sides. Named 4O there (its fifth coin under 8B), it was counted: a
-    card not in the deal. What of it lay in view beside 8B was all as before: a card below."""
+    card not in the deal. 8B still lay on top, uncovered (its print all there, named sure): a card below."""
     seq, told = _read(80009, "1080p", 27, style="fournier")  # (every count is checked against the truth)
     assert seq.truth[2:5] == ["5O", "8B", "3E"], seq.truth
     assert {(3, COUNTED, "8B"), (4, COUNTED, "3E")} <= set(told), told

@@ -168,8 +168,8 @@ class Pile:
             gone = self.settled.pop()
             return [DealEvent(TAKEN_BACK, gone.card, frame_number=n)]
         below = found and found[0].new < NOT_NEW and (last.where is None or iou(found[0].quad, last.where) <= SAME_PLACE)
-        if below and not dealt_over(seen, change, found[0], long_px):
-            found = []  # (an outline with no new sides away from the last card: a card below, not one dealt)
+        if below and (not dealt_over(seen, change, found[0], long_px) or self.last_on_top(frame, seen, change)):
+            found = []  # (no new sides away from the last card: a card below, not dealt; or found again, the last on top: 80009)
         if not found and not self._hand_over(change, seen, dark, None, area):  # (its sides washed out, named: :mod:`vision.deck.faint`)
             found = faint = faint_card(self.model, frame, seen, change, self.last_where, long_px, sizes=self.sizes(),
                                        known=self.cards)
