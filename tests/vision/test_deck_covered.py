@@ -1,7 +1,7 @@
 """Round 27's traces of the rough benchmark (``python -m tests.bench rough``) on the fresh held-out
 sets 74000-81000, each read with the bench's own model: a card asked about twice over in a still
 spell the lamp's reflection swayed over (:func:`vision.deck.second.print_shown`); a card covered
-squared by the next one before its darker frame (:meth:`vision.deck.darklook.DarkerLook._held_after`);
+squared by the next one before its darker frame (:meth:`vision.deck.darklook.DarkerLook._under_first`);
 a card below, found again, counted as another card (:meth:`vision.deck.pile.Pile.judge`); a held
 card settled by the one dealt over it at a gain of 8 (:func:`vision.deck.again.lay_in`)."""
 

@@ -96,7 +96,7 @@ def test_a_held_ask_is_not_settled_by_a_card_its_guess_was_not():
     flight and was counted; washed out alike, the print at the held place "barely changed", and the
     held ask was settled as if 4B were the held card: 5E passed over in silence. The guess was
     another card, so 5E is asked about as the card under 4B. (Since round 27 the darker look that held
-    the ask reads the frame that asked first (:meth:`vision.deck.darklook.DarkerLook._held_after`), where
+    the ask reads the frame that asked first (:meth:`vision.deck.darklook.DarkerLook._under_first`), where
     5E is named sure: counted, then 4B; asked about, it was never passed over either.)"""
     seq, told = _read(55000, "720p", 57, style="fournier")
     assert seq.truth[10:12] == ["5E", "4B"], seq.truth

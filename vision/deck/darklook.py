@@ -123,9 +123,9 @@ class DarkerLook:
             back_to(self.pile, saved)  # (an ask it held back: the frame that asked is read instead)
             return self._spoiled(look, before)
         if not events and self.pile.held is not None and self.pile.held is not saved.held:
-            return self._held_after(look, image, dark, saved)
+            return self._under_first(look, image, dark, saved, [], confirm=True)  # (its ask held)
         if any(e.kind == TWO_CARDS for e in events):
-            return self._two_after(look, image, dark, events, saved)
+            return self._under_first(look, image, dark, saved, events)
         got = self.pile.settled[-1]
         if not (any(e.kind == COUNTED for e in events) and len(self.pile.settled) >= 2 and self.pile.settled[-2] is before
                 and before.detail is not None and got.where is not None):
@@ -166,44 +166,27 @@ class DarkerLook:
         found = self.pile.find(normal, compare(reference, normal, floor=CHANGE_LEVEL), self.pile.long_px(normal))
         return bool(found) and found[0].new >= NOT_NEW and iou(found[0].quad, quad) < MOVED_ON
 
-    def _two_after(self, look: HeldLook, image: np.ndarray, dark: np.ndarray, events: list[DealEvent],
-                   saved: Kept) -> list[DealEvent]:
-        """The darker frame holds two new cards' outlines (``events``: "two cards"; ``saved``: the
-        pile before that look). A brisk dealer's next card may have come between the frame that
-        asked and the darker one, over a card that lay alone in the frame that asked: that card is
-        read there, then the new one in the darker frame against it (:meth:`_came_between`). Only
-        when the card under is counted there, and nothing is asked nor "ja comptada", does that
-        reading stand; else "two cards" does (the next card in the air over the pile is read when
-        it lands)."""
-        after, still = kept(self.pile), self.still_again
-        back_to(self.pile, saved)
-        again = self._came_between(look, image, dark)
-        if any(e.earlier and e.kind == COUNTED for e in again) \
-                and not any(e.kind in (ALREADY,) + ASK_KINDS for e in again):
-            return again
-        back_to(self.pile, after)
-        self.still_again = still
-        return events
-
-    def _held_after(self, look: HeldLook, image: np.ndarray, dark: np.ndarray, saved: Kept) -> list[DealEvent]:
-        """The darker look found no card's outline and held its ask (:mod:`vision.deck.again`;
-        ``saved``: the pile before that look). A brisk dealer's next card may have landed squared on
-        the one the look asked about, between the frame that asked and the darker one: their sides
-        barely differ, so no outline apart is found (:meth:`_card_came_between`), and the card in the
-        frame that asked, covered, no longer lies there still. That card is read in the frame that
-        asked, then the new one in the darker frame against it (:meth:`_came_between`). Only when the
-        card under is counted there, and nothing is asked nor "ja comptada", does that reading stand;
-        else the ask stays held (79005's 3E: 12B landed on it; the ask made next, about 12B, passed
-        over 3E in silence)."""
+    def _under_first(self, look: HeldLook, image: np.ndarray, dark: np.ndarray, saved: Kept,
+                     otherwise: list[DealEvent], *, confirm: bool = False) -> list[DealEvent]:
+        """The darker look's answer, ``otherwise`` (``saved``: the pile before that look), when a brisk
+        dealer's next card may have come between the frame that asked and the darker one, over a card
+        that lay alone in the frame that asked: that card is read there, then the new one in the darker
+        frame against it (:meth:`_came_between`; ``confirm``, as there). Only when the card under is
+        counted there, and nothing is asked nor "ja comptada", does that reading stand; else
+        ``otherwise`` does. For two new cards' outlines in the darker frame ("two cards": the next card
+        in the air over the pile is read when it lands); and for no outline, its ask held (the next card
+        landed squared on the one looked for: their sides barely differ, so no outline apart is found by
+        :meth:`_card_came_between`, and the card in the frame that asked, covered, no longer lies there
+        still: 79005's 3E, 12B on it; the ask made next, about 12B, passed over 3E in silence)."""
         after, still, unconfirmed = kept(self.pile), self.still_again, self.unconfirmed
         back_to(self.pile, saved)
-        again = self._came_between(look, image, dark, confirm=True)
+        again = self._came_between(look, image, dark, confirm=confirm)
         if any(e.earlier and e.kind == COUNTED for e in again) \
                 and not any(e.kind in (ALREADY,) + ASK_KINDS for e in again):
             return again
         back_to(self.pile, after)
         self.still_again, self.unconfirmed = still, unconfirmed
-        return []
+        return otherwise
 
     def _shown_under(self, look: HeldLook, got: Settled) -> bool:
         """Whether the frame that asked showed another card where the darker frame's card is
