@@ -180,7 +180,7 @@ class DarkerLook:
         still: 79005's 3E, 12B on it; the ask made next, about 12B, passed over 3E in silence)."""
         after, still, unconfirmed = kept(self.pile), self.still_again, self.unconfirmed
         back_to(self.pile, saved)
-        again = self._came_between(look, image, dark, confirm=confirm)
+        again = self._came_between(look, image, dark, confirm=confirm, counted_only=True)
         if any(e.earlier and e.kind == COUNTED for e in again) \
                 and not any(e.kind in (ALREADY,) + ASK_KINDS for e in again):
             return again
@@ -212,14 +212,16 @@ class DarkerLook:
         return [replace(e, earlier=True) for e in self.pile.unnamed(look.detail, None, None, None, glare=True)]
 
     def _came_between(self, look: HeldLook, image: np.ndarray, dark: np.ndarray, *, shown: bool = False,
-                      confirm: bool = False) -> list[DealEvent]:
+                      confirm: bool = False, counted_only: bool = False) -> list[DealEvent]:
         """The next card already lies in the darker frame (a brisk dealer, no frame in flight):
         the card under it is read in the frame that asked, at the normal exposure, and asked
         about when it cannot be named there (never passed over in silence); then the new card
         in the darker frame, against it. ``shown``: the frame that asked showed another card
         where the new one lies (:meth:`_shown_under`): one came, whatever the edges say. ``confirm``:
         the new card, counted, is said only once the next frame shows it lying there
-        (:class:`Unconfirmed`; the pile goes back to the card under it meanwhile)."""
+        (:class:`Unconfirmed`; the pile goes back to the card under it meanwhile). ``counted_only``: the
+        caller keeps the reading only with the card under counted (:meth:`_under_first`): without it, the
+        darker frame is not read."""
         top = self.pile.settled[-1]
         under = self._judged_now(look.frame, look.detail)
         if self.pile.settled[-1] is top and not any(e.kind == HAND for e in under) \
@@ -237,6 +239,8 @@ class DarkerLook:
         under = [replace(e, earlier=True) for e in under]
         if any(e.kind == HAND for e in under):
             return under  # (a hand over the pile in the frame that asked: the new card may still be in it; read once it is still)
+        if counted_only and not any(e.kind == COUNTED for e in under):
+            return under  # (the reading is kept only with the card under counted: the darker frame is not read)
         saved = kept(self.pile)
         new = self._judged(image, look.detail, dark)  # (not named again in the frame that asked: it shows the card under)
         if any(e.kind in (COUNTED, ALREADY) + ASK_KINDS for e in new):  # (the table as it lies now, normal exposure)
