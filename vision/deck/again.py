@@ -107,7 +107,7 @@ def lay_in(detail: np.ndarray, dark: np.ndarray | None, state: Settled) -> bool:
     seen, (floor, least) = (detail if dark is None else dark), change_levels(dark)
     return changed_share(cv2.GaussianBlur(seen, SMOOTH, 0), cv2.GaussianBlur(now, SMOOTH, 0), state.where,
                          floor=floor, min_pixels=least) < PRINT_CHANGED \
-        and print_shown(seen, now, state.where, floor=floor, min_pixels=least)
+        and print_shown(seen, now, state.where)
 
 
 def _share_in(mask: np.ndarray, quad: np.ndarray) -> float:

@@ -135,7 +135,7 @@ class Peek:
             if detail.shape != now.detail.shape:
                 continue
             unchanged = changed_inside(detail, now.detail, now.where, floor=CHANGE_LEVEL) < UNSTEADY
-            if unchanged and (printed or not still or print_shown(detail, now.detail, now.where, floor=CHANGE_LEVEL)):
+            if unchanged and (printed or not still or print_shown(detail, now.detail, now.where)):
                 continue  # (the card named lay there already: the one that came then)
             # (its place unchanged, its print not there, the table lying still: white on white
             # under the lamp's reflection, another card lay there; the latest such frame alone)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.deck.exposure import Change, compare
+from vision.deck.exposure import Change, edge_level, gain_matched
 from vision.deck.glare import GLARE_LEVEL
 from vision.deck.locate import CARD_ASPECT, around, quad_mask
 from vision.deck.outline import SIZES, Outline, find_outlines, grey, iou, new_edge_share
@@ -153,11 +153,11 @@ def print_kept(current: np.ndarray, reference: np.ndarray, seen: np.ndarray, lev
     return float(np.count_nonzero(was & (steps[0] >= level / 2)) / np.count_nonzero(was))
 
 
-def print_shown(kept: np.ndarray, named: np.ndarray, quad: np.ndarray, *, floor: float, min_pixels: int = 6) -> bool:
+def print_shown(kept: np.ndarray, named: np.ndarray, quad: np.ndarray) -> bool:
     """Whether the card at ``quad`` in ``named`` (a detail copy) shows its print in ``kept`` (another
     picture of the view, at the same exposure) where it lies: every edge its print shows in ``named``
-    (inside its outline, away from its rim) shows in ``kept`` (:func:`print_kept` at :data:`PRINT_KEPT`;
-    ``floor``, ``min_pixels``: the least change counted, for the frames' noise). Under the lamp's reflection
+    (inside its outline, away from its rim; an edge above the two pictures' noise) shows in ``kept``
+    (:func:`print_kept` at :data:`PRINT_KEPT`). Under the lamp's reflection
     its place may change nothing from a picture where another card lay there (white on white, clipped):
     the print still tells the two apart wherever the reflection does not clip. Where ``kept`` clips
     (:data:`vision.deck.glare.GLARE_LEVEL`, with its halo) over all but :data:`UNCLIPPED` of the card, its
@@ -171,12 +171,11 @@ def print_shown(kept: np.ndarray, named: np.ndarray, quad: np.ndarray, *, floor:
     if x1 - x0 < 8 or y1 - y0 < 8:
         return True
     kept, named = kept[y0:y1, x0:x1], named[y0:y1, x0:x1]
-    change = compare(named, kept, floor=floor, min_pixels=min_pixels)
     inside = quad_mask(kept.shape, quad - (x0, y0))
     clipped = cv2.dilate((np.min(kept, axis=2) >= GLARE_LEVEL).view(np.uint8), HALO)
     if cv2.countNonZero(cv2.bitwise_and(inside, cv2.bitwise_not(clipped * 255))) < UNCLIPPED * cv2.countNonZero(inside):
         return True
-    shown = print_kept(kept, change.reference, inside, change.edge)
+    shown = print_kept(kept, gain_matched(named, kept), inside, edge_level(named, kept))
     return shown == 0.0 or shown >= PRINT_KEPT
 
 
